@@ -1,0 +1,171 @@
+"""User-facing functions: argument checks, layouts, dispatch to a kernel.
+
+Every check here reads only public metadata (shapes, strides, dtypes, devices, flags), never tensor
+values: a check on values (say, for NaN) would make the call's time depend on the data. Non-finite
+inputs therefore propagate to the output, as in flash-attn and PyTorch.
+"""
+import math
+import os
+from numbers import Real
+
+import torch
+
+from .kernels import triton_fwd, variants
+
+_SUPPORTED = "float16 or bfloat16"
+
+
+def _interpreter_active() -> bool:
+    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
+def _check_tensor(name, t, ndim, layout):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: expected a torch.Tensor, got {type(t).__name__}")
+    if t.dim() != ndim:
+        raise ValueError(f"{name}: expected a {ndim}-D tensor {layout}, got shape {tuple(t.shape)}")
+    if any(s == 0 for s in t.shape):
+        raise ValueError(f"{name}: every dimension must be >= 1, got shape {tuple(t.shape)}")
+
+
+def _check_inputs(q, k, v, layout, names=("q", "k", "v")):
+    """Checks on (B, S, H, D) views; `layout` and `names` are the caller's, for messages."""
+    nq, nk, nv = names
+    interp = _interpreter_active()
+    dev = q.device
+    for name, t in ((nq, q), (nk, k), (nv, v)):
+        if interp:
+            if t.device.type != "cpu":
+                raise ValueError(f"{name}: under TRITON_INTERPRET=1 tensors must be on the CPU, got {t.device}")
+        elif t.device.type != "cuda":
+            raise ValueError(f"{name}: expected a CUDA tensor, got device {t.device} "
+                             "(set TRITON_INTERPRET=1 to run the kernel on CPU tensors for testing)")
+        if t.device != dev:
+            raise ValueError(f"{name}: expected device {dev} (that of {nq}), got {t.device}")
+    allowed = variants.DTYPES + ((torch.float32,) if interp else ())
+    if q.dtype not in allowed:
+        extra = " (float32 only under TRITON_INTERPRET=1)" if not interp else " or float32"
+        raise TypeError(f"{nq}: expected dtype {_SUPPORTED}{extra}, got {q.dtype}")
+    for name, t in ((nk, k), (nv, v)):
+        if t.dtype != q.dtype:
+            raise TypeError(f"{name}: expected dtype {q.dtype} (that of {nq}), got {t.dtype}")
+
+    b, sq, h, d = q.shape
+    _, sk, hk, _ = k.shape
+    if d not in variants.HEAD_DIMS:
+        raise ValueError(f"{nq}: head_dim {d} is not supported; expected one of {variants.HEAD_DIMS}")
+    if k.shape[0] != b or v.shape[0] != b:
+        raise ValueError(f"{nk}, {nv}: expected batch size {b} (that of {nq}), got {nk} {k.shape[0]}, {nv} {v.shape[0]}")
+    if k.shape[3] != d or v.shape[3] != d:
+        raise ValueError(f"{nk}, {nv}: expected head_dim {d} (that of {nq}), got {nk} {k.shape[3]}, {nv} {v.shape[3]}")
+    if tuple(v.shape) != tuple(k.shape):
+        raise ValueError(f"{nv}: expected the shape of {nk} {layout} = {_fmt(k, layout)}, got {_fmt(v, layout)}")
+    if h % hk != 0:
+        raise ValueError(f"{nk}: number of key/value heads ({hk}) must divide the number of query heads ({h})")
+
+    for name, t in ((nq, q), (nk, k), (nv, v)):
+        _check_strides(name, t)
+    return b, sq, sk, h, hk, d
+
+
+def _fmt(t, layout):
+    # t is a (B, S, H, D) view; report it in the caller's layout.
+    b, s, h, d = t.shape
+    return str((b, h, s, d) if layout.startswith("(batch, heads") else (b, s, h, d))
+
+
+def _check_strides(name, t):
+    if t.stride(3) != 1:
+        raise ValueError(f"{name}: the last (head_dim) dimension must be contiguous (stride 1), "
+                         f"got strides {tuple(t.stride())}; call .contiguous() first")
+    if t.data_ptr() % 16 != 0:
+        raise ValueError(f"{name}: data pointer must be 16-byte aligned, got offset "
+                         f"{t.data_ptr() % 16} bytes; call .contiguous() first")
+    for dim in range(3):
+        # The variants are compiled for strides divisible by 16 elements (Triton's 16-specialisation).
+        if t.shape[dim] > 1 and t.stride(dim) % 16 != 0:
+            raise ValueError(f"{name}: stride of dimension {dim} must be a multiple of 16 elements, got "
+                             f"{t.stride(dim)} (strides {tuple(t.stride())}); call .contiguous() first")
+    span = sum((t.shape[i] - 1) * t.stride(i) for i in (1, 2, 3)) + 1
+    if span >= 2 ** 31 or max(t.stride()) >= 2 ** 31:
+        raise ValueError(f"{name}: one batch entry spans {span} elements; the kernel indexes within a "
+                         "batch entry with 32-bit offsets (limit 2**31 - 1)")
+
+
+def _check_scale(scale, head_dim, argname):
+    if scale is None:
+        return triton_fwd.default_scale(head_dim)
+    if isinstance(scale, bool) or not isinstance(scale, Real):
+        raise TypeError(f"{argname}: expected a Python float or None, got {type(scale).__name__}")
+    if not math.isfinite(float(scale)):
+        raise ValueError(f"{argname}: expected a finite number, got {scale}")
+    return float(scale)
+
+
+def _check_no_grad(q, k, v):
+    if torch.is_grad_enabled() and (q.requires_grad or k.requires_grad or v.requires_grad):
+        raise RuntimeError("q/k/v require grad, but dhpfa has no backward pass yet: "
+                           "run under torch.no_grad() or pass detached tensors")
+
+
+def _empty(shape, dtype, device):
+    """Every output buffer comes from here (tests poison it to catch unwritten elements)."""
+    return torch.empty(shape, dtype=dtype, device=device)
+
+
+def _forward(q, k, v, scale, causal, causal_offset, out):
+    """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
+    b, sq, h, d = q.shape
+    lse = _empty((b, h, sq), torch.float32, q.device)
+    variant = variants.select(q.dtype, d, causal, _interpreter_active())
+    triton_fwd.launch(q, k, v, out, lse, scale, causal, causal_offset, variant.config)
+    return lse
+
+
+def flash_attn_func(q, k, v, softmax_scale=None, causal=False, return_lse=False):
+    """Exact attention, flash-attn convention: q (B, Sq, H, D), k and v (B, Sk, H_kv, D).
+
+    causal masks aligned to the bottom-right corner (flash-attn >= 2.1): query i sees key j when
+    j <= i + Sk - Sq; query rows that see no key give output 0 and lse -inf.
+    Returns out (B, Sq, H, D) in q's dtype, and with return_lse the log-sum-exp (B, H, Sq) in float32.
+    """
+    layout = "(batch, seqlen, heads, head_dim)"
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _check_tensor(name, t, 4, layout)
+    if not isinstance(causal, bool):
+        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+    _, sq, sk, _, _, d = _check_inputs(q, k, v, layout)
+    scale = _check_scale(softmax_scale, d, "softmax_scale")
+    _check_no_grad(q, k, v)
+    out = _empty(q.shape, q.dtype, q.device)
+    lse = _forward(q, k, v, scale, causal, sk - sq, out)
+    return (out, lse) if return_lse else out
+
+
+def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
+                                 scale=None, enable_gqa=False):
+    """Drop-in for torch.nn.functional.scaled_dot_product_attention on the cases it covers.
+
+    Layout (B, H, S, D). As in PyTorch, is_causal aligns the mask to the top-left corner, and a
+    different number of key/value heads needs enable_gqa=True. attn_mask and dropout are not supported.
+    """
+    layout = "(batch, heads, seqlen, head_dim)"
+    for name, t in (("query", query), ("key", key), ("value", value)):
+        _check_tensor(name, t, 4, layout)
+    if attn_mask is not None:
+        raise NotImplementedError("attn_mask: arbitrary masks are not supported; use is_causal or pass None")
+    if dropout_p != 0.0:
+        raise NotImplementedError(f"dropout_p: only 0.0 is supported, got {dropout_p}")
+    if not isinstance(is_causal, bool):
+        raise TypeError(f"is_causal: expected a bool, got {type(is_causal).__name__}")
+    if query.shape[1] != key.shape[1] and not enable_gqa:
+        raise ValueError(f"key: {key.shape[1]} key/value heads differ from {query.shape[1]} query heads; "
+                         "pass enable_gqa=True for grouped-query attention (as in PyTorch)")
+    q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+    _, sq, _, _, _, d = _check_inputs(q, k, v, layout, names=("query", "key", "value"))
+    s = _check_scale(scale, d, "scale")
+    _check_no_grad(q, k, v)
+    b, _, h, _ = q.shape
+    out = _empty((b, h, sq, d), query.dtype, query.device)
+    _forward(q, k, v, s, is_causal, 0, out.transpose(1, 2))
+    return out

@@ -1,0 +1,108 @@
+"""Offline compilation for sm_90a and SASS extraction, on a machine with no GPU.
+
+Kernels are bound through Triton's own argument binder with a fixed sm_90a target, so the
+specialisation (argument types, 16-divisibility, constexprs, options) is exactly the one the JIT picks
+when it launches the same arguments on a GPU. Cubins are cached on disk by a hash of everything that
+determines them.
+"""
+import hashlib
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+import triton
+
+TARGET_ARCH = 90
+
+
+def _bin(tool: str) -> str:
+    return str(Path(triton.__file__).parent / "backends" / "nvidia" / "bin" / tool)
+
+
+def cache_dir() -> Path:
+    d = Path(os.environ.get("DHPFA_CACHE", Path.home() / ".cache" / "dhpfa")) / "cubins"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+@dataclass
+class Compiled:
+    name: str          # kernel (function) name inside the cubin
+    cubin: bytes
+    cached: bool
+
+    @property
+    def sha256(self) -> str:
+        return hashlib.sha256(self.cubin).hexdigest()
+
+
+def _target():
+    from triton.backends.compiler import GPUTarget
+    return GPUTarget("cuda", TARGET_ARCH, 32)
+
+
+def bind(fn, args, kwargs):
+    """Triton's binder on a fixed sm_90a target: (signature, constexprs, attrs, options)."""
+    from triton.compiler import make_backend
+    from triton.runtime.jit import create_function_from_signature
+    backend = make_backend(_target())
+    binder = create_function_from_signature(fn.signature, fn.params, backend)
+    kwargs = dict(kwargs)
+    kwargs.setdefault("debug", False)
+    kwargs.setdefault("instrumentation_mode", "")
+    bound_args, specialization, options = binder(*args, **kwargs)
+    options, signature, constexprs, attrs = fn._pack_args(backend, kwargs, bound_args, specialization, options)
+    return signature, constexprs, attrs, options
+
+
+def compile_offline(fn, args, kwargs, use_cache=True) -> Compiled:
+    """Compile a @triton.jit function for sm_90a as the JIT would for these arguments."""
+    from triton.compiler import ASTSource
+    signature, constexprs, attrs, options = bind(fn, args, kwargs)
+    src = ASTSource(fn, signature, constexprs, attrs)
+    key = hashlib.sha256(f"{triton.__version__}|{src.hash()}|{options.hash()}".encode()).hexdigest()[:32]
+    path = cache_dir() / f"{fn.__name__}-{key}.cubin"
+    if use_cache and path.exists():
+        return Compiled(fn.__name__, path.read_bytes(), True)
+    ck = triton.compile(src, target=_target(), options=options.__dict__)
+    cubin = ck.asm["cubin"]
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_bytes(cubin)
+    tmp.replace(path)
+    return Compiled(ck.metadata.name, cubin, False)
+
+
+def _run(tool, *argv):
+    res = subprocess.run([_bin(tool), *argv], capture_output=True, text=True)
+    if res.returncode != 0:
+        raise RuntimeError(f"{tool} {' '.join(argv)} failed: {res.stderr.strip()}")
+    return res.stdout
+
+
+def _with_file(cubin: bytes, fn):
+    import tempfile
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        return fn(f.name)
+
+
+def sass_text(cubin: bytes) -> str:
+    """cuobjdump -sass of an in-memory cubin."""
+    return _with_file(cubin, lambda p: _run("cuobjdump", "-sass", p))
+
+
+def sass_text_of_file(path: str) -> str:
+    return _run("cuobjdump", "-sass", str(path))
+
+
+_RES = re.compile(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
+
+
+def resource_usage(cubin: bytes) -> dict:
+    """Registers, stack, shared and local bytes per function (cuobjdump -res-usage)."""
+    text = _with_file(cubin, lambda p: _run("cuobjdump", "-res-usage", p))
+    return {m.group(1): dict(regs=int(m.group(2)), stack=int(m.group(3)), shared=int(m.group(4)),
+                             local=int(m.group(5))) for m in _RES.finditer(text)}

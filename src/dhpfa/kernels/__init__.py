@@ -1,0 +1,1 @@
+"""Attention kernels and the list of shipped variants."""

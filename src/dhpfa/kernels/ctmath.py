@@ -1,0 +1,44 @@
+"""Constant-time building blocks shared by the attention kernels.
+
+Everything here computes on secret values with straight-line arithmetic: masking is a select, never a
+branch; the exponential and logarithm are the approximate hardware paths (MUFU.EX2, a branch-free
+polynomial for log2); division is Triton's `div.full.f32` (MUFU.RCP with predicated range scaling, no
+slow path). The auditor checks the SASS for each shipped kernel, so these claims are verified, not hoped.
+"""
+import triton
+import triton.language as tl
+
+LOG2E = 1.4426950408889634
+LN2 = 0.6931471805599453
+
+
+@triton.jit
+def online_softmax_step(qk, m_i, l_i, acc, MASKED: tl.constexpr):
+    """One step of the online softmax in the log2 domain.
+
+    `qk` holds scaled scores (already multiplied by softmax_scale * log2(e)), with -inf where masked.
+    Returns (p, alpha, m_new, l_new, acc_scaled); the caller adds p @ V to acc_scaled.
+    Rows that have seen no visible key keep m = -inf; subtracting a 0 in their place (a select) keeps
+    every exp2 argument -inf instead of NaN, so such rows end with l = 0 and acc = 0.
+    """
+    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    if MASKED:
+        m_sub = tl.where(m_new == float("-inf"), 0.0, m_new)
+    else:
+        m_sub = m_new
+    p = tl.math.exp2(qk - m_sub[:, None])
+    alpha = tl.math.exp2(m_i - m_sub)
+    l_new = l_i * alpha + tl.sum(p, 1)
+    acc = acc * alpha[:, None]
+    return p, m_new, l_new, acc
+
+
+@triton.jit
+def finalize_rows(acc, m_i, l_i):
+    """Normalise the accumulator and form the natural-log LSE; empty rows give 0 and -inf, never NaN."""
+    empty = l_i == 0.0
+    l_safe = tl.where(empty, 1.0, l_i)
+    inv_l = 1.0 / l_safe  # one reciprocal per row, then multiplies
+    out = acc * inv_l[:, None]
+    lse = tl.where(empty, float("-inf"), (m_i + tl.math.log2(l_safe)) * 0.6931471805599453)
+    return out, lse

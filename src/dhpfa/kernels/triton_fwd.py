@@ -1,0 +1,154 @@
+"""Portable Triton forward kernel for exact attention, written to the constant-time rules.
+
+Public values (shapes, strides, flags, program ids) alone decide every loop bound, address and
+predicate of a branch or memory operation. The KV loop is split by public bounds into blocks that every
+row of the Q tile sees in full (no mask at all) and boundary blocks (causal diagonal, ragged tail)
+where visibility is applied by a select to -inf. Tensor data only ever flows through arithmetic.
+"""
+import math
+
+import torch
+import triton
+import triton.language as tl
+
+from .ctmath import LOG2E, finalize_rows, online_softmax_step
+
+# Integer shape arguments are not specialised, so one binary serves every sequence length and head
+# count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
+SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
+
+
+@triton.jit
+def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+               lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
+               HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
+               MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    offs_n0 = tl.arange(0, BLOCK_N)
+    d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
+    for start_n in range(lo, hi, BLOCK_N):
+        offs_n = start_n + offs_n0
+        k_ptrs = k_base + offs_n[None, :] * stride_kn + offs_d[:, None]
+        v_ptrs = v_base + offs_n[:, None] * stride_vn + offs_d[None, :]
+        if MASKED:
+            n_ok = offs_n < SEQ_K
+            k = tl.load(k_ptrs, mask=n_ok[None, :] & d_ok[:, None], other=0.0)
+        elif HEAD_DIM != BLOCK_D:
+            k = tl.load(k_ptrs, mask=d_ok[:, None], other=0.0)
+        else:
+            k = tl.load(k_ptrs)
+        qk = tl.dot(q, k, input_precision=DOT_PRECISION) * qk_scale
+        if MASKED:
+            visible = n_ok[None, :]
+            if CAUSAL:
+                visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+            qk = tl.where(visible, qk, float("-inf"))
+        p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc, MASKED)
+        if MASKED:
+            v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
+        elif HEAD_DIM != BLOCK_D:
+            v = tl.load(v_ptrs, mask=d_ok[None, :], other=0.0)
+        else:
+            v = tl.load(v_ptrs)
+        acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
+    return acc, m_i, l_i
+
+
+@triton.jit(do_not_specialize=SHAPE_ARGS)
+def attn_fwd(Q, K, V, O, LSE, qk_scale,
+             stride_qb, stride_qh, stride_qm, stride_kb, stride_kh, stride_kn,
+             stride_vb, stride_vh, stride_vn, stride_ob, stride_oh, stride_om,
+             H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+             HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+             CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    """One program = one BLOCK_M tile of query rows of one (batch, head); layout (B, S, H, D) by strides."""
+    if CAUSAL:
+        # Heaviest tiles (most visible keys) first, so the tail of the grid is short.
+        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
+    else:
+        pid_m = tl.program_id(0)
+    pid_bh = tl.program_id(1)
+    b = (pid_bh // H).to(tl.int64)
+    h = pid_bh % H
+    h_kv = h // (H // H_KV)
+
+    m0 = pid_m * BLOCK_M
+    offs_m = m0 + tl.arange(0, BLOCK_M)
+    offs_d = tl.arange(0, BLOCK_D)
+    m_ok = offs_m < SEQ_Q
+    d_ok = offs_d < HEAD_DIM
+
+    q_ptrs = Q + b * stride_qb + h * stride_qh + offs_m[:, None] * stride_qm + offs_d[None, :]
+    q = tl.load(q_ptrs, mask=m_ok[:, None] & d_ok[None, :], other=0.0)
+    k_base = K + b * stride_kb + h_kv * stride_kh
+    v_base = V + b * stride_vb + h_kv * stride_vh
+
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+
+    # Public block bounds. Keys below `full_end` are visible to every row of this tile; keys in
+    # [full_end, kv_end) need the causal and/or ragged-tail mask.
+    if CAUSAL:
+        full_end = tl.minimum(tl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+        kv_end = tl.minimum(tl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        full_end = SEQ_K
+        kv_end = SEQ_K
+    n_full = (full_end // BLOCK_N) * BLOCK_N
+
+    acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                               0, n_full, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                               HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
+    acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                               n_full, kv_end, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                               HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
+
+    out, lse = finalize_rows(acc, m_i, l_i)
+    o_ptrs = O + b * stride_ob + h * stride_oh + offs_m[:, None] * stride_om + offs_d[None, :]
+    tl.store(o_ptrs, out.to(O.dtype.element_ty), mask=m_ok[:, None] & d_ok[None, :])
+    tl.store(LSE + pid_bh.to(tl.int64) * SEQ_Q + offs_m, lse, mask=m_ok)
+
+
+def block_d_for(head_dim: int) -> int:
+    """Padded head dim for tl.arange (a power of two)."""
+    return 1 << (head_dim - 1).bit_length()
+
+
+def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
+    """(grid, args, kwargs) of one launch on (B, S, H, D)-shaped strided views.
+
+    The offline compiler of the auditor binds the same arguments, so the binary it checks is the one
+    that `launch` runs. `config` is a variants.TileConfig.
+    """
+    batch, seq_q, heads, head_dim = q.shape
+    seq_k, heads_kv = k.shape[1], k.shape[2]
+    grid = (triton.cdiv(seq_q, config.block_m), batch * heads)
+    args = (q, k, v, out, lse, float(softmax_scale) * LOG2E,
+            *_strides3(q), *_strides3(k), *_strides3(v), *_strides3(out),
+            heads, heads_kv, seq_q, seq_k, int(causal_offset))
+    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
+                  BLOCK_N=config.block_n, CAUSAL=bool(causal), DOT_PRECISION=dot_precision(q.dtype),
+                  num_warps=config.num_warps, num_stages=config.num_stages)
+    return grid, args, kwargs
+
+
+def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
+    grid, args, kwargs = launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, config)
+    attn_fwd[grid](*args, **kwargs)
+
+
+def dot_precision(dtype: torch.dtype) -> str:
+    # float32 inputs (interpreter tests only) take the exact path; 16-bit inputs are exact in tf32 anyway.
+    return "ieee" if dtype == torch.float32 else "tf32"
+
+
+def _strides3(t):
+    # Batch, head and row strides of a (B, S, H, D) view. A size-1 dimension's stride never moves an
+    # address, so it is passed as 0: that keeps the 16-divisibility the variants are compiled for.
+    sb, ss, sh, _ = t.stride()
+    b, s, h, _ = t.shape
+    return (sb if b > 1 else 0), (sh if h > 1 else 0), (ss if s > 1 else 0)
+
+
+def default_scale(head_dim: int) -> float:
+    return 1.0 / math.sqrt(head_dim)

@@ -1,0 +1,163 @@
+"""Argument checks: each kind of bad input gets a clear error that names the argument."""
+import pytest
+import torch
+
+import dhpfa
+
+pytestmark = pytest.mark.interpreter
+
+
+def qkv(b=1, sq=16, sk=16, h=2, hk=2, d=64, dtype=torch.float16):
+    return (torch.randn(b, sq, h, d).to(dtype), torch.randn(b, sk, hk, d).to(dtype),
+            torch.randn(b, sk, hk, d).to(dtype))
+
+
+def raises(exc, match, fn, *args, **kw):
+    with pytest.raises(exc, match=match):
+        fn(*args, **kw)
+
+
+def test_not_a_tensor():
+    q, k, v = qkv()
+    raises(TypeError, r"^q: expected a torch.Tensor, got list", dhpfa.flash_attn_func, [1], k, v)
+
+
+def test_wrong_ndim():
+    q, k, v = qkv()
+    raises(ValueError, r"^k: expected a 4-D tensor \(batch, seqlen, heads, head_dim\)",
+           dhpfa.flash_attn_func, q, k[0], v)
+
+
+def test_zero_sized_dimension():
+    q, k, v = qkv(sq=16)
+    raises(ValueError, r"^q: every dimension must be >= 1", dhpfa.flash_attn_func, q[:, :0], k, v)
+
+
+def test_wrong_device(monkeypatch):
+    q, k, v = qkv()
+    monkeypatch.setenv("TRITON_INTERPRET", "0")
+    raises(ValueError, r"^q: expected a CUDA tensor, got device cpu", dhpfa.flash_attn_func, q, k, v)
+
+
+def test_meta_device_under_interpreter():
+    q, k, v = qkv()
+    raises(ValueError, r"^v: under TRITON_INTERPRET=1 tensors must be on the CPU, got meta",
+           dhpfa.flash_attn_func, q, k, v.to("meta"))
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.int32])
+def test_unsupported_dtype(dtype):
+    q, k, v = qkv()
+    raises(TypeError, r"^q: expected dtype float16 or bfloat16", dhpfa.flash_attn_func,
+           q.to(dtype), k.to(dtype), v.to(dtype))
+
+
+def test_float32_only_in_interpreter(monkeypatch):
+    q, k, v = qkv(dtype=torch.float32)
+    monkeypatch.setenv("TRITON_INTERPRET", "0")
+    # device is checked first; a CPU tensor outside the interpreter is refused for its device
+    raises(ValueError, r"^q: expected a CUDA tensor", dhpfa.flash_attn_func, q, k, v)
+
+
+def test_mismatched_dtype():
+    q, k, v = qkv()
+    raises(TypeError, r"^k: expected dtype torch.float16 \(that of q\), got torch.bfloat16",
+           dhpfa.flash_attn_func, q, k.bfloat16(), v)
+
+
+def test_unsupported_head_dim():
+    q, k, v = qkv(d=48)
+    raises(ValueError, r"^q: head_dim 48 is not supported; expected one of \(32, 64, 96, 128, 192, 256\)",
+           dhpfa.flash_attn_func, q, k, v)
+
+
+def test_batch_mismatch():
+    q, _, _ = qkv(b=2)
+    _, k, v = qkv(b=1)
+    raises(ValueError, r"^k, v: expected batch size 2 \(that of q\)", dhpfa.flash_attn_func, q, k, v)
+
+
+def test_head_dim_mismatch():
+    q, _, _ = qkv(d=64)
+    _, k, v = qkv(d=128)
+    raises(ValueError, r"^k, v: expected head_dim 64", dhpfa.flash_attn_func, q, k, v)
+
+
+def test_v_shape_differs_from_k():
+    q, k, _ = qkv(sk=16)
+    _, _, v = qkv(sk=20)
+    raises(ValueError, r"^v: expected the shape of k", dhpfa.flash_attn_func, q, k, v)
+
+
+def test_kv_heads_must_divide_q_heads():
+    q, k, v = qkv(h=3, hk=2)
+    raises(ValueError, r"^k: number of key/value heads \(2\) must divide the number of query heads \(3\)",
+           dhpfa.flash_attn_func, q, k, v)
+
+
+def test_last_dim_not_contiguous():
+    q, k, v = qkv()
+    qt = q.transpose(2, 3).contiguous().transpose(2, 3)
+    raises(ValueError, r"^q: the last \(head_dim\) dimension must be contiguous", dhpfa.flash_attn_func, qt, k, v)
+
+
+def test_stride_not_multiple_of_16():
+    q, k, v = qkv()
+    wide = torch.zeros(*k.shape[:3], 72, dtype=k.dtype)
+    raises(ValueError, r"^k: stride of dimension 2 must be a multiple of 16 elements, got 72",
+           dhpfa.flash_attn_func, q, wide[..., :64], v)
+
+
+def test_misaligned_pointer():
+    q, k, v = qkv()
+    flat = torch.zeros(v.numel() + 1, dtype=v.dtype)
+    vm = flat[1:].view(v.shape)
+    raises(ValueError, r"^v: data pointer must be 16-byte aligned", dhpfa.flash_attn_func, q, k, vm)
+
+
+@pytest.mark.parametrize("scale,exc,match", [("0.1", TypeError, "expected a Python float or None, got str"),
+                                             (float("nan"), ValueError, "expected a finite number"),
+                                             (True, TypeError, "expected a Python float or None, got bool")])
+def test_bad_softmax_scale(scale, exc, match):
+    q, k, v = qkv()
+    raises(exc, r"^softmax_scale: " + match, dhpfa.flash_attn_func, q, k, v, softmax_scale=scale)
+
+
+def test_causal_must_be_bool():
+    q, k, v = qkv()
+    raises(TypeError, r"^causal: expected a bool, got int", dhpfa.flash_attn_func, q, k, v, causal=1)
+
+
+def test_requires_grad_is_refused():
+    q, k, v = qkv()
+    raises(RuntimeError, r"no backward pass yet", dhpfa.flash_attn_func, q.requires_grad_(), k, v)
+    with torch.no_grad():
+        assert dhpfa.flash_attn_func(q, k, v).shape == q.shape
+
+
+class TestSdpa:
+    def args(self, h=2, hk=2):
+        q, k, v = qkv(h=h, hk=hk)
+        return q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+
+    def test_attn_mask_refused(self):
+        q, k, v = self.args()
+        raises(NotImplementedError, r"^attn_mask:", dhpfa.scaled_dot_product_attention, q, k, v,
+               attn_mask=torch.ones(16, 16, dtype=torch.bool))
+
+    def test_dropout_refused(self):
+        q, k, v = self.args()
+        raises(NotImplementedError, r"^dropout_p: only 0.0", dhpfa.scaled_dot_product_attention, q, k, v,
+               dropout_p=0.1)
+
+    def test_gqa_needs_enable_gqa(self):
+        q, k, v = self.args(h=4, hk=2)
+        raises(ValueError, r"^key: 2 key/value heads differ from 4 query heads; pass enable_gqa=True",
+               dhpfa.scaled_dot_product_attention, q, k, v)
+
+    def test_errors_name_sdpa_arguments(self):
+        q, k, v = self.args()
+        raises(TypeError, r"^value: expected dtype torch.float16 \(that of query\)",
+               dhpfa.scaled_dot_product_attention, q, k, v.bfloat16())
+        raises(ValueError, r"^query: expected a 4-D tensor \(batch, heads, seqlen, head_dim\)",
+               dhpfa.scaled_dot_product_attention, q[0], k, v)
