@@ -19,6 +19,13 @@ pytestmark = pytest.mark.interpreter
 TOL = {torch.float16: 2e-3, torch.float32: 1e-5}
 
 
+@pytest.fixture(autouse=True, params=variants.KERNELS)
+def kernel(request, monkeypatch):
+    """Every test runs on each kernel (pointer loads, and TMA descriptors)."""
+    monkeypatch.setattr(variants, "INTERPRETER_DEFAULT", (request.param, variants.INTERPRETER_DEFAULT[1]))
+    return request.param
+
+
 @pytest.fixture(autouse=True)
 def poisoned_outputs(monkeypatch):
     """Output buffers start as NaN, so an element the kernel fails to write shows up."""

@@ -118,7 +118,7 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
     variant = variants.select(q.dtype, d, causal, _interpreter_active())
-    triton_fwd.launch(q, k, v, out, lse, scale, causal, causal_offset, variant.config)
+    triton_fwd.launch(variant.kernel, q, k, v, out, lse, scale, causal, causal_offset, variant.config)
     return lse
 
 

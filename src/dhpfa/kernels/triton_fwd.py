@@ -109,32 +109,111 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
     tl.store(LSE + pid_bh.to(tl.int64) * SEQ_Q + offs_m, lse, mask=m_ok)
 
 
+@triton.jit
+def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                   BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr,
+                   DOT_PRECISION: tl.constexpr):
+    offs_n0 = tl.arange(0, BLOCK_N)
+    for start_n in range(lo, hi, BLOCK_N):
+        # TMA zero-fills rows past SEQ_K and columns past HEAD_DIM: no predicate on any load.
+        k = k_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
+        qk = tl.dot(q, k.T, input_precision=DOT_PRECISION) * qk_scale
+        if MASKED:
+            offs_n = start_n + offs_n0
+            visible = (offs_n < SEQ_K)[None, :]
+            if CAUSAL:
+                visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+            qk = tl.where(visible, qk, float("-inf"))
+        p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc, MASKED)
+        v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
+        acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
+    return acc, m_i, l_i
+
+
+@triton.jit(do_not_specialize=SHAPE_ARGS)
+def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
+                 H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                 HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                 CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    """Same computation as attn_fwd, with every tile moved by TMA on 4-D (B, S, H, D) descriptors."""
+    if CAUSAL:
+        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
+    else:
+        pid_m = tl.program_id(0)
+    pid_bh = tl.program_id(1)
+    b = pid_bh // H
+    h = pid_bh % H
+    h_kv = h // (H // H_KV)
+    m0 = pid_m * BLOCK_M
+    offs_m = m0 + tl.arange(0, BLOCK_M)
+
+    q = q_desc.load([b, m0, h, 0]).reshape(BLOCK_M, BLOCK_D)
+    m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+    l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+    acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+    if CAUSAL:
+        full_end = tl.minimum(tl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+        kv_end = tl.minimum(tl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        full_end = SEQ_K
+        kv_end = SEQ_K
+    n_full = (full_end // BLOCK_N) * BLOCK_N
+    acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, 0, n_full, qk_scale,
+                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
+    acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end, qk_scale,
+                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
+    out, lse = finalize_rows(acc, m_i, l_i)
+    # TMA clips the store at SEQ_Q rows and HEAD_DIM columns.
+    o_desc.store([b, m0, h, 0], out.to(o_desc.dtype).reshape(1, BLOCK_M, 1, BLOCK_D))
+    tl.store(LSE + pid_bh.to(tl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
+
+
 def block_d_for(head_dim: int) -> int:
     """Padded head dim for tl.arange (a power of two)."""
     return 1 << (head_dim - 1).bit_length()
 
 
-def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
-    """(grid, args, kwargs) of one launch on (B, S, H, D)-shaped strided views.
+def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
+    """(grid, args, kwargs) of one launch of `kernel` ("attn_fwd" or "attn_fwd_tma") on (B, S, H, D) views.
 
-    The offline compiler of the auditor binds the same arguments, so the binary it checks is the one
-    that `launch` runs. `config` is a variants.TileConfig.
+    The auditor's offline compiler binds the same arguments, so the binary it checks is the one that
+    `launch` runs. `config` is a variants.TileConfig.
     """
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
+    block_d = block_d_for(head_dim)
     grid = (triton.cdiv(seq_q, config.block_m), batch * heads)
-    args = (q, k, v, out, lse, float(softmax_scale) * LOG2E,
-            *_strides3(q), *_strides3(k), *_strides3(v), *_strides3(out),
-            heads, heads_kv, seq_q, seq_k, int(causal_offset))
-    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
+    if kernel == "attn_fwd":
+        tensors = (q, k, v, out, lse, float(softmax_scale) * LOG2E,
+                   *_strides3(q), *_strides3(k), *_strides3(v), *_strides3(out))
+    elif kernel == "attn_fwd_tma":
+        tensors = (_descriptor(q, config.block_m, block_d), _descriptor(k, config.block_n, block_d),
+                   _descriptor(v, config.block_n, block_d), _descriptor(out, config.block_m, block_d),
+                   lse, float(softmax_scale) * LOG2E)
+    else:
+        raise ValueError(f"unknown kernel {kernel!r}")
+    args = (*tensors, heads, heads_kv, seq_q, seq_k, int(causal_offset))
+    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d, BLOCK_M=config.block_m,
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), DOT_PRECISION=dot_precision(q.dtype),
                   num_warps=config.num_warps, num_stages=config.num_stages)
     return grid, args, kwargs
 
 
-def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
-    grid, args, kwargs = launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, config)
-    attn_fwd[grid](*args, **kwargs)
+KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
+
+
+def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
+    grid, args, kwargs = launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config)
+    KERNELS[kernel][grid](*args, **kwargs)
+
+
+def _descriptor(t, block_rows, block_d):
+    """4-D TMA descriptor over a (B, S, H, D) view, one (rows x D) tile per load."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+    # A size-1 dimension's stride never moves an address; TMA still wants every stride 16-byte aligned.
+    strides = [st if n > 1 else 16 for st, n in zip(t.stride(), t.shape)]
+    strides[3] = 1
+    return TensorDescriptor(t, list(t.shape), strides, [1, block_rows, 1, block_d])
 
 
 def dot_precision(dtype: torch.dtype) -> str:

@@ -24,27 +24,29 @@ class TileConfig:
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}"
 
 
-# Hopper defaults per head dim (tuned on the device; see docs/perf-log.md for the measurements).
-SM90_CONFIGS = {
-    32: TileConfig(128, 128, 8, 3),
-    64: TileConfig(128, 128, 8, 3),
-    96: TileConfig(128, 64, 8, 3),
-    128: TileConfig(128, 128, 8, 3),
-    192: TileConfig(128, 64, 8, 2),
-    256: TileConfig(128, 64, 8, 2),
+KERNELS = ("attn_fwd", "attn_fwd_tma")
+
+# Hopper defaults per head dim: (kernel, tiles). Chosen from device measurements; docs/perf-log.md.
+SM90_DEFAULTS = {
+    32: ("attn_fwd", TileConfig(128, 64, 8, 3)),
+    64: ("attn_fwd", TileConfig(128, 64, 8, 3)),
+    96: ("attn_fwd_tma", TileConfig(128, 128, 8, 3)),
+    128: ("attn_fwd", TileConfig(128, 128, 8, 3)),
+    192: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
+    256: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
 }
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
-INTERPRETER_CONFIG = TileConfig(16, 16, 4, 1)
+INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 
 
 @dataclass(frozen=True)
 class Variant:
     """One compiled kernel that the API can launch."""
     kernel: str                  # name of the @triton.jit function in dhpfa.kernels.triton_fwd
+    config: TileConfig
     dtype: torch.dtype
     head_dim: int
     causal: bool
-    config: TileConfig
     # Data behind these pointer arguments is secret. Everything else (scalars, strides, the pointers
     # themselves) is public. Loads the auditor may treat as public would be listed in `public_loads`.
     secret_args: tuple = ("Q", "K", "V", "O", "LSE")
@@ -58,10 +60,9 @@ class Variant:
 
 def shipped_variants():
     """Every variant the GPU dispatcher can choose."""
-    return [Variant("attn_fwd", dt, d, c, SM90_CONFIGS[d])
-            for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
+    return [Variant(*SM90_DEFAULTS[d], dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
 
 
 def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool) -> Variant:
-    config = INTERPRETER_CONFIG if interpreter else SM90_CONFIGS[head_dim]
-    return Variant("attn_fwd", dtype, head_dim, causal, config)
+    kernel, config = INTERPRETER_DEFAULT if interpreter else SM90_DEFAULTS[head_dim]
+    return Variant(kernel, config, dtype, head_dim, causal)

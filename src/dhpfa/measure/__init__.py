@@ -1,0 +1,1 @@
+"""GPU-side evidence: speed beside peers, timing-leak tests, hardware counters, determinism."""

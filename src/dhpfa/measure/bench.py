@@ -1,0 +1,177 @@
+"""Speed of dhpfa beside the SDPA backends, on the grid of ../shared/protocols.md.
+
+Timing: CUDA events around each call, after warm-up, median over many calls, rotating among several
+random input sets so repeated calls do not just measure the L2 cache. Never zeros.
+"""
+import json
+import math
+from dataclasses import asdict, dataclass
+
+import torch
+
+TOKENS = 16384
+HIDDEN = 2048
+
+
+@dataclass(frozen=True)
+class Case:
+    batch: int
+    heads: int
+    seq: int
+    head_dim: int
+    causal: bool
+    dtype: str = "bf16"
+
+    @property
+    def torch_dtype(self):
+        return {"bf16": torch.bfloat16, "fp16": torch.float16}[self.dtype]
+
+    def flops(self) -> float:
+        f = 4.0 * self.batch * self.heads * self.seq * self.seq * self.head_dim
+        return f / 2 if self.causal else f
+
+    def label(self) -> str:
+        return f"{self.dtype} D{self.head_dim} S{self.seq} B{self.batch} H{self.heads}{' causal' if self.causal else ''}"
+
+
+def grid_cases(head_dims=(64, 128, 256), seqs=(512, 1024, 2048, 4096, 8192, 16384), dtypes=("bf16",)):
+    """16K tokens, hidden 2048: B = 16384 / S, H = 2048 / D."""
+    return [Case(TOKENS // s, HIDDEN // d, s, d, c, dt)
+            for dt in dtypes for d in head_dims for s in seqs for c in (False, True)]
+
+
+def make_inputs(case: Case, n_sets: int, seed: int = 0):
+    """n_sets independent random (q, k, v) in (B, H, S, D) layout."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    shape = (case.batch, case.heads, case.seq, case.head_dim)
+    return [tuple(torch.randn(shape, device="cuda", dtype=case.torch_dtype, generator=g) for _ in range(3))
+            for _ in range(n_sets)]
+
+
+def n_sets_for(case: Case, l2_bytes=60 * 2 ** 20) -> int:
+    """Enough input sets that one rotation exceeds the L2 several times over (at most 8)."""
+    per_set = 4 * case.batch * case.heads * case.seq * case.head_dim * 2  # q, k, v, out
+    return max(2, min(8, math.ceil(4 * l2_bytes / per_set)))
+
+
+def time_ms(fn, input_sets, warmup=10, reps=50):
+    """Median milliseconds of fn(*inputs) over reps calls, rotating through input_sets."""
+    for i in range(warmup):
+        fn(*input_sets[i % len(input_sets)])
+    torch.cuda.synchronize()
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        args = input_sets[i % len(input_sets)]
+        starts[i].record()
+        fn(*args)
+        ends[i].record()
+    torch.cuda.synchronize()
+    times = sorted(s.elapsed_time(e) for s, e in zip(starts, ends))
+    return times[len(times) // 2]
+
+
+def peer_kernels():
+    """name -> fn(q, k, v, causal) for every SDPA backend that runs here, plus dhpfa."""
+    import dhpfa
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    F = torch.nn.functional
+
+    def sdpa(backend):
+        def fn(q, k, v, causal):
+            with sdpa_kernel([backend]):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+        return fn
+
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)}
+    for name, be in (("sdpa_flash", SDPBackend.FLASH_ATTENTION), ("sdpa_cudnn", SDPBackend.CUDNN_ATTENTION),
+                     ("sdpa_efficient", SDPBackend.EFFICIENT_ATTENTION)):
+        kernels[name] = sdpa(be)
+    return kernels
+
+
+def bench_case(case: Case, kernels: dict, warmup=10, reps=50):
+    """{kernel: {"ms": .., "tflops": ..}} for one case; kernels that refuse the case get an "error"."""
+    sets = make_inputs(case, n_sets_for(case))
+    row = {}
+    for name, k in kernels.items():
+        try:
+            ms = time_ms(lambda q, kk, v: k(q, kk, v, case.causal), sets, warmup, reps)
+            row[name] = {"ms": ms, "tflops": case.flops() / ms / 1e9}
+        except Exception as e:  # a peer backend that does not support the case
+            row[name] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"}
+    del sets
+    torch.cuda.empty_cache()
+    return row
+
+
+def run_grid(cases, kernels, progress=True, **kw):
+    rows = []
+    for i, case in enumerate(cases):
+        r = bench_case(case, kernels, **kw)
+        rows.append({"case": asdict(case), "label": case.label(), "results": r})
+        if progress:
+            print(f"[{i + 1}/{len(cases)}] {format_row(rows[-1])}", flush=True)
+    return rows
+
+
+def best_peer(results: dict):
+    peers = {k: v["tflops"] for k, v in results.items() if k != "dhpfa" and "tflops" in v}
+    if not peers:
+        return None, None
+    name = max(peers, key=peers.get)
+    return name, peers[name]
+
+
+def format_row(row) -> str:
+    r = row["results"]
+    parts = [f"{row['label']:<34}"]
+    for name, v in r.items():
+        parts.append(f"{name}={v['tflops']:6.1f}" if "tflops" in v else f"{name}=  n/a ")
+    peer, tf = best_peer(r)
+    if peer and "tflops" in r.get("dhpfa", {}):
+        parts.append(f"dhpfa/best={r['dhpfa']['tflops'] / tf:4.2f} ({peer})")
+    return "  ".join(parts)
+
+
+def format_table(rows) -> str:
+    names = []
+    for row in rows:
+        names += [n for n in row["results"] if n not in names]
+    head = f"| case | {' | '.join(names)} | dhpfa / best peer |"
+    lines = [head, "|" + "---|" * (len(names) + 2)]
+    for row in rows:
+        r = row["results"]
+        cells = [f"{r[n]['tflops']:.0f}" if "tflops" in r.get(n, {}) else "n/a" for n in names]
+        peer, tf = best_peer(r)
+        ratio = f"{r['dhpfa']['tflops'] / tf:.2f} ({peer})" if peer and "tflops" in r.get("dhpfa", {}) else "n/a"
+        lines.append(f"| {row['label']} | {' | '.join(cells)} | {ratio} |")
+    return "\n".join(lines)
+
+
+def plot(rows, path):
+    """TFLOPS vs seqlen, one panel per (head dim, causal), one line per kernel."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    panels = sorted({(r["case"]["head_dim"], r["case"]["causal"], r["case"]["dtype"]) for r in rows})
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 3.5), squeeze=False)
+    for ax, (d, c, dt) in zip(axes[0], panels):
+        sel = [r for r in rows if (r["case"]["head_dim"], r["case"]["causal"], r["case"]["dtype"]) == (d, c, dt)]
+        names = {n for r in sel for n in r["results"]}
+        for n in sorted(names):
+            pts = [(r["case"]["seq"], r["results"][n]["tflops"]) for r in sel if "tflops" in r["results"].get(n, {})]
+            if pts:
+                ax.plot(*zip(*pts), marker="o", label=n)
+        ax.set_xscale("log", base=2)
+        ax.set_title(f"{dt} D={d}{' causal' if c else ''}")
+        ax.set_xlabel("seqlen")
+        ax.set_ylabel("TFLOPS")
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def save_json(obj, path):
+    with open(path, "w") as f:
+        json.dump(obj, f, indent=1)
