@@ -116,7 +116,8 @@ def test_misaligned_pointer():
 
 
 @pytest.mark.parametrize("scale,exc,match", [("0.1", TypeError, "expected a Python float or None, got str"),
-                                             (float("nan"), ValueError, "expected a finite number"),
+                                             (float("nan"), ValueError, "expected a finite number > 0"),
+                                             (-0.5, ValueError, "expected a finite number > 0, got -0.5"),
                                              (True, TypeError, "expected a Python float or None, got bool")])
 def test_bad_softmax_scale(scale, exc, match):
     q, k, v = qkv()

@@ -97,8 +97,9 @@ def _check_scale(scale, head_dim, argname):
         return triton_fwd.default_scale(head_dim)
     if isinstance(scale, bool) or not isinstance(scale, Real):
         raise TypeError(f"{argname}: expected a Python float or None, got {type(scale).__name__}")
-    if not math.isfinite(float(scale)):
-        raise ValueError(f"{argname}: expected a finite number, got {scale}")
+    if not (math.isfinite(float(scale)) and scale > 0):
+        # > 0: the kernels fold the scale into one FFMA per score, which needs max(s*x) = s*max(x).
+        raise ValueError(f"{argname}: expected a finite number > 0, got {scale}")
     return float(scale)
 
 

@@ -13,20 +13,21 @@ LN2 = 0.6931471805599453
 
 
 @triton.jit
-def online_softmax_step(qk, m_i, l_i, acc, MASKED: tl.constexpr):
+def online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED: tl.constexpr):
     """One step of the online softmax in the log2 domain.
 
-    `qk` holds scaled scores (already multiplied by softmax_scale * log2(e)), with -inf where masked.
-    Returns (p, alpha, m_new, l_new, acc_scaled); the caller adds p @ V to acc_scaled.
+    `qk` holds raw scores q.k (-inf where masked); `qk_scale` = softmax_scale * log2(e) > 0, so that
+    max(qk) * qk_scale = max(qk * qk_scale) and each score costs one FFMA (qk * qk_scale - m).
+    Returns (p, m_new, l_new, acc_scaled); the caller adds p @ V to acc_scaled.
     Rows that have seen no visible key keep m = -inf; subtracting a 0 in their place (a select) keeps
     every exp2 argument -inf instead of NaN, so such rows end with l = 0 and acc = 0.
     """
-    m_new = tl.maximum(m_i, tl.max(qk, 1))
+    m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
     if MASKED:
         m_sub = tl.where(m_new == float("-inf"), 0.0, m_new)
     else:
         m_sub = m_new
-    p = tl.math.exp2(qk - m_sub[:, None])
+    p = tl.math.exp2(qk * qk_scale - m_sub[:, None])
     alpha = tl.math.exp2(m_i - m_sub)
     l_new = l_i * alpha + tl.sum(p, 1)
     acc = acc * alpha[:, None]

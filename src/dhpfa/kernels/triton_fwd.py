@@ -36,13 +36,13 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
             k = tl.load(k_ptrs, mask=d_ok[:, None], other=0.0)
         else:
             k = tl.load(k_ptrs)
-        qk = tl.dot(q, k, input_precision=DOT_PRECISION) * qk_scale
+        qk = tl.dot(q, k, input_precision=DOT_PRECISION)
         if MASKED:
             visible = n_ok[None, :]
             if CAUSAL:
                 visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
             qk = tl.where(visible, qk, float("-inf"))
-        p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc, MASKED)
+        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         if MASKED:
             v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
         elif HEAD_DIM != BLOCK_D:
@@ -117,14 +117,14 @@ def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk
     for start_n in range(lo, hi, BLOCK_N):
         # TMA zero-fills rows past SEQ_K and columns past HEAD_DIM: no predicate on any load.
         k = k_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
-        qk = tl.dot(q, k.T, input_precision=DOT_PRECISION) * qk_scale
+        qk = tl.dot(q, k.T, input_precision=DOT_PRECISION)
         if MASKED:
             offs_n = start_n + offs_n0
             visible = (offs_n < SEQ_K)[None, :]
             if CAUSAL:
                 visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
             qk = tl.where(visible, qk, float("-inf"))
-        p, m_i, l_i, acc = online_softmax_step(qk, m_i, l_i, acc, MASKED)
+        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
         acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
     return acc, m_i, l_i
