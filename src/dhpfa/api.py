@@ -10,7 +10,7 @@ from numbers import Real
 
 import torch
 
-from .kernels import triton_fwd, variants
+from .kernels import variants
 
 _SUPPORTED = "float16 or bfloat16"
 
@@ -94,7 +94,7 @@ def _check_strides(name, t):
 
 def _check_scale(scale, head_dim, argname):
     if scale is None:
-        return triton_fwd.default_scale(head_dim)
+        return 1.0 / math.sqrt(head_dim)
     if isinstance(scale, bool) or not isinstance(scale, Real):
         raise TypeError(f"{argname}: expected a Python float or None, got {type(scale).__name__}")
     if not (math.isfinite(float(scale)) and scale > 0):
@@ -118,6 +118,7 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
+    from .kernels import triton_fwd  # imported at first call: TRITON_INTERPRET is read when kernels are defined
     variant = variants.select(q.dtype, d, causal, _interpreter_active())
     triton_fwd.launch(variant.kernel, q, k, v, out, lse, scale, causal, causal_offset, variant.config)
     return lse

@@ -45,6 +45,9 @@ def _target():
 
 def bind(fn, args, kwargs):
     """Triton's binder on a fixed sm_90a target: (signature, constexprs, attrs, options)."""
+    if not hasattr(fn, "_pack_args"):
+        raise RuntimeError(f"{getattr(fn, '__name__', fn)} was defined under TRITON_INTERPRET=1, so it has no "
+                           "compiled form; run the audit in a process without TRITON_INTERPRET=1")
     from triton.compiler import make_backend
     from triton.runtime.jit import create_function_from_signature
     backend = make_backend(_target())

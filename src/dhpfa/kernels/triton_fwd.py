@@ -5,8 +5,6 @@ predicate of a branch or memory operation. The KV loop is split by public bounds
 row of the Q tile sees in full (no mask at all) and boundary blocks (causal diagonal, ragged tail)
 where visibility is applied by a select to -inf. Tensor data only ever flows through arithmetic.
 """
-import math
-
 import torch
 import triton
 import triton.language as tl
@@ -227,7 +225,3 @@ def _strides3(t):
     sb, ss, sh, _ = t.stride()
     b, s, h, _ = t.shape
     return (sb if b > 1 else 0), (sh if h > 1 else 0), (ss if s > 1 else 0)
-
-
-def default_scale(head_dim: int) -> float:
-    return 1.0 / math.sqrt(head_dim)

@@ -1,0 +1,110 @@
+"""Static constant-time audit: prove from the SASS that no secret reaches a branch, an address, a memory
+predicate or a variable-latency subroutine.
+
+    audit_cubin(path_or_bytes, kernel=None, public_param_offsets=())  -> [FunctionReport]
+    audit_triton(fn, args, kwargs, public_params=())                 -> [FunctionReport]
+    audit_shipped(jobs=None)                                         -> [VariantReport]
+"""
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from . import compile as _compile
+from .taint import KINDS, Finding, FunctionReport, audit_sass
+
+__all__ = ["audit_cubin", "audit_triton", "audit_shipped", "KINDS", "Finding", "FunctionReport", "VariantReport"]
+
+PARAM_BASE_SM90 = 0x210  # first kernel parameter in constant bank 0 on sm_90
+
+
+def audit_cubin(cubin, kernel=None, public_param_offsets=()):
+    """Audit a cubin (path or bytes), or any ELF with sm_90 device code that cuobjdump reads."""
+    if isinstance(cubin, (bytes, bytearray)):
+        text = _compile.sass_text(bytes(cubin))
+    else:
+        text = _compile.sass_text_of_file(str(cubin))
+    reports = audit_sass(text, kernel=kernel, public_param_offsets=public_param_offsets)
+    if not reports:
+        raise ValueError("no sm_90 device function found in the input")
+    return reports
+
+
+def param_offsets(fn, signature) -> dict:
+    """Constant-bank offsets of a Triton kernel's pointer and scalar parameters (sm_90 ABI: natural
+    alignment from 0x210). Descriptor parameters end the mapping: their layout is the compiler's."""
+    sizes = {"i1": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "fp16": 2, "bf16": 2, "i32": 4, "u32": 4,
+             "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
+    offs, cur = {}, PARAM_BASE_SM90
+    for name in fn.arg_names:
+        ty = signature.get(name)
+        if ty == "constexpr":
+            continue
+        if ty is None or not (ty.startswith("*") or ty in sizes):
+            break
+        size = 8 if ty.startswith("*") else sizes[ty]
+        cur = (cur + size - 1) // size * size
+        offs[name] = cur
+        cur += size
+    return offs
+
+
+def audit_triton(fn, args, kwargs, public_params=(), use_cache=True):
+    """Compile a @triton.jit kernel for sm_90a as the JIT would for these arguments, and audit it.
+
+    public_params: names of pointer parameters whose data is public (for example sequence offsets):
+    loads whose addresses derive only from them are not taint sources.
+    """
+    compiled = _compile.compile_offline(fn, args, kwargs, use_cache=use_cache)
+    offsets = ()
+    if public_params:
+        signature = _compile.bind(fn, args, kwargs)[0]
+        table = param_offsets(fn, signature)
+        missing = [p for p in public_params if p not in table]
+        if missing:
+            raise ValueError(f"public_params {missing}: not pointer/scalar parameters placed before any "
+                             f"tensor descriptor; known: {sorted(table)}")
+        offsets = [table[p] for p in public_params]
+    return audit_cubin(compiled.cubin, kernel=compiled.name, public_param_offsets=offsets), compiled
+
+
+@dataclass
+class VariantReport:
+    variant: str
+    kernel: str
+    reports: list
+    resources: dict
+    cubin_sha256: str
+    cached: bool
+
+    @property
+    def ok(self):
+        return all(r.ok for r in self.reports)
+
+
+def _audit_variant(variant):
+    import torch
+    from ..kernels import triton_fwd
+    d = variant.head_dim
+    # Any arguments with the launch's types and 16-divisibility give the binary the JIT would launch.
+    q = torch.empty(2, 128, 4, d, dtype=variant.dtype)
+    k = torch.empty(2, 128, 2, d, dtype=variant.dtype)
+    v = torch.empty_like(k)
+    out = torch.empty_like(q)
+    lse = torch.empty(2, 4, 128)
+    _, args, kwargs = triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, 0.1, variant.causal, 0,
+                                             variant.config)
+    fn = triton_fwd.KERNELS[variant.kernel]
+    reports, compiled = audit_triton(fn, args, kwargs, public_params=variant.public_loads)
+    res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
+    return VariantReport(variant.name, compiled.name, reports, res, compiled.sha256, compiled.cached)
+
+
+def audit_shipped(jobs=None, variants=None):
+    """Compile and audit every shipped kernel variant (in parallel processes)."""
+    from ..kernels import variants as _variants
+    todo = list(variants if variants is not None else _variants.shipped_variants())
+    jobs = jobs or min(len(todo), os.cpu_count() or 1)
+    if jobs <= 1:
+        return [_audit_variant(v) for v in todo]
+    with ProcessPoolExecutor(max_workers=jobs) as ex:
+        return list(ex.map(_audit_variant, todo))

@@ -1,0 +1,291 @@
+"""Parse cuobjdump SASS into instructions with typed operands, and build the control-flow graph.
+
+The parser knows, per opcode, which operands an instruction writes, how many consecutive registers an
+operand covers (pairs for 64-bit values, quads for 128-bit loads, the accumulator fragments of the
+tensor-core instructions) and which operands are memory addresses. Where an opcode is unknown it falls
+back to: the first operand is written, the rest are read, one register each.
+"""
+import re
+from dataclasses import dataclass, field
+
+# ---- operand tokens -------------------------------------------------------------------------------
+_REG = re.compile(r"(?<![\w.])(U?R)(\d+|Z)(?:\.(64|128))?(?![\w])")
+_PRED = re.compile(r"(?<![\w.])(!?)(U?P)([0-6]|T)(?![\w])")
+_BRACKET = re.compile(r"\[([^\]]*)\]")
+
+# ---- opcode classes (by root, the text before the first '.') ---------------------------------------
+CONTROL = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT", "BREAK", "KILL", "WARPSYNC", "BSYNC", "BMOV"}
+NO_DEST = {"ST", "STG", "STS", "STL", "STSM", "RED", "REDG", "BAR", "BRA", "BRX", "JMP", "JMX", "CALL", "RET",
+           "EXIT", "BPT", "NOP", "MEMBAR", "FENCE", "DEPBAR", "WARPSYNC", "BSYNC", "BSSY", "ERRBAR", "CCTL",
+           "YIELD", "LDGSTS", "LDGDEPBAR", "ARRIVES", "UTMALDG", "UTMASTG", "UTMAPF", "UTMAREDG",
+           "UTMACMDFLUSH", "UTMACCTL", "UBLKCP", "UBLKRED", "UBLKPF", "WARPGROUP", "KILL", "BREAK",
+           "NANOSLEEP", "ACQBULK", "UCGABAR_ARV", "UCGABAR_WAIT", "CGAERRBAR", "CCTLL", "SYNCS.ARRIVE"}
+# Memory instructions: predicates and addresses must be public.
+MEMORY = {"LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST", "LDSM", "STSM", "LDGSTS", "ATOM", "ATOMG",
+          "ATOMS", "RED", "REDG", "CCTL", "LDC", "ULDC", "UTMALDG", "UTMASTG", "UTMAPF", "UTMAREDG", "UBLKCP",
+          "UBLKRED", "UBLKPF", "SYNCS", "SULD", "SUST", "SUATOM", "SURED", "TEX", "TLD", "TLD4", "TXQ",
+          "LDTRAM"}
+# Loads whose results are secret by default (data from global, shared or local memory).
+SECRET_LOADS = {"LDG", "LDS", "LDL", "LD", "LDSM", "ATOM", "ATOMG", "ATOMS", "SULD", "SUATOM", "TEX", "TLD",
+                "TLD4"}
+# Tensor-core instructions: results secret by default (they read shared memory through descriptors).
+TENSOR_CORE = {"HGMMA", "QGMMA", "IGMMA", "BGMMA", "HMMA", "IMMA", "DMMA", "BMMA"}
+# Predicate-first instructions that write only that predicate.
+ONE_PRED_DEST = {"FCHK"}
+# Public by construction: constant bank, special registers, synchronisation state.
+PUBLIC_RESULT = {"LDC", "ULDC", "S2R", "S2UR", "CS2R", "LEPC", "SYNCS", "ELECT", "GETLMEMBASE"}
+
+
+@dataclass
+class Loc:
+    """A register or predicate: kind 'R', 'UR', 'P', 'UP'; index (Z/T = the zero/true register)."""
+    kind: str
+    index: int
+
+    def __hash__(self):
+        return hash((self.kind, self.index))
+
+    def __str__(self):
+        return f"{self.kind}{self.index}"
+
+
+@dataclass
+class Operand:
+    text: str
+    regs: list = field(default_factory=list)         # Locs read or written (registers, expanded by width)
+    preds: list = field(default_factory=list)        # predicate Locs (constant PT/UPT excluded)
+    address_regs: list = field(default_factory=list)  # registers used inside [...] (addresses)
+    is_pred: bool = False                            # the operand is a single predicate
+    is_memory: bool = False                          # the operand is a memory reference [...]
+
+
+@dataclass
+class Instr:
+    index: int
+    addr: int
+    text: str
+    guard: object          # Loc or None
+    guard_neg: bool
+    opcode: str            # full opcode with modifiers, e.g. "LDG.E.128"
+    operands: list
+    ndest: int = 0
+    target: int = None     # branch / call target address, where immediate
+
+    @property
+    def root(self) -> str:
+        return self.opcode.split(".")[0]
+
+    def dests(self):
+        return self.operands[:self.ndest]
+
+    def sources(self):
+        return self.operands[self.ndest:]
+
+
+_LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
+
+
+def parse_functions(sass: str) -> dict:
+    """{function name: [Instr, ...]} from `cuobjdump -sass` text."""
+    funcs, cur, name = {}, None, None
+    for line in sass.splitlines():
+        s = line.strip()
+        if s.startswith("Function :"):
+            name = s.split(":", 1)[1].strip()
+            cur = funcs.setdefault(name, [])
+            continue
+        m = _LINE.search(line)
+        if m and cur is not None:
+            cur.append(parse_instruction(len(cur), int(m.group(1), 16), m.group(2)))
+    return funcs
+
+
+def _split_operands(s: str):
+    out, depth, buf = [], 0, []
+    for ch in s:
+        if ch in "[{(":
+            depth += 1
+        elif ch in "]})":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(buf).strip())
+            buf = []
+        else:
+            buf.append(ch)
+    if "".join(buf).strip():
+        out.append("".join(buf).strip())
+    return out
+
+
+def _size_width(opcode: str) -> int:
+    """Registers per data operand of a memory instruction, from its size modifier."""
+    mods = opcode.split(".")[1:]
+    if "128" in mods:
+        return 4
+    if "64" in mods:
+        return 2
+    if "LDSM" in opcode or "STSM" in opcode:
+        return 4 if mods[-1] == "4" else 2 if mods[-1] == "2" else 1
+    return 1
+
+
+def _gmma_widths(opcode: str):
+    """(accumulator registers, A-fragment registers) of a warpgroup MMA: m64nNk16 over 128 threads."""
+    m = re.search(r"\.64x(\d+)x\d+", opcode)
+    n = int(m.group(1)) if m else 256
+    acc = n // 2 if ".F32" in opcode or ".S32" in opcode else n // 4
+    return acc, 4
+
+
+def _mma_widths(opcode: str):
+    """(D/C, A, B) register counts of a warp-level HMMA."""
+    if "16816" in opcode or "16832" in opcode:
+        d = 4 if (".F32" in opcode or ".S32" in opcode) else 2
+        return d, 4, 2
+    if "1688" in opcode:
+        d = 4 if ".F32" in opcode else 2
+        return d, 2, 1
+    return 4, 4, 4
+
+
+def _regs(kind, idx, width):
+    if idx == "Z":
+        return []  # RZ / URZ: the constant zero register
+    base = int(idx)
+    return [Loc(kind, base + i) for i in range(width)]
+
+
+def _operand(text: str, width: int = 1) -> Operand:
+    op = Operand(text)
+    in_brackets = " ".join(_BRACKET.findall(text))
+    op.is_memory = text.lstrip("-|!~").startswith("[") or bool(re.match(r"^(desc|gdesc|c)\[", text)) \
+        and not text.startswith("c[")
+    for m in _REG.finditer(text):
+        w = {"64": 2, "128": 4}.get(m.group(3), width)
+        locs = _regs(m.group(1), m.group(2), w)
+        op.regs += locs
+    for m in _REG.finditer(in_brackets):
+        op.address_regs += _regs(m.group(1), m.group(2), {"64": 2, "128": 4}.get(m.group(3), 1))
+    if text == "PR":  # P2R / R2P move all predicates at once
+        op.preds = [Loc("P", i) for i in range(7)]
+        op.is_pred = True
+    for m in _PRED.finditer(text):
+        if m.group(3) != "T":
+            op.preds.append(Loc(m.group(2), int(m.group(3))))
+    op.is_pred = op.is_pred or bool(_PRED.fullmatch(text))
+    return op
+
+
+def parse_instruction(index: int, addr: int, body: str) -> Instr:
+    full = body
+    guard, neg = None, False
+    m = re.match(r"@(!?)(U?P)([0-6T])\s+", body)
+    if m:
+        neg = m.group(1) == "!"
+        guard = None if m.group(3) == "T" else Loc(m.group(2), int(m.group(3)))
+        body = body[m.end():]
+    parts = body.split(None, 1)
+    opcode = parts[0]
+    raw = _split_operands(parts[1]) if len(parts) > 1 else []
+    root = opcode.split(".")[0]
+
+    widths = [1] * len(raw)
+    if root in MEMORY and root not in ("LDC", "ULDC"):
+        w = _size_width(opcode)
+        widths = [w] * len(raw)
+    elif root in ("LDC", "ULDC", "CS2R", "LEPC") or root.startswith("D") and root in ("DADD", "DMUL", "DFMA",
+                                                                                     "DSETP", "DMNMX"):
+        w = 2 if (".64" in opcode or root in ("CS2R", "LEPC") and ".32" not in opcode) else 1
+        if root.startswith("D"):
+            w = 2
+        widths = [w] * len(raw)
+    elif root in ("IMAD", "UIMAD") and ".WIDE" in opcode:
+        widths = [1] * len(raw)
+        widths[0] = 2
+        if len(raw) >= 4:
+            widths[-1] = 2  # the addend of a wide multiply-add is a 64-bit pair
+    elif root in ("HGMMA", "QGMMA", "IGMMA", "BGMMA"):
+        acc, a = _gmma_widths(opcode)
+        widths = [acc] + [a] * (len(raw) - 1)
+        if len(raw) >= 3:
+            widths[2] = acc  # the C operand (accumulator in), when it is a register
+    elif root in ("HMMA", "IMMA", "DMMA"):
+        d, a, b = _mma_widths(opcode)
+        widths = [d, a, b, d][:len(raw)] + [1] * max(0, len(raw) - 4)
+    elif root == "F2F" and ".F64" in opcode:
+        widths = [2] * len(raw)
+
+    operands = [_operand(t, w) for t, w in zip(raw, widths)]
+    ins = Instr(index, addr, full, guard, neg, opcode, operands)
+    ins.ndest = _count_dests(ins)
+    if root in ("BRA", "CALL", "JMP", "BSSY") and operands:
+        m2 = re.search(r"(-?0x[0-9a-f]+)\s*$", raw[-1])
+        if m2 and not operands[-1].regs:
+            ins.target = int(m2.group(1), 16)
+    return ins
+
+
+def _count_dests(ins: Instr) -> int:
+    root, ops = ins.root, ins.operands
+    if not ops or root in NO_DEST or ins.opcode.startswith("SYNCS.ARRIVE"):
+        return 0
+    if root in ("VOTE", "VOTEU"):
+        return len(ops) - 1  # VOTE.ANY R0, PT, P1 / VOTEU.ANY UP1, P0: the last operand is the input
+    if ops[0].is_pred:
+        if root in ONE_PRED_DEST or root == "SYNCS" or root == "R2P":
+            return 1
+        return min(2, len(ops))
+    n = 1
+    # Carry-out predicates right after the destination (IADD3 R1, P0, P1, ...; LEA R1, P0, ...).
+    while n < len(ops) and ops[n].is_pred:
+        n += 1
+    return n
+
+
+# ---- control-flow graph ---------------------------------------------------------------------------
+def is_conditional(ins: Instr) -> bool:
+    return ins.guard is not None or (ins.root in ("BRA",) and any(o.preds for o in ins.operands))
+
+
+def successors(instrs):
+    """Instruction-level successor lists. Calls go to their target; each RET returns to every call site
+    (context-insensitive, hence sound for the taint analysis)."""
+    by_addr = {i.addr: i.index for i in instrs}
+    n = len(instrs)
+    return_sites = [i.index + 1 for i in instrs if i.root == "CALL" and i.index + 1 < n]
+    succ = []
+    for ins in instrs:
+        nxt = [ins.index + 1] if ins.index + 1 < n else []
+        r = ins.root
+        if r in ("BRA", "JMP"):
+            tgt = [by_addr[ins.target]] if ins.target in by_addr else []
+            succ.append(tgt + (nxt if is_conditional(ins) else []))
+        elif r in ("BRX", "JMX"):
+            succ.append(list(range(n)))  # indirect: any instruction (sound, imprecise)
+        elif r == "CALL":
+            tgt = [by_addr[ins.target]] if ins.target in by_addr else []
+            succ.append(tgt + (nxt if (not tgt or ins.guard is not None) else []))
+        elif r == "RET":
+            succ.append(return_sites + (nxt if ins.guard is not None else []))
+        elif r == "EXIT" or r == "KILL":
+            succ.append(nxt if ins.guard is not None else [])
+        else:
+            succ.append(nxt)
+    return succ
+
+
+def subroutine_bodies(instrs, succ):
+    """Indices of instructions reachable from a CALL target without passing a RET."""
+    by_addr = {i.addr: i.index for i in instrs}
+    body = set()
+    for ins in instrs:
+        if ins.root == "CALL" and ins.target in by_addr:
+            stack = [by_addr[ins.target]]
+            while stack:
+                j = stack.pop()
+                if j in body:
+                    continue
+                body.add(j)
+                if instrs[j].root != "RET":
+                    stack += succ[j]
+    return body

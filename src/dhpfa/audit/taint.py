@@ -1,0 +1,352 @@
+"""Forward, flow-sensitive taint analysis over SASS: does any secret reach control flow, an address, a
+memory predicate, or a variable-latency subroutine?
+
+Sources of taint: every value loaded from global, shared or local memory and every tensor-core
+(warpgroup MMA) result, unless the kernel's declaration says a parameter's data is public. Public:
+kernel parameters (constant bank), special registers, immediates, and synchronisation state (mbarrier
+try-wait results: they steer spin loops by timing, not by data). A predicated instruction whose guard is
+secret writes a secret value (it is a select); it does not by itself leak, because it takes the same time.
+"""
+from dataclasses import dataclass, field
+
+from . import sass as S
+
+KINDS = ("branch", "memory-predicate", "address", "variable-latency")
+
+
+@dataclass
+class Finding:
+    kind: str
+    addr: int
+    instr: str
+    operand: str
+    path: list = field(default_factory=list)  # SASS lines from the violation back to the source load
+
+    def as_dict(self):
+        return dict(kind=self.kind, addr=f"0x{self.addr:04x}", instr=self.instr, operand=self.operand,
+                    path=self.path)
+
+
+@dataclass
+class FunctionReport:
+    name: str
+    counts: dict
+    findings: list
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def by_kind(self):
+        out = {k: 0 for k in KINDS}
+        for f in self.findings:
+            out[f.kind] += 1
+        return out
+
+
+# sm_90 kernels load the global-memory descriptor (desc[URx] in LDG/STG) from this constant-bank slot.
+GLOBAL_DESCRIPTOR_OFFSET = 0x208
+
+
+class _State:
+    """Taint facts at one program point.
+
+    secret: loc -> witness (index of the instruction that made it secret).
+    clean_when: loc -> guard key (pred Loc, negated): the loc is public whenever that guard holds. This is
+        how predicated code is followed: the compiler reuses a register that held a secret for a public
+        value written under @P, and reads it only under @P (or under a uniform predicate voted from P).
+    implies: uniform pred -> guard key it implies (from VOTEU.ANY UPx, Py: UPx true means Py held in a
+        lane that executed the guarded writes).
+    origin: register -> frozenset of constant-bank offsets it derives from (pointer provenance, used only
+        when some parameter's data is declared public).
+    """
+    __slots__ = ("secret", "clean_when", "implies", "origin")
+
+    def __init__(self, secret=None, clean_when=None, implies=None, origin=None):
+        self.secret = secret if secret is not None else {}
+        self.clean_when = clean_when if clean_when is not None else {}
+        self.implies = implies if implies is not None else {}
+        self.origin = origin if origin is not None else {}
+
+    def copy(self):
+        return _State(dict(self.secret), dict(self.clean_when), dict(self.implies), dict(self.origin))
+
+    def is_secret(self, loc, keys=()):
+        return loc in self.secret and self.clean_when.get(loc) not in keys
+
+    def join_from(self, other) -> bool:
+        changed = False
+        for loc, w in other.secret.items():
+            if loc not in self.secret:
+                self.secret[loc] = w
+                if loc in other.clean_when:
+                    self.clean_when[loc] = other.clean_when[loc]
+                changed = True
+            elif loc in self.clean_when and (loc not in other.clean_when
+                                             or other.clean_when[loc] != self.clean_when[loc]):
+                del self.clean_when[loc]
+                changed = True
+        for up in list(self.implies):
+            if other.implies.get(up) != self.implies[up]:
+                del self.implies[up]
+                changed = True
+        for loc, o in other.origin.items():
+            old = self.origin.get(loc)
+            if old is None or not o <= old:
+                self.origin[loc] = o if old is None else old | o
+                changed = True
+        return changed
+
+
+def _guard_keys(ins, st):
+    """Guard conditions that hold whenever `ins` executes."""
+    if ins.guard is None:
+        return ()
+    key = (ins.guard, ins.guard_neg)
+    keys = [key]
+    imp = st.implies.get(ins.guard)
+    if imp is not None:
+        keys.append((imp[0], imp[1] != ins.guard_neg))
+    return tuple(keys)
+
+
+class _Analysis:
+    def __init__(self, instrs, public_param_offsets=()):
+        self.instrs = instrs
+        self.succ = S.successors(instrs)
+        self.sub_body = S.subroutine_bodies(instrs, self.succ)
+        self.public_offsets = set(public_param_offsets)
+        self.cause = {}  # instr index -> (loc, witness index) of its first secret source, or a source label
+
+    def _origin_public(self, ins, st):
+        """A load is public when every address register derives only from public parameters (and the
+        global-memory descriptor the compiler loads from c[0x0][0x208])."""
+        if not self.public_offsets:
+            return False
+        regs = [r for o in ins.operands for r in o.address_regs]
+        origins = [st.origin.get(r, frozenset()) for r in regs]
+        allowed = self.public_offsets | {GLOBAL_DESCRIPTOR_OFFSET}
+        return bool(regs) and all(o and o <= allowed for o in origins) \
+            and any(o & self.public_offsets for o in origins)
+
+    # -- the transfer function ------------------------------------------------------------------------
+    def transfer(self, ins, st, record=False):
+        root = ins.root
+        keys = _guard_keys(ins, st)
+        srcs = [loc for o in ins.sources() for loc in o.regs + o.preds]
+        tainted = [loc for loc in srcs if st.is_secret(loc, keys)]
+        guard_secret = ins.guard is not None and st.is_secret(ins.guard)
+        cond = None  # with an unguarded, data-only instruction: dest is public whenever `cond` holds
+        if root in S.SECRET_LOADS:
+            secret, cause = not self._origin_public(ins, st), "secret load"
+        elif root in ("HGMMA", "QGMMA", "IGMMA", "BGMMA"):
+            secret, cause = True, "tensor-core result (reads shared memory)"
+        elif root in S.PUBLIC_RESULT or ins.opcode.startswith("SYNCS"):
+            secret, cause = False, None
+        else:
+            secret = bool(tainted)
+            cause = (tainted[0], st.secret[tainted[0]]) if tainted else None
+            if secret and ins.guard is None:
+                conds = {st.clean_when.get(loc) for loc in tainted}
+                if len(conds) == 1 and None not in conds:
+                    cond = conds.pop()
+        if guard_secret:
+            secret, cause, cond = True, (ins.guard, st.secret[ins.guard]), None
+        dests = [loc for o in ins.dests() for loc in o.regs + o.preds]
+        for loc in dests:
+            if secret:
+                st.secret[loc] = ins.index
+                if cond is not None:
+                    st.clean_when[loc] = cond
+                else:
+                    st.clean_when.pop(loc, None)
+            elif ins.guard is None:
+                st.secret.pop(loc, None)
+                st.clean_when.pop(loc, None)
+            elif loc in st.secret:
+                st.clean_when[loc] = keys[0]  # public whenever this guard holds
+        if secret and record:
+            self.cause[ins.index] = cause
+        # a redefined predicate invalidates the facts stated in terms of it
+        redefined = {loc for loc in dests if loc.kind in ("P", "UP")}
+        if redefined:
+            for loc in [l for l, k in st.clean_when.items() if k[0] in redefined]:
+                del st.clean_when[loc]
+            for up in [u for u, k in st.implies.items() if u in redefined or k[0] in redefined]:
+                del st.implies[up]
+        if root == "VOTEU" and ".ANY" in ins.opcode and len(ins.operands) == 2 and ins.guard is None:
+            src = ins.operands[1]
+            if src.preds and not st.is_secret(src.preds[0]):
+                st.implies[ins.operands[0].preds[0]] = (src.preds[0], src.text.startswith("!"))
+        if self.public_offsets:
+            self._track_origin(ins, st, srcs, dests)
+
+    def _track_origin(self, ins, st, srcs, dests):
+        if ins.root in ("LDC", "ULDC"):
+            off = _const_offset(ins)
+            org = frozenset([off]) if off is not None else None
+        else:
+            org = frozenset().union(*[st.origin.get(loc, frozenset()) for loc in srcs if loc.kind in ("R", "UR")])
+        for loc in dests:
+            if loc.kind in ("R", "UR"):
+                if org:
+                    st.origin[loc] = org
+                elif ins.guard is None:
+                    st.origin.pop(loc, None)
+
+    # -- fixpoint -------------------------------------------------------------------------------------
+    def run(self):
+        n = len(self.instrs)
+        state_in = [None] * n
+        if n == 0:
+            return state_in
+        state_in[0] = _State()
+        work, on_list = [0], {0}
+        while work:
+            i = work.pop()
+            on_list.discard(i)
+            st = state_in[i].copy()
+            self.transfer(self.instrs[i], st)
+            for j in self.succ[i]:
+                if state_in[j] is None:
+                    state_in[j] = st.copy()
+                    changed = True
+                else:
+                    changed = state_in[j].join_from(st)
+                if changed and j not in on_list:
+                    work.append(j)
+                    on_list.add(j)
+        # one recording pass over the converged states, for the taint paths
+        for i, ins in enumerate(self.instrs):
+            if state_in[i] is not None:
+                self.transfer(ins, state_in[i].copy(), record=True)
+        return state_in
+
+    # -- checks ---------------------------------------------------------------------------------------
+    def path(self, loc, witness, limit=10):
+        lines, seen = [], set()
+        while witness is not None and witness not in seen and len(lines) < limit:
+            seen.add(witness)
+            ins = self.instrs[witness]
+            lines.append(f"0x{ins.addr:04x}  {ins.text}   [{loc}]")
+            c = self.cause.get(witness)
+            if c is None or isinstance(c, str):
+                if isinstance(c, str):
+                    lines.append(f"  <- source: {c}")
+                break
+            loc, witness = c
+        return lines
+
+    def check(self, state_in):
+        findings = []
+        by_addr = {i.addr: i.index for i in self.instrs}
+        for ins, st in zip(self.instrs, state_in):
+            if st is None:
+                continue  # unreachable
+            root = ins.root
+            keys = _guard_keys(ins, st)
+            hits = []  # (kind, loc)
+            in_sub = ins.index in self.sub_body
+            is_mem = root in S.MEMORY or ins.opcode.startswith("SYNCS")
+            if ins.guard is not None and st.is_secret(ins.guard):
+                if root in S.CONTROL:
+                    hits.append(("branch", ins.guard))
+                elif is_mem:
+                    hits.append(("memory-predicate", ins.guard))
+            if root in S.CONTROL:
+                for o in ins.operands:
+                    for loc in o.preds + o.regs:
+                        if st.is_secret(loc, keys):
+                            hits.append(("branch", loc))
+            if is_mem:
+                for o in ins.sources():
+                    if not o.address_regs:
+                        for loc in o.preds:
+                            if st.is_secret(loc, keys):
+                                hits.append(("memory-predicate", loc))
+            for o in ins.operands:
+                regs = list(o.address_regs)
+                if root.startswith("UTMA") or root.startswith("UBLK"):
+                    # TMA coordinates sit in the uniform registers that follow the named one
+                    regs += [S.Loc(r.kind, r.index + k) for r in o.address_regs for k in range(1, 6)]
+                for loc in regs:
+                    if st.is_secret(loc, keys):
+                        hits.append(("address", loc))
+            if root == "SHFL":
+                for o in ins.operands[3:5]:
+                    for loc in o.regs:
+                        if st.is_secret(loc, keys):
+                            hits.append(("address", loc))
+            if root == "CALL" and ins.target in by_addr:
+                read = self._callee_reads(by_addr[ins.target])
+                for loc in sorted((l for l in read if st.is_secret(l, keys)), key=str):
+                    hits.append(("variable-latency", loc))
+            seen = set()
+            for kind, loc in hits:
+                if in_sub or (kind == "branch" and self._skips_call(ins)):
+                    kind = "variable-latency"
+                if (kind, loc) in seen:
+                    continue
+                seen.add((kind, loc))
+                findings.append(Finding(kind, ins.addr, ins.text, str(loc), self.path(loc, st.secret[loc])))
+        return findings
+
+    def _callee_reads(self, start):
+        reads, stack, seen = set(), [start], set()
+        while stack:
+            j = stack.pop()
+            if j in seen:
+                continue
+            seen.add(j)
+            ins = self.instrs[j]
+            for o in ins.sources():
+                reads.update(o.regs)
+                reads.update(o.preds)
+            if ins.root != "RET":
+                stack += self.succ[j]
+        return reads
+
+    def _skips_call(self, ins):
+        """A conditional branch that jumps over a call: the data decides whether a slow path runs."""
+        if ins.root != "BRA" or ins.target is None or ins.target <= ins.addr:
+            return False
+        j = ins.index + 1
+        while j < len(self.instrs) and self.instrs[j].addr < ins.target:
+            if self.instrs[j].root == "CALL":
+                return True
+            j += 1
+        return False
+
+
+def _const_offset(ins):
+    import re
+    for o in ins.sources():
+        m = re.fullmatch(r"c\[0x0\]\[(0x[0-9a-f]+)\]", o.text)
+        if m:
+            return int(m.group(1), 16)
+    return None
+
+
+def analyse(name, instrs, public_param_offsets=()):
+    a = _Analysis(instrs, public_param_offsets)
+    state_in = a.run()
+    findings = a.check(state_in)
+    roots = [i.root for i in instrs]
+    counts = dict(instructions=len(instrs),
+                  reachable=sum(s is not None for s in state_in),
+                  secret_loads=sum(r in S.SECRET_LOADS for r in roots),
+                  tensor_core=sum(r in S.TENSOR_CORE for r in roots),
+                  branches=sum(r in ("BRA", "BRX", "JMP", "JMX") for r in roots),
+                  memory=sum(r in S.MEMORY for r in roots),
+                  calls=sum(r == "CALL" for r in roots))
+    return FunctionReport(name, counts, findings)
+
+
+def audit_sass(text, kernel=None, public_param_offsets=()):
+    """Audit every function (or the one named `kernel`) in cuobjdump -sass text."""
+    funcs = S.parse_functions(text)
+    if kernel is not None:
+        if kernel not in funcs:
+            raise KeyError(f"kernel {kernel!r} not in the SASS; functions: {sorted(funcs)}")
+        funcs = {kernel: funcs[kernel]}
+    return [analyse(name, instrs, public_param_offsets) for name, instrs in funcs.items()]

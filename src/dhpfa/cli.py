@@ -1,0 +1,172 @@
+"""Command line: `dhpfa` (the main job), `dhpfa audit`, `dhpfa bench`, `dhpfa leak`, `dhpfa counters`,
+`dhpfa suite`. GPU commands stop at once with a clear message on a machine with no GPU."""
+import argparse
+import os
+import sys
+import time
+
+
+def _has_cuda():
+    import torch
+    return torch.cuda.is_available()
+
+
+# ---- main job ------------------------------------------------------------------------------------------
+def cmd_demo(args):
+    """Run attention; on a GPU print its speed beside SDPA, on a CPU check it in the interpreter."""
+    if not _has_cuda():
+        os.environ["TRITON_INTERPRET"] = "1"  # before the kernels are defined (first call)
+        return _demo_cpu()
+    return _demo_gpu()
+
+
+def _demo_cpu():
+    import math
+
+    import torch
+
+    import dhpfa
+    g = torch.Generator().manual_seed(0)
+    b, s, h, hk, d = 1, 77, 4, 2, 64
+    q = torch.randn(b, s, h, d, generator=g).half()
+    k = torch.randn(b, s, hk, d, generator=g).half()
+    v = torch.randn(b, s, hk, d, generator=g).half()
+    print(f"No GPU here: running the dhpfa kernel in Triton's CPU interpreter on (B,S,H,Hkv,D)="
+          f"{(b, s, h, hk, d)}, fp16, causal.")
+    t0 = time.time()
+    out = dhpfa.flash_attn_func(q, k, v, causal=True)
+    dt = time.time() - t0
+    qd, kd, vd = (t.double().repeat_interleave(h // t.shape[2], dim=2) for t in (q, k, v))
+    sc = torch.einsum("bqhd,bkhd->bhqk", qd, kd) / math.sqrt(d)
+    sc = sc.masked_fill(torch.ones(s, s, dtype=torch.bool).triu(1), float("-inf"))
+    ref = torch.einsum("bhqk,bkhd->bqhd", sc.softmax(-1), vd)
+    err = float((out.double() - ref).norm() / ref.norm())
+    ok = err < 2e-3
+    print(f"relative error vs float64 reference: {err:.2e} ({'OK' if ok else 'FAIL'}, limit 2e-3); "
+          f"interpreter time {dt:.1f} s")
+    return 0 if ok else 1
+
+
+def _demo_gpu():
+    import torch
+
+    from .measure import bench
+    from .measure.gpu import device_name
+    print(f"GPU: {device_name()}")
+    cases = [bench.Case(4, 16, 4096, 128, False), bench.Case(4, 16, 4096, 128, True),
+             bench.Case(1, 16, 16384, 128, False)]
+    kernels = bench.peer_kernels()
+    # correctness first, against float64 on a few rows
+    c = cases[0]
+    q, k, v = bench.make_inputs(c, 1)[0]
+    out = kernels["dhpfa"](q, k, v, False)
+    rows = torch.arange(0, c.seq, 97, device="cuda")
+    s = (q[0, 0, rows].double() @ k[0, 0].double().T) * c.head_dim ** -0.5
+    ref = s.softmax(-1) @ v[0, 0].double()
+    err = float((out[0, 0, rows].double() - ref).norm() / ref.norm())
+    print(f"relative error vs float64 on sampled rows: {err:.2e} ({'OK' if err < 1e-2 else 'FAIL'})")
+    rows_out = bench.run_grid(cases, kernels, progress=False)
+    print(bench.format_table(rows_out))
+    return 0 if err < 1e-2 else 1
+
+
+# ---- audit ---------------------------------------------------------------------------------------------
+def cmd_audit(args):
+    if os.environ.get("TRITON_INTERPRET") == "1":
+        print("dhpfa audit: compiles real sm_90a binaries; unset TRITON_INTERPRET first.", file=sys.stderr)
+        return 2
+    from . import audit
+    from .audit import report
+    t0 = time.time()
+    if args.cubin:
+        offsets = [int(x, 0) for x in args.public_param_offset]
+        reports = audit.audit_cubin(args.cubin, kernel=args.kernel, public_param_offsets=offsets)
+        rows = report.function_rows(reports, os.path.basename(args.cubin))
+    else:
+        rows = report.variant_rows(audit.audit_shipped(jobs=args.jobs))
+    if args.json:
+        print(report.to_json(rows))
+    else:
+        print(report.format_table(rows))
+        print(f"audited {len(rows)} function(s) in {time.time() - t0:.1f} s (sm_90a, triton "
+              f"{__import__('triton').__version__})")
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+# ---- GPU measurements ----------------------------------------------------------------------------------
+def cmd_bench(args):
+    from .measure import bench
+    from .measure.gpu import require_cuda
+    require_cuda("bench")
+    return bench.main(args)
+
+
+def cmd_leak(args):
+    from .measure import leak
+    from .measure.gpu import require_cuda
+    require_cuda("leak")
+    return leak.main(args)
+
+
+def cmd_counters(args):
+    from .measure import counters
+    from .measure.gpu import require_cuda
+    require_cuda("counters")
+    return counters.main(args)
+
+
+def cmd_suite(args):
+    from .measure import suite
+    from .measure.gpu import require_cuda
+    require_cuda("suite")
+    return suite.main(args)
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="dhpfa", description="Constant-time attention for Hopper GPUs.")
+    sub = p.add_subparsers(dest="cmd")
+    sub.add_parser("demo", help="the main job (default): run attention, check it, show its speed")
+
+    a = sub.add_parser("audit", help="static constant-time audit of SASS (no GPU needed)")
+    a.add_argument("--json", action="store_true", help="machine-readable output")
+    a.add_argument("--cubin", help="audit this cubin/ELF instead of the shipped variants")
+    a.add_argument("--kernel", help="with --cubin: only this function")
+    a.add_argument("--public-param-offset", action="append", default=[],
+                   help="with --cubin: constant-bank offset (e.g. 0x218) of a parameter whose data is public")
+    a.add_argument("--jobs", type=int, default=None, help="parallel compile processes")
+
+    b = sub.add_parser("bench", help="speed grid beside the SDPA backends (GPU)")
+    b.add_argument("--out", default="out/bench")
+    b.add_argument("--quick", action="store_true", help="a few cells only")
+    b.add_argument("--dtypes", default="bf16,fp16")
+
+    lk = sub.add_parser("leak", help="dudect-style timing test (GPU)")
+    lk.add_argument("--out", default="out/leak")
+    lk.add_argument("--samples", type=int, default=2000, help="per class (up to 100000)")
+    lk.add_argument("--peers", action="store_true", help="also test the SDPA backends")
+    lk.add_argument("--shape", default="4,16,2048,128", help="B,H,S,D")
+
+    c = sub.add_parser("counters", help="hardware-counter equality across input classes (GPU, ncu)")
+    c.add_argument("--out", default="out/counters")
+    c.add_argument("--peers", action="store_true")
+    c.add_argument("--shape", default="2,16,2048,128", help="B,H,S,D")
+
+    s = sub.add_parser("suite", help="everything above on the GPU, under ~8 minutes")
+    s.add_argument("--out", default="out/suite")
+    s.add_argument("--quick", action="store_true")
+    return p
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    cmd = args.cmd or "demo"
+    fn = {"demo": cmd_demo, "audit": cmd_audit, "bench": cmd_bench, "leak": cmd_leak, "counters": cmd_counters,
+          "suite": cmd_suite}[cmd]
+    try:
+        return fn(args)
+    except SystemExit as e:  # measure.gpu.NoGpu and argparse
+        return e.code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
