@@ -175,3 +175,98 @@ def plot(rows, path):
 def save_json(obj, path):
     with open(path, "w") as f:
         json.dump(obj, f, indent=1)
+
+
+# ---- long context and small shapes ---------------------------------------------------------------------
+def long_context(kernels, seqs=(16384, 32768, 65536, 131072), head_dim=128, heads=16, causal=False):
+    """B = 1; TFLOPS per kernel per S, and relative to S = 16K."""
+    rows = []
+    for s in seqs:
+        case = Case(1, heads, s, head_dim, causal)
+        rows.append({"case": asdict(case), "label": case.label(),
+                     "results": bench_case(case, kernels, warmup=2, reps=5)})
+    base = rows[0]["results"]
+    for r in rows:
+        for name, v in r["results"].items():
+            if "tflops" in v and "tflops" in base.get(name, {}):
+                v["rel_to_16k"] = v["tflops"] / base[name]["tflops"]
+    return rows
+
+
+def small_shapes(kernels, shapes=((1, 8, 512, 64), (4, 16, 1024, 64)), iters=200):
+    """Microseconds per call, eager and in CUDA-graph replay."""
+    out = []
+    for shape in shapes:
+        b, h, s, d = shape
+        case = Case(b, h, s, d, False)
+        q, k, v = make_inputs(case, 1)[0]
+        row = {"shape": shape, "results": {}}
+        for name, fn in kernels.items():
+            try:
+                eager_ms = time_ms(lambda *a: fn(*a, False), [(q, k, v)], warmup=20, reps=iters)
+                stream = torch.cuda.Stream()
+                with torch.cuda.stream(stream):
+                    for _ in range(3):
+                        fn(q, k, v, False)
+                torch.cuda.synchronize()
+                graph = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(graph):
+                    fn(q, k, v, False)
+                graph.replay()
+                torch.cuda.synchronize()
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                for _ in range(iters):
+                    graph.replay()
+                end.record()
+                torch.cuda.synchronize()
+                row["results"][name] = {"eager_us": eager_ms * 1000, "graph_us": start.elapsed_time(end) * 1000 / iters}
+            except Exception as e:
+                row["results"][name] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"}
+        out.append(row)
+    return out
+
+
+def format_small(rows) -> str:
+    lines = ["| shape (B,H,S,D) | kernel | eager us | CUDA-graph us |", "|---|---|---|---|"]
+    for r in rows:
+        for name, v in r["results"].items():
+            if "error" in v:
+                lines.append(f"| {r['shape']} | {name} | n/a | n/a |")
+            else:
+                lines.append(f"| {r['shape']} | {name} | {v['eager_us']:.1f} | {v['graph_us']:.1f} |")
+    return "\n".join(lines)
+
+
+def format_long(rows) -> str:
+    names = list(rows[0]["results"])
+    lines = ["| S (B=1, H=16, D=128) | " + " | ".join(f"{n} TFLOPS (rel. 16K)" for n in names) + " |",
+             "|---|" + "---|" * len(names)]
+    for r in rows:
+        cells = []
+        for n in names:
+            v = r["results"].get(n, {})
+            cells.append(f"{v['tflops']:.0f} ({v.get('rel_to_16k', 0):.2f})" if "tflops" in v else "n/a")
+        lines.append(f"| {r['case']['seq']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(args):
+    import os
+    os.makedirs(args.out, exist_ok=True)
+    kernels = peer_kernels()
+    dtypes = tuple(args.dtypes.split(","))
+    cases = grid_cases(seqs=(1024, 4096, 16384), dtypes=dtypes[:1]) if args.quick else grid_cases(dtypes=dtypes)
+    print(f"speed grid: {len(cases)} cells x {len(kernels)} kernels", flush=True)
+    grid = run_grid(cases, kernels)
+    longc = long_context(kernels, seqs=(16384, 65536) if args.quick else (16384, 32768, 65536, 131072))
+    small = small_shapes(kernels)
+    save_json(dict(grid=grid, long_context=longc, small=small), os.path.join(args.out, "bench.json"))
+    try:
+        plot(grid, os.path.join(args.out, "bench.png"))
+    except ImportError:
+        print("matplotlib not installed: no plot")
+    print(format_table(grid))
+    print(format_long(longc))
+    print(format_small(small))
+    return 0

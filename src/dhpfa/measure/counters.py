@@ -1,0 +1,159 @@
+"""Hardware-counter equality across input classes and repeats, read with Nsight Compute.
+
+A constant-time kernel with a static schedule does the same work on every input: its work counts
+(tensor-core, FP32, special-function, integer, load/store instructions) and DRAM bytes must be identical
+for every class and every repeat. Control and synchronisation counts (total instructions, branches) may
+move with timing where warps spin on barriers: they are reported with their spread across repeats of one
+input beside their spread across classes.
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+WORK = ["smsp__inst_executed_pipe_tensor_op_gmma.sum", "smsp__inst_executed_pipe_fma.sum",
+        "smsp__inst_executed_pipe_alu.sum", "smsp__inst_executed_pipe_xu.sum", "smsp__inst_executed_pipe_lsu.sum",
+        "smsp__sass_inst_executed_op_global_ld.sum", "smsp__sass_inst_executed_op_global_st.sum",
+        "smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_ldsm.sum",
+        "dram__bytes_read.sum", "dram__bytes_write.sum"]
+CONTROL = ["smsp__inst_executed.sum", "smsp__sass_thread_inst_executed.sum", "smsp__sass_inst_executed_op_branch.sum"]
+REPEATS = ("repeat-1", "repeat-2", "repeat-3")
+
+
+def ncu_path():
+    for p in (shutil.which("ncu"), "/usr/local/cuda/bin/ncu"):
+        if p and os.path.exists(p):
+            return p
+    return None
+
+
+def parse_ncu_csv(text, metrics):
+    """Rows of `ncu --csv --print-units base` -> [{metric: value} per kernel launch, in launch order]."""
+    lines = [ln for ln in text.splitlines() if ln.startswith('"')]
+    if not lines:
+        return []
+    launches = {}
+    for row in csv.DictReader(io.StringIO("\n".join(lines))):
+        name = row.get("Metric Name")
+        if name not in metrics:
+            continue
+        key = int(row["ID"])
+        val = row["Metric Value"].replace(",", "")
+        try:
+            num = float(val)
+        except ValueError:
+            continue
+        d = launches.setdefault(key, {"kernel": row.get("Kernel Name", "")})
+        d[name] = num
+    return [launches[k] for k in sorted(launches)]
+
+
+def group_calls(launches, labels):
+    """Sum the launches of each call (a peer may launch several kernels per call)."""
+    if not launches or len(launches) % len(labels):
+        raise ValueError(f"{len(launches)} profiled launches do not split into {len(labels)} calls")
+    per = len(launches) // len(labels)
+    out = {}
+    for i, lab in enumerate(labels):
+        chunk = launches[i * per:(i + 1) * per]
+        keys = [k for k in chunk[0] if k != "kernel"]
+        out[lab] = {k: sum(c.get(k, 0.0) for c in chunk) for k in keys}
+        out[lab]["kernels"] = sorted({c["kernel"][:60] for c in chunk})
+    return out
+
+
+def compare(per_call, classes, work=WORK, control=CONTROL):
+    """Per metric: identical across everything? spread across repeats vs across classes."""
+    rep = [per_call[r] for r in REPEATS if r in per_call]
+    cls = [per_call[c] for c in classes if c in per_call]
+    report = {}
+    for m in work + control:
+        rv = [x[m] for x in rep if m in x]
+        cv = [x[m] for x in cls if m in x]
+        if not rv or not cv:
+            continue
+        allv = rv + cv
+        report[m] = dict(kind="work" if m in work else "control", identical=max(allv) == min(allv),
+                         repeat_spread=max(rv) - min(rv), class_spread=max(cv) - min(cv),
+                         min=min(allv), max=max(allv))
+    work_ok = all(v["identical"] for v in report.values() if v["kind"] == "work")
+    control_ok = all(v["class_spread"] <= max(v["repeat_spread"], 0.0) or v["identical"]
+                     for v in report.values() if v["kind"] == "control")
+    return dict(metrics=report, work_identical=work_ok, control_within_repeat_spread=control_ok)
+
+
+# ---- child: runs inside ncu ------------------------------------------------------------------------
+def child(kernel, shape):
+    import torch
+
+    from .leak import CLASSES, kernels, make_class_inputs
+    fn = kernels(peers=True)[kernel]
+    inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
+    bufs = tuple(torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    labels = list(CLASSES) + list(REPEATS)
+    for dst, src in zip(bufs, inputs["random"][0]):  # warm-up (compilation) outside the profiled range
+        dst.copy_(src)
+    fn(*bufs)
+    torch.cuda.synchronize()
+    for lab in labels:
+        src = inputs["fixed-random" if lab.startswith("repeat") else lab][0]
+        for dst, s in zip(bufs, src):
+            dst.copy_(s)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.start()
+        fn(*bufs)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
+    print(json.dumps({"labels": labels}))
+
+
+def run_counters(kernel, shape, out_dir, timeout=240):
+    from .leak import CLASSES
+    ncu = ncu_path()
+    if ncu is None:
+        return {"error": "ncu not found"}
+    log = os.path.join(out_dir, f"ncu-{kernel}.csv")
+    cmd = [ncu, "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units", "base",
+           "--log-file", log, "--metrics", ",".join(WORK + CONTROL),
+           sys.executable, "-m", "dhpfa.measure.counters", "child", kernel, ",".join(map(str, shape))]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    if res.returncode != 0 or not os.path.exists(log):
+        return {"error": f"ncu exited {res.returncode}: {(res.stderr or res.stdout)[-800:]}"}
+    labels = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])["labels"]
+    with open(log) as f:
+        launches = parse_ncu_csv(f.read(), set(WORK + CONTROL))
+    per_call = group_calls(launches, labels)
+    return dict(per_call=per_call, **compare(per_call, CLASSES))
+
+
+def format_table(results) -> str:
+    lines = ["| kernel | work counts + DRAM bytes identical (classes and repeats) | control counts: class spread "
+             "<= repeat spread | metrics that differ |", "|---|---|---|---|"]
+    for name, r in results.items():
+        if "error" in r:
+            lines.append(f"| {name} | n/a | n/a | {r['error'][:200]} |")
+            continue
+        diff = [f"{m.split('__')[1]}: class {v['class_spread']:.0f} / repeat {v['repeat_spread']:.0f}"
+                for m, v in r["metrics"].items() if not v["identical"]]
+        lines.append(f"| {name} | {'yes' if r['work_identical'] else 'NO'} | "
+                     f"{'yes' if r['control_within_repeat_spread'] else 'NO'} | {'; '.join(diff) or 'none'} |")
+    return "\n".join(lines)
+
+
+def main(args):
+    shape = tuple(int(x) for x in args.shape.split(","))
+    os.makedirs(args.out, exist_ok=True)
+    names = ["dhpfa"] + (["sdpa_flash", "sdpa_cudnn"] if args.peers else [])
+    results = {n: run_counters(n, shape, args.out) for n in names}
+    with open(os.path.join(args.out, "counters.json"), "w") as f:
+        json.dump(dict(shape=shape, results=results), f, indent=1)
+    print(format_table(results))
+    return 0 if all(r.get("work_identical") for r in results.values() if "error" not in r) else 1
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 4 and sys.argv[1] == "child":
+        child(sys.argv[2], tuple(int(x) for x in sys.argv[3].split(",")))

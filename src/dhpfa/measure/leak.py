@@ -1,0 +1,122 @@
+"""dudect-style timing-leak test (protocol in ../shared/protocols.md).
+
+One set of q/k/v buffers serves every sample: before each sample, that sample's input is copied into
+them, so memory placement is the same for all classes. Each sample's class is drawn at random
+(interleaved, never in blocks); one call is timed per sample with CUDA events. Each class is compared
+with fresh random inputs drawn from a pool by Welch's t; |t| > 4.5 is a leak. The fixed-random class is
+the calibration: it must show no leak, or the measurement itself is not trustworthy.
+"""
+import json
+import os
+import random
+
+import torch
+
+from . import stats
+
+CLASSES = ("fixed-random", "zeros", "ones", "spiky", "sink")
+
+
+def make_class_inputs(shape, dtype, pool_size=8, seed=0):
+    """{class: [ (q, k, v), ... ]}; 'random' holds the pool of fresh random inputs."""
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    b, h, s, d = shape
+
+    def rnd():
+        return torch.randn(shape, device="cuda", dtype=dtype, generator=g)
+
+    inputs = {"random": [(rnd(), rnd(), rnd()) for _ in range(pool_size)]}
+    inputs["fixed-random"] = [(rnd(), rnd(), rnd())]
+    z = torch.zeros(shape, device="cuda", dtype=dtype)
+    o = torch.ones(shape, device="cuda", dtype=dtype)
+    inputs["zeros"] = [(z, z, z)]
+    inputs["ones"] = [(o, o, o)]
+    inputs["spiky"] = [(rnd() * 8, rnd() * 8, rnd() * 8)]
+    # attention sink: every query shares a direction u; key 0 is aligned with it.
+    u = torch.randn(d, device="cuda", generator=g)
+    u = (u / u.norm() * d ** 0.5).to(dtype)
+    q = (rnd().float() * 0.5 + u.float()).to(dtype)
+    k = rnd()
+    k[:, :, 0, :] = 4 * u
+    inputs["sink"] = [(q, k, rnd())]
+    return inputs
+
+
+def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, seed=0, warmup=200):
+    """Time fn(q, k, v) with interleaved classes. Returns {class: {t, median_us, n, ...}}."""
+    inputs = make_class_inputs(shape, dtype, seed=seed)
+    bufs = tuple(torch.empty(shape, device="cuda", dtype=dtype) for _ in range(3))
+    rng = random.Random(seed)
+    labels = ["random"] * samples + [c for c in classes for _ in range(samples)]
+    rng.shuffle(labels)
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    for i in range(warmup):  # clocks up, caches and allocator warm
+        for dst, src in zip(bufs, inputs["random"][i % len(inputs["random"])]):
+            dst.copy_(src)
+        fn(*bufs)
+    torch.cuda.synchronize()
+    times = {c: [] for c in ("random",) + tuple(classes)}
+    for lab in labels:
+        pool = inputs[lab]
+        src = pool[rng.randrange(len(pool))]
+        for dst, s in zip(bufs, src):
+            dst.copy_(s)
+        start.record()
+        fn(*bufs)
+        end.record()
+        end.synchronize()
+        times[lab].append(start.elapsed_time(end) * 1000.0)  # microseconds
+    ref = times["random"]
+    out = {"random": {"n": len(ref), "median_us": stats.median(ref)}}
+    for c in classes:
+        t = stats.welch_t(times[c], ref)
+        out[c] = {"t": t, "leak": stats.is_leak(t), "n": len(times[c]), "median_us": stats.median(times[c]),
+                  "random_median_us": stats.median(ref)}
+    out["calibration_ok"] = not out["fixed-random"]["leak"] if "fixed-random" in out else None
+    return out
+
+
+def kernels(peers: bool):
+    from .bench import peer_kernels
+    ks = peer_kernels()
+    names = ["dhpfa"] + ([n for n in ks if n.startswith("sdpa_")] if peers else [])
+    return {n: (lambda f: (lambda q, k, v: f(q, k, v, False)))(ks[n]) for n in names}
+
+
+def format_table(results, classes=CLASSES) -> str:
+    lines = [f"| kernel | {' | '.join(classes)} | medians (us): random / " + " / ".join(classes) + " |",
+             "|---|" + "---|" * (len(classes) + 1)]
+    for name, r in results.items():
+        if "error" in r:
+            lines.append(f"| {name} | " + " | ".join("n/a" for _ in classes) + f" | {r['error']} |")
+            continue
+        cells = []
+        for c in classes:
+            t = r[c]["t"]
+            mark = " **LEAK**" if r[c]["leak"] else ""
+            cells.append(f"{t:+.1f}{mark}")
+        meds = " / ".join(f"{r[c]['median_us']:.1f}" for c in ("random",) + tuple(classes))
+        note = "" if r["calibration_ok"] else " (calibration FAILED: t values not trustworthy)"
+        lines.append(f"| {name} | {' | '.join(cells)} | {meds}{note} |")
+    return "\n".join(lines)
+
+
+def main(args):
+    shape = tuple(int(x) for x in args.shape.split(","))
+    samples = min(int(args.samples), 100_000)
+    os.makedirs(args.out, exist_ok=True)
+    results = {}
+    for name, fn in kernels(args.peers).items():
+        try:
+            results[name] = run_leak(fn, shape, samples=samples)
+        except Exception as e:
+            results[name] = {"error": f"{type(e).__name__}: {e}"}
+        r = results[name]
+        if "error" not in r and not r["calibration_ok"]:
+            print(f"{name}: calibration class (fixed-random) shows |t| > 4.5: the measurement is not "
+                  "trustworthy on this machine now; the other classes are reported but not meaningful.")
+    with open(os.path.join(args.out, "leak.json"), "w") as f:
+        json.dump(dict(shape=shape, samples_per_class=samples, results=results), f, indent=1)
+    print(f"dudect-style Welch t, (B,H,S,D)={shape} bf16, {samples} samples per class, |t| > 4.5 = leak")
+    print(format_table(results))
+    return 0

@@ -1,0 +1,62 @@
+"""compute-sanitizer (memcheck, racecheck, synccheck, initcheck) over a representative set of variants:
+every head dim, causal and not, odd sequence lengths, GQA."""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+
+def child():
+    import torch
+
+    import dhpfa
+    from dhpfa.kernels import variants
+    g = torch.Generator(device="cuda").manual_seed(0)
+    for dtype in (torch.bfloat16, torch.float16):
+        for d in variants.HEAD_DIMS:
+            for causal in (False, True):
+                q = torch.randn(1, 197, 4, d, device="cuda", dtype=dtype, generator=g)
+                k = torch.randn(1, 301, 2, d, device="cuda", dtype=dtype, generator=g)
+                v = torch.randn(1, 301, 2, d, device="cuda", dtype=dtype, generator=g)
+                dhpfa.flash_attn_func(q, k, v, causal=causal)
+    torch.cuda.synchronize()
+    print("child done")
+
+
+def sanitizer_path():
+    for p in (shutil.which("compute-sanitizer"), "/usr/local/cuda/bin/compute-sanitizer"):
+        if p and os.path.exists(p):
+            return p
+    return None
+
+
+def run_sanitizers(timeout=150):
+    exe = sanitizer_path()
+    if exe is None:
+        return {"error": "compute-sanitizer not found"}
+    out = {}
+    for tool in TOOLS:
+        child_cmd = [sys.executable, "-m", "dhpfa.measure.sanitize", "child"]
+        try:
+            # only dhpfa's kernels are instrumented; fall back to all kernels if the filter is refused
+            res = subprocess.run([exe, "--tool", tool, "--kernel-name", "kns=attn_fwd", *child_cmd],
+                                 capture_output=True, text=True, timeout=timeout)
+            text = res.stdout + res.stderr
+            if "child done" not in text:
+                res = subprocess.run([exe, "--tool", tool, *child_cmd], capture_output=True, text=True,
+                                     timeout=timeout)
+                text = res.stdout + res.stderr
+            m = re.search(r"ERROR SUMMARY: (\d+) error", text)
+            errors = int(m.group(1)) if m else None
+            out[tool] = dict(rc=res.returncode, errors=errors, ran="child done" in text,
+                             clean=errors == 0 and "child done" in text, tail=text[-600:] if errors else "")
+        except subprocess.TimeoutExpired:
+            out[tool] = dict(rc=None, errors=None, ran=False, clean=False, tail=f"timed out after {timeout} s")
+    return out
+
+
+if __name__ == "__main__" and len(sys.argv) == 2 and sys.argv[1] == "child":
+    child()

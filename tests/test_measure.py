@@ -1,0 +1,106 @@
+"""CPU tests of the measurement code: statistics, ncu CSV parsing, report formats, no-GPU behaviour."""
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from dhpfa.measure import bench, counters, leak, stats
+
+
+def test_welch_flags_a_planted_one_percent_shift_under_one_percent_noise():
+    rng = random.Random(0)
+    n = 2000  # the default sample count of `dhpfa leak`
+    a = [rng.gauss(100.0, 1.0) for _ in range(n)]
+    b = [rng.gauss(101.0, 1.0) for _ in range(n)]
+    t = stats.welch_t(b, a)
+    assert stats.is_leak(t) and t > 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_welch_reports_no_leak_on_two_draws_of_one_distribution(seed):
+    rng = random.Random(seed)
+    a = [rng.gauss(100.0, 1.0) for _ in range(2000)]
+    b = [rng.gauss(100.0, 1.0) for _ in range(2000)]
+    assert not stats.is_leak(stats.welch_t(a, b))
+
+
+def test_welch_edge_cases():
+    assert stats.welch_t([1.0, 1.0], [1.0, 1.0]) == 0.0
+    assert stats.welch_t([2.0, 2.0], [1.0, 1.0]) == float("inf")
+    with pytest.raises(ValueError):
+        stats.welch_t([1.0], [1.0, 2.0])
+    assert stats.median([3, 1, 2]) == 2 and stats.median([1, 2, 3, 4]) == 2.5
+
+
+NCU_CSV = '''==PROF== Connected to process 1
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+"0","1","python3","h","attn_fwd","1","7","(256, 1, 1)","(16, 32, 1)","0","9.0","Command line profiler metrics","dram__bytes_read.sum","byte","1,048,576"
+"0","1","python3","h","attn_fwd","1","7","(256, 1, 1)","(16, 32, 1)","0","9.0","Command line profiler metrics","smsp__inst_executed.sum","inst","5000"
+"1","1","python3","h","attn_fwd","1","7","(256, 1, 1)","(16, 32, 1)","0","9.0","Command line profiler metrics","dram__bytes_read.sum","byte","1,048,576"
+"1","1","python3","h","attn_fwd","1","7","(256, 1, 1)","(16, 32, 1)","0","9.0","Command line profiler metrics","smsp__inst_executed.sum","inst","5004"
+'''
+
+
+def test_parse_ncu_csv_and_group_by_call():
+    launches = counters.parse_ncu_csv(NCU_CSV, {"dram__bytes_read.sum", "smsp__inst_executed.sum"})
+    assert len(launches) == 2 and launches[0]["dram__bytes_read.sum"] == 1048576.0
+    assert launches[1]["smsp__inst_executed.sum"] == 5004.0
+    per_call = counters.group_calls(launches, ["zeros", "repeat-1"])
+    assert per_call["zeros"]["kernels"] == ["attn_fwd"]
+    with pytest.raises(ValueError):
+        counters.group_calls(launches, ["a", "b", "c"])
+
+
+def _per_call(work_by_label, control_by_label):
+    return {lab: {"dram__bytes_read.sum": work_by_label[lab], "smsp__inst_executed.sum": control_by_label[lab]}
+            for lab in work_by_label}
+
+
+def test_counter_comparison_verdicts():
+    labels = ["zeros", "ones", "repeat-1", "repeat-2", "repeat-3"]
+    same = {lab: 100.0 for lab in labels}
+    spin = {"zeros": 5001.0, "ones": 5002.0, "repeat-1": 5000.0, "repeat-2": 5003.0, "repeat-3": 5001.0}
+    r = counters.compare(_per_call(same, spin), ["zeros", "ones"], work=["dram__bytes_read.sum"],
+                         control=["smsp__inst_executed.sum"])
+    assert r["work_identical"] and r["control_within_repeat_spread"]
+    moved = dict(same, zeros=90.0)
+    r = counters.compare(_per_call(moved, spin), ["zeros", "ones"], work=["dram__bytes_read.sum"],
+                         control=["smsp__inst_executed.sum"])
+    assert not r["work_identical"]
+    wide = dict(spin, ones=6000.0)
+    r = counters.compare(_per_call(same, wide), ["zeros", "ones"], work=["dram__bytes_read.sum"],
+                         control=["smsp__inst_executed.sum"])
+    assert not r["control_within_repeat_spread"]
+    assert "NO" in counters.format_table({"k": r}) or "yes" in counters.format_table({"k": r})
+
+
+def test_leak_table_marks_leaks_and_failed_calibration():
+    row = {c: {"t": 1.0, "leak": False, "median_us": 10.0} for c in leak.CLASSES}
+    row["zeros"] = {"t": -20.0, "leak": True, "median_us": 9.0}
+    row["random"] = {"median_us": 10.0}
+    row["calibration_ok"] = True
+    table = leak.format_table({"k": row, "bad": dict(row, calibration_ok=False), "x": {"error": "boom"}})
+    assert "-20.0 **LEAK**" in table and "calibration FAILED" in table and "boom" in table
+
+
+def test_bench_formats_and_flops():
+    c = bench.Case(1, 16, 16384, 128, True)
+    assert c.flops() == 4 * 16 * 16384 * 16384 * 128 / 2
+    cases = bench.grid_cases()
+    assert len(cases) == 36 and all(x.batch * x.seq == 16384 and x.heads * x.head_dim == 2048 for x in cases)
+    rows = [{"case": {"head_dim": 128, "causal": False, "dtype": "bf16", "seq": 1024}, "label": "x",
+             "results": {"dhpfa": {"tflops": 600.0}, "sdpa_cudnn": {"tflops": 500.0}, "sdpa_flash": {"error": "no"}}}]
+    table = bench.format_table(rows)
+    assert "1.20 (sdpa_cudnn)" in table and "n/a" in table
+
+
+@pytest.mark.parametrize("cmd", ["bench", "leak", "counters", "suite"])
+def test_gpu_commands_stop_with_a_message_without_gpu(cmd):
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("a GPU is present")
+    res = subprocess.run([sys.executable, "-m", "dhpfa", cmd], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 2
+    assert "needs a CUDA GPU" in res.stderr and "Traceback" not in res.stderr
