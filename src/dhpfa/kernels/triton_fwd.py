@@ -25,10 +25,16 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
         offs_n = start_n + offs_n0
-        k_ptrs = k_base + offs_n[None, :] * stride_kn + offs_d[:, None]
-        v_ptrs = v_base + offs_n[:, None] * stride_vn + offs_d[None, :]
         if MASKED:
             n_ok = offs_n < SEQ_K
+            # Masked-off lanes still carry an address; clamp it to a real row so no access, even a
+            # suppressed one, points past the tensor (compute-sanitizer initcheck; public select).
+            rows = tl.minimum(offs_n, SEQ_K - 1)
+        else:
+            rows = offs_n
+        k_ptrs = k_base + rows[None, :] * stride_kn + offs_d[:, None]
+        v_ptrs = v_base + rows[:, None] * stride_vn + offs_d[None, :]
+        if MASKED:
             k = tl.load(k_ptrs, mask=n_ok[None, :] & d_ok[:, None], other=0.0)
         elif HEAD_DIM != BLOCK_D:
             k = tl.load(k_ptrs, mask=d_ok[:, None], other=0.0)
@@ -75,7 +81,8 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
     m_ok = offs_m < SEQ_Q
     d_ok = offs_d < HEAD_DIM
 
-    q_ptrs = Q + b * stride_qb + h * stride_qh + offs_m[:, None] * stride_qm + offs_d[None, :]
+    q_rows = tl.minimum(offs_m, SEQ_Q - 1)  # masked rows point at a real row (see _kv_blocks)
+    q_ptrs = Q + b * stride_qb + h * stride_qh + q_rows[:, None] * stride_qm + offs_d[None, :]
     q = tl.load(q_ptrs, mask=m_ok[:, None] & d_ok[None, :], other=0.0)
     k_base = K + b * stride_kb + h_kv * stride_kh
     v_base = V + b * stride_vb + h_kv * stride_vh

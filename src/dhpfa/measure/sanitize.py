@@ -49,10 +49,12 @@ def run_sanitizers(timeout=150):
                 res = subprocess.run([exe, "--tool", tool, *child_cmd], capture_output=True, text=True,
                                      timeout=timeout)
                 text = res.stdout + res.stderr
-            m = re.search(r"ERROR SUMMARY: (\d+) error", text)
+            m = re.search(r"ERROR SUMMARY: (\d+) error", text) or \
+                re.search(r"RACECHECK SUMMARY: \d+ hazards? displayed \((\d+) error", text)
             errors = int(m.group(1)) if m else None
             out[tool] = dict(rc=res.returncode, errors=errors, ran="child done" in text,
-                             clean=errors == 0 and "child done" in text, tail=text[-600:] if errors else "")
+                             clean=errors == 0 and "child done" in text,
+                             head=text[:2500] if errors else "", tail=text[-600:] if errors else "")
         except subprocess.TimeoutExpired:
             out[tool] = dict(rc=None, errors=None, ran=False, clean=False, tail=f"timed out after {timeout} s")
     return out
