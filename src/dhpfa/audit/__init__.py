@@ -99,12 +99,29 @@ def _audit_variant(variant):
     return VariantReport(variant.name, compiled.name, reports, res, compiled.sha256, compiled.cached)
 
 
+def _audit_envelope_kernel(index):
+    from ..envelope import audited_kernels
+    name, fn, args, kwargs, public = audited_kernels()[index]
+    reports, compiled = audit_triton(fn, args, kwargs, public_params=public)
+    res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
+    label = name + (f" (public: {', '.join(public)})" if public else "")
+    return VariantReport(label, compiled.name, reports, res, compiled.sha256, compiled.cached)
+
+
 def audit_shipped(jobs=None, variants=None):
-    """Compile and audit every shipped kernel variant (in parallel processes)."""
+    """Compile and audit every shipped kernel: the attention variants and the timing envelope's kernels."""
+    from ..envelope import audited_kernels
     from ..kernels import variants as _variants
-    todo = list(variants if variants is not None else _variants.shipped_variants())
+    todo = [(_audit_variant, v) for v in (variants if variants is not None else _variants.shipped_variants())]
+    if variants is None:
+        todo += [(_audit_envelope_kernel, i) for i in range(len(audited_kernels()))]
     jobs = jobs or min(len(todo), os.cpu_count() or 1)
     if jobs <= 1:
-        return [_audit_variant(v) for v in todo]
+        return [f(x) for f, x in todo]
     with ProcessPoolExecutor(max_workers=jobs) as ex:
-        return list(ex.map(_audit_variant, todo))
+        return list(ex.map(_call, todo))
+
+
+def _call(job):
+    f, x = job
+    return f(x)
