@@ -26,6 +26,15 @@ CANDIDATES = {
 }
 
 
+# Short sequences (S <= 1024): smaller tiles so two CTAs share an SM and the pipeline fills sooner.
+SHORT = {
+    64: [TileConfig(128, 64, 8, 3), TileConfig(64, 64, 4, 3), TileConfig(64, 128, 4, 2), TileConfig(128, 64, 4, 2)],
+    128: [TileConfig(128, 128, 8, 3), TileConfig(64, 64, 4, 3), TileConfig(64, 128, 4, 2),
+          TileConfig(128, 64, 8, 2), TileConfig(128, 64, 4, 2)],
+    256: [TileConfig(128, 64, 8, 3), TileConfig(64, 64, 4, 2), TileConfig(64, 32, 4, 3), TileConfig(128, 32, 8, 2)],
+}
+
+
 def dhpfa_fn(kernel, config):
     def fn(q, k, v, causal):
         # q, k, v in (B, H, S, D); the kernels take (B, S, H, D) views.
@@ -42,11 +51,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--seqs", default="2048,16384")
+    ap.add_argument("--set", choices=("long", "short"), default="long", help="candidate set")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows = []
     peers = {k: v for k, v in bench.peer_kernels().items() if k != "dhpfa"}
-    for d, configs in CANDIDATES.items():
+    for d, configs in (SHORT if args.set == "short" else CANDIDATES).items():
         for s in map(int, args.seqs.split(",")):
             for causal in (False, True):
                 case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal)
@@ -67,7 +77,7 @@ def main():
                 errs = {k: v["error"] for k, v in res.items() if "error" in v and ":" in k}
                 for k, e in errs.items():
                     print(f"      ERROR {k}: {e}")
-    with open(os.path.join(args.out, "tune.json"), "w") as f:
+    with open(os.path.join(args.out, f"tune-{args.set}.json"), "w") as f:
         json.dump({"device": torch.cuda.get_device_name(), "rows": rows}, f, indent=1)
 
 

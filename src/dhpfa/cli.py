@@ -145,6 +145,8 @@ def build_parser():
     lk.add_argument("--samples", type=int, default=2000, help="per class (up to 100000)")
     lk.add_argument("--peers", action="store_true", help="also test the SDPA backends")
     lk.add_argument("--shape", default="4,16,2048,128", help="B,H,S,D")
+    lk.add_argument("--envelope", action="store_true",
+                    help="dhpfa with and without the timing envelope (default calibration)")
 
     c = sub.add_parser("counters", help="hardware-counter equality across input classes (GPU, ncu)")
     c.add_argument("--out", default="out/counters")

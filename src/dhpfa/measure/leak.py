@@ -105,6 +105,12 @@ def main(args):
     shape = tuple(int(x) for x in args.shape.split(","))
     samples = min(int(args.samples), 100_000)
     os.makedirs(args.out, exist_ok=True)
+    if args.envelope:
+        r = run_envelope_leak(shape, samples=samples)
+        with open(os.path.join(args.out, "leak-envelope.json"), "w") as f:
+            json.dump(r, f, indent=1, default=str)
+        print(format_envelope(r))
+        return 0
     results = {}
     for name, fn in kernels(args.peers).items():
         try:
@@ -120,3 +126,55 @@ def main(args):
     print(f"dudect-style Welch t, (B,H,S,D)={shape} bf16, {samples} samples per class, |t| > 4.5 = leak")
     print(format_table(results))
     return 0
+
+
+# ---- with the timing envelope ------------------------------------------------------------------------
+def run_envelope_leak(shape, samples=10_000, plain_samples=2000, quantile=0.999, margin=1.03):
+    """The leak test on dhpfa with and without the envelope, plus overhead and misses."""
+    from ..envelope import TimingEnvelope
+    fn = kernels(peers=False)["dhpfa"]
+    pool = make_class_inputs(shape, torch.bfloat16, seed=7)["random"]
+    env = TimingEnvelope(policy="count")
+    deadline = env.calibrate(fn, key=shape, inputs=pool, samples=500, quantile=quantile, margin=margin)
+
+    def fn_env(q, k, v):
+        with env(shape):
+            return fn(q, k, v)
+    plain = run_leak(fn, shape, samples=plain_samples)
+    misses_before = env.misses
+    enveloped = run_leak(fn_env, shape, samples=samples)
+    calls = samples * (len(CLASSES) + 1) + 200  # + warm-up
+    misses = env.misses - misses_before
+    return dict(shape=shape, deadline_us=deadline, quantile=quantile, margin=margin, plain=plain,
+                enveloped=enveloped, misses=misses, calls=calls, miss_rate=misses / calls,
+                overhead_synced=enveloped["random"]["median_us"] / plain["random"]["median_us"] - 1)
+
+
+def envelope_overhead(shapes, quantile=0.999, margin=1.03):
+    """Back-to-back (pipelined) median time with and without the envelope, default calibration."""
+    from ..envelope import TimingEnvelope
+    from .bench import time_ms
+    fn = kernels(peers=False)["dhpfa"]
+    rows = []
+    for shape in shapes:
+        pool = make_class_inputs(shape, torch.bfloat16, pool_size=4, seed=3)["random"]
+        env = TimingEnvelope(policy="count")
+        deadline = env.calibrate(fn, key=shape, inputs=pool, samples=300, quantile=quantile, margin=margin)
+
+        def fn_env(q, k, v, shape=shape):
+            with env(shape):
+                return fn(q, k, v)
+        plain_ms = time_ms(fn, pool, warmup=10, reps=100)
+        env_ms = time_ms(fn_env, pool, warmup=10, reps=100)
+        rows.append(dict(shape=shape, deadline_us=deadline, plain_us=plain_ms * 1000, envelope_us=env_ms * 1000,
+                         overhead=env_ms / plain_ms - 1, misses=env.misses, calls=110))
+    return rows
+
+
+def format_envelope(r) -> str:
+    lines = [f"shape {tuple(r['shape'])}: deadline {r['deadline_us']:.1f} us (p{r['quantile'] * 100:g} x "
+             f"{r['margin']}), misses {r['misses']} / {r['calls']} calls, synced-call overhead "
+             f"{r['overhead_synced'] * 100:.1f}%",
+             format_table({f"dhpfa ({r['plain']['random']['n']}/class)": r["plain"],
+                           f"dhpfa + envelope ({r['enveloped']['random']['n']}/class)": r["enveloped"]})]
+    return "\n".join(lines)
