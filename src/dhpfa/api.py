@@ -119,7 +119,7 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
     from .kernels import triton_fwd  # imported at first call: TRITON_INTERPRET is read when kernels are defined
-    variant = variants.select(q.dtype, d, causal, _interpreter_active())
+    variant = variants.select(q.dtype, d, causal, _interpreter_active(), seq_k=k.shape[1])
     triton_fwd.launch(variant.kernel, q, k, v, out, lse, scale, causal, causal_offset, variant.config)
     return lse
 

@@ -147,6 +147,8 @@ def build_parser():
     lk.add_argument("--shape", default="4,16,2048,128", help="B,H,S,D")
     lk.add_argument("--envelope", action="store_true",
                     help="dhpfa with and without the timing envelope (default calibration)")
+    lk.add_argument("--isolated", action="store_true",
+                    help="with --envelope: each call waits for the last (default: calls queued back to back)")
 
     c = sub.add_parser("counters", help="hardware-counter equality across input classes (GPU, ncu)")
     c.add_argument("--out", default="out/counters")

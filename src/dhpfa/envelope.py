@@ -107,22 +107,37 @@ class TimingEnvelope:
         self.deadlines_us = {}
         if deadline_us is not None:
             self.deadlines_us[None] = float(deadline_us)
+        # Compile and load both kernels now: a first-use JIT compile inside a region would miss its deadline.
+        envelope_stamp[(1,)](self._start, num_warps=1)
+        envelope_pad[(1,)](self._start, self._misses, 0, num_warps=1)
+        torch.cuda.synchronize()
+        self._misses.zero_()
 
     # -- deadlines ----------------------------------------------------------------------------------------
-    def calibrate(self, region, key=None, samples=300, warmup=20, quantile=0.999, margin=1.03, inputs=None):
-        """Measure `region()` (or `region(*inputs[i])` rotating over inputs) and set the deadline for `key`."""
+    def calibrate(self, region, key=None, samples=300, warmup=20, quantile=0.999, margin=1.03, inputs=None,
+                  mode="pipelined"):
+        """Measure `region()` (or `region(*inputs[i])` rotating over inputs) and set the deadline for `key`.
+
+        mode "pipelined": calls are queued back to back, as when the host runs ahead of the GPU (serving,
+        training); the deadline covers GPU time only. "isolated": each call waits for the previous one, so
+        the host's launch time after the stamp is inside the deadline too (one-off calls from Python).
+        """
+        if mode not in ("pipelined", "isolated"):
+            raise ValueError(f"mode: expected 'pipelined' or 'isolated', got {mode!r}")
         args = inputs or [()]
         for i in range(warmup):
             region(*args[i % len(args)])
         torch.cuda.synchronize()
-        times = []
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        starts = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
+        ends = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
         for i in range(samples):
-            start.record()
+            starts[i].record()
             region(*args[i % len(args)])
-            end.record()
-            end.synchronize()
-            times.append(start.elapsed_time(end) * 1000.0)
+            ends[i].record()
+            if mode == "isolated":
+                ends[i].synchronize()
+        torch.cuda.synchronize()
+        times = [s.elapsed_time(e) * 1000.0 for s, e in zip(starts, ends)]
         self.deadlines_us[key] = deadline_from_samples(times, quantile, margin)
         return self.deadlines_us[key]
 

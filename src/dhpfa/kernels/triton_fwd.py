@@ -27,8 +27,8 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         offs_n = start_n + offs_n0
         if MASKED:
             n_ok = offs_n < SEQ_K
-            # Masked-off lanes still carry an address; clamp it to a real row so no access, even a
-            # suppressed one, points past the tensor (compute-sanitizer initcheck; public select).
+            # Masked-off lanes still carry an address; clamp it to a real row so that no access, even a
+            # suppressed one, forms an address past the tensor (a public select).
             rows = tl.minimum(offs_n, SEQ_K - 1)
         else:
             rows = offs_n

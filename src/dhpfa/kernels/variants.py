@@ -35,6 +35,17 @@ SM90_DEFAULTS = {
     192: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
     256: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
 }
+# Short key sequences (seq_k <= SHORT_SEQ_K): 64-row tiles with one warpgroup, so two CTAs share an SM
+# and the pipeline fills within the few KV blocks there are. Device run 3 (docs/perf-log.md).
+SHORT_SEQ_K = 1024
+SM90_SHORT = {
+    32: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
+    64: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
+    96: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
+    128: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
+    192: ("attn_fwd_tma", TileConfig(64, 32, 4, 3)),
+    256: ("attn_fwd_tma", TileConfig(64, 32, 4, 3)),
+}
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
 INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 
@@ -60,9 +71,14 @@ class Variant:
 
 def shipped_variants():
     """Every variant the GPU dispatcher can choose."""
-    return [Variant(*SM90_DEFAULTS[d], dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
+    return [Variant(*table[d], dt, d, c) for table in (SM90_DEFAULTS, SM90_SHORT)
+            for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
 
 
-def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool) -> Variant:
-    kernel, config = INTERPRETER_DEFAULT if interpreter else SM90_DEFAULTS[head_dim]
+def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, seq_k: int = 0) -> Variant:
+    """The variant for a call; only public values (dtype, head dim, flags, sequence length) decide."""
+    if interpreter:
+        kernel, config = INTERPRETER_DEFAULT
+    else:
+        kernel, config = (SM90_SHORT if seq_k <= SHORT_SEQ_K else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)

@@ -42,30 +42,39 @@ def make_class_inputs(shape, dtype, pool_size=8, seed=0):
     return inputs
 
 
-def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, seed=0, warmup=200):
-    """Time fn(q, k, v) with interleaved classes. Returns {class: {t, median_us, n, ...}}."""
+def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, seed=0, warmup=200, pipelined=False):
+    """Time fn(q, k, v) with interleaved classes. Returns {class: {t, median_us, n, ...}}.
+
+    pipelined=False: each sample waits for the previous one (an isolated call). pipelined=True: samples are
+    queued back to back and read once per batch, as when the host runs ahead of the GPU; each sample is
+    still one call between its own pair of events, after its own input copy.
+    """
     inputs = make_class_inputs(shape, dtype, seed=seed)
     bufs = tuple(torch.empty(shape, device="cuda", dtype=dtype) for _ in range(3))
     rng = random.Random(seed)
     labels = ["random"] * samples + [c for c in classes for _ in range(samples)]
     rng.shuffle(labels)
-    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     for i in range(warmup):  # clocks up, caches and allocator warm
         for dst, src in zip(bufs, inputs["random"][i % len(inputs["random"])]):
             dst.copy_(src)
         fn(*bufs)
     torch.cuda.synchronize()
     times = {c: [] for c in ("random",) + tuple(classes)}
-    for lab in labels:
-        pool = inputs[lab]
-        src = pool[rng.randrange(len(pool))]
-        for dst, s in zip(bufs, src):
-            dst.copy_(s)
-        start.record()
-        fn(*bufs)
-        end.record()
-        end.synchronize()
-        times[lab].append(start.elapsed_time(end) * 1000.0)  # microseconds
+    batch = 256 if pipelined else 1
+    for b0 in range(0, len(labels), batch):
+        chunk = labels[b0:b0 + batch]
+        events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in chunk]
+        for lab, (start, end) in zip(chunk, events):
+            pool = inputs[lab]
+            src = pool[rng.randrange(len(pool))]
+            for dst, s in zip(bufs, src):
+                dst.copy_(s)
+            start.record()
+            fn(*bufs)
+            end.record()
+        torch.cuda.synchronize()
+        for lab, (start, end) in zip(chunk, events):
+            times[lab].append(start.elapsed_time(end) * 1000.0)  # microseconds
     ref = times["random"]
     out = {"random": {"n": len(ref), "median_us": stats.median(ref)}}
     for c in classes:
@@ -73,6 +82,7 @@ def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, see
         out[c] = {"t": t, "leak": stats.is_leak(t), "n": len(times[c]), "median_us": stats.median(times[c]),
                   "random_median_us": stats.median(ref)}
     out["calibration_ok"] = not out["fixed-random"]["leak"] if "fixed-random" in out else None
+    out["pipelined"] = pipelined
     return out
 
 
@@ -106,7 +116,7 @@ def main(args):
     samples = min(int(args.samples), 100_000)
     os.makedirs(args.out, exist_ok=True)
     if args.envelope:
-        r = run_envelope_leak(shape, samples=samples)
+        r = run_envelope_leak(shape, samples=samples, pipelined=not args.isolated)
         with open(os.path.join(args.out, "leak-envelope.json"), "w") as f:
             json.dump(r, f, indent=1, default=str)
         print(format_envelope(r))
@@ -129,23 +139,25 @@ def main(args):
 
 
 # ---- with the timing envelope ------------------------------------------------------------------------
-def run_envelope_leak(shape, samples=10_000, plain_samples=2000, quantile=0.999, margin=1.03):
-    """The leak test on dhpfa with and without the envelope, plus overhead and misses."""
+def run_envelope_leak(shape, samples=10_000, plain_samples=2000, quantile=0.999, margin=1.03, pipelined=True):
+    """The leak test on dhpfa with and without the envelope, plus overhead and misses (default calibration,
+    pipelined: calls queued back to back)."""
     from ..envelope import TimingEnvelope
     fn = kernels(peers=False)["dhpfa"]
     pool = make_class_inputs(shape, torch.bfloat16, seed=7)["random"]
     env = TimingEnvelope(policy="count")
-    deadline = env.calibrate(fn, key=shape, inputs=pool, samples=500, quantile=quantile, margin=margin)
+    mode = "pipelined" if pipelined else "isolated"
+    deadline = env.calibrate(fn, key=shape, inputs=pool, samples=500, quantile=quantile, margin=margin, mode=mode)
 
     def fn_env(q, k, v):
         with env(shape):
             return fn(q, k, v)
-    plain = run_leak(fn, shape, samples=plain_samples)
+    plain = run_leak(fn, shape, samples=plain_samples, pipelined=pipelined)
     misses_before = env.misses
-    enveloped = run_leak(fn_env, shape, samples=samples)
+    enveloped = run_leak(fn_env, shape, samples=samples, pipelined=pipelined)
     calls = samples * (len(CLASSES) + 1) + 200  # + warm-up
     misses = env.misses - misses_before
-    return dict(shape=shape, deadline_us=deadline, quantile=quantile, margin=margin, plain=plain,
+    return dict(shape=shape, deadline_us=deadline, quantile=quantile, margin=margin, mode=mode, plain=plain,
                 enveloped=enveloped, misses=misses, calls=calls, miss_rate=misses / calls,
                 overhead_synced=enveloped["random"]["median_us"] / plain["random"]["median_us"] - 1)
 
@@ -172,9 +184,9 @@ def envelope_overhead(shapes, quantile=0.999, margin=1.03):
 
 
 def format_envelope(r) -> str:
-    lines = [f"shape {tuple(r['shape'])}: deadline {r['deadline_us']:.1f} us (p{r['quantile'] * 100:g} x "
-             f"{r['margin']}), misses {r['misses']} / {r['calls']} calls, synced-call overhead "
-             f"{r['overhead_synced'] * 100:.1f}%",
+    lines = [f"shape {tuple(r['shape'])}, {r.get('mode', 'isolated')} calls: deadline {r['deadline_us']:.1f} us "
+             f"(p{r['quantile'] * 100:g} x {r['margin']}), misses {r['misses']} / {r['calls']} calls, "
+             f"overhead {r['overhead_synced'] * 100:.1f}%",
              format_table({f"dhpfa ({r['plain']['random']['n']}/class)": r["plain"],
                            f"dhpfa + envelope ({r['enveloped']['random']['n']}/class)": r["enveloped"]})]
     return "\n".join(lines)
