@@ -47,6 +47,9 @@ def main(args):
                                 for name, fn in leak.kernels(peers=True).items()}, out, log, results)
     ct = _part("counters", lambda: {n: counters.run_counters(n, (2, 16, 2048, 128), scratch)
                                     for n in ("dhpfa", "sdpa_flash", "sdpa_cudnn")}, out, log, results)
+    env = _part("envelope_overhead", lambda: {"rows": leak.envelope_overhead(
+        [(4, 16, 2048, 128), (16, 16, 1024, 128), (1, 16, 16384, 128), (2, 32, 8192, 64), (8, 8, 2048, 256)])},
+        out, log, results)
     det = _part("determinism", lambda: determinism.run_determinism(), out, log, results)
     san = _part("sanitizers", lambda: sanitize.run_sanitizers(), out, log, results)
     if "rows" in grid:
@@ -67,6 +70,12 @@ def main(args):
                   leak.format_table(lk), ""]
     if "error" not in ct:
         lines += ["## Hardware counters ((2,16,2048,128) bf16)", counters.format_table(ct), ""]
+    if "rows" in env:
+        lines += ["## Timing envelope overhead (pipelined calls, deadline p99.9 x 1.03)",
+                  "| shape | plain us | enveloped us | overhead | misses / calls |", "|---|---|---|---|---|"]
+        lines += [f"| {tuple(r['shape'])} | {r['plain_us']:.1f} | {r['envelope_us']:.1f} | "
+                  f"{r['overhead'] * 100:.1f}% | {r['misses']} / {r['calls']} |" for r in env["rows"]]
+        lines += [""]
     lines += ["## Determinism", json.dumps({k: v for k, v in det.items() if k != "traceback"}, default=str)[:800], ""]
     lines += ["## compute-sanitizer", json.dumps({k: {kk: vv for kk, vv in v.items() if kk != "tail"}
                                                   if isinstance(v, dict) else v for k, v in san.items()}), ""]
