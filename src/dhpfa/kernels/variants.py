@@ -36,8 +36,8 @@ SM90_DEFAULTS = {
     256: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
 }
 # Short key sequences (seq_k <= SHORT_SEQ_K): 64-row tiles with one warpgroup, so two CTAs share an SM
-# and the pipeline fills within the few KV blocks there are. Device run 3 (docs/perf-log.md).
-SHORT_SEQ_K = 1024
+# and the pipeline fills within the few KV blocks there are. Device runs 3 and 5 (docs/perf-log.md).
+SHORT_SEQ_K = 4096
 SM90_SHORT = {
     32: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
     64: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
