@@ -162,3 +162,18 @@ class TestSdpa:
                dhpfa.scaled_dot_product_attention, q, k, v.bfloat16())
         raises(ValueError, r"^query: expected a 4-D tensor \(batch, heads, seqlen, head_dim\)",
                dhpfa.scaled_dot_product_attention, q[0], k, v)
+
+
+def test_tile_class_depends_only_on_public_shape():
+    from dhpfa.kernels import variants
+    assert variants.select(torch.bfloat16, 128, False, False, seq_k=4096).config.block_m == 64
+    assert variants.select(torch.bfloat16, 128, False, False, seq_k=4097).config.block_m == 128
+    assert variants.select(torch.bfloat16, 128, True, False, seq_k=8192).config.block_m == 64
+    assert variants.select(torch.bfloat16, 128, True, False, seq_k=16384).config.block_m == 128
+    assert variants.select(torch.bfloat16, 256, True, False, seq_k=16384).config.block_m == 64
+    shipped = {(v.kernel, v.config, v.dtype, v.head_dim, v.causal) for v in variants.shipped_variants()}
+    for d in variants.HEAD_DIMS:
+        for causal in (False, True):
+            for s in (1, 4096, 8192, 16384, 131072):
+                v = variants.select(torch.float16, d, causal, False, seq_k=s)
+                assert (v.kernel, v.config, v.dtype, v.head_dim, v.causal) in shipped, "dispatch only to audited variants"

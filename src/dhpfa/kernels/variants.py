@@ -35,9 +35,11 @@ SM90_DEFAULTS = {
     192: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
     256: ("attn_fwd_tma", TileConfig(128, 64, 8, 3)),
 }
-# Short key sequences (seq_k <= SHORT_SEQ_K): 64-row tiles with one warpgroup, so two CTAs share an SM
-# and the pipeline fills within the few KV blocks there are. Device runs 3 and 5 (docs/perf-log.md).
+# 64-row tiles with one warpgroup: two CTAs share an SM and the pipeline fills within few KV blocks. They
+# win for short key sequences, and for causal attention (shorter average KV loop) up to 8K, at D >= 192 at
+# every length. Device runs 3, 5 and 6 (docs/perf-log.md).
 SHORT_SEQ_K = 4096
+SHORT_SEQ_K_CAUSAL = 8192
 SM90_SHORT = {
     32: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
     64: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
@@ -75,10 +77,16 @@ def shipped_variants():
             for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
 
 
+def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
+    if causal:
+        return seq_k <= SHORT_SEQ_K_CAUSAL or head_dim >= 192
+    return seq_k <= SHORT_SEQ_K
+
+
 def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, seq_k: int = 0) -> Variant:
     """The variant for a call; only public values (dtype, head dim, flags, sequence length) decide."""
     if interpreter:
         kernel, config = INTERPRETER_DEFAULT
     else:
-        kernel, config = (SM90_SHORT if seq_k <= SHORT_SEQ_K else SM90_DEFAULTS)[head_dim]
+        kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)
