@@ -94,32 +94,15 @@ def cmd_audit(args):
 
 
 # ---- GPU measurements ----------------------------------------------------------------------------------
-def cmd_bench(args):
-    from .measure import bench
-    from .measure.gpu import require_cuda
-    require_cuda("bench")
-    return bench.main(args)
+def _gpu_command(name):
+    """`dhpfa NAME`: dhpfa.measure.NAME.main(args), after a clear stop where there is no GPU."""
+    def run(args):
+        import importlib
 
-
-def cmd_leak(args):
-    from .measure import leak
-    from .measure.gpu import require_cuda
-    require_cuda("leak")
-    return leak.main(args)
-
-
-def cmd_counters(args):
-    from .measure import counters
-    from .measure.gpu import require_cuda
-    require_cuda("counters")
-    return counters.main(args)
-
-
-def cmd_suite(args):
-    from .measure import suite
-    from .measure.gpu import require_cuda
-    require_cuda("suite")
-    return suite.main(args)
+        from .measure.gpu import require_cuda
+        require_cuda(name)
+        return importlib.import_module(f".measure.{name}", __package__).main(args)
+    return run
 
 
 def build_parser():
@@ -164,8 +147,7 @@ def build_parser():
 def main(argv=None):
     args = build_parser().parse_args(argv)
     cmd = args.cmd or "demo"
-    fn = {"demo": cmd_demo, "audit": cmd_audit, "bench": cmd_bench, "leak": cmd_leak, "counters": cmd_counters,
-          "suite": cmd_suite}[cmd]
+    fn = {"demo": cmd_demo, "audit": cmd_audit}.get(cmd) or _gpu_command(cmd)
     try:
         return fn(args)
     except SystemExit as e:  # measure.gpu.NoGpu and argparse

@@ -9,6 +9,7 @@ import torch
 import triton
 import triton.language as tl
 
+from .block_info import kv_bounds, mask_scores, query_tile
 from .ctmath import LOG2E, finalize_rows, online_softmax_step
 
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
@@ -42,10 +43,7 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
             k = tl.load(k_ptrs)
         qk = tl.dot(q, k, input_precision=DOT_PRECISION)
         if MASKED:
-            visible = n_ok[None, :]
-            if CAUSAL:
-                visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
-            qk = tl.where(visible, qk, float("-inf"))
+            qk = mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL)
         p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         if MASKED:
             v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
@@ -65,16 +63,8 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
              HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
              CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """One program = one BLOCK_M tile of query rows of one (batch, head); layout (B, S, H, D) by strides."""
-    if CAUSAL:
-        # Heaviest tiles (most visible keys) first, so the tail of the grid is short.
-        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
-    else:
-        pid_m = tl.program_id(0)
-    pid_bh = tl.program_id(1)
-    b = (pid_bh // H).to(tl.int64)
-    h = pid_bh % H
-    h_kv = h // (H // H_KV)
-
+    pid_m, pid_bh, b, h, h_kv = query_tile(H, H_KV, CAUSAL)
+    b = b.to(tl.int64)
     m0 = pid_m * BLOCK_M
     offs_m = m0 + tl.arange(0, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
@@ -91,16 +81,7 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
 
-    # Public block bounds. Keys below `full_end` are visible to every row of this tile; keys in
-    # [full_end, kv_end) need the causal and/or ragged-tail mask.
-    if CAUSAL:
-        full_end = tl.minimum(tl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
-        kv_end = tl.minimum(tl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
-    else:
-        full_end = SEQ_K
-        kv_end = SEQ_K
-    n_full = (full_end // BLOCK_N) * BLOCK_N
-
+    n_full, kv_end = kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
     acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
                                0, n_full, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
@@ -124,11 +105,7 @@ def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk
         k = k_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
         qk = tl.dot(q, k.T, input_precision=DOT_PRECISION)
         if MASKED:
-            offs_n = start_n + offs_n0
-            visible = (offs_n < SEQ_K)[None, :]
-            if CAUSAL:
-                visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
-            qk = tl.where(visible, qk, float("-inf"))
+            qk = mask_scores(qk, offs_m, start_n + offs_n0, SEQ_K, CAUSAL_OFFSET, CAUSAL)
         p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
         acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
@@ -141,14 +118,7 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                  HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                  CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """Same computation as attn_fwd, with every tile moved by TMA on 4-D (B, S, H, D) descriptors."""
-    if CAUSAL:
-        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
-    else:
-        pid_m = tl.program_id(0)
-    pid_bh = tl.program_id(1)
-    b = pid_bh // H
-    h = pid_bh % H
-    h_kv = h // (H // H_KV)
+    pid_m, pid_bh, b, h, h_kv = query_tile(H, H_KV, CAUSAL)
     m0 = pid_m * BLOCK_M
     offs_m = m0 + tl.arange(0, BLOCK_M)
 
@@ -156,13 +126,7 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
-    if CAUSAL:
-        full_end = tl.minimum(tl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
-        kv_end = tl.minimum(tl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
-    else:
-        full_end = SEQ_K
-        kv_end = SEQ_K
-    n_full = (full_end // BLOCK_N) * BLOCK_N
+    n_full, kv_end = kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
     acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, 0, n_full, qk_scale,
                                    SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
     acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end, qk_scale,

@@ -1,0 +1,41 @@
+"""The public tile schedule shared by the attention kernels: which query tile a program owns, which KV
+blocks it visits, and which scores the mask hides. Everything here is a function of program ids, shapes
+and flags only: loop bounds and predicates built from it are public by construction."""
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def query_tile(H, H_KV, CAUSAL: tl.constexpr):
+    """(pid_m, pid_bh, batch, head, kv head) of this program."""
+    if CAUSAL:
+        # Heaviest tiles (most visible keys) first, so the tail of the grid is short.
+        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
+    else:
+        pid_m = tl.program_id(0)
+    pid_bh = tl.program_id(1)
+    h = pid_bh % H
+    return pid_m, pid_bh, pid_bh // H, h, h // (H // H_KV)
+
+
+@triton.jit
+def kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """(n_full, kv_end): keys below n_full are visible to every row of the tile (no mask); blocks in
+    [n_full, kv_end) need the causal and/or ragged-tail mask. Query row i sees key j when
+    j <= i + CAUSAL_OFFSET (causal) and j < SEQ_K."""
+    if CAUSAL:
+        full_end = tl.minimum(tl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+        kv_end = tl.minimum(tl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        full_end = SEQ_K
+        kv_end = SEQ_K
+    return (full_end // BLOCK_N) * BLOCK_N, kv_end
+
+
+@triton.jit
+def mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL: tl.constexpr):
+    """Hide invisible scores by a select to -inf (never a branch)."""
+    visible = (offs_n < SEQ_K)[None, :]
+    if CAUSAL:
+        visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+    return tl.where(visible, qk, float("-inf"))
