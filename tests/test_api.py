@@ -177,3 +177,10 @@ def test_tile_class_depends_only_on_public_shape():
             for s in (1, 4096, 8192, 16384, 131072):
                 v = variants.select(torch.float16, d, causal, False, seq_k=s)
                 assert (v.kernel, v.config, v.dtype, v.head_dim, v.causal) in shipped, "dispatch only to audited variants"
+
+
+def test_sdpa_stride_error_names_the_callers_dimension():
+    q, k, v = TestSdpa().args()
+    wide = torch.zeros(*v.shape[:3], 72, dtype=v.dtype)  # (B, H, S, 72): S stride 72 in the caller's layout
+    raises(ValueError, r"^value: stride of dimension 2 must be a multiple of 16 elements, got 72 "
+           r"\(strides \(\d+, \d+, 72, 1\)\)", dhpfa.scaled_dot_product_attention, q, k, wide[..., :64])

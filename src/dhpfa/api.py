@@ -4,6 +4,7 @@ Every check here reads only public metadata (shapes, strides, dtypes, devices, f
 values: a check on values (say, for NaN) would make the call's time depend on the data. Non-finite
 inputs therefore propagate to the output, as in flash-attn and PyTorch.
 """
+import contextlib
 import math
 import os
 from numbers import Real
@@ -64,7 +65,7 @@ def _check_inputs(q, k, v, layout, names=("q", "k", "v")):
         raise ValueError(f"{nk}: number of key/value heads ({hk}) must divide the number of query heads ({h})")
 
     for name, t in ((nq, q), (nk, k), (nv, v)):
-        _check_strides(name, t)
+        _check_strides(name, t, layout)
     return b, sq, sk, h, hk, d
 
 
@@ -74,18 +75,22 @@ def _fmt(t, layout):
     return str((b, h, s, d) if layout.startswith("(batch, heads") else (b, s, h, d))
 
 
-def _check_strides(name, t):
+def _check_strides(name, t, layout):
+    """t is a (B, S, H, D) view; messages speak of the caller's dims and strides."""
+    bhsd = layout.startswith("(batch, heads")
+    caller_dim = (0, 2, 1, 3) if bhsd else (0, 1, 2, 3)
+    caller_strides = tuple(t.stride(i) for i in ((0, 2, 1, 3) if bhsd else (0, 1, 2, 3)))
     if t.stride(3) != 1:
         raise ValueError(f"{name}: the last (head_dim) dimension must be contiguous (stride 1), "
-                         f"got strides {tuple(t.stride())}; call .contiguous() first")
+                         f"got strides {caller_strides}; call .contiguous() first")
     if t.data_ptr() % 16 != 0:
         raise ValueError(f"{name}: data pointer must be 16-byte aligned, got offset "
                          f"{t.data_ptr() % 16} bytes; call .contiguous() first")
     for dim in range(3):
         # The variants are compiled for strides divisible by 16 elements (Triton's 16-specialisation).
         if t.shape[dim] > 1 and t.stride(dim) % 16 != 0:
-            raise ValueError(f"{name}: stride of dimension {dim} must be a multiple of 16 elements, got "
-                             f"{t.stride(dim)} (strides {tuple(t.stride())}); call .contiguous() first")
+            raise ValueError(f"{name}: stride of dimension {caller_dim[dim]} must be a multiple of 16 elements, "
+                             f"got {t.stride(dim)} (strides {caller_strides}); call .contiguous() first")
     span = sum((t.shape[i] - 1) * t.stride(i) for i in (1, 2, 3)) + 1
     if span >= 2 ** 31 or max(t.stride()) >= 2 ** 31:
         raise ValueError(f"{name}: one batch entry spans {span} elements; the kernel indexes within a "
@@ -120,7 +125,10 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     lse = _empty((b, h, sq), torch.float32, q.device)
     from .kernels import triton_fwd  # imported at first call: TRITON_INTERPRET is read when kernels are defined
     variant = variants.select(q.dtype, d, causal, _interpreter_active(), seq_k=k.shape[1])
-    triton_fwd.launch(variant.kernel, q, k, v, out, lse, scale, causal, causal_offset, variant.config)
+    # launch on the tensors' GPU, not the current one
+    on_device = torch.cuda.device(q.device) if q.device.type == "cuda" else contextlib.nullcontext()
+    with on_device:
+        triton_fwd.launch(variant.kernel, q, k, v, out, lse, scale, causal, causal_offset, variant.config)
     return lse
 
 
