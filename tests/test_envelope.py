@@ -89,3 +89,21 @@ def test_calibrate_per_key_and_cuda_graph_capture():
     e.synchronize()
     assert s.elapsed_time(e) * 1000 / 10 >= d * 0.98
     env.check()
+
+
+@pytest.mark.gpu
+def test_envelope_around_a_compiled_region():
+    env = envelope.TimingEnvelope(policy="raise")
+    a = torch.randn(1024, 1024, device="cuda")
+    region = torch.compile(lambda x: torch.relu(x @ x).sum())
+    region(a)  # compile outside the envelope
+    d = env.calibrate(lambda: region(a), key="compiled", samples=100)
+    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    s.record()
+    for _ in range(5):
+        with env("compiled"):
+            region(a)
+    e.record()
+    e.synchronize()
+    assert s.elapsed_time(e) * 1000 >= 5 * d * 0.98
+    assert env.check() == 0

@@ -85,3 +85,16 @@ def test_launched_binary_is_the_audited_binary(variant):
     compiled = fn[grid](*args, **kwargs)
     offline = compile_offline(fn, args, kwargs, use_cache=False)
     assert hashlib.sha256(compiled.asm["cubin"]).hexdigest() == offline.sha256
+
+
+def test_under_torch_compile():
+    """dhpfa inside a compiled function (Dynamo may break the graph around the Triton launch)."""
+    g = torch.Generator(device="cuda").manual_seed(3)
+    q, k, v = (torch.randn(2, 8, 300, 64, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+
+    def block(q, k, v):
+        return dhpfa.scaled_dot_product_attention(q * 1.0, k, v, is_causal=True) + 1.0
+    compiled = torch.compile(block)
+    eager = block(q, k, v)
+    for _ in range(2):
+        assert torch.equal(compiled(q, k, v), eager)

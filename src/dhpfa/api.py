@@ -33,16 +33,15 @@ def _check_inputs(q, k, v, layout, names=("q", "k", "v")):
     """Checks on (B, S, H, D) views; `layout` and `names` are the caller's, for messages."""
     nq, nk, nv = names
     interp = _interpreter_active()
-    dev = q.device
     for name, t in ((nq, q), (nk, k), (nv, v)):
         if interp:
-            if t.device.type != "cpu":
+            if not t.is_cpu:
                 raise ValueError(f"{name}: under TRITON_INTERPRET=1 tensors must be on the CPU, got {t.device}")
-        elif t.device.type != "cuda":
+        elif not t.is_cuda:
             raise ValueError(f"{name}: expected a CUDA tensor, got device {t.device} "
                              "(set TRITON_INTERPRET=1 to run the kernel on CPU tensors for testing)")
-        if t.device != dev:
-            raise ValueError(f"{name}: expected device {dev} (that of {nq}), got {t.device}")
+        if t.get_device() != q.get_device():
+            raise ValueError(f"{name}: expected device {q.device} (that of {nq}), got {t.device}")
     allowed = variants.DTYPES + ((torch.float32,) if interp else ())
     if q.dtype not in allowed:
         extra = " (float32 only under TRITON_INTERPRET=1)" if not interp else " or float32"
@@ -77,22 +76,24 @@ def _fmt(t, layout):
 
 def _check_strides(name, t, layout):
     """t is a (B, S, H, D) view; messages speak of the caller's dims and strides."""
-    bhsd = layout.startswith("(batch, heads")
-    caller_dim = (0, 2, 1, 3) if bhsd else (0, 1, 2, 3)
-    caller_strides = tuple(t.stride(i) for i in ((0, 2, 1, 3) if bhsd else (0, 1, 2, 3)))
-    if t.stride(3) != 1:
+    st, shape = t.stride(), t.shape
+
+    def caller(i=None):
+        order = (0, 2, 1, 3) if layout.startswith("(batch, heads") else (0, 1, 2, 3)
+        return order[i] if i is not None else tuple(st[j] for j in order)
+    if st[3] != 1:
         raise ValueError(f"{name}: the last (head_dim) dimension must be contiguous (stride 1), "
-                         f"got strides {caller_strides}; call .contiguous() first")
+                         f"got strides {caller()}; call .contiguous() first")
     if t.data_ptr() % 16 != 0:
         raise ValueError(f"{name}: data pointer must be 16-byte aligned, got offset "
                          f"{t.data_ptr() % 16} bytes; call .contiguous() first")
     for dim in range(3):
         # The variants are compiled for strides divisible by 16 elements (Triton's 16-specialisation).
-        if t.shape[dim] > 1 and t.stride(dim) % 16 != 0:
-            raise ValueError(f"{name}: stride of dimension {caller_dim[dim]} must be a multiple of 16 elements, "
-                             f"got {t.stride(dim)} (strides {caller_strides}); call .contiguous() first")
-    span = sum((t.shape[i] - 1) * t.stride(i) for i in (1, 2, 3)) + 1
-    if span >= 2 ** 31 or max(t.stride()) >= 2 ** 31:
+        if shape[dim] > 1 and st[dim] % 16 != 0:
+            raise ValueError(f"{name}: stride of dimension {caller(dim)} must be a multiple of 16 elements, "
+                             f"got {st[dim]} (strides {caller()}); call .contiguous() first")
+    span = (shape[1] - 1) * st[1] + (shape[2] - 1) * st[2] + shape[3]
+    if span >= 2 ** 31 or max(st) >= 2 ** 31:
         raise ValueError(f"{name}: one batch entry spans {span} elements; the kernel indexes within a "
                          "batch entry with 32-bit offsets (limit 2**31 - 1)")
 
