@@ -25,6 +25,7 @@ import triton.language as tl
 
 
 PRIME_CALLS = 8
+CALIBRATION_SLOTS = 4096
 
 
 class DeadlineMissed(RuntimeError):
@@ -46,11 +47,18 @@ def envelope_stamp(start_ptr):
     tl.store(start_ptr, _globaltimer())
 
 
-@triton.jit
-def envelope_pad(start_ptr, miss_ptr, deadline_ns):
-    """Spin until stamp + deadline. The loop depends on time only (the stamp is a time, not data)."""
-    target = tl.load(start_ptr) + deadline_ns
+@triton.jit(do_not_specialize=["slot", "deadline_ns"])
+def envelope_pad(start_ptr, miss_ptr, elapsed_ptr, slot, deadline_ns):
+    """Spin until stamp + deadline. The loop depends on time only (the stamp is a time, not data).
+
+    Records the stamp-to-here time in elapsed_ptr[slot]: calibration reads exactly what the deadline
+    has to cover (launch gaps inside the region included). Integer arguments are not specialised, so no
+    deadline value can trigger a compilation inside a region.
+    """
+    start = tl.load(start_ptr)
     now = _globaltimer()
+    tl.store(elapsed_ptr + slot, now - start)
+    target = start + deadline_ns
     tl.atomic_add(miss_ptr, (now > target).to(tl.int32))
     while now < target:
         now = _globaltimer()
@@ -60,9 +68,10 @@ def audited_kernels():
     """The envelope's kernels for `dhpfa audit`: (name, fn, args, kwargs, public_params)."""
     start = torch.empty(1, dtype=torch.int64)
     miss = torch.empty(1, dtype=torch.int32)
+    elapsed = torch.empty(4, dtype=torch.int64)
     return [("envelope_stamp", envelope_stamp, (start,), dict(num_warps=1), ()),
             # the start stamp is a time written by envelope_stamp, public by construction
-            ("envelope_pad", envelope_pad, (start, miss, 1000), dict(num_warps=1), ("start_ptr",))]
+            ("envelope_pad", envelope_pad, (start, miss, elapsed, 0, 1000), dict(num_warps=1), ("start_ptr",))]
 
 
 def deadline_from_samples(times_us, quantile=0.999, margin=1.03):
@@ -77,15 +86,16 @@ def deadline_from_samples(times_us, quantile=0.999, margin=1.03):
 
 
 class _Region:
-    def __init__(self, env, deadline_ns):
-        self.env, self.deadline_ns = env, deadline_ns
+    def __init__(self, env, deadline_ns, slot=0):
+        self.env, self.deadline_ns, self.slot = env, deadline_ns, slot
 
     def __enter__(self):
         envelope_stamp[(1,)](self.env._start, num_warps=1)
         return self.env
 
     def __exit__(self, *exc):
-        envelope_pad[(1,)](self.env._start, self.env._misses, self.deadline_ns, num_warps=1)
+        envelope_pad[(1,)](self.env._start, self.env._misses, self.env._elapsed, self.slot, self.deadline_ns,
+                           num_warps=1)
         if self.env.check_on_exit:
             self.env.check()
         return False
@@ -106,46 +116,51 @@ class TimingEnvelope:
         dev = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
         self._start = torch.zeros(1, dtype=torch.int64, device=dev)
         self._misses = torch.zeros(1, dtype=torch.int32, device=dev)
+        self._elapsed = torch.zeros(CALIBRATION_SLOTS, dtype=torch.int64, device=dev)
         self._reported = 0
         self.deadlines_us = {}
         if deadline_us is not None:
             self.deadlines_us[None] = float(deadline_us)
-        # Compile and load both kernels now: a first-use JIT compile inside a region would miss its deadline.
+        # Compile and load the kernels now: a first-use JIT compile inside a region would miss its deadline.
+        # Deadlines pass as i32, or i64 from 2**31 ns; a negative one returns at once (and counts a miss).
         envelope_stamp[(1,)](self._start, num_warps=1)
-        envelope_pad[(1,)](self._start, self._misses, 0, num_warps=1)
+        for deadline in (-1, -(2 ** 40)):
+            envelope_pad[(1,)](self._start, self._misses, self._elapsed, 0, deadline, num_warps=1)
         torch.cuda.synchronize()
         self._misses.zero_()
 
     # -- deadlines ----------------------------------------------------------------------------------------
-    def calibrate(self, region, key=None, samples=300, warmup=20, quantile=0.999, margin=1.03, inputs=None,
+    def calibrate(self, region, key=None, samples=1000, warmup=20, quantile=0.999, margin=1.03, inputs=None,
                   mode="pipelined"):
-        """Measure `region()` (or `region(*inputs[i])` rotating over inputs) and set the deadline for `key`.
+        """Run `region()` (or `region(*inputs[i])`, rotating) inside the envelope with a zero deadline, read
+        on the device how long each took from the stamp to the pad, and set the deadline for `key` to
+        the `quantile` of those times x `margin`. Returns the deadline in microseconds.
 
         mode "pipelined": calls are queued back to back, as when the host runs ahead of the GPU (serving,
-        training); the deadline covers GPU time only. "isolated": each call waits for the previous one, so
-        the host's launch time after the stamp is inside the deadline too (one-off calls from Python).
+        training loops). "isolated": each call waits for the previous one, so the host's launch time
+        after the stamp is inside the deadline too (one-off calls from Python).
         """
         if mode not in ("pipelined", "isolated"):
             raise ValueError(f"mode: expected 'pipelined' or 'isolated', got {mode!r}")
+        if not 1 <= samples <= CALIBRATION_SLOTS:
+            raise ValueError(f"samples: expected 1..{CALIBRATION_SLOTS}, got {samples}")
         args = inputs or [()]
         for i in range(warmup):
             region(*args[i % len(args)])
         torch.cuda.synchronize()
+        misses_before = int(self._misses.item())
         if mode == "pipelined":
-            # Untimed calls first, so the host is ahead of the GPU before the first timed call: a call
-            # timed straight after a synchronisation would carry the host's launch time.
-            for i in range(PRIME_CALLS):
-                region(*args[i % len(args)])
-        starts = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
-        ends = [torch.cuda.Event(enable_timing=True) for _ in range(samples)]
+            for i in range(PRIME_CALLS):  # the host is ahead of the GPU before the first measured call
+                with _Region(self, 0, 0):
+                    region(*args[i % len(args)])
         for i in range(samples):
-            starts[i].record()
-            region(*args[i % len(args)])
-            ends[i].record()
+            with _Region(self, 0, i):
+                region(*args[i % len(args)])
             if mode == "isolated":
-                ends[i].synchronize()
+                torch.cuda.synchronize()
         torch.cuda.synchronize()
-        times = [s.elapsed_time(e) * 1000.0 for s, e in zip(starts, ends)]
+        self._misses.fill_(misses_before)  # a zero deadline "misses" every time: not a real miss
+        times = (self._elapsed[:samples].double() / 1000.0).tolist()
         self.deadlines_us[key] = deadline_from_samples(times, quantile, margin)
         return self.deadlines_us[key]
 
