@@ -172,6 +172,8 @@ def run(out_dir):
             with open(path, "wb") as f:
                 f.write(compiled.cubin)
             results["_gather_cubin"] = path
+    from . import audit_corpus_gluon
+    results.update(audit_corpus_gluon.run())
     pl_args = (_f32(), _i32(), _f32())
     for label, public in (("public_lengths_undeclared", ()), ("public_lengths_declared", ("len_ptr",))):
         reports, _ = audit_triton(public_lengths, pl_args, dict(BLOCK=B), public_params=public)

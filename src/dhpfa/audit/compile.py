@@ -60,11 +60,20 @@ def bind(fn, args, kwargs):
     return signature, constexprs, attrs, options
 
 
-def compile_offline(fn, args, kwargs, use_cache=True) -> Compiled:
-    """Compile a @triton.jit function for sm_90a as the JIT would for these arguments."""
+def _source_class(fn):
+    """Gluon kernels start from TTGIR (GluonASTSource), Triton kernels from TTIR (ASTSource)."""
     from triton.compiler import ASTSource
+    try:
+        from triton.experimental.gluon._runtime import GluonASTSource, GluonJITFunction
+    except ImportError:  # a Triton without Gluon
+        return ASTSource
+    return GluonASTSource if isinstance(fn, GluonJITFunction) else ASTSource
+
+
+def compile_offline(fn, args, kwargs, use_cache=True) -> Compiled:
+    """Compile a @triton.jit or @gluon.jit function for sm_90a as the JIT would for these arguments."""
     signature, constexprs, attrs, options = bind(fn, args, kwargs)
-    src = ASTSource(fn, signature, constexprs, attrs)
+    src = _source_class(fn)(fn, signature, constexprs, attrs)
     key = hashlib.sha256(f"{triton.__version__}|{src.hash()}|{options.hash()}".encode()).hexdigest()[:32]
     path = cache_dir() / f"{fn.__name__}-{key}.cubin"
     if use_cache and path.exists():
