@@ -20,10 +20,14 @@ PARAM_BASE_SM90 = 0x210  # first kernel parameter in constant bank 0 on sm_90
 def audit_cubin(cubin, kernel=None, public_param_offsets=()):
     """Audit a cubin (path or bytes), or any ELF with sm_90 device code that cuobjdump reads."""
     if isinstance(cubin, (bytes, bytearray)):
-        text = _compile.sass_text(bytes(cubin))
+        data = bytes(cubin)
+        text = _compile.sass_text(data)
     else:
         text = _compile.sass_text_of_file(str(cubin))
-    reports = audit_sass(text, kernel=kernel, public_param_offsets=public_param_offsets)
+        with open(str(cubin), "rb") as f:
+            data = f.read()
+    reports = audit_sass(text, kernel=kernel, public_param_offsets=public_param_offsets,
+                         jump_tables=_compile.jump_tables(data))
     if not reports:
         raise ValueError("no sm_90 device function found in the input")
     return reports

@@ -118,3 +118,25 @@ def resource_usage(cubin: bytes) -> dict:
     text = _with_file(cubin, lambda p: _run("cuobjdump", "-res-usage", p))
     return {m.group(1): dict(regs=int(m.group(2)), stack=int(m.group(3)), shared=int(m.group(4)),
                              local=int(m.group(5))) for m in _RES.finditer(text)}
+
+
+def elf_sections(data: bytes) -> dict:
+    """{section name: bytes} of an ELF64 little-endian file (a cubin); NOBITS sections are empty."""
+    import struct
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        return {}
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3a)
+    heads = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    strtab = heads[shstrndx][4]
+
+    def name(off):
+        end = data.index(b"\0", strtab + off)
+        return data[strtab + off:end].decode(errors="replace")
+    return {name(h[0]): (b"" if h[1] == 8 else data[h[4]:h[4] + h[5]]) for h in heads}
+
+
+def jump_tables(data: bytes) -> dict:
+    """{function: bytes of .nv.constant2.<function>}: the jump tables of indirect branches."""
+    prefix = ".nv.constant2."
+    return {k[len(prefix):]: v for k, v in elf_sections(data).items() if k.startswith(prefix)}

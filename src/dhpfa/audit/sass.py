@@ -85,6 +85,32 @@ class Instr:
 _LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 
 
+def dispatch_state_loads(instrs):
+    """Indices of the warp-specialisation dispatch loads: `LDS.U8 Ry` -> `IMAD.SHL.U32 Rx, Ry, 0x4` ->
+    `LDC Rt, c[0x2][Rx]` -> `BRX Rt`. Triton's runtime writes that shared-memory byte with partition
+    indices (constants), so it selects code by role, not by data; the auditor trusts this one idiom."""
+    found = []
+    for j, ins in enumerate(instrs):
+        if ins.root != "BRX" or not ins.operands or not ins.operands[0].regs:
+            continue
+        want, stage = ins.operands[0].regs[0], "LDC"
+        for back in range(j - 1, max(-1, j - 12), -1):
+            p = instrs[back]
+            writes = [loc for o in p.dests() for loc in o.regs]
+            if want not in writes:
+                continue
+            if stage == "LDC" and p.root == "LDC" and "c[0x2][" in p.text:
+                want, stage = p.operands[1].address_regs[0], "SHL"
+            elif stage == "SHL" and p.opcode.startswith("IMAD.SHL") and p.operands[1].regs:
+                want, stage = p.operands[1].regs[0], "LDS"
+            elif stage == "LDS" and p.opcode == "LDS.U8" and p.guard is None:
+                found.append(back)
+                break
+            else:
+                break
+    return set(found)
+
+
 def parse_functions(sass: str) -> dict:
     """{function name: [Instr, ...]} from `cuobjdump -sass` text."""
     funcs, cur, name = {}, None, None
@@ -247,9 +273,24 @@ def is_conditional(ins: Instr) -> bool:
     return ins.guard is not None or (ins.root in ("BRA",) and any(o.preds for o in ins.operands))
 
 
-def successors(instrs):
+def brx_targets(ins, jump_table, by_addr):
+    """Targets of `BRX Ra imm` from the function's constant-bank-2 jump table: each 32-bit entry e gives
+    e + (address of the next instruction) + imm. None where there is no table (then: anywhere)."""
+    if not jump_table:
+        return None
+    m = re.search(r"(-?0x[0-9a-f]+)\s*$", ins.operands[0].text) if ins.operands else None
+    imm = int(m.group(1), 16) if m else 0
+    out = []
+    for k in range(0, len(jump_table) - 3, 4):
+        tgt = int.from_bytes(jump_table[k:k + 4], "little") + ins.addr + 16 + imm
+        if tgt in by_addr:
+            out.append(by_addr[tgt])
+    return sorted(set(out)) or None
+
+
+def successors(instrs, jump_table=None):
     """Instruction-level successor lists. Calls go to their target; each RET returns to every call site
-    (context-insensitive, hence sound for the taint analysis)."""
+    (context-insensitive, hence sound for the taint analysis); BRX goes to its jump-table entries."""
     by_addr = {i.addr: i.index for i in instrs}
     n = len(instrs)
     return_sites = [i.index + 1 for i in instrs if i.root == "CALL" and i.index + 1 < n]
@@ -261,7 +302,9 @@ def successors(instrs):
             tgt = [by_addr[ins.target]] if ins.target in by_addr else []
             succ.append(tgt + (nxt if is_conditional(ins) else []))
         elif r in ("BRX", "JMX"):
-            succ.append(list(range(n)))  # indirect: any instruction (sound, imprecise)
+            tgts = brx_targets(ins, jump_table, by_addr) if r == "BRX" else None
+            # without a table, an indirect jump may reach any instruction (sound, imprecise)
+            succ.append(tgts + (nxt if ins.guard is not None else []) if tgts else list(range(n)))
         elif r == "CALL":
             tgt = [by_addr[ins.target]] if ins.target in by_addr else []
             succ.append(tgt + (nxt if (not tgt or ins.guard is not None) else []))

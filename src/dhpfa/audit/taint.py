@@ -111,9 +111,10 @@ def _guard_keys(ins, st):
 
 
 class _Analysis:
-    def __init__(self, instrs, public_param_offsets=()):
+    def __init__(self, instrs, public_param_offsets=(), jump_table=None):
         self.instrs = instrs
-        self.succ = S.successors(instrs)
+        self.succ = S.successors(instrs, jump_table)
+        self.dispatch_loads = S.dispatch_state_loads(instrs)
         self.sub_body = S.subroutine_bodies(instrs, self.succ)
         self.public_offsets = set(public_param_offsets)
         self.cause = {}  # instr index -> (loc, witness index) of its first secret source, or a source label
@@ -138,9 +139,14 @@ class _Analysis:
         guard_secret = ins.guard is not None and st.is_secret(ins.guard)
         cond = None  # with an unguarded, data-only instruction: dest is public whenever `cond` holds
         if root in S.SECRET_LOADS:
-            secret, cause = not self._origin_public(ins, st), "secret load"
+            secret, cause = not (self._origin_public(ins, st) or ins.index in self.dispatch_loads), "secret load"
         elif root in ("HGMMA", "QGMMA", "IGMMA", "BGMMA"):
             secret, cause = True, "tensor-core result (reads shared memory)"
+        elif root in ("LDC", "ULDC"):
+            # a constant-bank value is public only when its index is: a table read at a secret index
+            # carries the secret (the index itself is also reported, as an address)
+            idx = [loc for o in ins.sources() for loc in o.address_regs if st.is_secret(loc, keys)]
+            secret, cause = bool(idx), ((idx[0], st.secret[idx[0]]) if idx else None)
         elif root in S.PUBLIC_RESULT or ins.opcode.startswith("SYNCS"):
             secret, cause = False, None
         else:
@@ -327,8 +333,8 @@ def _const_offset(ins):
     return None
 
 
-def analyse(name, instrs, public_param_offsets=()):
-    a = _Analysis(instrs, public_param_offsets)
+def analyse(name, instrs, public_param_offsets=(), jump_table=None):
+    a = _Analysis(instrs, public_param_offsets, jump_table)
     state_in = a.run()
     findings = a.check(state_in)
     roots = [i.root for i in instrs]
@@ -342,11 +348,13 @@ def analyse(name, instrs, public_param_offsets=()):
     return FunctionReport(name, counts, findings)
 
 
-def audit_sass(text, kernel=None, public_param_offsets=()):
-    """Audit every function (or the one named `kernel`) in cuobjdump -sass text."""
+def audit_sass(text, kernel=None, public_param_offsets=(), jump_tables=None):
+    """Audit every function (or the one named `kernel`) in cuobjdump -sass text. jump_tables: {function:
+    bytes of its .nv.constant2 section}, for exact BRX targets."""
     funcs = S.parse_functions(text)
     if kernel is not None:
         if kernel not in funcs:
             raise KeyError(f"kernel {kernel!r} not in the SASS; functions: {sorted(funcs)}")
         funcs = {kernel: funcs[kernel]}
-    return [analyse(name, instrs, public_param_offsets) for name, instrs in funcs.items()]
+    tables = jump_tables or {}
+    return [analyse(name, instrs, public_param_offsets, tables.get(name)) for name, instrs in funcs.items()]
