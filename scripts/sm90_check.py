@@ -1,0 +1,91 @@
+"""Device check of the experimental Gluon kernel (kernels/sm90_fwd.py): correctness against float64 on
+odd shapes with poisoned outputs, then speed beside the Triton kernel and the SDPA backends.
+
+    PYTHONPATH=src python3 scripts/sm90_check.py --out DIR
+"""
+import argparse
+import json
+import math
+import os
+
+import torch
+
+import dhpfa
+from dhpfa.kernels import sm90_fwd
+from dhpfa.measure import bench
+
+
+def ref_rows(q, k, v, scale, offset, b, h, rows):
+    hk = h // (q.shape[2] // k.shape[2])
+    s = (q[b, rows, h].double() @ k[b, :, hk].double().T) * scale
+    if offset is not None:
+        j = torch.arange(k.shape[1], device=q.device)
+        s = s.masked_fill(j[None, :] > rows[:, None] + offset, float("-inf"))
+    lse = torch.logsumexp(s, -1)
+    return torch.exp(s - lse[:, None]).nan_to_num(0.0) @ v[b, :, hk].double(), lse
+
+
+def check(b, sq, sk, h, hk, d, causal, dtype, tiles):
+    g = torch.Generator(device="cuda").manual_seed(sq * 7 + sk + d)
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
+    k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g)
+    v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g)
+    out = torch.full_like(q, float("nan"))
+    lse = torch.full((b, h, sq), float("nan"), device="cuda")
+    sm90_fwd.launch(q, k, v, out, lse, d ** -0.5, causal, sk - sq, **tiles)
+    torch.cuda.synchronize()
+    rows = torch.unique(torch.linspace(0, sq - 1, min(sq, 400), device="cuda").long())
+    worst, nan = 0.0, bool(out.isnan().any() or lse.isnan().any())
+    for bb, hh in {(0, 0), (b - 1, h - 1)}:
+        ro, rl = ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
+        worst = max(worst, float((out[bb, rows, hh].double() - ro).norm() / ro.norm()))
+        fin = torch.isfinite(rl)
+        nan = nan or not torch.equal(torch.isfinite(lse[bb, hh, rows]), fin)
+    return worst, nan
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    res = {"correctness": [], "speed": []}
+    tiles = dict(block_m=64, block_n=128, stages=2)
+    ok = True
+    for d in (64, 128):
+        for causal in (False, True):
+            for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4), (1, 4096, 4096, 2, 1)):
+                err, bad = check(*shape[:3], shape[3], shape[4], d, causal, torch.bfloat16, tiles)
+                good = err < 1e-2 and not bad
+                ok &= good
+                res["correctness"].append(dict(shape=shape, d=d, causal=causal, rel_err=err, nan_or_lse_mismatch=bad))
+                print(f"D{d} causal={causal} {shape}: rel err {err:.2e} {'OK' if good else 'FAIL'}", flush=True)
+    print("correctness:", "all OK" if ok else "FAILURES")
+    peers = bench.peer_kernels()
+
+    def gluon(tl_):
+        def fn(q, k, v, causal):
+            b, h, s, d = q.shape
+            out = torch.empty_like(q)
+            lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
+            sm90_fwd.launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2), lse,
+                            d ** -0.5, causal, 0, **tl_)
+            return out
+        return fn
+    kernels = {"triton(dhpfa)": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"],
+               "gluon_n128_s2": gluon(dict(block_m=64, block_n=128, stages=2)),
+               "gluon_n128_s3": gluon(dict(block_m=64, block_n=128, stages=3)),
+               "gluon_n64_s3": gluon(dict(block_m=64, block_n=64, stages=3))}
+    for d, s in ((64, 4096), (64, 16384), (128, 2048), (128, 16384)):
+        for causal in (False, True):
+            case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal)
+            r = bench.bench_case(case, kernels, warmup=5, reps=30)
+            res["speed"].append(dict(case=case.label(), results=r))
+            print(f"{case.label():<32} " + "  ".join(f"{n}={v['tflops']:.0f}" if "tflops" in v else f"{n}=err"
+                                                     for n, v in r.items()), flush=True)
+    with open(os.path.join(args.out, "sm90.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

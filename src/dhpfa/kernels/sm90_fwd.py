@@ -1,0 +1,152 @@
+"""Hopper attention forward in Gluon (issue 5): EXPERIMENTAL, not dispatched by the API yet.
+
+This first version is the single-partition base that the warp-specialised FA3-style kernel will grow
+from: Q loaded once by TMA; K and V through a STAGES-deep ring of shared-memory buffers filled by TMA on
+mbarriers, loads issued STAGES - 1 blocks ahead; S = Q K^T and O += P V on WGMMA (P from registers);
+the online softmax in the WGMMA accumulator layout; O written by a TMA store. One warpgroup, 64 query
+rows per program. Constant-time rules as in triton_fwd: every loop bound, predicate and coordinate is
+a function of program ids, shapes and flags; masking is a select.
+"""
+import torch
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
+                                                              warpgroup_mma_wait)
+
+from .ctmath import LOG2E
+
+
+@gluon.jit
+def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
+                  H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                  CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
+    dtype: gl.constexpr = q_desc.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
+    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    col_s: gl.constexpr = gl.SliceLayout(0, s_layout)
+    row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
+
+    if CAUSAL:
+        pid_m = gl.num_programs(0) - 1 - gl.program_id(0)
+    else:
+        pid_m = gl.program_id(0)
+    pid_bh = gl.program_id(1)
+    b = pid_bh // H
+    h = pid_bh % H
+    h_kv = h // (H // H_KV)
+    m0 = pid_m * BLOCK_M
+    if CAUSAL:
+        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        kv_end = SEQ_K
+    n_blocks = (kv_end + BLOCK_N - 1) // BLOCK_N
+
+    q_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], q_desc.layout)
+    k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
+    v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
+    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(q_bar, count=1)
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+    kv_bytes: gl.constexpr = 2 * k_desc.block_type.nbytes
+
+    mbarrier.expect(q_bar, q_desc.block_type.nbytes)
+    tma.async_copy_global_to_shared(q_desc, [b, m0, h, 0], q_bar, q_smem)
+    for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
+        go = s < n_blocks
+        mbarrier.expect(ready.index(s), kv_bytes, pred=go)
+        tma.async_copy_global_to_shared(k_desc, [b, s * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s), pred=go)
+        tma.async_copy_global_to_shared(v_desc, [b, s * BLOCK_N, h_kv, 0], ready.index(s), v_ring.index(s), pred=go)
+
+    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
+    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
+    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
+    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
+    offs_n0 = gl.arange(0, BLOCK_N, layout=col_s)
+    q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
+    mbarrier.wait(q_bar, 0)
+
+    for j in range(n_blocks):
+        # issue the load STAGES - 1 blocks ahead; its slot was read by block j - 1, whose WGMMAs are done
+        nxt = j + STAGES - 1
+        go = nxt < n_blocks
+        ns = nxt % STAGES
+        mbarrier.expect(ready.index(ns), kv_bytes, pred=go)
+        tma.async_copy_global_to_shared(k_desc, [b, nxt * BLOCK_N, h_kv, 0], ready.index(ns), k_ring.index(ns),
+                                        pred=go)
+        tma.async_copy_global_to_shared(v_desc, [b, nxt * BLOCK_N, h_kv, 0], ready.index(ns), v_ring.index(ns),
+                                        pred=go)
+
+        s_idx = j % STAGES
+        mbarrier.wait(ready.index(s_idx), (j // STAGES) & 1)
+        k_tile = k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM])
+        v_tile = v_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM])
+        s_acc = warpgroup_mma(q_tile, k_tile.permute((1, 0)), gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout),
+                              use_acc=False, is_async=True)
+        s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_acc,))
+
+        offs_n = j * BLOCK_N + offs_n0
+        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
+        if CAUSAL:
+            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+        s_acc = gl.where(visible, s_acc, float("-inf"))
+
+        m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+        p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
+        alpha = gl.exp2(m_i - m_sub)
+        l_i = l_i * alpha + gl.sum(p, 1)
+        m_i = m_new
+        acc = acc * gl.convert_layout(alpha, row_o)[:, None]
+        p_op = gl.convert_layout(p.to(dtype), p_layout)
+        acc = warpgroup_mma(p_op, v_tile, acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+
+    mbarrier.invalidate(q_bar)
+    for s in gl.static_range(STAGES):
+        mbarrier.invalidate(ready.index(s))
+
+    empty = l_i == 0.0
+    l_safe = gl.where(empty, 1.0, l_i)
+    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
+    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
+    out = acc * gl.convert_layout(1.0 / l_safe, row_o)[:, None]
+    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
+    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
+    fence_async_shared()
+    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)  # TMA clips rows past SEQ_Q
+    tma.store_wait(pendings=0)
+
+
+def _descriptor(t, rows, head_dim):
+    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[t.dtype]
+    block = [1, rows, 1, head_dim]
+    strides = [st if n > 1 else 16 for st, n in zip(t.stride(), t.shape)]
+    strides[3] = 1
+    layout = gl.NVMMASharedLayout.get_default_for(block, gl_dtype)
+    return TensorDescriptor(t, list(t.shape), strides, block, layout)
+
+
+def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2):
+    """(grid, args, kwargs) on (B, S, H, D) views; head_dim 64 or 128, fp16/bf16."""
+    batch, seq_q, heads, head_dim = q.shape
+    grid = (triton.cdiv(seq_q, block_m), batch * heads)
+    args = (_descriptor(q, block_m, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
+            _descriptor(out, block_m, head_dim), lse, float(softmax_scale) * LOG2E,
+            heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
+    kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=stages,
+                  num_warps=4)
+    return grid, args, kwargs
+
+
+def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, **tiles):
+    grid, args, kwargs = launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, **tiles)
+    attn_fwd_sm90[grid](*args, **kwargs)
