@@ -25,6 +25,14 @@ def ref_rows(q, k, v, scale, offset, b, h, rows):
     return torch.exp(s - lse[:, None]).nan_to_num(0.0) @ v[b, :, hk].double(), lse
 
 
+CONFIGS = {  # name -> sm90_fwd.launch keyword arguments
+    "single_m64n128s2": dict(block_m=64, block_n=128, stages=2),
+    "ws_m128n128s2": dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
+    "ws_m128n64s3": dict(block_m=128, block_n=64, stages=3, warp_specialized=True),
+    "ws_m64n128s2": dict(block_m=64, block_n=128, stages=2, warp_specialized=True),
+}
+
+
 def check(b, sq, sk, h, hk, d, causal, dtype, tiles):
     g = torch.Generator(device="cuda").manual_seed(sq * 7 + sk + d)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
@@ -50,17 +58,19 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     res = {"correctness": [], "speed": []}
-    tiles = dict(block_m=64, block_n=128, stages=2)
     ok = True
-    for d in (64, 128):
-        for causal in (False, True):
-            for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4), (1, 4096, 4096, 2, 1)):
-                err, bad = check(*shape[:3], shape[3], shape[4], d, causal, torch.bfloat16, tiles)
-                good = err < 1e-2 and not bad
-                ok &= good
-                res["correctness"].append(dict(shape=shape, d=d, causal=causal, rel_err=err, nan_or_lse_mismatch=bad))
-                print(f"D{d} causal={causal} {shape}: rel err {err:.2e} {'OK' if good else 'FAIL'}", flush=True)
-    print("correctness:", "all OK" if ok else "FAILURES")
+    for name, tiles in CONFIGS.items():
+        for d in (64, 128):
+            for causal in (False, True):
+                for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (1, 4096, 4096, 2, 1)):
+                    err, bad = check(*shape[:3], shape[3], shape[4], d, causal, torch.bfloat16, tiles)
+                    good = err < 1e-2 and not bad
+                    ok &= good
+                    res["correctness"].append(dict(config=name, shape=shape, d=d, causal=causal, rel_err=err,
+                                                   nan_or_lse_mismatch=bad))
+                    if not good:
+                        print(f"FAIL {name} D{d} causal={causal} {shape}: rel err {err:.2e} nan/lse={bad}", flush=True)
+    print(f"correctness: {len(res['correctness'])} cases,", "all OK" if ok else "FAILURES", flush=True)
     peers = bench.peer_kernels()
 
     def gluon(tl_):
@@ -72,10 +82,8 @@ def main():
                             d ** -0.5, causal, 0, **tl_)
             return out
         return fn
-    kernels = {"triton(dhpfa)": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"],
-               "gluon_n128_s2": gluon(dict(block_m=64, block_n=128, stages=2)),
-               "gluon_n128_s3": gluon(dict(block_m=64, block_n=128, stages=3)),
-               "gluon_n64_s3": gluon(dict(block_m=64, block_n=64, stages=3))}
+    kernels = {"triton(dhpfa)": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
+    kernels.update({name: gluon(tiles) for name, tiles in CONFIGS.items()})
     for d, s in ((64, 4096), (64, 16384), (128, 2048), (128, 16384)):
         for causal in (False, True):
             case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal)

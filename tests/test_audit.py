@@ -103,10 +103,10 @@ def test_sync_state_may_steer_spin_loop_but_votes_keep_secrets():
     assert kinds["branch"] == 1
 
 
-def _dispatch(index_load):
+def _dispatch(index_load, scale="IMAD.SHL.U32 R5, R2, 0x4, RZ"):
     # entry dispatch as Triton's warp_specialize emits it; targets 0x90 and 0xa0 via the jump table
     return _sass("S2UR UR5, SR_CgaCtaId", "ULDC.64 UR4, c[0x0][0x208]", "LDC.64 R2, c[0x0][0x210]",
-                 index_load, "IMAD.SHL.U32 R5, R2, 0x4, RZ", "LDC R2, c[0x2][R5]", "BRX R2 -0x70",
+                 index_load, scale, "LDC R2, c[0x2][R5]", "BRX R2 -0x70",
                  "EXIT", "EXIT", "MOV R7, 0x1", "EXIT")
 
 
@@ -119,8 +119,11 @@ def test_brx_goes_to_its_jump_table_entries():
 
 def test_partition_dispatch_is_public_but_a_data_switch_is_not():
     table = {"k": (0x90).to_bytes(4, "little") + (0xa0).to_bytes(4, "little")}
-    (ok,) = audit_sass(_dispatch("LDS.U8 R2, [UR5+0x1401c]"), jump_tables=table)
-    assert ok.ok, [f.instr for f in ok.findings]
+    for scale in ("IMAD.SHL.U32 R5, R2, 0x4, RZ", "SHF.L.U32 R5, R2, 0x2, RZ"):
+        (ok,) = audit_sass(_dispatch("LDS.U8 R2, [UR5+0x1401c]", scale), jump_tables=table)
+        assert ok.ok, [f.instr for f in ok.findings]
+    (odd,) = audit_sass(_dispatch("LDS.U8 R2, [UR5+0x1401c]", "SHF.L.U32 R5, R2, 0x3, RZ"), jump_tables=table)
+    assert not odd.ok, "only the x4 table index is the dispatch idiom"
     (bad,) = audit_sass(_dispatch("LDG.E.U8 R2, desc[UR4][R2.64]"), jump_tables=table)
     assert bad.by_kind()["branch"] >= 1 and any("BRX" in f.instr for f in bad.findings)
 

@@ -85,9 +85,18 @@ class Instr:
 _LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 
 
+def _scales_by_four(ins):
+    """`IMAD.SHL.U32 Rx, Ry, 0x4, RZ` or `SHF.L.U32 Rx, Ry, 0x2, RZ`: a jump-table index times 4 bytes."""
+    ops = ins.operands
+    if len(ops) < 3 or not ops[1].regs:
+        return False
+    return (ins.opcode.startswith("IMAD.SHL") and ops[2].text == "0x4") or \
+        (ins.opcode.startswith("SHF.L.U32") and ops[2].text == "0x2" and (len(ops) < 4 or ops[3].text == "RZ"))
+
+
 def dispatch_state_loads(instrs):
     """Indices of the warp-specialisation dispatch loads: `LDS.U8 Ry` -> `IMAD.SHL.U32 Rx, Ry, 0x4` ->
-    `LDC Rt, c[0x2][Rx]` -> `BRX Rt`. Triton's runtime writes that shared-memory byte with partition
+    `LDC Rt, c[0x2][Rx]` -> `BRX Rt` (or SHF.L.U32 by 2 for the scaling). Triton's runtime writes that byte with partition
     indices (constants), so it selects code by role, not by data; the auditor trusts this one idiom."""
     found = []
     for j, ins in enumerate(instrs):
@@ -101,7 +110,7 @@ def dispatch_state_loads(instrs):
                 continue
             if stage == "LDC" and p.root == "LDC" and "c[0x2][" in p.text:
                 want, stage = p.operands[1].address_regs[0], "SHL"
-            elif stage == "SHL" and p.opcode.startswith("IMAD.SHL") and p.operands[1].regs:
+            elif stage == "SHL" and _scales_by_four(p):
                 want, stage = p.operands[1].regs[0], "LDS"
             elif stage == "LDS" and p.opcode == "LDS.U8" and p.guard is None:
                 found.append(back)

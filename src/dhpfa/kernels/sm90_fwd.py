@@ -125,6 +125,135 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     tma.store_wait(pendings=0)
 
 
+@gluon.jit
+def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, h_kv, m0, n_blocks,
+                 BLOCK_N: gl.constexpr, STAGES: gl.constexpr):
+    """One warp: Q once, then K/V blocks into the ring as slots come free (public trip count)."""
+    mbarrier.expect(q_bar, q_desc.block_type.nbytes)
+    tma.async_copy_global_to_shared(q_desc, [b, m0, h, 0], q_bar, q_smem)
+    kv_bytes: gl.constexpr = 2 * k_desc.block_type.nbytes
+    for j in range(n_blocks):
+        s = j % STAGES
+        mbarrier.wait(empty.index(s), ((j // STAGES) & 1) ^ 1)
+        mbarrier.expect(ready.index(s), kv_bytes)
+        tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s))
+        tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), v_ring.index(s))
+
+
+@gluon.jit
+def _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET,
+              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr,
+              MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
+    dtype: gl.constexpr = q_tile.dtype
+    s = j % STAGES
+    mbarrier.wait(ready.index(s), (j // STAGES) & 1)
+    k_tile = k_ring.index(s).reshape([BLOCK_N, HEAD_DIM])
+    v_tile = v_ring.index(s).reshape([BLOCK_N, HEAD_DIM])
+    s_acc = warpgroup_mma(q_tile, k_tile.permute((1, 0)), gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout),
+                          use_acc=False, is_async=True)
+    s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_acc,))
+    if MASKED:
+        offs_n = j * BLOCK_N + offs_n0
+        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
+        if CAUSAL:
+            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+        s_acc = gl.where(visible, s_acc, float("-inf"))
+    m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
+    if MASKED:
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    else:
+        m_sub = m_new
+    p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
+    alpha = gl.exp2(m_i - m_sub)
+    l_i = l_i * alpha + gl.sum(p, 1)
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    acc = warpgroup_mma(p_op, v_tile, acc, is_async=True)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    mbarrier.arrive(empty.index(s), count=1)  # the slot may be refilled
+    return m_new, l_i, acc
+
+
+@gluon.jit
+def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0, n_full, n_blocks,
+                 qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                 HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
+    dtype: gl.constexpr = o_desc.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
+    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
+    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
+    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
+    offs_n0 = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
+    mbarrier.wait(q_bar, 0)
+    for j in range(0, n_full):  # blocks every row sees in full: no mask
+        m_i, l_i, acc = _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
+                                  SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, False, CAUSAL,
+                                  s_layout, o_layout)
+    for j in range(n_full, n_blocks):  # diagonal / ragged-tail blocks
+        m_i, l_i, acc = _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
+                                  SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, True, CAUSAL,
+                                  s_layout, o_layout)
+    empty_row = l_i == 0.0
+    l_safe = gl.where(empty_row, 1.0, l_i)
+    lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
+    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
+    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
+    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
+    fence_async_shared()
+    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
+    tma.store_wait(pendings=0)
+
+
+@gluon.jit
+def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
+                     H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                     BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
+    """Warp-specialised: a 1-warp TMA producer feeds a ring; the default partition (num_warps warps, one
+    warpgroup per 64 rows) runs softmax and both GEMMs. Unmasked and masked KV blocks in separate loops."""
+    dtype: gl.constexpr = q_desc.dtype
+    if CAUSAL:
+        pid_m = gl.num_programs(0) - 1 - gl.program_id(0)
+    else:
+        pid_m = gl.program_id(0)
+    pid_bh = gl.program_id(1)
+    b = pid_bh // H
+    h = pid_bh % H
+    h_kv = h // (H // H_KV)
+    m0 = pid_m * BLOCK_M
+    if CAUSAL:
+        full_end = gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        full_end = SEQ_K
+        kv_end = SEQ_K
+    n_full = full_end // BLOCK_N
+    n_blocks = (kv_end + BLOCK_N - 1) // BLOCK_N
+
+    q_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], q_desc.layout)
+    k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
+    v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
+    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(q_bar, count=1)
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+        mbarrier.init(empty.index(s), count=1)
+    gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0,
+                                        n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                        HEAD_DIM, CAUSAL, STAGES, num_warps)),
+                        (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
+                                        h_kv, m0, n_blocks, BLOCK_N, STAGES))], [1], [24])
+
+
 def _descriptor(t, rows, head_dim):
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
     gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[t.dtype]
@@ -135,18 +264,21 @@ def _descriptor(t, rows, head_dim):
     return TensorDescriptor(t, list(t.shape), strides, block, layout)
 
 
-def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2):
-    """(grid, args, kwargs) on (B, S, H, D) views; head_dim 64 or 128, fp16/bf16."""
+def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
+                warp_specialized=False):
+    """(grid, args, kwargs) on (B, S, H, D) views; head_dim 64 or 128, fp16/bf16. Warp-specialised: the
+    default partition has block_m // 16 warps (one warpgroup per 64 rows)."""
     batch, seq_q, heads, head_dim = q.shape
     grid = (triton.cdiv(seq_q, block_m), batch * heads)
     args = (_descriptor(q, block_m, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
             _descriptor(out, block_m, head_dim), lse, float(softmax_scale) * LOG2E,
             heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=stages,
-                  num_warps=4)
+                  num_warps=block_m // 16 if warp_specialized else 4)
     return grid, args, kwargs
 
 
-def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, **tiles):
-    grid, args, kwargs = launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, **tiles)
-    attn_fwd_sm90[grid](*args, **kwargs)
+def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_specialized=False, **tiles):
+    grid, args, kwargs = launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset,
+                                     warp_specialized=warp_specialized, **tiles)
+    (attn_fwd_sm90_ws if warp_specialized else attn_fwd_sm90)[grid](*args, **kwargs)
