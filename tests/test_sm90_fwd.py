@@ -15,13 +15,15 @@ import json, torch
 from dhpfa.kernels import sm90_fwd
 from dhpfa.audit import audit_triton
 rows = []
-for d in (64, 128):
-    for causal in (False, True):
-        q = torch.empty(2, 128, 4, d, dtype=torch.bfloat16); k = torch.empty(2, 128, 2, d, dtype=torch.bfloat16)
-        _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
-                                        0.1, causal, 0)
-        r, _ = audit_triton(sm90_fwd.attn_fwd_sm90, a, kw)
-        rows.append(dict(d=d, causal=causal, ok=r[0].ok, kinds=r[0].by_kind(), gmma=r[0].counts["tensor_core"]))
+for ws, fn in ((False, sm90_fwd.attn_fwd_sm90), (True, sm90_fwd.attn_fwd_sm90_ws)):
+    for d in (64, 128):
+        for causal in (False, True):
+            q = torch.empty(2, 128, 4, d, dtype=torch.bfloat16); k = torch.empty(2, 128, 2, d, dtype=torch.bfloat16)
+            _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
+                                            0.1, causal, 0, block_m=128 if ws else 64, warp_specialized=ws)
+            r, _ = audit_triton(fn, a, kw)
+            rows.append(dict(ws=ws, d=d, causal=causal, ok=r[0].ok, kinds=r[0].by_kind(),
+                             gmma=r[0].counts["tensor_core"]))
 print(json.dumps(rows))
 """
 
@@ -33,14 +35,18 @@ def test_gluon_kernel_audits_clean():
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 4 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
+    assert len(rows) == 8 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("tiles", [dict(block_m=64, block_n=128, stages=2),
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
+                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True)],
+                         ids=["single", "ws-m128n128", "ws-m128n64"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])
-def test_gluon_kernel_matches_float64(shape, d, causal):
+def test_gluon_kernel_matches_float64(shape, d, causal, tiles):
     from dhpfa.kernels import sm90_fwd
     b, sq, sk, h, hk = shape
     g = torch.Generator(device="cuda").manual_seed(sq + sk + d)
@@ -49,7 +55,7 @@ def test_gluon_kernel_matches_float64(shape, d, causal):
     v = torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)
     out = torch.full_like(q, float("nan"))
     lse = torch.full((b, h, sq), float("nan"), device="cuda")
-    sm90_fwd.launch(q, k, v, out, lse, d ** -0.5, causal, sk - sq)
+    sm90_fwd.launch(q, k, v, out, lse, d ** -0.5, causal, sk - sq, **tiles)
     off = sk - sq if causal else None
     for bb, hh in {(0, 0), (b - 1, h - 1)}:
         s = (q[bb, :, hh].double() @ k[bb, :, hh // (h // hk)].double().T) * d ** -0.5

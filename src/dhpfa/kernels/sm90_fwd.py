@@ -1,7 +1,9 @@
 """Hopper attention forward in Gluon (issue 5): EXPERIMENTAL, not dispatched by the API yet.
 
-This first version is the single-partition base that the warp-specialised FA3-style kernel will grow
-from: Q loaded once by TMA; K and V through a STAGES-deep ring of shared-memory buffers filled by TMA on
+Two kernels, both checked against float64 on an H200 (docs/perf-log.md, runs 11-12):
+attn_fwd_sm90_ws, warp-specialised: a 1-warp TMA producer feeds a ring of K/V slots on ready/empty
+mbarriers; the default partition (one warpgroup per 64 query rows) runs the softmax and both GEMMs,
+with unmasked and masked KV blocks in separate loops. attn_fwd_sm90, the single-partition base: Q loaded once by TMA; K and V through a STAGES-deep ring of shared-memory buffers filled by TMA on
 mbarriers, loads issued STAGES - 1 blocks ahead; S = Q K^T and O += P V on WGMMA (P from registers);
 the online softmax in the WGMMA accumulator layout; O written by a TMA store. One warpgroup, 64 query
 rows per program. Constant-time rules as in triton_fwd: every loop bound, predicate and coordinate is
