@@ -177,6 +177,91 @@ def _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, of
 
 
 @gluon.jit
+def _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
+             CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+             STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
+             o_layout: gl.constexpr):
+    """Block j with the tensor cores kept busy: QK^T of block j+1 and PV of block j-1 run while this
+    warpgroup does block j's softmax. `last` clamps the look-ahead (a public index)."""
+    dtype: gl.constexpr = q_tile.dtype
+    nj = gl.minimum(j + 1, last)
+    ns = nj % STAGES
+    mbarrier.wait(ready.index(ns), (nj // STAGES) & 1)
+    s_next = warpgroup_mma(q_tile, k_ring.index(ns).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+    if MASKED:
+        offs_n = j * BLOCK_N + offs_n0
+        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
+        if CAUSAL:
+            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+        s_cur = gl.where(visible, s_cur, float("-inf"))
+    m_new = gl.maximum(m_i, gl.max(s_cur, 1) * qk_scale)
+    if MASKED:
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    else:
+        m_sub = m_new
+    p = gl.exp2(s_cur * qk_scale - m_sub[:, None])
+    alpha = gl.exp2(m_i - m_sub)
+    l_i = l_i * alpha + gl.sum(p, 1)
+    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    # PV of block j-1 (issued before s_next) must be done before acc is rescaled; then its V slot is free
+    acc = warpgroup_mma_wait(num_outstanding=1, deps=(acc,))
+    mbarrier.arrive(empty.index((j + STAGES - 1) % STAGES), count=1, pred=j > 0)
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    acc = warpgroup_mma(p_op, v_ring.index(j % STAGES).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    s_next = warpgroup_mma_wait(num_outstanding=1, deps=(s_next,))
+    return s_next, m_new, l_i, acc
+
+
+@gluon.jit
+def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0, n_full,
+                         n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
+                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
+                         num_warps: gl.constexpr):
+    dtype: gl.constexpr = o_desc.dtype
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
+    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
+    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
+    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
+    offs_n0 = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
+    last = gl.maximum(n_blocks, 1) - 1  # the producer always loads block 0, so the prologue never hangs
+    mbarrier.wait(q_bar, 0)
+    mbarrier.wait(ready.index(0), 0)
+    # The loop carries the PV accumulator in flight, so it starts as one: P = 0 times block 0's V, zeroed.
+    p_zero = gl.zeros([BLOCK_M, BLOCK_N], dtype,
+                      layout=gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    acc = warpgroup_mma(p_zero, v_ring.index(0).reshape([BLOCK_N, HEAD_DIM]), acc, use_acc=False, is_async=True)
+    s_cur = warpgroup_mma(q_tile, k_ring.index(0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+    s_cur = warpgroup_mma_wait(num_outstanding=0, deps=(s_cur,))
+    for j in range(0, n_full):
+        s_cur, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc, offs_m,
+                                        offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
+                                        STAGES, False, CAUSAL, s_layout, o_layout)
+    for j in range(n_full, n_blocks):
+        s_cur, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc, offs_m,
+                                        offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
+                                        STAGES, True, CAUSAL, s_layout, o_layout)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    empty_row = l_i == 0.0
+    l_safe = gl.where(empty_row, 1.0, l_i)
+    lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
+    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
+    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
+    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
+    fence_async_shared()
+    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
+    tma.store_wait(pendings=0)
+
+
+@gluon.jit
 def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0, n_full, n_blocks,
                  qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                  HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
@@ -217,7 +302,7 @@ def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
+                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, num_warps: gl.constexpr):
     """Warp-specialised: a 1-warp TMA producer feeds a ring; the default partition (num_warps warps, one
     warpgroup per 64 rows) runs softmax and both GEMMs. Unmasked and masked KV blocks in separate loops."""
     dtype: gl.constexpr = q_desc.dtype
@@ -249,11 +334,21 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     for s in gl.static_range(STAGES):
         mbarrier.init(ready.index(s), count=1)
         mbarrier.init(empty.index(s), count=1)
-    gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0,
-                                        n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                        HEAD_DIM, CAUSAL, STAGES, num_warps)),
-                        (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
-                                        h_kv, m0, n_blocks, BLOCK_N, STAGES))], [1], [24])
+    # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
+    if OVERLAP:
+        # the overlapped consumer computes block 0's QK^T up front: the producer always loads block 0
+        gl.warp_specialize([(_ws_consumer_overlap, (o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
+                                                    pid_bh, m0, n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K,
+                                                    CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                                                    num_warps)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
+                                            h, h_kv, m0, gl.maximum(n_blocks, 1), BLOCK_N, STAGES))], [1], [24])
+    else:
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh,
+                                            m0, n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M,
+                                            BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
+                                            h, h_kv, m0, n_blocks, BLOCK_N, STAGES))], [1], [24])
 
 
 def _descriptor(t, rows, head_dim):
@@ -267,7 +362,7 @@ def _descriptor(t, rows, head_dim):
 
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
-                warp_specialized=False):
+                warp_specialized=False, overlap=False):
     """(grid, args, kwargs) on (B, S, H, D) views; head_dim 64 or 128, fp16/bf16. Warp-specialised: the
     default partition has block_m // 16 warps (one warpgroup per 64 rows)."""
     batch, seq_q, heads, head_dim = q.shape
@@ -277,6 +372,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=stages,
                   num_warps=block_m // 16 if warp_specialized else 4)
+    if warp_specialized:
+        kwargs["OVERLAP"] = bool(overlap)
     return grid, args, kwargs
 
 
