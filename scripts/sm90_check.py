@@ -28,8 +28,8 @@ def ref_rows(q, k, v, scale, offset, b, h, rows):
 CONFIGS = {  # name -> sm90_fwd.launch keyword arguments
     "single_m64n128s2": dict(block_m=64, block_n=128, stages=2),
     "ws_m128n128s2": dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
-    "ws_ov_m128n128s2": dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True),
     "ws_ov_m128n64s3": dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True),
+    "ws_ov_m128n128s3": dict(block_m=128, block_n=128, stages=3, warp_specialized=True, overlap=True),
 }
 
 

@@ -41,8 +41,9 @@ def test_gluon_kernel_audits_clean():
 @pytest.mark.gpu
 @pytest.mark.parametrize("tiles", [dict(block_m=64, block_n=128, stages=2),
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
-                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True)],
-                         ids=["single", "ws-m128n128", "ws-m128n64"])
+                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True),
+                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True)],
+                         ids=["single", "ws-m128n128", "ws-m128n64", "ws-overlap-m128n64s3"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

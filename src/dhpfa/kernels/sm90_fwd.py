@@ -1,6 +1,7 @@
 """Hopper attention forward in Gluon (issue 5): EXPERIMENTAL, not dispatched by the API yet.
 
-Two kernels, both checked against float64 on an H200 (docs/perf-log.md, runs 11-12):
+Two kernels, both checked against float64 on an H200 (docs/perf-log.md, runs 11-12), except the
+OVERLAP=True consumer of the warp-specialised one, which is NOT yet run on a GPU (see its comment):
 attn_fwd_sm90_ws, warp-specialised: a 1-warp TMA producer feeds a ring of K/V slots on ready/empty
 mbarriers; the default partition (one warpgroup per 64 query rows) runs the softmax and both GEMMs,
 with unmasked and masked KV blocks in separate loops. attn_fwd_sm90, the single-partition base: Q loaded once by TMA; K and V through a STAGES-deep ring of shared-memory buffers filled by TMA on
@@ -218,6 +219,9 @@ def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empt
                          n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                          BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                          num_warps: gl.constexpr):
+    # Step j waits for block j+1 while block j-1's slot is still held (its PV may be in flight): with two
+    # stages, block j+1 needs exactly that slot, and the kernel deadlocks (it hung on an H200, run 13).
+    gl.static_assert(STAGES >= 3, "the overlapped consumer needs at least 3 stages")
     dtype: gl.constexpr = o_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
