@@ -21,6 +21,65 @@ from .ctmath import LOG2E
 
 
 @gluon.jit
+def _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, CAUSAL: gl.constexpr):
+    """(pid_bh, batch, head, kv head, first row, n_full, n_blocks) of this program, all public: KV blocks
+    below n_full are seen in full by every row; the tile visits n_blocks blocks. The schedule of
+    kernels/block_info.py (query_tile + kv_bounds), in Gluon; causal tiles heaviest first."""
+    if CAUSAL:
+        pid_m = gl.num_programs(0) - 1 - gl.program_id(0)
+    else:
+        pid_m = gl.program_id(0)
+    pid_bh = gl.program_id(1)
+    h = pid_bh % H
+    m0 = pid_m * BLOCK_M
+    if CAUSAL:
+        full_end = gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        full_end = SEQ_K
+        kv_end = SEQ_K
+    return pid_bh, pid_bh // H, h, h // (H // H_KV), m0, full_end // BLOCK_N, (kv_end + BLOCK_N - 1) // BLOCK_N
+
+
+@gluon.jit
+def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
+                   MASKED: gl.constexpr, CAUSAL: gl.constexpr):
+    """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
+    select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l)."""
+    if MASKED:
+        offs_n = j * BLOCK_N + offs_n0
+        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
+        if CAUSAL:
+            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+        s_acc = gl.where(visible, s_acc, float("-inf"))
+    m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
+    if MASKED:
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    else:
+        m_sub = m_new
+    p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
+    alpha = gl.exp2(m_i - m_sub)
+    return p, alpha, m_new, l_i * alpha + gl.sum(p, 1)
+
+
+@gluon.jit
+def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
+              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr):
+    """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q)."""
+    dtype: gl.constexpr = o_desc.dtype
+    empty_row = l_i == 0.0
+    l_safe = gl.where(empty_row, 1.0, l_i)
+    lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
+    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
+    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
+    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
+    fence_async_shared()
+    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
+    tma.store_wait(pendings=0)
+
+
+@gluon.jit
 def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                   H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                   BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
@@ -35,20 +94,7 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     col_s: gl.constexpr = gl.SliceLayout(0, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
 
-    if CAUSAL:
-        pid_m = gl.num_programs(0) - 1 - gl.program_id(0)
-    else:
-        pid_m = gl.program_id(0)
-    pid_bh = gl.program_id(1)
-    b = pid_bh // H
-    h = pid_bh % H
-    h_kv = h // (H // H_KV)
-    m0 = pid_m * BLOCK_M
-    if CAUSAL:
-        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
-    else:
-        kv_end = SEQ_K
-    n_blocks = (kv_end + BLOCK_N - 1) // BLOCK_N
+    pid_bh, b, h, h_kv, m0, n_full, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
 
     q_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
@@ -95,18 +141,8 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                               use_acc=False, is_async=True)
         s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_acc,))
 
-        offs_n = j * BLOCK_N + offs_n0
-        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
-        if CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
-        s_acc = gl.where(visible, s_acc, float("-inf"))
-
-        m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
-        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-        p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
-        alpha = gl.exp2(m_i - m_sub)
-        l_i = l_i * alpha + gl.sum(p, 1)
-        m_i = m_new
+        p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                            BLOCK_N, True, CAUSAL)
         acc = acc * gl.convert_layout(alpha, row_o)[:, None]
         p_op = gl.convert_layout(p.to(dtype), p_layout)
         acc = warpgroup_mma(p_op, v_tile, acc, is_async=True)
@@ -116,16 +152,7 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     for s in gl.static_range(STAGES):
         mbarrier.invalidate(ready.index(s))
 
-    empty = l_i == 0.0
-    l_safe = gl.where(empty, 1.0, l_i)
-    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
-    out = acc * gl.convert_layout(1.0 / l_safe, row_o)[:, None]
-    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
-    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
-    fence_async_shared()
-    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)  # TMA clips rows past SEQ_Q
-    tma.store_wait(pendings=0)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, o_layout)
 
 
 @gluon.jit
@@ -155,20 +182,8 @@ def _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, of
     s_acc = warpgroup_mma(q_tile, k_tile.permute((1, 0)), gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout),
                           use_acc=False, is_async=True)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_acc,))
-    if MASKED:
-        offs_n = j * BLOCK_N + offs_n0
-        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
-        if CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
-        s_acc = gl.where(visible, s_acc, float("-inf"))
-    m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
-    if MASKED:
-        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-    else:
-        m_sub = m_new
-    p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
-    alpha = gl.exp2(m_i - m_sub)
-    l_i = l_i * alpha + gl.sum(p, 1)
+    p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                          BLOCK_N, MASKED, CAUSAL)
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     acc = warpgroup_mma(p_op, v_tile, acc, is_async=True)
@@ -190,20 +205,8 @@ def _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc
     mbarrier.wait(ready.index(ns), (nj // STAGES) & 1)
     s_next = warpgroup_mma(q_tile, k_ring.index(ns).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                            gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    if MASKED:
-        offs_n = j * BLOCK_N + offs_n0
-        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
-        if CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
-        s_cur = gl.where(visible, s_cur, float("-inf"))
-    m_new = gl.maximum(m_i, gl.max(s_cur, 1) * qk_scale)
-    if MASKED:
-        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-    else:
-        m_sub = m_new
-    p = gl.exp2(s_cur * qk_scale - m_sub[:, None])
-    alpha = gl.exp2(m_i - m_sub)
-    l_i = l_i * alpha + gl.sum(p, 1)
+    p, alpha, m_new, l_i = _softmax_block(s_cur, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                          BLOCK_N, MASKED, CAUSAL)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     # PV of block j-1 (issued before s_next) must be done before acc is rescaled; then its V slot is free
     acc = warpgroup_mma_wait(num_outstanding=1, deps=(acc,))
@@ -253,16 +256,7 @@ def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empt
                                         offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
                                         STAGES, True, CAUSAL, s_layout, o_layout)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    empty_row = l_i == 0.0
-    l_safe = gl.where(empty_row, 1.0, l_i)
-    lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
-    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
-    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
-    fence_async_shared()
-    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
-    tma.store_wait(pendings=0)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, o_layout)
 
 
 @gluon.jit
@@ -290,16 +284,7 @@ def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
         m_i, l_i, acc = _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
                                   SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, True, CAUSAL,
                                   s_layout, o_layout)
-    empty_row = l_i == 0.0
-    l_safe = gl.where(empty_row, 1.0, l_i)
-    lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
-    out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
-    o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
-    fence_async_shared()
-    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
-    tma.store_wait(pendings=0)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, o_layout)
 
 
 @gluon.jit
@@ -310,23 +295,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     """Warp-specialised: a 1-warp TMA producer feeds a ring; the default partition (num_warps warps, one
     warpgroup per 64 rows) runs softmax and both GEMMs. Unmasked and masked KV blocks in separate loops."""
     dtype: gl.constexpr = q_desc.dtype
-    if CAUSAL:
-        pid_m = gl.num_programs(0) - 1 - gl.program_id(0)
-    else:
-        pid_m = gl.program_id(0)
-    pid_bh = gl.program_id(1)
-    b = pid_bh // H
-    h = pid_bh % H
-    h_kv = h // (H // H_KV)
-    m0 = pid_m * BLOCK_M
-    if CAUSAL:
-        full_end = gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
-        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
-    else:
-        full_end = SEQ_K
-        kv_end = SEQ_K
-    n_full = full_end // BLOCK_N
-    n_blocks = (kv_end + BLOCK_N - 1) // BLOCK_N
+    pid_bh, b, h, h_kv, m0, n_full, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
 
     q_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
