@@ -128,6 +128,23 @@ def test_partition_dispatch_is_public_but_a_data_switch_is_not():
     assert bad.by_kind()["branch"] >= 1 and any("BRX" in f.instr for f in bad.findings)
 
 
+def test_capture_cells_public_only_when_every_store_is_public():
+    # A worker partition reads a trip count its default partition stored at a uniform shared address.
+    def kernel(store_value_from):
+        return _sass(*LOAD, "S2UR UR4, SR_CgaCtaId", store_value_from, "STS [UR4+0x24000], R9",
+                     "LDS R8, [UR6+0x24000]", "ISETP.GE.AND P0, PT, R8, 0x1, PT", "@!P0 BRA 0xb0", "EXIT", "EXIT")
+    (ok,) = audit_sass(kernel("MOV R9, 0x10"))
+    assert ok.ok, [f.instr for f in ok.findings]
+    (bad,) = audit_sass(kernel("IADD3 R9, R5, 0x1, RZ"))  # R5 came from global memory
+    assert bad.by_kind()["branch"] == 1
+    (unwritten,) = audit_sass(_sass("LDS R8, [UR6+0x24000]", "ISETP.GE.AND P0, PT, R8, 0x1, PT", "@!P0 BRA 0x40",
+                                    "EXIT", "EXIT"))
+    assert unwritten.by_kind()["branch"] == 1, "a cell no store writes (TMA data, say) stays secret"
+    (per_thread,) = audit_sass(_sass("MOV R9, 0x10", "STS [R2+UR4+0x24000], R9", "LDS R8, [R2+UR6+0x24000]",
+                                     "ISETP.GE.AND P0, PT, R8, 0x1, PT", "@!P0 BRA 0x60", "EXIT", "EXIT"))
+    assert per_thread.by_kind()["branch"] == 1, "register-addressed shared memory is data"
+
+
 def test_tensor_core_results_are_secret():
     kinds, _ = _kinds("HGMMA.64x64x16.F32.BF16 R24, gdesc[UR8], RZ, gsb0", "FSETP.GT.AND P0, PT, R30, RZ, PT",
                       "@P0 EXIT", "EXIT")

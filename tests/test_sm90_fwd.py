@@ -15,12 +15,16 @@ import json, torch
 from dhpfa.kernels import sm90_fwd
 from dhpfa.audit import audit_triton
 rows = []
-for ws, fn in ((False, sm90_fwd.attn_fwd_sm90), (True, sm90_fwd.attn_fwd_sm90_ws)):
+configs = ((sm90_fwd.attn_fwd_sm90, dict(block_m=64)),
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, warp_specialized=True)),
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True)))
+for fn, tiles in configs:
+    ws = tiles.get("warp_specialized", False)
     for d in (64, 128):
         for causal in (False, True):
             q = torch.empty(2, 128, 4, d, dtype=torch.bfloat16); k = torch.empty(2, 128, 2, d, dtype=torch.bfloat16)
             _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
-                                            0.1, causal, 0, block_m=128 if ws else 64, warp_specialized=ws)
+                                            0.1, causal, 0, **tiles)
             r, _ = audit_triton(fn, a, kw)
             rows.append(dict(ws=ws, d=d, causal=causal, ok=r[0].ok, kinds=r[0].by_kind(),
                              gmma=r[0].counts["tensor_core"]))
@@ -35,7 +39,7 @@ def test_gluon_kernel_audits_clean():
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 8 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
+    assert len(rows) == 12 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
 
 
 @pytest.mark.gpu

@@ -85,6 +85,21 @@ class Instr:
 _LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 
 
+def uniform_smem_cell(ins):
+    """The immediate offset of a shared-memory access whose address uses only uniform registers and an
+    immediate (`LDS R8, [UR6+0x24000]`, `STS [UR4+0x24000], R2`), or None. Such cells hold CTA-wide
+    control values (warp-specialisation captures); per-thread data goes through register addresses."""
+    if ins.root not in ("LDS", "STS"):
+        return None
+    for o in ins.operands:
+        if o.is_memory or o.text.startswith("["):
+            if not o.address_regs or any(r.kind != "UR" for r in o.address_regs):
+                return None
+            m = re.search(r"\+\s*(-?0x[0-9a-f]+)\s*\]", o.text)
+            return int(m.group(1), 16) if m else 0
+    return None
+
+
 def _scales_by_four(ins):
     """`IMAD.SHL.U32 Rx, Ry, 0x4, RZ` or `SHF.L.U32 Rx, Ry, 0x2, RZ`: a jump-table index times 4 bytes."""
     ops = ins.operands

@@ -111,10 +111,15 @@ def _guard_keys(ins, st):
 
 
 class _Analysis:
-    def __init__(self, instrs, public_param_offsets=(), jump_table=None):
+    def __init__(self, instrs, public_param_offsets=(), jump_table=None, secret_cells=None):
         self.instrs = instrs
         self.succ = S.successors(instrs, jump_table)
         self.dispatch_loads = S.dispatch_state_loads(instrs)
+        # Shared-memory cells at uniform addresses that some store writes (warp-specialisation captures):
+        # a load from one is public unless the cell is in secret_cells (see analyse()).
+        self.cells = {i.index: S.uniform_smem_cell(i) for i in instrs}
+        self.stored_cells = {c for i, c in self.cells.items() if c is not None and instrs[i].root == "STS"}
+        self.secret_cells = set() if secret_cells is None else set(secret_cells)
         self.sub_body = S.subroutine_bodies(instrs, self.succ)
         self.public_offsets = set(public_param_offsets)
         self.cause = {}  # instr index -> (loc, witness index) of its first secret source, or a source label
@@ -139,7 +144,10 @@ class _Analysis:
         guard_secret = ins.guard is not None and st.is_secret(ins.guard)
         cond = None  # with an unguarded, data-only instruction: dest is public whenever `cond` holds
         if root in S.SECRET_LOADS:
-            secret, cause = not (self._origin_public(ins, st) or ins.index in self.dispatch_loads), "secret load"
+            cell = self.cells.get(ins.index) if root == "LDS" else None
+            public_cell = cell is not None and cell in self.stored_cells and cell not in self.secret_cells
+            secret = not (self._origin_public(ins, st) or ins.index in self.dispatch_loads or public_cell)
+            cause = "secret load"
         elif root in ("HGMMA", "QGMMA", "IGMMA", "BGMMA"):
             secret, cause = True, "tensor-core result (reads shared memory)"
         elif root in ("LDC", "ULDC"):
@@ -333,9 +341,32 @@ def _const_offset(ins):
     return None
 
 
+def _cells_written_with_secrets(a, state_in):
+    """Uniform-address shared-memory cells that some reachable STS writes with a secret value."""
+    out = set()
+    for ins, st in zip(a.instrs, state_in):
+        cell = a.cells.get(ins.index)
+        if st is None or cell is None or ins.root != "STS":
+            continue
+        keys = _guard_keys(ins, st)
+        data = [loc for o in ins.operands if not o.address_regs for loc in o.regs]
+        if any(st.is_secret(loc, keys) for loc in data) or (ins.guard is not None and st.is_secret(ins.guard)):
+            out.add(cell)
+    return out
+
+
 def analyse(name, instrs, public_param_offsets=(), jump_table=None):
-    a = _Analysis(instrs, public_param_offsets, jump_table)
-    state_in = a.run()
+    # Cells are summarised flow-insensitively, because the store (default partition) and the load
+    # (worker partition) sit on different paths: start with every stored cell public, mark the cells some
+    # store writes with a secret, and repeat until no cell changes (the secret set only grows).
+    secret_cells = set()
+    while True:
+        a = _Analysis(instrs, public_param_offsets, jump_table, secret_cells)
+        state_in = a.run()
+        grown = secret_cells | _cells_written_with_secrets(a, state_in)
+        if grown == secret_cells:
+            break
+        secret_cells = grown
     findings = a.check(state_in)
     roots = [i.root for i in instrs]
     counts = dict(instructions=len(instrs),
