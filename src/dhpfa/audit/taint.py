@@ -7,6 +7,7 @@ kernel parameters (constant bank), special registers, immediates, and synchronis
 try-wait results: they steer spin loops by timing, not by data). A predicated instruction whose guard is
 secret writes a secret value (it is a select); it does not by itself leak, because it takes the same time.
 """
+import re
 from dataclasses import dataclass, field
 
 from . import sass as S
@@ -111,15 +112,15 @@ def _guard_keys(ins, st):
 
 
 class _Analysis:
-    def __init__(self, instrs, public_param_offsets=(), jump_table=None, secret_cells=None):
+    def __init__(self, instrs, public_param_offsets=(), jump_table=None):
         self.instrs = instrs
         self.succ = S.successors(instrs, jump_table)
         self.dispatch_loads = S.dispatch_state_loads(instrs)
         # Shared-memory cells at uniform addresses that some store writes (warp-specialisation captures):
-        # a load from one is public unless the cell is in secret_cells (see analyse()).
+        # a load from one is public unless the cell is in secret_cells (analyse() grows that set).
         self.cells = {i.index: S.uniform_smem_cell(i) for i in instrs}
         self.stored_cells = {c for i, c in self.cells.items() if c is not None and instrs[i].root == "STS"}
-        self.secret_cells = set() if secret_cells is None else set(secret_cells)
+        self.secret_cells = set()
         self.sub_body = S.subroutine_bodies(instrs, self.succ)
         self.public_offsets = set(public_param_offsets)
         self.cause = {}  # instr index -> (loc, witness index) of its first secret source, or a source label
@@ -210,6 +211,7 @@ class _Analysis:
 
     # -- fixpoint -------------------------------------------------------------------------------------
     def run(self):
+        self.cause = {}
         n = len(self.instrs)
         state_in = [None] * n
         if n == 0:
@@ -333,7 +335,6 @@ class _Analysis:
 
 
 def _const_offset(ins):
-    import re
     for o in ins.sources():
         m = re.fullmatch(r"c\[0x0\]\[(0x[0-9a-f]+)\]", o.text)
         if m:
@@ -359,14 +360,13 @@ def analyse(name, instrs, public_param_offsets=(), jump_table=None):
     # Cells are summarised flow-insensitively, because the store (default partition) and the load
     # (worker partition) sit on different paths: start with every stored cell public, mark the cells some
     # store writes with a secret, and repeat until no cell changes (the secret set only grows).
-    secret_cells = set()
+    a = _Analysis(instrs, public_param_offsets, jump_table)
     while True:
-        a = _Analysis(instrs, public_param_offsets, jump_table, secret_cells)
         state_in = a.run()
-        grown = secret_cells | _cells_written_with_secrets(a, state_in)
-        if grown == secret_cells:
+        grown = a.secret_cells | _cells_written_with_secrets(a, state_in)
+        if grown == a.secret_cells:
             break
-        secret_cells = grown
+        a.secret_cells = grown
     findings = a.check(state_in)
     roots = [i.root for i in instrs]
     counts = dict(instructions=len(instrs),
