@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 _REG = re.compile(r"(?<![\w.])(U?R)(\d+|Z)(?:\.(64|128))?(?![\w])")
 _PRED = re.compile(r"(?<![\w.])(!?)(U?P)([0-6]|T)(?![\w])")
 _BRACKET = re.compile(r"\[([^\]]*)\]")
+_MEMORY_OPERAND = re.compile(r"(g?desc)?\[")  # [R2+0x10], desc[UR4][R2.64], gdesc[UR8]; not c[bank][off]
 
 # ---- opcode classes (by root, the text before the first '.') ---------------------------------------
 CONTROL = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT", "BREAK", "KILL", "WARPSYNC", "BSYNC", "BMOV"}
@@ -92,7 +93,7 @@ def uniform_smem_cell(ins):
     if ins.root not in ("LDS", "STS"):
         return None
     for o in ins.operands:
-        if o.is_memory or o.text.startswith("["):
+        if o.is_memory:
             if not o.address_regs or any(r.kind != "UR" for r in o.address_regs):
                 return None
             m = re.search(r"\+\s*(-?0x[0-9a-f]+)\s*\]", o.text)
@@ -208,8 +209,7 @@ def _regs(kind, idx, width):
 def _operand(text: str, width: int = 1) -> Operand:
     op = Operand(text)
     in_brackets = " ".join(_BRACKET.findall(text))
-    op.is_memory = text.lstrip("-|!~").startswith("[") or bool(re.match(r"^(desc|gdesc|c)\[", text)) \
-        and not text.startswith("c[")
+    op.is_memory = bool(_MEMORY_OPERAND.match(text.lstrip("-|!~")))
     for m in _REG.finditer(text):
         w = {"64": 2, "128": 4}.get(m.group(3), width)
         locs = _regs(m.group(1), m.group(2), w)
@@ -243,11 +243,10 @@ def parse_instruction(index: int, addr: int, body: str) -> Instr:
     if root in MEMORY and root not in ("LDC", "ULDC"):
         w = _size_width(opcode)
         widths = [w] * len(raw)
-    elif root in ("LDC", "ULDC", "CS2R", "LEPC") or root.startswith("D") and root in ("DADD", "DMUL", "DFMA",
-                                                                                     "DSETP", "DMNMX"):
-        w = 2 if (".64" in opcode or root in ("CS2R", "LEPC") and ".32" not in opcode) else 1
-        if root.startswith("D"):
-            w = 2
+    elif root in ("DADD", "DMUL", "DFMA", "DSETP", "DMNMX"):
+        widths = [2] * len(raw)  # float64: every register operand is a pair
+    elif root in ("LDC", "ULDC", "CS2R", "LEPC"):
+        w = 2 if ".64" in opcode or (root in ("CS2R", "LEPC") and ".32" not in opcode) else 1
         widths = [w] * len(raw)
     elif root in ("IMAD", "UIMAD") and ".WIDE" in opcode:
         widths = [1] * len(raw)
