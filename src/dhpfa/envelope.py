@@ -86,8 +86,9 @@ def deadline_from_samples(times_us, quantile=0.999, margin=1.03):
 
 
 class _Region:
-    def __init__(self, env, deadline_ns, slot=0):
+    def __init__(self, env, deadline_ns, slot=0, apply_policy=True):
         self.env, self.deadline_ns, self.slot = env, deadline_ns, slot
+        self.apply_policy = apply_policy
 
     def __enter__(self):
         envelope_stamp[(1,)](self.env._start, num_warps=1)
@@ -96,7 +97,7 @@ class _Region:
     def __exit__(self, *exc):
         envelope_pad[(1,)](self.env._start, self.env._misses, self.env._elapsed, self.slot, self.deadline_ns,
                            num_warps=1)
-        if self.env.check_on_exit:
+        if self.apply_policy and self.env.check_on_exit:
             self.env.check()
         return False
 
@@ -151,15 +152,17 @@ class TimingEnvelope:
         misses_before = int(self._misses.item())
         if mode == "pipelined":
             for i in range(PRIME_CALLS):  # the host is ahead of the GPU before the first measured call
-                with _Region(self, 0, 0):
+                with _Region(self, 0, 0, apply_policy=False):
                     region(*args[i % len(args)])
+        # Zero deadlines "miss" every time: these regions must not apply the policy (check_on_exit would
+        # warn or raise mid-calibration), and the counter is restored below.
         for i in range(samples):
-            with _Region(self, 0, i):
+            with _Region(self, 0, i, apply_policy=False):
                 region(*args[i % len(args)])
             if mode == "isolated":
                 torch.cuda.synchronize()
         torch.cuda.synchronize()
-        self._misses.fill_(misses_before)  # a zero deadline "misses" every time: not a real miss
+        self._misses.fill_(misses_before)
         times = (self._elapsed[:samples].double() / 1000.0).tolist()
         self.deadlines_us[key] = deadline_from_samples(times, quantile, margin)
         return self.deadlines_us[key]
