@@ -26,6 +26,7 @@ def _demo_cpu():
     import torch
 
     import dhpfa
+    from dhpfa.reference import attention_ref
     g = torch.Generator().manual_seed(0)
     b, s, h, hk, d = 1, 77, 4, 2, 64
     q = torch.randn(b, s, h, d, generator=g).half()
@@ -36,10 +37,7 @@ def _demo_cpu():
     t0 = time.time()
     out = dhpfa.flash_attn_func(q, k, v, causal=True)
     dt = time.time() - t0
-    qd, kd, vd = (t.double().repeat_interleave(h // t.shape[2], dim=2) for t in (q, k, v))
-    sc = torch.einsum("bqhd,bkhd->bhqk", qd, kd) / math.sqrt(d)
-    sc = sc.masked_fill(torch.ones(s, s, dtype=torch.bool).triu(1), float("-inf"))
-    ref = torch.einsum("bhqk,bkhd->bqhd", sc.softmax(-1), vd)
+    ref, _ = attention_ref(q, k, v, 1 / math.sqrt(d), causal_offset=0)
     err = float((out.double() - ref).norm() / ref.norm())
     ok = err < 2e-3
     print(f"relative error vs float64 reference: {err:.2e} ({'OK' if ok else 'FAIL'}, limit 2e-3); "
@@ -52,6 +50,7 @@ def _demo_gpu():
 
     from .measure import bench
     from .measure.gpu import device_name
+    from .reference import attention_ref_rows
     print(f"GPU: {device_name()}")
     cases = [bench.Case(4, 16, 4096, 128, False), bench.Case(4, 16, 4096, 128, True),
              bench.Case(1, 16, 16384, 128, False)]
@@ -61,8 +60,7 @@ def _demo_gpu():
     q, k, v = bench.make_inputs(c, 1)[0]
     out = kernels["dhpfa"](q, k, v, False)
     rows = torch.arange(0, c.seq, 97, device="cuda")
-    s = (q[0, 0, rows].double() @ k[0, 0].double().T) * c.head_dim ** -0.5
-    ref = s.softmax(-1) @ v[0, 0].double()
+    ref, _ = attention_ref_rows(*(t.transpose(1, 2) for t in (q, k, v)), c.head_dim ** -0.5, None, 0, 0, rows)
     err = float((out[0, 0, rows].double() - ref).norm() / ref.norm())
     print(f"relative error vs float64 on sampled rows: {err:.2e} ({'OK' if err < 1e-2 else 'FAIL'})")
     rows_out = bench.run_grid(cases, kernels, progress=False)
