@@ -5,24 +5,13 @@ odd shapes with poisoned outputs, then speed beside the Triton kernel and the SD
 """
 import argparse
 import json
-import math
 import os
 
 import torch
 
-import dhpfa
 from dhpfa.kernels import sm90_fwd
 from dhpfa.measure import bench
-
-
-def ref_rows(q, k, v, scale, offset, b, h, rows):
-    hk = h // (q.shape[2] // k.shape[2])
-    s = (q[b, rows, h].double() @ k[b, :, hk].double().T) * scale
-    if offset is not None:
-        j = torch.arange(k.shape[1], device=q.device)
-        s = s.masked_fill(j[None, :] > rows[:, None] + offset, float("-inf"))
-    lse = torch.logsumexp(s, -1)
-    return torch.exp(s - lse[:, None]).nan_to_num(0.0) @ v[b, :, hk].double(), lse
+from dhpfa.reference import attention_ref_rows
 
 
 CONFIGS = {  # name -> sm90_fwd.launch keyword arguments
@@ -45,7 +34,7 @@ def check(b, sq, sk, h, hk, d, causal, dtype, tiles):
     rows = torch.unique(torch.linspace(0, sq - 1, min(sq, 400), device="cuda").long())
     worst, nan = 0.0, bool(out.isnan().any() or lse.isnan().any())
     for bb, hh in {(0, 0), (b - 1, h - 1)}:
-        ro, rl = ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
+        ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
         worst = max(worst, float((out[bb, rows, hh].double() - ro).norm() / ro.norm()))
         fin = torch.isfinite(rl)
         nan = nan or not torch.equal(torch.isfinite(lse[bb, hh, rows]), fin)

@@ -1,5 +1,4 @@
 """CPU tests of the measurement code: statistics, ncu CSV parsing, report formats, no-GPU behaviour."""
-import json
 import random
 import subprocess
 import sys

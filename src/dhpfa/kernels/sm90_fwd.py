@@ -263,7 +263,6 @@ def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empt
 def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0, n_full, n_blocks,
                  qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                  HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
-    dtype: gl.constexpr = o_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
