@@ -14,11 +14,16 @@ from dhpfa.measure import bench
 from dhpfa.reference import attention_ref_rows
 
 
-CONFIGS = {  # name -> sm90_fwd.launch keyword arguments
-    "single_m64n128s2": dict(block_m=64, block_n=128, stages=2),
-    "ws_m128n128s2": dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
-    "ws_ov_m128n64s3": dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True),
-    "ws_ov_m128n128s3": dict(block_m=128, block_n=128, stages=3, warp_specialized=True, overlap=True),
+WS = dict(warp_specialized=True)
+CONFIGS = {  # name -> (head dims, sm90_fwd.launch keyword arguments)
+    "single_m64n128s2": ((64, 128), dict(block_m=64, block_n=128, stages=2)),
+    "ws_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **WS)),
+    "ov_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, **WS)),
+    "split_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, split=2, **WS)),
+    "pp_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, split=2, pingpong=True, **WS)),
+    "pp_m128n64s3": ((64, 128), dict(block_m=128, block_n=64, stages=3, overlap=True, split=2, pingpong=True, **WS)),
+    "pp_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, overlap=True, split=2, pingpong=True, **WS)),
+    "split_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, overlap=True, split=2, **WS)),
 }
 
 
@@ -44,12 +49,20 @@ def check(b, sq, sk, h, hk, d, causal, dtype, tiles):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
+    ap.add_argument("--configs", default=",".join(CONFIGS), help="comma-separated names from CONFIGS")
+    ap.add_argument("--no-correctness", action="store_true")
+    ap.add_argument("--no-speed", action="store_true")
+    ap.add_argument("--cases", default="64:4096,64:16384,128:2048,128:16384,256:16384",
+                    help="speed cases D:S (16K tokens each), causal off and on")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
+    names = [n for n in args.configs.split(",") if n]
+    tag = "-".join(names) if len(names) == 1 else "all"
     res = {"correctness": [], "speed": []}
     ok = True
-    for name, tiles in CONFIGS.items():
-        for d in (64, 128):
+    for name in names if not args.no_correctness else ():
+        dims, tiles = CONFIGS[name]
+        for d in dims:
             for causal in (False, True):
                 for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (1, 4096, 4096, 2, 1)):
                     err, bad = check(*shape[:3], shape[3], shape[4], d, causal, torch.bfloat16, tiles)
@@ -59,30 +72,35 @@ def main():
                                                    nan_or_lse_mismatch=bad))
                     if not good:
                         print(f"FAIL {name} D{d} causal={causal} {shape}: rel err {err:.2e} nan/lse={bad}", flush=True)
-    print(f"correctness: {len(res['correctness'])} cases,", "all OK" if ok else "FAILURES", flush=True)
-    peers = bench.peer_kernels()
+        print(f"correctness {name}: {sum(r['config'] == name for r in res['correctness'])} cases,",
+              "all OK" if ok else "FAILURES", flush=True)
+    if not args.no_speed:
+        peers = bench.peer_kernels()
 
-    def gluon(tl_):
-        def fn(q, k, v, causal):
-            b, h, s, d = q.shape
-            out = torch.empty_like(q)
-            lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
-            sm90_fwd.launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2), lse,
-                            d ** -0.5, causal, 0, **tl_)
-            return out
-        return fn
-    kernels = {"triton(dhpfa)": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
-    kernels.update({name: gluon(tiles) for name, tiles in CONFIGS.items()})
-    for d, s in ((64, 4096), (64, 16384), (128, 2048), (128, 16384)):
-        for causal in (False, True):
-            case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal)
-            r = bench.bench_case(case, kernels, warmup=5, reps=30)
-            res["speed"].append(dict(case=case.label(), results=r))
-            print(f"{case.label():<32} " + "  ".join(f"{n}={v['tflops']:.0f}" if "tflops" in v else f"{n}=err"
-                                                     for n, v in r.items()), flush=True)
-    with open(os.path.join(args.out, "sm90.json"), "w") as f:
+        def gluon(tl_):
+            def fn(q, k, v, causal):
+                b, h, s, d = q.shape
+                out = torch.empty_like(q)
+                lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
+                sm90_fwd.launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2), lse,
+                                d ** -0.5, causal, 0, **tl_)
+                return out
+            return fn
+        for cell in args.cases.split(","):
+            d, s = (int(x) for x in cell.split(":"))
+            kernels = {"triton(dhpfa)": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"],
+                       "sdpa_cudnn": peers["sdpa_cudnn"]}
+            kernels.update({n: gluon(CONFIGS[n][1]) for n in names if d in CONFIGS[n][0]})
+            for causal in (False, True):
+                case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal)
+                r = bench.bench_case(case, kernels, warmup=5, reps=30)
+                res["speed"].append(dict(case=case.label(), results=r))
+                print(f"{case.label():<32} " + "  ".join(f"{n}={v['tflops']:.0f}" if "tflops" in v else f"{n}=err"
+                                                         for n, v in r.items()), flush=True)
+    with open(os.path.join(args.out, f"sm90-{tag}.json"), "w") as f:
         json.dump(res, f, indent=1)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    raise SystemExit(main())

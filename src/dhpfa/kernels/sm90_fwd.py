@@ -63,16 +63,17 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
 
 
 @gluon.jit
-def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
+def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
               HEAD_DIM: gl.constexpr, o_layout: gl.constexpr):
-    """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q)."""
+    """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
+    o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
+    dtype and shared layout, so it needs no buffer of its own."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
     gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-    o_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], o_desc.layout)
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
     tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
@@ -152,22 +153,28 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     for s in gl.static_range(STAGES):
         mbarrier.invalidate(ready.index(s))
 
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, o_layout)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, q_smem, BLOCK_M, HEAD_DIM, o_layout)
 
 
 @gluon.jit
 def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, h_kv, m0, n_blocks,
-                 BLOCK_N: gl.constexpr, STAGES: gl.constexpr):
-    """One warp: Q once, then K/V blocks into the ring as slots come free (public trip count)."""
-    mbarrier.expect(q_bar, q_desc.block_type.nbytes)
-    tma.async_copy_global_to_shared(q_desc, [b, m0, h, 0], q_bar, q_smem)
-    kv_bytes: gl.constexpr = 2 * k_desc.block_type.nbytes
-    for j in range(n_blocks):
-        s = j % STAGES
-        mbarrier.wait(empty.index(s), ((j // STAGES) & 1) ^ 1)
-        mbarrier.expect(ready.index(s), kv_bytes)
+                 BLOCK_N: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr):
+    """One warp: Q once (SPLIT row pieces, one per consumer), then K/V blocks into the ring as slots come
+    free (public trip count). ready/empty hold 2 * STAGES barriers: K slot s at s, V slot s at STAGES + s."""
+    rows: gl.constexpr = q_desc.block_type.shape[1]
+    mbarrier.expect(q_bar, SPLIT * q_desc.block_type.nbytes)
+    for i in gl.static_range(SPLIT):
+        tma.async_copy_global_to_shared(q_desc, [b, m0 + i * rows, h, 0], q_bar, q_smem.index(i))
+    for j in range(n_blocks):  # K and V slots have barriers of their own: K is released after QK^T,
+        s = j % STAGES          # V after PV, so K of a later block can load while V is still read
+        phase = ((j // STAGES) & 1) ^ 1
+        mbarrier.wait(empty.index(s), phase)
+        mbarrier.expect(ready.index(s), k_desc.block_type.nbytes)
         tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s))
-        tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), v_ring.index(s))
+        mbarrier.wait(empty.index(STAGES + s), phase)
+        mbarrier.expect(ready.index(STAGES + s), v_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(STAGES + s),
+                                        v_ring.index(s))
 
 
 @gluon.jit
@@ -177,86 +184,119 @@ def _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, of
     dtype: gl.constexpr = q_tile.dtype
     s = j % STAGES
     mbarrier.wait(ready.index(s), (j // STAGES) & 1)
+    mbarrier.wait(ready.index(STAGES + s), (j // STAGES) & 1)
     k_tile = k_ring.index(s).reshape([BLOCK_N, HEAD_DIM])
     v_tile = v_ring.index(s).reshape([BLOCK_N, HEAD_DIM])
     s_acc = warpgroup_mma(q_tile, k_tile.permute((1, 0)), gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout),
                           use_acc=False, is_async=True)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_acc,))
+    mbarrier.arrive(empty.index(s), count=1)  # K slot free
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                           BLOCK_N, MASKED, CAUSAL)
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     acc = warpgroup_mma(p_op, v_tile, acc, is_async=True)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    mbarrier.arrive(empty.index(s), count=1)  # the slot may be refilled
+    mbarrier.arrive(empty.index(STAGES + s), count=1)  # V slot free
     return m_new, l_i, acc
 
 
 @gluon.jit
-def _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
-             CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-             STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr):
-    """Block j with the tensor cores kept busy: QK^T of block j+1 and PV of block j-1 run while this
-    warpgroup does block j's softmax. `last` clamps the look-ahead (a public index)."""
-    dtype: gl.constexpr = q_tile.dtype
-    nj = gl.minimum(j + 1, last)
-    ns = nj % STAGES
-    mbarrier.wait(ready.index(ns), (nj // STAGES) & 1)
-    s_next = warpgroup_mma(q_tile, k_ring.index(ns).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
-                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    p, alpha, m_new, l_i = _softmax_block(s_cur, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL)
-    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    # PV of block j-1 (issued before s_next) must be done before acc is rescaled; then its V slot is free
-    acc = warpgroup_mma_wait(num_outstanding=1, deps=(acc,))
-    mbarrier.arrive(empty.index((j + STAGES - 1) % STAGES), count=1, pred=j > 0)
-    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
-    acc = warpgroup_mma(p_op, v_ring.index(j % STAGES).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    s_next = warpgroup_mma_wait(num_outstanding=1, deps=(s_next,))
-    return s_next, m_new, l_i, acc
+def _take_turn(turn, e, WG: gl.constexpr, PINGPONG: gl.constexpr):
+    """Ping-pong between the two consumer warpgroups: issue event e of warpgroup WG waits until the other
+    has issued its event e - 1 (warpgroup 0's event 0 is released at init). Public: e counts blocks."""
+    if PINGPONG:
+        mbarrier.wait(turn.index(WG), e & 1)
 
 
 @gluon.jit
-def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0, n_full,
+def _pass_turn(turn, WG: gl.constexpr, PINGPONG: gl.constexpr):
+    if PINGPONG:
+        mbarrier.arrive(turn.index(1 - WG), count=1)
+
+
+@gluon.jit
+def _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
+             CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+             STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
+             o_layout: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr):
+    """Block j (j >= 1) with the tensor cores busy during the softmax: S_j = Q K_j^T and O += P_{j-1} V_{j-1}
+    are issued together; the softmax of S_j runs while the PV GEMM is in flight. Every GEMM is waited on
+    before the step returns, so no accumulator is in flight across a loop edge (ptxas serialises every
+    WGMMA of a kernel where one is: advisory C7514)."""
+    dtype: gl.constexpr = q_tile.dtype
+    s_idx = j % STAGES
+    prev = (j + STAGES - 1) % STAGES
+    mbarrier.wait(ready.index(s_idx), (j // STAGES) & 1)
+    mbarrier.wait(ready.index(STAGES + prev), ((j - 1) // STAGES) & 1)
+    _take_turn(turn, j, WG, PINGPONG)
+    s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+    acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    _pass_turn(turn, WG, PINGPONG)
+    s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
+    mbarrier.arrive(empty.index(s_idx), count=1)  # block j's K is read
+    p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                          BLOCK_N, MASKED, CAUSAL)
+    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    mbarrier.arrive(empty.index(STAGES + prev), count=1)  # block j-1's V is read
+    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    return p_op, m_new, l_i, acc
+
+
+@gluon.jit
+def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, turn, b, h, pid_bh, m0,
                          n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                          BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
-                         num_warps: gl.constexpr):
-    # Step j waits for block j+1 while block j-1's slot is still held (its PV may be in flight): with two
-    # stages, block j+1 needs exactly that slot, and the kernel deadlocks (it hung on an H200, run 13).
-    gl.static_assert(STAGES >= 3, "the overlapped consumer needs at least 3 stages")
+                         num_warps: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr):
+    """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
+    rows from m0. Visits max(n_blocks, 1) blocks (the producer's count): block 0 is peeled and masked,
+    so a tile with no visible key still reads one loaded block and gives O = 0, LSE = -inf."""
     dtype: gl.constexpr = o_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    n_eff = gl.maximum(n_blocks, 1)
+    if CAUSAL:  # blocks below n_full are seen in full by these rows (public: shapes and program ids)
+        n_full = gl.minimum(gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K) // BLOCK_N, n_eff)
+    else:
+        n_full = SEQ_K // BLOCK_N
     m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
     l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
     acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
     offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
     offs_n0 = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
-    last = gl.maximum(n_blocks, 1) - 1  # the producer always loads block 0, so the prologue never hangs
     mbarrier.wait(q_bar, 0)
     mbarrier.wait(ready.index(0), 0)
-    # The loop carries the PV accumulator in flight, so it starts as one: P = 0 times block 0's V, zeroed.
-    p_zero = gl.zeros([BLOCK_M, BLOCK_N], dtype,
-                      layout=gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    acc = warpgroup_mma(p_zero, v_ring.index(0).reshape([BLOCK_N, HEAD_DIM]), acc, use_acc=False, is_async=True)
-    s_cur = warpgroup_mma(q_tile, k_ring.index(0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+    _take_turn(turn, 0, WG, PINGPONG)
+    s_tok = warpgroup_mma(q_tile, k_ring.index(0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    s_cur = warpgroup_mma_wait(num_outstanding=0, deps=(s_cur,))
-    for j in range(0, n_full):
-        s_cur, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc, offs_m,
-                                        offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
-                                        STAGES, False, CAUSAL, s_layout, o_layout)
-    for j in range(n_full, n_blocks):
-        s_cur, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, j, last, s_cur, m_i, l_i, acc, offs_m,
-                                        offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
-                                        STAGES, True, CAUSAL, s_layout, o_layout)
+    _pass_turn(turn, WG, PINGPONG)
+    s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
+    mbarrier.arrive(empty.index(0), count=1)
+    p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                        BLOCK_N, True, CAUSAL)
+    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    for j in range(1, n_full):  # blocks every row sees in full: no mask
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_op, m_i, l_i, acc, offs_m,
+                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
+                                       STAGES, False, CAUSAL, s_layout, o_layout, WG, PINGPONG)
+    for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_op, m_i, l_i, acc, offs_m,
+                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
+                                       STAGES, True, CAUSAL, s_layout, o_layout, WG, PINGPONG)
+    last = (n_eff - 1) % STAGES
+    mbarrier.wait(ready.index(STAGES + last), ((n_eff - 1) // STAGES) & 1)
+    _take_turn(turn, n_eff, WG, PINGPONG)
+    acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    _pass_turn(turn, WG, PINGPONG)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, o_layout)
+    mbarrier.arrive(empty.index(STAGES + last), count=1)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, q_smem, BLOCK_M, HEAD_DIM, o_layout)
 
 
 @gluon.jit
@@ -283,44 +323,70 @@ def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
         m_i, l_i, acc = _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
                                   SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, True, CAUSAL,
                                   s_layout, o_layout)
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, o_layout)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, q_smem, BLOCK_M, HEAD_DIM, o_layout)
 
 
 @gluon.jit
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, num_warps: gl.constexpr):
-    """Warp-specialised: a 1-warp TMA producer feeds a ring; the default partition (num_warps warps, one
-    warpgroup per 64 rows) runs softmax and both GEMMs. Unmasked and masked KV blocks in separate loops."""
+                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, SPLIT: gl.constexpr,
+                     CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, num_warps: gl.constexpr):
+    """Warp-specialised: a 1-warp TMA producer feeds a ring of K/V slots. SPLIT=1: the default partition
+    (num_warps warps, one warpgroup per 64 rows) runs softmax and both GEMMs for the BLOCK_M rows.
+    SPLIT=2 (needs OVERLAP): two consumer partitions of one warpgroup each own BLOCK_M / 2 rows and share
+    the ring (each slot is released by both), so one's softmax can run beside the other's GEMMs; the
+    second consumer runs with CONSUMER_REGS registers. Both visit the tile's blocks (the second half's
+    extra causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG
+    (SPLIT=2): the consumers take turns issuing their GEMMs (mbarriers `turn`), as FlashAttention-3 does
+    with named barriers, so one warpgroup's softmax runs while the other's GEMMs do."""
+    gl.static_assert(SPLIT == 1 or OVERLAP, "split consumers use the overlapped consumer")
+    gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
     dtype: gl.constexpr = q_desc.dtype
+    ROWS: gl.constexpr = BLOCK_M // SPLIT
     pid_bh, b, h, h_kv, m0, n_full, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
 
-    q_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], q_desc.layout)
+    q_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
     v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
     q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    empty = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    ready = gl.allocate_shared_memory(gl.int64, [2 * STAGES, 1], mbarrier.MBarrierLayout())  # K slots, V slots
+    empty = gl.allocate_shared_memory(gl.int64, [2 * STAGES, 1], mbarrier.MBarrierLayout())
+    turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
-    for s in gl.static_range(STAGES):
+    for s in gl.static_range(2 * STAGES):
         mbarrier.init(ready.index(s), count=1)
-        mbarrier.init(empty.index(s), count=1)
+        mbarrier.init(empty.index(s), count=SPLIT)
+    for w in gl.static_range(2):
+        mbarrier.init(turn.index(w), count=1)
+    mbarrier.arrive(turn.index(0), count=1)  # warpgroup 0 issues first
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
-    if OVERLAP:
-        # the overlapped consumer computes block 0's QK^T up front: the producer always loads block 0
-        gl.warp_specialize([(_ws_consumer_overlap, (o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
-                                                    pid_bh, m0, n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K,
+    if SPLIT == 2:
+        gl.warp_specialize([(_ws_consumer_overlap, (o_desc, LSE, q_smem.index(0), k_ring, v_ring, q_bar, ready, empty,
+                                                    turn, b, h, pid_bh, m0, n_blocks, qk_scale, SEQ_Q, SEQ_K,
+                                                    CAUSAL_OFFSET, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 0,
+                                                    PINGPONG)),
+                            (_ws_consumer_overlap, (o_desc, LSE, q_smem.index(1), k_ring, v_ring, q_bar, ready, empty,
+                                                    turn, b, h, pid_bh, m0 + ROWS, n_blocks, qk_scale, SEQ_Q, SEQ_K,
+                                                    CAUSAL_OFFSET, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 1,
+                                                    PINGPONG)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
+                                            h, h_kv, m0, gl.maximum(n_blocks, 1), BLOCK_N, STAGES, SPLIT))],
+                           [4, 1], [CONSUMER_REGS, 24])
+    elif OVERLAP:
+        # the overlapped consumer always reads block 0, so the producer always loads it
+        gl.warp_specialize([(_ws_consumer_overlap, (o_desc, LSE, q_smem.index(0), k_ring, v_ring, q_bar, ready, empty,
+                                                    turn, b, h, pid_bh, m0, n_blocks, qk_scale, SEQ_Q, SEQ_K,
                                                     CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                                                    num_warps)),
+                                                    num_warps, 0, False)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
-                                            h, h_kv, m0, gl.maximum(n_blocks, 1), BLOCK_N, STAGES))], [1], [24])
+                                            h, h_kv, m0, gl.maximum(n_blocks, 1), BLOCK_N, STAGES, SPLIT))], [1], [24])
     else:
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh,
-                                            m0, n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M,
-                                            BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps)),
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), k_ring, v_ring, q_bar, ready, empty, b, h,
+                                            pid_bh, m0, n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
-                                            h, h_kv, m0, n_blocks, BLOCK_N, STAGES))], [1], [24])
+                                            h, h_kv, m0, n_blocks, BLOCK_N, STAGES, SPLIT))], [1], [24])
 
 
 def _descriptor(t, rows, head_dim):
@@ -334,18 +400,20 @@ def _descriptor(t, rows, head_dim):
 
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
-                warp_specialized=False, overlap=False):
+                warp_specialized=False, overlap=False, split=1, consumer_regs=232, pingpong=False):
     """(grid, args, kwargs) on (B, S, H, D) views; head_dim 64 or 128, fp16/bf16. Warp-specialised: the
-    default partition has block_m // 16 warps (one warpgroup per 64 rows)."""
+    default partition has block_m // split // 16 warps (one warpgroup per 64 rows)."""
     batch, seq_q, heads, head_dim = q.shape
     grid = (triton.cdiv(seq_q, block_m), batch * heads)
-    args = (_descriptor(q, block_m, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
-            _descriptor(out, block_m, head_dim), lse, float(softmax_scale) * LOG2E,
+    rows = block_m // split
+    args = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
+            _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E,
             heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=stages,
-                  num_warps=block_m // 16 if warp_specialized else 4)
+                  num_warps=rows // 16 if warp_specialized else 4)
     if warp_specialized:
-        kwargs["OVERLAP"] = bool(overlap)
+        kwargs.update(OVERLAP=bool(overlap), SPLIT=int(split), CONSUMER_REGS=int(consumer_regs),
+                      PINGPONG=bool(pingpong))
     return grid, args, kwargs
 
 
