@@ -1,7 +1,8 @@
-"""Device study for issue 6: where the envelope's overhead comes from at long shapes, and what a lower
-calibration quantile costs in misses. For each shape: 4,000 pipelined stamp-to-pad times of the region on
-random inputs (their quantiles, and where the slow ones fall in the sequence), the GPU's clocks and
-throttle reasons, then median enveloped time and misses over 400 calls for several (quantile, margin).
+"""Device study for issue 6: where the envelope's overhead comes from, and what a lower calibration
+quantile costs in misses. For each shape: the default calibration's pipelined stamp-to-pad times on random
+inputs, then three more batches under the same load (quantiles, medians along the sequence: do slow
+stretches recur?), the GPU's clocks and throttle reasons, then median enveloped time and misses for
+several (quantile, margin) set from the first batch.
 
     PYTHONPATH=src python3 scripts/envelope_tail.py --out DIR
 """
@@ -34,20 +35,26 @@ def quantiles(xs):
         {"max": s[-1]}
 
 
-def study(shape, samples=4000, calls=400):
+def study(shape, samples, calls, batches=3):
     fn = kernels(peers=False)["dhpfa"]
     pool = random_pool(shape, torch.bfloat16, pool_size=4, seed=3)
     env = TimingEnvelope(policy="count")
     before = smi()
-    env.calibrate(fn, key="cal", inputs=pool, samples=samples)
+    env.calibrate(fn, key="cal", inputs=pool, samples=samples)  # the default calibration (1 s warm-up)
     times = (env._elapsed[:samples].double() / 1000.0).tolist()
+    runs = [times]
+    for i in range(batches):  # later batches of the same steady load: do slow stretches recur?
+        env.calibrate(fn, key=f"b{i}", inputs=pool, samples=samples, warmup=0, warmup_ms=0)
+        runs.append((env._elapsed[:samples].double() / 1000.0).tolist())
     after = smi()
-    med = sorted(times)[len(times) // 2]
-    slow = [i for i, t in enumerate(times) if t > 1.05 * med]
+    step = max(1, samples // 40)
     plain_ms = time_ms(fn, pool, warmup=10, reps=calls)
-    row = dict(shape=shape, quantiles_us=quantiles(times), slow_over_105pct=len(slow), slow_indices=slow[:60],
-               first_100_median=sorted(times[:100])[50], last_100_median=sorted(times[-100:])[50],
-               smi_before=before, smi_after=after, plain_us=plain_ms * 1000, settings=[])
+    row = dict(shape=shape, samples=samples, smi_before=before, smi_after=after, plain_us=plain_ms * 1000,
+               batches=[dict(quantiles_us=quantiles(r),
+                             slow_over_105pct=sum(t > 1.05 * sorted(r)[len(r) // 2] for t in r),
+                             medians_per_step=[round(sorted(r[i:i + step])[len(r[i:i + step]) // 2], 1)
+                                               for i in range(0, len(r), step)]) for r in runs],
+               settings=[])
     for q, margin in SETTINGS:
         key = (q, margin)
         env.deadlines_us[key] = deadline_from_samples(times, q, margin)
@@ -69,14 +76,16 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows = []
-    for shape in ((4, 16, 2048, 128), (16, 16, 1024, 128), (2, 32, 8192, 64), (1, 16, 16384, 128)):
-        r = study(shape)
+    for shape, samples, calls in (((4, 16, 2048, 128), 4000, 1000), ((16, 16, 1024, 128), 4000, 1000),
+                                  ((8, 8, 2048, 256), 2000, 600), ((2, 32, 8192, 64), 1000, 300),
+                                  ((1, 16, 16384, 128), 1000, 300)):
+        r = study(shape, samples, calls)
         rows.append(r)
-        qs = r["quantiles_us"]
-        print(f"{shape}: plain {r['plain_us']:.1f} us; " + " ".join(f"{k}={v:.1f}" for k, v in qs.items())
-              + f"; >105% of median: {r['slow_over_105pct']} at {r['slow_indices'][:20]}; first/last-100 median "
-              f"{r['first_100_median']:.1f}/{r['last_100_median']:.1f}; smi {r['smi_before']} -> {r['smi_after']}",
-              flush=True)
+        print(f"{shape}: plain {r['plain_us']:.1f} us; smi {r['smi_before']} -> {r['smi_after']}")
+        for i, bt in enumerate(r["batches"]):
+            print(f"   batch {i}: " + " ".join(f"{k}={v:.1f}" for k, v in bt["quantiles_us"].items())
+                  + f"; >105% of median: {bt['slow_over_105pct']}; medians per {samples // 40}: "
+                  + " ".join(f"{m:.0f}" for m in bt["medians_per_step"]), flush=True)
         for st in r["settings"]:
             print(f"   p{st['quantile'] * 100:g} x {st['margin']}: deadline {st['deadline_us']:.1f} us, enveloped "
                   f"{st['envelope_us']:.1f} us, overhead {st['overhead'] * 100:.1f}%, misses {st['misses']}/"

@@ -21,6 +21,7 @@ CONFIGS = {  # name -> (head dims, sm90_fwd.launch keyword arguments)
     "ov_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, **WS)),
     "split_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, split=2, **WS)),
     "pp_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, split=2, pingpong=True, **WS)),
+    "pp_m128n128s3": ((64,), dict(block_m=128, block_n=128, stages=3, overlap=True, split=2, pingpong=True, **WS)),
     "pp_m128n64s3": ((64, 128), dict(block_m=128, block_n=64, stages=3, overlap=True, split=2, pingpong=True, **WS)),
     "pp_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, overlap=True, split=2, pingpong=True, **WS)),
     "split_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, overlap=True, split=2, **WS)),

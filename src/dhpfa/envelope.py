@@ -25,6 +25,7 @@ import triton.language as tl
 
 
 PRIME_CALLS = 8
+WARMUP_MS = 1000.0
 CALIBRATION_SLOTS = 4096
 
 
@@ -85,6 +86,23 @@ def deadline_from_samples(times_us, quantile=0.999, margin=1.03):
     return s[idx] * margin
 
 
+def _warm_up(region, args, calls, ms):
+    """Run region(*args[i]) at least `calls` times and until `ms` of GPU time have passed."""
+    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    start.record()
+    i, batch = 0, max(1, calls)
+    while True:
+        for _ in range(batch):
+            region(*args[i % len(args)])
+            i += 1
+        end.record()
+        end.synchronize()
+        elapsed = start.elapsed_time(end)
+        if elapsed >= ms:
+            return i
+        batch = max(1, min(4 * i, int(i * (ms - elapsed) / max(elapsed, 1e-3)) + 1))  # calls left at this pace
+
+
 class _Region:
     def __init__(self, env, deadline_ns, slot=0, apply_policy=True):
         self.env, self.deadline_ns, self.slot = env, deadline_ns, slot
@@ -132,7 +150,7 @@ class TimingEnvelope:
 
     # -- deadlines ----------------------------------------------------------------------------------------
     def calibrate(self, region, key=None, samples=1000, warmup=20, quantile=0.999, margin=1.03, inputs=None,
-                  mode="pipelined"):
+                  mode="pipelined", warmup_ms=WARMUP_MS):
         """Run `region()` (or `region(*inputs[i])`, rotating) inside the envelope with a zero deadline, read
         on the device how long each took from the stamp to the pad, and set the deadline for `key` to
         the `quantile` of those times x `margin`. Returns the deadline in microseconds.
@@ -140,15 +158,18 @@ class TimingEnvelope:
         mode "pipelined": calls are queued back to back, as when the host runs ahead of the GPU (serving,
         training loops). "isolated": each call waits for the previous one, so the host's launch time
         after the stamp is inside the deadline too (one-off calls from Python).
+
+        Warm-up runs the region at least `warmup` times and for at least `warmup_ms` of GPU time: a GPU at
+        its power cap lowers its clock within the first second of load (measured on an H200: the median
+        call 11% slower after 1 s than in the first 100 calls), and samples that straddle that change give
+        a deadline from two clock states.
         """
         if mode not in ("pipelined", "isolated"):
             raise ValueError(f"mode: expected 'pipelined' or 'isolated', got {mode!r}")
         if not 1 <= samples <= CALIBRATION_SLOTS:
             raise ValueError(f"samples: expected 1..{CALIBRATION_SLOTS}, got {samples}")
         args = inputs or [()]
-        for i in range(warmup):
-            region(*args[i % len(args)])
-        torch.cuda.synchronize()
+        _warm_up(region, args, warmup, warmup_ms)
         misses_before = int(self._misses.item())
         if mode == "pipelined":
             for i in range(PRIME_CALLS):  # the host is ahead of the GPU before the first measured call
