@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import dhpfa
-from dhpfa.kernels import triton_fwd, variants
+from dhpfa.kernels import dispatch, variants
 from dhpfa.measure import bench
 from dhpfa.reference import attention_ref_rows
 
@@ -66,9 +66,8 @@ def test_launched_binary_is_the_audited_binary(variant):
     v = torch.randn_like(k)
     out = torch.empty_like(q)
     lse = torch.empty(2, 4, 300, device="cuda", dtype=torch.float32)
-    fn = triton_fwd.KERNELS[variant.kernel]
-    grid, args, kwargs = triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, 0.1, variant.causal, 100,
-                                                variant.config)
+    fn = dispatch.kernel_fn(variant.kernel)
+    grid, args, kwargs = dispatch.launch_args(variant, q, k, v, out, lse, 0.1, variant.causal, 100)
     compiled = fn[grid](*args, **kwargs)
     offline = compile_offline(fn, args, kwargs, use_cache=False)
     assert hashlib.sha256(compiled.asm["cubin"]).hexdigest() == offline.sha256

@@ -19,7 +19,9 @@ from dhpfa.audit import audit_triton
 rows = []
 configs = ((sm90_fwd.attn_fwd_sm90, dict(block_m=64)),
            (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, warp_specialized=True)),
-           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True)))
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True)),
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True,
+                                            split=2, pingpong=True)))
 for fn, tiles in configs:
     ws = tiles.get("warp_specialized", False)
     for d in (64, 128):
@@ -41,15 +43,20 @@ def test_gluon_kernel_audits_clean():
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 12 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
+    assert len(rows) == 16 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("tiles", [dict(block_m=64, block_n=128, stages=2),
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
                                    dict(block_m=128, block_n=64, stages=3, warp_specialized=True),
-                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True)],
-                         ids=["single", "ws-m128n128", "ws-m128n64", "ws-overlap-m128n64s3"])
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True),
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True,
+                                        split=2),
+                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True,
+                                        split=2, pingpong=True)],
+                         ids=["single", "ws-m128n128", "ws-m128n64", "overlap-m128n128s2", "split-m128n128s2",
+                              "pingpong-m128n64s3"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

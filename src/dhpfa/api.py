@@ -124,13 +124,27 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
-    from .kernels import triton_fwd  # imported at first call: TRITON_INTERPRET is read when kernels are defined
-    variant = variants.select(q.dtype, d, causal, _interpreter_active(), seq_k=k.shape[1])
+    from .kernels import dispatch  # kernels load at first call: TRITON_INTERPRET is read when they are defined
+    variant = variants.select(q.dtype, d, causal, _interpreter_active(), seq_k=k.shape[1],
+                              sm90=_is_sm90(q.device))
     # launch on the tensors' GPU, not the current one
     on_device = torch.cuda.device(q.device) if q.device.type == "cuda" else contextlib.nullcontext()
     with on_device:
-        triton_fwd.launch(variant.kernel, q, k, v, out, lse, scale, causal, causal_offset, variant.config)
+        dispatch.launch(variant, q, k, v, out, lse, scale, causal, causal_offset)
     return lse
+
+
+_SM90 = {}
+
+
+def _is_sm90(device) -> bool:
+    """Hopper (compute capability 9.0): the Gluon kernel's target. Public: a property of the machine."""
+    if device.type != "cuda" or _interpreter_active():
+        return False
+    idx = device.index if device.index is not None else torch.cuda.current_device()
+    if idx not in _SM90:
+        _SM90[idx] = torch.cuda.get_device_capability(idx) == (9, 0)
+    return _SM90[idx]
 
 
 def flash_attn_func(q, k, v, softmax_scale=None, causal=False, return_lse=False):

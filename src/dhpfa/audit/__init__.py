@@ -87,7 +87,7 @@ class VariantReport:
 
 def _audit_variant(variant):
     import torch
-    from ..kernels import triton_fwd
+    from ..kernels import dispatch
     d = variant.head_dim
     # Any arguments with the launch's types and 16-divisibility give the binary the JIT would launch.
     q = torch.empty(2, 128, 4, d, dtype=variant.dtype)
@@ -95,9 +95,8 @@ def _audit_variant(variant):
     v = torch.empty_like(k)
     out = torch.empty_like(q)
     lse = torch.empty(2, 4, 128)
-    _, args, kwargs = triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, 0.1, variant.causal, 0,
-                                             variant.config)
-    fn = triton_fwd.KERNELS[variant.kernel]
+    _, args, kwargs = dispatch.launch_args(variant, q, k, v, out, lse, 0.1, variant.causal, 0)
+    fn = dispatch.kernel_fn(variant.kernel)
     reports, compiled = audit_triton(fn, args, kwargs, public_params=variant.public_loads)
     res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
     return VariantReport(variant.name, compiled.name, reports, res, compiled.sha256, compiled.cached)

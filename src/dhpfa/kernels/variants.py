@@ -19,12 +19,16 @@ class TileConfig:
     block_n: int
     num_warps: int
     num_stages: int
+    split: int = 1          # Gluon kernel: consumer warpgroup partitions (block_m / split rows each)
+    pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
 
     def label(self) -> str:
-        return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}"
+        extra = f"x{self.split}" + ("pp" if self.pingpong else "") if self.split > 1 else ""
+        return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}"
 
 
-KERNELS = ("attn_fwd", "attn_fwd_tma")
+KERNELS = ("attn_fwd", "attn_fwd_tma", "attn_fwd_sm90_ws")
+GLUON_KERNELS = ("attn_fwd_sm90_ws",)
 
 # Hopper defaults per head dim: (kernel, tiles). Chosen from device measurements; docs/perf-log.md.
 SM90_DEFAULTS = {
@@ -47,6 +51,13 @@ SM90_SHORT = {
     128: ("attn_fwd_tma", TileConfig(64, 64, 4, 3)),
     192: ("attn_fwd_tma", TileConfig(64, 32, 4, 3)),
     256: ("attn_fwd_tma", TileConfig(64, 32, 4, 3)),
+}
+# Hopper-native Gluon kernel (kernels/sm90_fwd.py: TMA producer warp, two ping-pong consumer warpgroups
+# with softmax/GEMM overlap). Chosen on sm_90 for these head dims; device runs 14-16 (docs/perf-log.md):
+# D=128 600-619 TFLOPS vs 519-526 for the Triton kernel, D=256 685-761 vs 521-562.
+SM90_GLUON = {
+    128: ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True)),
+    256: ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),
 }
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
 INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
@@ -73,8 +84,8 @@ class Variant:
 
 def shipped_variants():
     """Every variant the GPU dispatcher can choose."""
-    return [Variant(*table[d], dt, d, c) for table in (SM90_DEFAULTS, SM90_SHORT)
-            for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
+    return [Variant(*table[d], dt, d, c) for table in (SM90_DEFAULTS, SM90_SHORT, SM90_GLUON)
+            for dt in DTYPES for d in HEAD_DIMS if d in table for c in (False, True)]
 
 
 def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
@@ -83,10 +94,14 @@ def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
     return seq_k <= SHORT_SEQ_K
 
 
-def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, seq_k: int = 0) -> Variant:
-    """The variant for a call; only public values (dtype, head dim, flags, sequence length) decide."""
+def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, seq_k: int = 0,
+           sm90: bool = False) -> Variant:
+    """The variant for a call; only public values (dtype, head dim, flags, sequence length, the GPU's
+    architecture) decide. sm90: the GPU is a Hopper (compute capability 9.0), where the Gluon kernel runs."""
     if interpreter:
         kernel, config = INTERPRETER_DEFAULT
+    elif sm90 and head_dim in SM90_GLUON:
+        kernel, config = SM90_GLUON[head_dim]
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)
