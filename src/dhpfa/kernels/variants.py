@@ -55,6 +55,9 @@ SM90_SHORT = {
 # Hopper-native Gluon kernel (kernels/sm90_fwd.py: TMA producer warp, two ping-pong consumer warpgroups
 # with softmax/GEMM overlap). Chosen on sm_90 for these head dims; device runs 14-16 (docs/perf-log.md):
 # D=128 600-619 TFLOPS vs 519-526 for the Triton kernel, D=256 685-761 vs 521-562.
+# At seq_k <= 512 the 64-row Triton tiles are as fast non-causal and faster causal (D=128 268 vs 242
+# TFLOPS, D=256 300 vs 149: run 17), so those stay with Triton.
+GLUON_MIN_SEQ_K = 513
 SM90_GLUON = {
     128: ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True)),
     256: ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),
@@ -100,7 +103,7 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     architecture) decide. sm90: the GPU is a Hopper (compute capability 9.0), where the Gluon kernel runs."""
     if interpreter:
         kernel, config = INTERPRETER_DEFAULT
-    elif sm90 and head_dim in SM90_GLUON:
+    elif sm90 and head_dim in SM90_GLUON and seq_k >= GLUON_MIN_SEQ_K:
         kernel, config = SM90_GLUON[head_dim]
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]

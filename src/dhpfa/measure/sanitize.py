@@ -22,6 +22,12 @@ def child():
                 k = torch.randn(1, 301, 2, d, device="cuda", dtype=dtype, generator=g)
                 v = torch.randn(1, 301, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, v, causal=causal)
+    for d in (128, 256):  # long enough for the Gluon kernel on Hopper (variants.GLUON_MIN_SEQ_K)
+        for causal in (False, True):
+            q = torch.randn(1, 1100, 4, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            k = torch.randn(1, 1300, 2, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            v = torch.randn(1, 1300, 2, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            dhpfa.flash_attn_func(q, k, v, causal=causal)
     torch.cuda.synchronize()
     print("child done")
 
