@@ -1,14 +1,15 @@
-"""Hopper attention forward in Gluon (issue 5): EXPERIMENTAL, not dispatched by the API yet.
+"""Hopper attention forward in Gluon (issue 5). The API dispatches attn_fwd_sm90_ws with SPLIT=2 and
+PINGPONG on compute capability 9.0 for the head dims in variants.SM90_GLUON (docs/perf-log.md, session 2).
 
-Two kernels, both checked against float64 on an H200 (docs/perf-log.md, runs 11-12), except the
-OVERLAP=True consumer of the warp-specialised one, which is NOT yet run on a GPU (see its comment):
-attn_fwd_sm90_ws, warp-specialised: a 1-warp TMA producer feeds a ring of K/V slots on ready/empty
-mbarriers; the default partition (one warpgroup per 64 query rows) runs the softmax and both GEMMs,
-with unmasked and masked KV blocks in separate loops. attn_fwd_sm90, the single-partition base: Q loaded once by TMA; K and V through a STAGES-deep ring of shared-memory buffers filled by TMA on
-mbarriers, loads issued STAGES - 1 blocks ahead; S = Q K^T and O += P V on WGMMA (P from registers);
-the online softmax in the WGMMA accumulator layout; O written by a TMA store. One warpgroup, 64 query
-rows per program. Constant-time rules as in triton_fwd: every loop bound, predicate and coordinate is
-a function of program ids, shapes and flags; masking is a select.
+attn_fwd_sm90_ws, warp-specialised: a 1-warp TMA producer loads Q once and K/V blocks into a ring of
+slots, K and V each on their own ready/empty mbarriers. OVERLAP consumers run FlashAttention-3's
+intra-warpgroup overlap (the PV GEMM of block j-1 in flight during block j's softmax; no GEMM in flight
+across a loop edge, or ptxas serialises every WGMMA). SPLIT=2 puts two consumer warpgroups (64 rows
+each) in separate partitions that share the ring; PINGPONG makes them take turns issuing GEMMs. Unmasked
+and masked KV blocks run in separate loops. attn_fwd_sm90 is the single-partition base (one warpgroup,
+a TMA ring, every WGMMA waited on), kept for comparison. Constant-time rules as in triton_fwd: every loop
+bound, predicate, barrier phase and coordinate is a function of program ids, shapes and flags; masking is
+a select.
 """
 import torch
 import triton
