@@ -19,7 +19,7 @@ pytestmark = pytest.mark.interpreter
 TOL = {torch.float16: 2e-3, torch.float32: 1e-5}
 
 
-@pytest.fixture(autouse=True, params=variants.KERNELS)
+@pytest.fixture(autouse=True, params=variants.TRITON_KERNELS)
 def kernel(request, monkeypatch):
     """Every test runs on each kernel (pointer loads, and TMA descriptors)."""
     monkeypatch.setattr(variants, "INTERPRETER_DEFAULT", (request.param, variants.INTERPRETER_DEFAULT[1]))

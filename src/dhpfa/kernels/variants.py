@@ -27,7 +27,8 @@ class TileConfig:
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}"
 
 
-KERNELS = ("attn_fwd", "attn_fwd_tma", "attn_fwd_sm90_ws")
+TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
+KERNELS = TRITON_KERNELS + ("attn_fwd_sm90_ws",)
 GLUON_KERNELS = ("attn_fwd_sm90_ws",)
 
 # Hopper defaults per head dim: (kernel, tiles). Chosen from device measurements; docs/perf-log.md.
