@@ -34,12 +34,33 @@ def _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: g
     h = pid_bh % H
     m0 = pid_m * BLOCK_M
     if CAUSAL:
-        full_end = gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
         kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
     else:
-        full_end = SEQ_K
         kv_end = SEQ_K
+    full_end = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL)
     return pid_bh, pid_bh // H, h, h // (H // H_KV), m0, full_end // BLOCK_N, (kv_end + BLOCK_N - 1) // BLOCK_N
+
+
+@gluon.jit
+def _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL: gl.constexpr):
+    """Keys below this are visible to every query row from m0 on (public: shapes and program ids)."""
+    if CAUSAL:
+        return gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+    else:
+        return SEQ_K
+
+
+@gluon.jit
+def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, s_layout: gl.constexpr,
+               o_layout: gl.constexpr):
+    """Online-softmax state of BLOCK_M rows from m0 (m = -inf, l = 0, O = 0) and the row/column offsets."""
+    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
+    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
+    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
+    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
+    offs_n0 = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    return m_i, l_i, acc, offs_m, offs_n0
 
 
 @gluon.jit
@@ -92,8 +113,6 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
-    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
-    col_s: gl.constexpr = gl.SliceLayout(0, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
 
     pid_bh, b, h, h_kv, m0, n_full, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
@@ -116,11 +135,7 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         tma.async_copy_global_to_shared(k_desc, [b, s * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s), pred=go)
         tma.async_copy_global_to_shared(v_desc, [b, s * BLOCK_N, h_kv, 0], ready.index(s), v_ring.index(s), pred=go)
 
-    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
-    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
-    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
-    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
-    offs_n0 = gl.arange(0, BLOCK_N, layout=col_s)
+    m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, 0)
 
@@ -259,17 +274,11 @@ def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empt
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
-    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     n_eff = gl.maximum(n_blocks, 1)
-    if CAUSAL:  # blocks below n_full are seen in full by these rows (public: shapes and program ids)
-        n_full = gl.minimum(gl.minimum(gl.maximum(m0 + CAUSAL_OFFSET + 1, 0), SEQ_K) // BLOCK_N, n_eff)
-    else:
-        n_full = SEQ_K // BLOCK_N
-    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
-    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
-    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
-    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
-    offs_n0 = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
+    if CAUSAL:
+        n_full = gl.minimum(n_full, n_eff)
+    m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, 0)
     mbarrier.wait(ready.index(0), 0)
@@ -308,12 +317,7 @@ def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h,
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
-    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
-    m_i = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=row_s)
-    l_i = gl.zeros([BLOCK_M], gl.float32, layout=row_s)
-    acc = gl.zeros([BLOCK_M, HEAD_DIM], gl.float32, layout=o_layout)
-    offs_m = m0 + gl.arange(0, BLOCK_M, layout=row_s)
-    offs_n0 = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(0, s_layout))
+    m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, 0)
     for j in range(0, n_full):  # blocks every row sees in full: no mask
