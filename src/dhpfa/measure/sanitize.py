@@ -15,19 +15,16 @@ def child():
     import dhpfa
     from dhpfa.kernels import variants
     g = torch.Generator(device="cuda").manual_seed(0)
-    for dtype in (torch.bfloat16,):  # fp16 differs only in conversions; halves the sanitizer time
-        for d in variants.HEAD_DIMS:
+    dtype = torch.bfloat16  # fp16 differs only in conversions; halves the sanitizer time
+    # odd lengths for every head dim, then lengths that reach the Gluon kernel on Hopper
+    cases = [(197, 301, variants.HEAD_DIMS), (1100, max(1300, variants.GLUON_MIN_SEQ_K), tuple(variants.SM90_GLUON))]
+    for sq, sk, dims in cases:
+        for d in dims:
             for causal in (False, True):
-                q = torch.randn(1, 197, 4, d, device="cuda", dtype=dtype, generator=g)
-                k = torch.randn(1, 301, 2, d, device="cuda", dtype=dtype, generator=g)
-                v = torch.randn(1, 301, 2, d, device="cuda", dtype=dtype, generator=g)
+                q = torch.randn(1, sq, 4, d, device="cuda", dtype=dtype, generator=g)
+                k = torch.randn(1, sk, 2, d, device="cuda", dtype=dtype, generator=g)
+                v = torch.randn(1, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, v, causal=causal)
-    for d in (128, 256):  # long enough for the Gluon kernel on Hopper (variants.GLUON_MIN_SEQ_K)
-        for causal in (False, True):
-            q = torch.randn(1, 1100, 4, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            k = torch.randn(1, 1300, 2, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            v = torch.randn(1, 1300, 2, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            dhpfa.flash_attn_func(q, k, v, causal=causal)
     torch.cuda.synchronize()
     print("child done")
 
