@@ -30,9 +30,20 @@ def smi():
 
 
 def quantiles(xs):
-    s = sorted(xs)
-    return {f"p{q * 100:g}": s[min(len(s) - 1, int(q * len(s)))] for q in (0.0, 0.5, 0.9, 0.99, 0.995, 0.999)} | \
-        {"max": s[-1]}
+    """Quantiles as the envelope's calibration takes them (deadline_from_samples with margin 1)."""
+    return {"p0": min(xs)} | {f"p{q * 100:g}": deadline_from_samples(xs, q, 1.0) for q in (0.5, 0.9, 0.99, 0.995,
+                                                                                           0.999)} | {"max": max(xs)}
+
+
+def median(xs):
+    return sorted(xs)[len(xs) // 2]
+
+
+def batch_summary(times, step):
+    """Quantiles, calls slower than 105% of the median, and the median of every `step` calls in order."""
+    slow_bound = 1.05 * median(times)
+    return dict(quantiles_us=quantiles(times), slow_over_105pct=sum(t > slow_bound for t in times),
+                medians_per_step=[round(median(times[i:i + step]), 1) for i in range(0, len(times), step)])
 
 
 def study(shape, samples, calls, batches=3):
@@ -50,10 +61,7 @@ def study(shape, samples, calls, batches=3):
     step = max(1, samples // 40)
     plain_ms = time_ms(fn, pool, warmup=10, reps=calls)
     row = dict(shape=shape, samples=samples, smi_before=before, smi_after=after, plain_us=plain_ms * 1000,
-               batches=[dict(quantiles_us=quantiles(r),
-                             slow_over_105pct=sum(t > 1.05 * sorted(r)[len(r) // 2] for t in r),
-                             medians_per_step=[round(sorted(r[i:i + step])[len(r[i:i + step]) // 2], 1)
-                                               for i in range(0, len(r), step)]) for r in runs],
+               batches=[batch_summary(r, step) for r in runs],
                settings=[])
     for q, margin in SETTINGS:
         key = (q, margin)
