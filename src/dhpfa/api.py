@@ -138,8 +138,9 @@ _SM90 = {}
 
 
 def _is_sm90(device) -> bool:
-    """Hopper (compute capability 9.0): the Gluon kernel's target. Public: a property of the machine."""
-    if device.type != "cuda" or _interpreter_active():
+    """Hopper (compute capability 9.0): the Gluon kernel's target. Public: a property of the machine.
+    (Interpreter runs use CPU tensors, and variants.select takes the interpreter branch first.)"""
+    if device.type != "cuda":
         return False
     idx = device.index if device.index is not None else torch.cuda.current_device()
     if idx not in _SM90:

@@ -19,6 +19,8 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
     c = variant.config
     if variant.kernel in GLUON_KERNELS:
         from . import sm90_fwd
+        # the launcher derives the warps (one warpgroup per 64 rows of each consumer): the table must agree
+        assert c.num_warps == c.block_m // c.split // 16, f"{variant.name}: num_warps disagrees with the tiles"
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, overlap=True,
                                     split=c.split, pingpong=c.pingpong)
