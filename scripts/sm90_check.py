@@ -14,17 +14,19 @@ from dhpfa.measure import bench
 from dhpfa.reference import attention_ref_rows
 
 
-WS = dict(warp_specialized=True)
+PP = dict(warp_specialized=True, split=2, pingpong=True)
 CONFIGS = {  # name -> (head dims, sm90_fwd.launch keyword arguments)
     "single_m64n128s2": ((64, 128), dict(block_m=64, block_n=128, stages=2)),
-    "ws_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **WS)),
-    "ov_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, **WS)),
-    "split_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, split=2, **WS)),
-    "pp_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, overlap=True, split=2, pingpong=True, **WS)),
-    "pp_m128n128s3": ((64,), dict(block_m=128, block_n=128, stages=3, overlap=True, split=2, pingpong=True, **WS)),
-    "pp_m128n64s3": ((64, 128), dict(block_m=128, block_n=64, stages=3, overlap=True, split=2, pingpong=True, **WS)),
-    "pp_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, overlap=True, split=2, pingpong=True, **WS)),
-    "split_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, overlap=True, split=2, **WS)),
+    "ws_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, warp_specialized=True)),
+    "pp_m128n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **PP)),
+    "pp_m128n128s2_p": ((64, 128), dict(block_m=128, block_n=128, stages=2, persistent=True, **PP)),
+    "pp_m128n128s3_p": ((64,), dict(block_m=128, block_n=128, stages=3, persistent=True, **PP)),
+    "pp_m128n64s3_p": ((64, 128), dict(block_m=128, block_n=64, stages=3, persistent=True, **PP)),
+    "pp_m128n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, **PP)),
+    "pp_m128n64s2_p": ((256,), dict(block_m=128, block_n=64, stages=2, persistent=True, **PP)),
+    # persistent with 7 programs: every program runs many tiles (ring, turns and Q phases across tiles)
+    "pp_m128n128s2_p7": ((64, 128), dict(block_m=128, block_n=128, stages=2, persistent=True, num_sms=7, **PP)),
+    "pp_m128n64s2_p7": ((256,), dict(block_m=128, block_n=64, stages=2, persistent=True, num_sms=7, **PP)),
 }
 
 

@@ -145,6 +145,24 @@ def test_capture_cells_public_only_when_every_store_is_public():
     assert per_thread.by_kind()["branch"] == 1, "register-addressed shared memory is data"
 
 
+def test_stack_spill_slots_carry_the_taint_of_what_was_spilled():
+    # ptxas spills kernel-entry values before a partition's setmaxnreg and fills them later (seen in the
+    # persistent Gluon kernel): a fill is public only when every spill to that slot is.
+    def kernel(spilled):
+        return _sass(*LOAD, spilled, "STL [R1+0x4], R9", "MOV R9, RZ", "LDL R8, [R1+0x4]",
+                     "ISETP.GE.AND P0, PT, R8, 0x1, PT", "@!P0 BRA 0xb0", "EXIT", "EXIT")
+    (ok,) = audit_sass(kernel("MOV R9, 0x10"))
+    assert ok.ok, [f.instr for f in ok.findings]
+    (bad,) = audit_sass(kernel("IADD3 R9, R5, 0x1, RZ"))  # R5 came from global memory
+    assert bad.by_kind()["branch"] == 1
+    (other_slot,) = audit_sass(_sass("MOV R9, 0x10", "STL [R1+0x8], R9", "LDL R8, [R1+0x4]",
+                                     "ISETP.GE.AND P0, PT, R8, 0x1, PT", "@!P0 BRA 0x60", "EXIT", "EXIT"))
+    assert other_slot.by_kind()["branch"] == 1, "a slot no spill writes stays secret"
+    (indexed,) = audit_sass(_sass("MOV R9, 0x10", "STL [R2+0x4], R9", "LDL R8, [R2+0x4]",
+                                  "ISETP.GE.AND P0, PT, R8, 0x1, PT", "@!P0 BRA 0x60", "EXIT", "EXIT"))
+    assert indexed.by_kind()["branch"] == 1, "a local array indexed by a register is data"
+
+
 def test_tensor_core_results_are_secret():
     kinds, _ = _kinds("HGMMA.64x64x16.F32.BF16 R24, gdesc[UR8], RZ, gsb0", "FSETP.GT.AND P0, PT, R30, RZ, PT",
                       "@P0 EXIT", "EXIT")

@@ -18,10 +18,11 @@ from dhpfa.kernels import sm90_fwd
 from dhpfa.audit import audit_triton
 rows = []
 configs = ((sm90_fwd.attn_fwd_sm90, dict(block_m=64)),
-           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, warp_specialized=True)),
-           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True)),
-           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True,
-                                            split=2, pingpong=True)))
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=64, stages=3, warp_specialized=True)),
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                            pingpong=True)),
+           (sm90_fwd.attn_fwd_sm90_ws, dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                            pingpong=True, persistent=True)))
 for fn, tiles in configs:
     ws = tiles.get("warp_specialized", False)
     for d in (64, 128):
@@ -50,13 +51,16 @@ def test_gluon_kernel_audits_clean():
 @pytest.mark.parametrize("tiles", [dict(block_m=64, block_n=128, stages=2),
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
                                    dict(block_m=128, block_n=64, stages=3, warp_specialized=True),
-                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True),
-                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, overlap=True,
-                                        split=2),
-                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True, overlap=True,
-                                        split=2, pingpong=True)],
-                         ids=["single", "ws-m128n128", "ws-m128n64", "overlap-m128n128s2", "split-m128n128s2",
-                              "pingpong-m128n64s3"])
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2),
+                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True, split=2,
+                                        pingpong=True),
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                        pingpong=True, persistent=True),
+                                   # 3 programs: each runs many tiles (ring, turns, Q phases carry over)
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                        pingpong=True, persistent=True, num_sms=3)],
+                         ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
+                              "persistent-m128n128s2", "persistent-3-programs"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

@@ -125,8 +125,11 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
     from .kernels import dispatch  # kernels load at first call: TRITON_INTERPRET is read when they are defined
-    variant = variants.select(q.dtype, d, causal, _interpreter_active(), seq_k=k.shape[1],
-                              sm90=_is_sm90(q.device))
+    if _interpreter_active():
+        variant = variants.select(q.dtype, d, causal, True, seq_k=k.shape[1])
+    else:  # the tuned choice for this class where the cache has one, else the heuristic default
+        from . import tune
+        variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device))
     # launch on the tensors' GPU, not the current one
     on_device = torch.cuda.device(q.device) if q.device.type == "cuda" else contextlib.nullcontext()
     with on_device:

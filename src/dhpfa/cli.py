@@ -1,5 +1,5 @@
 """Command line: `dhpfa` (the main job), `dhpfa audit`, `dhpfa bench`, `dhpfa leak`, `dhpfa counters`,
-`dhpfa suite`. GPU commands stop at once with a clear message on a machine with no GPU."""
+`dhpfa suite`, `dhpfa tune`. GPU commands stop at once with a clear message on a machine with no GPU."""
 import argparse
 import os
 import sys
@@ -99,7 +99,8 @@ def _gpu_command(name):
 
         from .measure.gpu import require_cuda
         require_cuda(name)
-        return importlib.import_module(f".measure.{name}", __package__).main(args)
+        module = ".tune" if name == "tune" else f".measure.{name}"
+        return importlib.import_module(module, __package__).main(args)
     return run
 
 
@@ -135,6 +136,13 @@ def build_parser():
     c.add_argument("--out", default="out/counters")
     c.add_argument("--peers", action="store_true")
     c.add_argument("--shape", default="2,16,2048,128", help="B,H,S,D")
+
+    t = sub.add_parser("tune", help="autotune the kernel choice per shape class into the on-disk cache (GPU)")
+    t.add_argument("--dtypes", default="bf16")
+    t.add_argument("--head-dims", default="64,128,256")
+    t.add_argument("--seqs", default="512,1024,2048,4096,8192,16384")
+    t.add_argument("--reps", type=int, default=30)
+    t.add_argument("--out", default=None, help="also write the timings here as JSON")
 
     s = sub.add_parser("suite", help="everything above on the GPU, under ~8 minutes")
     s.add_argument("--out", default="out/suite")

@@ -87,17 +87,24 @@ _LINE = re.compile(r"/\*([0-9a-f]{4,})\*/\s+(.*?)\s*;")
 
 
 def uniform_smem_cell(ins):
-    """The immediate offset of a shared-memory access whose address uses only uniform registers and an
-    immediate (`LDS R8, [UR6+0x24000]`, `STS [UR4+0x24000], R2`), or None. Such cells hold CTA-wide
-    control values (warp-specialisation captures); per-thread data goes through register addresses."""
-    if ins.root not in ("LDS", "STS"):
+    """The cell of a memory access at a fixed address, or None: ("shared", offset) for a shared-memory
+    access whose address uses only uniform registers and an immediate (`LDS R8, [UR6+0x24000]`,
+    `STS [UR4+0x24000], R2`): such cells hold CTA-wide control values (warp-specialisation captures);
+    per-thread data goes through register addresses. ("local", offset) for a register spill or fill on
+    the thread's own stack (`STL [R1+0x4], R3`, `LDL R0, [R1+0x4]`; R1 is the stack pointer)."""
+    if ins.root not in ("LDS", "STS", "LDL", "STL"):
         return None
+    local = ins.root in ("LDL", "STL")
     for o in ins.operands:
         if o.is_memory:
-            if not o.address_regs or any(r.kind != "UR" for r in o.address_regs):
+            regs = o.address_regs
+            if local:
+                if regs != [Loc("R", 1)]:
+                    return None
+            elif not regs or any(r.kind != "UR" for r in regs):
                 return None
             m = re.search(r"\+\s*(-?0x[0-9a-f]+)\s*\]", o.text)
-            return int(m.group(1), 16) if m else 0
+            return ("local" if local else "shared", int(m.group(1), 16) if m else 0)
     return None
 
 

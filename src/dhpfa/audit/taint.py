@@ -119,7 +119,7 @@ class _Analysis:
         # Shared-memory cells at uniform addresses that some store writes (warp-specialisation captures):
         # a load from one is public unless the cell is in secret_cells (analyse() grows that set).
         self.cells = {i.index: S.uniform_smem_cell(i) for i in instrs}
-        self.stored_cells = {c for i, c in self.cells.items() if c is not None and instrs[i].root == "STS"}
+        self.stored_cells = {c for i, c in self.cells.items() if c is not None and instrs[i].root in ("STS", "STL")}
         self.secret_cells = set()
         self.sub_body = S.subroutine_bodies(instrs, self.succ)
         self.public_offsets = set(public_param_offsets)
@@ -145,7 +145,7 @@ class _Analysis:
         guard_secret = ins.guard is not None and st.is_secret(ins.guard)
         cond = None  # with an unguarded, data-only instruction: dest is public whenever `cond` holds
         if root in S.SECRET_LOADS:
-            cell = self.cells.get(ins.index) if root == "LDS" else None
+            cell = self.cells.get(ins.index) if root in ("LDS", "LDL") else None
             public_cell = cell is not None and cell in self.stored_cells and cell not in self.secret_cells
             secret = not (self._origin_public(ins, st) or ins.index in self.dispatch_loads or public_cell)
             cause = "secret load"
@@ -343,11 +343,12 @@ def _const_offset(ins):
 
 
 def _cells_written_with_secrets(a, state_in):
-    """Uniform-address shared-memory cells that some reachable STS writes with a secret value."""
+    """Fixed-address cells (uniform shared memory, stack spill slots) that some reachable store writes
+    with a secret value."""
     out = set()
     for ins, st in zip(a.instrs, state_in):
         cell = a.cells.get(ins.index)
-        if st is None or cell is None or ins.root != "STS":
+        if st is None or cell is None or ins.root not in ("STS", "STL"):
             continue
         keys = _guard_keys(ins, st)
         data = [loc for o in ins.operands if not o.address_regs for loc in o.regs]

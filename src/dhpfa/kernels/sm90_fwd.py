@@ -2,7 +2,8 @@
 PINGPONG on compute capability 9.0 for the head dims in variants.SM90_GLUON (docs/perf-log.md, session 2).
 
 attn_fwd_sm90_ws, warp-specialised: a 1-warp TMA producer loads Q once and K/V blocks into a ring of
-slots, K and V each on their own ready/empty mbarriers. OVERLAP consumers run FlashAttention-3's
+slots, K and V each on their own ready/empty mbarriers, over a static schedule of tiles (one per program,
+or persistent: one program per SM, causal tiles paired heavy with light). Consumers run FlashAttention-3's
 intra-warpgroup overlap (the PV GEMM of block j-1 in flight during block j's softmax; no GEMM in flight
 across a loop edge, or ptxas serialises every WGMMA). SPLIT=2 puts two consumer warpgroups (64 rows
 each) in separate partitions that share the ring; PINGPONG makes them take turns issuing GEMMs. Unmasked
@@ -173,48 +174,75 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
 
 
 @gluon.jit
-def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, h_kv, m0, n_blocks,
-                 BLOCK_N: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr):
-    """One warp: Q once (SPLIT row pieces, one per consumer), then K/V blocks into the ring as slots come
-    free (public trip count). ready/empty hold 2 * STAGES barriers: K slot s at s, V slot s at STAGES + s."""
-    rows: gl.constexpr = q_desc.block_type.shape[1]
-    mbarrier.expect(q_bar, SPLIT * q_desc.block_type.nbytes)
-    for i in gl.static_range(SPLIT):
-        tma.async_copy_global_to_shared(q_desc, [b, m0 + i * rows, h, 0], q_bar, q_smem.index(i))
-    for j in range(n_blocks):  # K and V slots have barriers of their own: K is released after QK^T,
-        s = j % STAGES          # V after PV, so K of a later block can load while V is still read
-        phase = ((j // STAGES) & 1) ^ 1
-        mbarrier.wait(empty.index(s), phase)
-        mbarrier.expect(ready.index(s), k_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s))
-        mbarrier.wait(empty.index(STAGES + s), phase)
-        mbarrier.expect(ready.index(STAGES + s), v_desc.block_type.nbytes)
-        tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(STAGES + s),
-                                        v_ring.index(s))
+def _unit_count(SEQ_Q, BH, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr):
+    """Work units of the static schedule: one query tile each, or (causal) a pair of tiles of one head, the
+    heaviest with the lightest, so every unit costs about the same number of KV blocks. Public."""
+    num_m = (SEQ_Q + BLOCK_M - 1) // BLOCK_M
+    if CAUSAL:
+        return BH * ((num_m + 1) // 2)
+    else:
+        return BH * num_m
 
 
 @gluon.jit
-def _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET,
-              BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr,
-              MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr, o_layout: gl.constexpr):
-    dtype: gl.constexpr = q_tile.dtype
-    s = j % STAGES
-    mbarrier.wait(ready.index(s), (j // STAGES) & 1)
-    mbarrier.wait(ready.index(STAGES + s), (j // STAGES) & 1)
-    k_tile = k_ring.index(s).reshape([BLOCK_N, HEAD_DIM])
-    v_tile = v_ring.index(s).reshape([BLOCK_N, HEAD_DIM])
-    s_acc = warpgroup_mma(q_tile, k_tile.permute((1, 0)), gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout),
-                          use_acc=False, is_async=True)
-    s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_acc,))
-    mbarrier.arrive(empty.index(s), count=1)  # K slot free
-    p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL)
-    acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
-    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    acc = warpgroup_mma(p_op, v_tile, acc, is_async=True)
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    mbarrier.arrive(empty.index(STAGES + s), count=1)  # V slot free
-    return m_new, l_i, acc
+def _unit_tiles(u, SEQ_Q, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr):
+    """(bh, tiles in unit u, its first tile's row block, step to the second). Units are head-major, so
+    programs running side by side read the same head's K/V (L2 reuse). Causal: tile num_m - 1 - k (heavy)
+    then tile k; the middle unit of an odd num_m has one tile. All public: shapes and the unit index."""
+    num_m = (SEQ_Q + BLOCK_M - 1) // BLOCK_M
+    if CAUSAL:
+        half = (num_m + 1) // 2
+        k = u % half
+        n_tiles = 2 - ((num_m % 2 == 1) & (k == half - 1)).to(gl.int32)
+        return u // half, n_tiles, num_m - 1 - k, 2 * k + 1 - num_m
+    else:
+        return u // num_m, 1, u % num_m, 0
+
+
+@gluon.jit
+def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, CAUSAL: gl.constexpr):
+    """KV blocks the tile from row m0 visits: at least one (a tile with no visible key still reads a block
+    and writes O = 0, LSE = -inf), so producer and consumers agree on every ring position. Public."""
+    if CAUSAL:
+        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        kv_end = SEQ_K
+    return gl.maximum((kv_end + BLOCK_N - 1) // BLOCK_N, 1)
+
+
+@gluon.jit
+def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, BH, H, H_KV, SEQ_Q,
+                 SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
+                 SPLIT: gl.constexpr, CAUSAL: gl.constexpr):
+    """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
+    have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
+    runs on across tiles. ready/empty hold 2 * STAGES barriers: K slot s at s, V slot s at STAGES + s."""
+    rows: gl.constexpr = q_desc.block_type.shape[1]
+    c = 0  # ring position of the tile's first block
+    i = 0  # tiles done by this program
+    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL), gl.num_programs(0)):
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL)
+        b = bh // H
+        h_kv = (bh % H) // (H // H_KV)
+        for t in range(n_tiles):
+            m0 = (mb + t * step) * BLOCK_M
+            mbarrier.wait(q_empty, (i & 1) ^ 1)
+            mbarrier.expect(q_bar, SPLIT * q_desc.block_type.nbytes)
+            for w in gl.static_range(SPLIT):
+                tma.async_copy_global_to_shared(q_desc, [b, m0 + w * rows, bh % H, 0], q_bar, q_smem.index(w))
+            n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+            for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
+                s = (c + j) % STAGES  # V after PV, so K of a later block can load while V is still read
+                phase = (((c + j) // STAGES) & 1) ^ 1
+                mbarrier.wait(empty.index(s), phase)
+                mbarrier.expect(ready.index(s), k_desc.block_type.nbytes)
+                tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s))
+                mbarrier.wait(empty.index(STAGES + s), phase)
+                mbarrier.expect(ready.index(STAGES + s), v_desc.block_type.nbytes)
+                tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(STAGES + s),
+                                                v_ring.index(s))
+            c += n
+            i += 1
 
 
 @gluon.jit
@@ -232,20 +260,20 @@ def _pass_turn(turn, WG: gl.constexpr, PINGPONG: gl.constexpr):
 
 
 @gluon.jit
-def _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
-             CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+def _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
+             SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr):
-    """Block j (j >= 1) with the tensor cores busy during the softmax: S_j = Q K_j^T and O += P_{j-1} V_{j-1}
-    are issued together; the softmax of S_j runs while the PV GEMM is in flight. Every GEMM is waited on
-    before the step returns, so no accumulator is in flight across a loop edge (ptxas serialises every
-    WGMMA of a kernel where one is: advisory C7514)."""
+    """Block j (j >= 1, ring position c, issue event e) with the tensor cores busy during the softmax:
+    S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
+    is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
+    loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514)."""
     dtype: gl.constexpr = q_tile.dtype
-    s_idx = j % STAGES
-    prev = (j + STAGES - 1) % STAGES
-    mbarrier.wait(ready.index(s_idx), (j // STAGES) & 1)
-    mbarrier.wait(ready.index(STAGES + prev), ((j - 1) // STAGES) & 1)
-    _take_turn(turn, j, WG, PINGPONG)
+    s_idx = c % STAGES
+    prev = (c + STAGES - 1) % STAGES
+    mbarrier.wait(ready.index(s_idx), (c // STAGES) & 1)
+    mbarrier.wait(ready.index(STAGES + prev), ((c - 1) // STAGES) & 1)
+    _take_turn(turn, e, WG, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
@@ -262,103 +290,114 @@ def _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_prev, m_i, l_i, ac
 
 
 @gluon.jit
-def _ws_consumer_overlap(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, turn, b, h, pid_bh, m0,
-                         n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
-                         BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
-                         num_warps: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr):
+def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, turn, i, c, e, b, h,
+                  bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
+                  BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
+                  num_warps: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
-    rows from m0. Visits max(n_blocks, 1) blocks (the producer's count): block 0 is peeled and masked,
-    so a tile with no visible key still reads one loaded block and gives O = 0, LSE = -inf."""
+    rows from m0 over n_eff >= 1 blocks from ring position c (issue events e .. e + n_eff); i-th tile of
+    this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf."""
     dtype: gl.constexpr = o_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
-    n_eff = gl.maximum(n_blocks, 1)
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
     if CAUSAL:
         n_full = gl.minimum(n_full, n_eff)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
-    mbarrier.wait(q_bar, 0)
-    mbarrier.wait(ready.index(0), 0)
-    _take_turn(turn, 0, WG, PINGPONG)
-    s_tok = warpgroup_mma(q_tile, k_ring.index(0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+    mbarrier.wait(q_bar, i & 1)
+    s0 = c % STAGES
+    mbarrier.wait(ready.index(s0), (c // STAGES) & 1)
+    _take_turn(turn, e, WG, PINGPONG)
+    s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     _pass_turn(turn, WG, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
-    mbarrier.arrive(empty.index(0), count=1)
+    mbarrier.arrive(empty.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                         BLOCK_N, True, CAUSAL)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for j in range(1, n_full):  # blocks every row sees in full: no mask
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_op, m_i, l_i, acc, offs_m,
-                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
-                                       STAGES, False, CAUSAL, s_layout, o_layout, WG, PINGPONG)
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c + j, e + j, p_op, m_i, l_i,
+                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, WG, PINGPONG)
     for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, p_op, m_i, l_i, acc, offs_m,
-                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM,
-                                       STAGES, True, CAUSAL, s_layout, o_layout, WG, PINGPONG)
-    last = (n_eff - 1) % STAGES
-    mbarrier.wait(ready.index(STAGES + last), ((n_eff - 1) // STAGES) & 1)
-    _take_turn(turn, n_eff, WG, PINGPONG)
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c + j, e + j, p_op, m_i, l_i,
+                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, WG, PINGPONG)
+    if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
+        mbarrier.arrive(q_empty, count=1)
+    last = (c + n_eff - 1) % STAGES
+    mbarrier.wait(ready.index(STAGES + last), ((c + n_eff - 1) // STAGES) & 1)
+    _take_turn(turn, e + n_eff, WG, PINGPONG)
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     _pass_turn(turn, WG, PINGPONG)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty.index(STAGES + last), count=1)
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, q_smem, BLOCK_M, HEAD_DIM, o_layout)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+    if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
+        mbarrier.arrive(q_empty, count=1)
 
 
 @gluon.jit
-def _ws_consumer(o_desc, LSE, q_smem, k_ring, v_ring, q_bar, ready, empty, b, h, pid_bh, m0, n_full, n_blocks,
-                 qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
-                 HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, HEAD_DIM, 16])
-    m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
-    q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
-    mbarrier.wait(q_bar, 0)
-    for j in range(0, n_full):  # blocks every row sees in full: no mask
-        m_i, l_i, acc = _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
-                                  SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, False, CAUSAL,
-                                  s_layout, o_layout)
-    for j in range(n_full, n_blocks):  # diagonal / ragged-tail blocks
-        m_i, l_i, acc = _ws_block(q_tile, k_ring, v_ring, ready, empty, j, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
-                                  SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, True, CAUSAL,
-                                  s_layout, o_layout)
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, q_smem, BLOCK_M, HEAD_DIM, o_layout)
+def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, turn, qk_scale, BH, H,
+                 SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROW0: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                 HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
+                 WG: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, TILE_M: gl.constexpr):
+    """One consumer warpgroup: rows ROW0 .. ROW0 + BLOCK_M of each TILE_M-row tile of this program's static
+    schedule (the producer's: same units, same block counts, so ring positions and turns agree)."""
+    c = 0
+    e = 0
+    i = 0
+    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, TILE_M, CAUSAL), gl.num_programs(0)):
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, TILE_M, CAUSAL)
+        for t in range(n_tiles):
+            m0 = (mb + t * step) * TILE_M
+            n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
+            _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, turn, i, c, e,
+                          bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                          HEAD_DIM, CAUSAL, STAGES, num_warps, WG, PINGPONG, O_SMEM)
+            c += n
+            e += n + 1
+            i += 1
 
 
 @gluon.jit
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
-                     H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                     BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, OVERLAP: gl.constexpr, SPLIT: gl.constexpr,
-                     CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, num_warps: gl.constexpr):
-    """Warp-specialised: a 1-warp TMA producer feeds a ring of K/V slots. SPLIT=1: the default partition
-    (num_warps warps, one warpgroup per 64 rows) runs softmax and both GEMMs for the BLOCK_M rows.
-    SPLIT=2 (needs OVERLAP): two consumer partitions of one warpgroup each own BLOCK_M / 2 rows and share
+                     CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
+                     CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
+                     num_warps: gl.constexpr):
+    """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
+    persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
+    TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
+    BLOCK_M rows. SPLIT=2: two consumer partitions of one warpgroup each own BLOCK_M / 2 rows and share
     the ring (each slot is released by both), so one's softmax can run beside the other's GEMMs; the
-    second consumer runs with CONSUMER_REGS registers. Both visit the tile's blocks (the second half's
-    extra causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG
-    (SPLIT=2): the consumers take turns issuing their GEMMs (mbarriers `turn`), as FlashAttention-3 does
-    with named barriers, so one warpgroup's softmax runs while the other's GEMMs do."""
-    gl.static_assert(SPLIT == 1 or OVERLAP, "split consumers use the overlapped consumer")
+    second runs with CONSUMER_REGS registers. Both visit all of the tile's blocks (the second half's extra
+    causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG (SPLIT=2):
+    the consumers take turns issuing their GEMMs (mbarriers `turn`), as FlashAttention-3 does with named
+    barriers. O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's
+    last PV GEMM and epilogue; otherwise in Q's tile (less shared memory)."""
     gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // SPLIT
-    pid_bh, b, h, h_kv, m0, n_full, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
-
     q_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
+    if O_SMEM:
+        o_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
+    else:
+        o_smem = q_smem
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
     v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
     q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     ready = gl.allocate_shared_memory(gl.int64, [2 * STAGES, 1], mbarrier.MBarrierLayout())  # K slots, V slots
     empty = gl.allocate_shared_memory(gl.int64, [2 * STAGES, 1], mbarrier.MBarrierLayout())
     turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
+    mbarrier.init(q_empty, count=SPLIT)
     for s in gl.static_range(2 * STAGES):
         mbarrier.init(ready.index(s), count=1)
         mbarrier.init(empty.index(s), count=SPLIT)
@@ -367,31 +406,26 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     mbarrier.arrive(turn.index(0), count=1)  # warpgroup 0 issues first
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
     if SPLIT == 2:
-        gl.warp_specialize([(_ws_consumer_overlap, (o_desc, LSE, q_smem.index(0), k_ring, v_ring, q_bar, ready, empty,
-                                                    turn, b, h, pid_bh, m0, n_blocks, qk_scale, SEQ_Q, SEQ_K,
-                                                    CAUSAL_OFFSET, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 0,
-                                                    PINGPONG)),
-                            (_ws_consumer_overlap, (o_desc, LSE, q_smem.index(1), k_ring, v_ring, q_bar, ready, empty,
-                                                    turn, b, h, pid_bh, m0 + ROWS, n_blocks, qk_scale, SEQ_Q, SEQ_K,
-                                                    CAUSAL_OFFSET, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 1,
-                                                    PINGPONG)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
-                                            h, h_kv, m0, gl.maximum(n_blocks, 1), BLOCK_N, STAGES, SPLIT))],
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
+                                            q_empty, ready, empty, turn, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 0, PINGPONG, O_SMEM,
+                                            BLOCK_M)),
+                            (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
+                                            q_empty, ready, empty, turn, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 1, PINGPONG, O_SMEM,
+                                            BLOCK_M)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready,
+                                            empty, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, STAGES,
+                                            SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
-    elif OVERLAP:
-        # the overlapped consumer always reads block 0, so the producer always loads it
-        gl.warp_specialize([(_ws_consumer_overlap, (o_desc, LSE, q_smem.index(0), k_ring, v_ring, q_bar, ready, empty,
-                                                    turn, b, h, pid_bh, m0, n_blocks, qk_scale, SEQ_Q, SEQ_K,
-                                                    CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                                                    num_warps, 0, False)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
-                                            h, h_kv, m0, gl.maximum(n_blocks, 1), BLOCK_N, STAGES, SPLIT))], [1], [24])
     else:
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), k_ring, v_ring, q_bar, ready, empty, b, h,
-                                            pid_bh, m0, n_full, n_blocks, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, ready, empty, b,
-                                            h, h_kv, m0, n_blocks, BLOCK_N, STAGES, SPLIT))], [1], [24])
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
+                                            q_empty, ready, empty, turn, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, 0, False,
+                                            O_SMEM, BLOCK_M)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready,
+                                            empty, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, STAGES,
+                                            SPLIT, CAUSAL))], [1], [24])
 
 
 def _descriptor(t, rows, head_dim):
@@ -404,22 +438,41 @@ def _descriptor(t, rows, head_dim):
     return TensorDescriptor(t, list(t.shape), strides, block, layout)
 
 
+SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
+
+
+def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
+    """Shared memory of attn_fwd_sm90_ws's tiles: Q (and O when it has a buffer of its own), K/V ring."""
+    return (block_m * head_dim * (2 if o_smem else 1) + 2 * stages * block_n * head_dim) * elt + 1024
+
+
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
-                warp_specialized=False, overlap=False, split=1, consumer_regs=232, pingpong=False):
-    """(grid, args, kwargs) on (B, S, H, D) views; head_dim 64 or 128, fp16/bf16. Warp-specialised: the
-    default partition has block_m // split // 16 warps (one warpgroup per 64 rows)."""
+                warp_specialized=False, split=1, consumer_regs=232, pingpong=False, persistent=False,
+                num_sms=None):
+    """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
+    block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
+    (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
+    count (public; read from q's device when None)."""
     batch, seq_q, heads, head_dim = q.shape
-    grid = (triton.cdiv(seq_q, block_m), batch * heads)
     rows = block_m // split
-    args = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
-            _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E,
-            heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
+    descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
+             _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E)
+    shape = (heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=stages,
                   num_warps=rows // 16 if warp_specialized else 4)
-    if warp_specialized:
-        kwargs.update(OVERLAP=bool(overlap), SPLIT=int(split), CONSUMER_REGS=int(consumer_regs),
-                      PINGPONG=bool(pingpong))
-    return grid, args, kwargs
+    if not warp_specialized:
+        return (triton.cdiv(seq_q, block_m), batch * heads), descs + shape, kwargs
+    num_m = triton.cdiv(seq_q, block_m)
+    units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
+    if persistent:
+        if num_sms is None:
+            num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count if q.is_cuda else 132
+        grid = (min(units, num_sms),)
+    else:
+        grid = (units,)
+    o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True) <= SMEM_LIMIT
+    kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
+    return grid, descs + (batch * heads,) + shape, kwargs
 
 
 def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_specialized=False, **tiles):

@@ -21,10 +21,12 @@ class TileConfig:
     num_stages: int
     split: int = 1          # Gluon kernel: consumer warpgroup partitions (block_m / split rows each)
     pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
+    persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") if self.split > 1 else ""
-        return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}"
+        return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
+            ("-persistent" if self.persistent else "")
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
@@ -54,14 +56,29 @@ SM90_SHORT = {
     256: ("attn_fwd_tma", TileConfig(64, 32, 4, 3)),
 }
 # Hopper-native Gluon kernel (kernels/sm90_fwd.py: TMA producer warp, two ping-pong consumer warpgroups
-# with softmax/GEMM overlap). Chosen on sm_90 for these head dims; device runs 14-16 (docs/perf-log.md):
-# D=128 600-619 TFLOPS vs 519-526 for the Triton kernel, D=256 685-761 vs 521-562.
-# At seq_k <= 512 the 64-row Triton tiles are as fast non-causal and faster causal (D=128 268 vs 242
-# TFLOPS, D=256 300 vs 149: run 17), so those stay with Triton.
-GLUON_MIN_SEQ_K = 513
+# with softmax/GEMM overlap, static tile schedule). Chosen on sm_90 for these head dims (docs/perf-log.md,
+# runs 14-17 and session 3 run 20): D=128 600-619 TFLOPS vs 519-526 for the Triton kernel, D=256 685-761 vs
+# 521-562. Persistent (one program per SM) at D=128: +18% at S=512, +11% at S=1K, equal from 2K on (run 20).
 SM90_GLUON = {
-    128: ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True)),
+    128: ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
     256: ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),
+}
+# seq_k <= GLUON_SHORT_SEQ_K: the persistent Gluon kernel where it beat the 64-row Triton tiles in run 20
+# (D=128 S=512: 490 vs 403 TFLOPS, causal 251 vs 156; D=256 non-causal 534 vs 416); D=256 causal stays
+# with Triton there (251 vs 127).
+GLUON_SHORT_SEQ_K = 512
+SM90_GLUON_SHORT = {
+    (128, False): SM90_GLUON[128],
+    (128, True): SM90_GLUON[128],
+    (256, False): ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True)),
+}
+# Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
+SM90_TUNE_EXTRA = {
+    64: (("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
+         ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True))),
+    128: (("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
+          ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True))),
+    256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True)),),
 }
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
 INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
@@ -86,10 +103,21 @@ class Variant:
         return f"{self.kernel}-{dt}-d{self.head_dim}-{'causal' if self.causal else 'full'}-{self.config.label()}"
 
 
+def candidates(head_dim: int, sm90: bool):
+    """(kernel, tiles) the dispatcher or the autotuner may run for this head dim, defaults first; the Gluon
+    kernels only on sm_90."""
+    out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
+    if sm90:
+        out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
+        out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
+        out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
+    return list(dict.fromkeys(out))
+
+
 def shipped_variants():
-    """Every variant the GPU dispatcher can choose."""
-    return [Variant(*table[d], dt, d, c) for table in (SM90_DEFAULTS, SM90_SHORT, SM90_GLUON)
-            for dt in DTYPES for d in HEAD_DIMS if d in table for c in (False, True)]
+    """Every variant the GPU dispatcher or the autotuner can choose."""
+    return [Variant(kernel, config, dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)
+            for kernel, config in candidates(d, sm90=True)]
 
 
 def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
@@ -104,8 +132,10 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     architecture) decide. sm90: the GPU is a Hopper (compute capability 9.0), where the Gluon kernel runs."""
     if interpreter:
         kernel, config = INTERPRETER_DEFAULT
-    elif sm90 and head_dim in SM90_GLUON and seq_k >= GLUON_MIN_SEQ_K:
+    elif sm90 and head_dim in SM90_GLUON and seq_k > GLUON_SHORT_SEQ_K:
         kernel, config = SM90_GLUON[head_dim]
+    elif sm90 and (head_dim, causal) in SM90_GLUON_SHORT:
+        kernel, config = SM90_GLUON_SHORT[(head_dim, causal)]
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)

@@ -1,0 +1,93 @@
+"""The autotuner's cache logic on CPU (the GPU timing is replaced by a given timer)."""
+import json
+
+import pytest
+import torch
+
+from dhpfa import tune
+from dhpfa.kernels import variants
+
+CPU = torch.device("cpu")
+
+
+@pytest.fixture
+def cache_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv(tune.CACHE_ENV, str(tmp_path))
+    monkeypatch.delenv(tune.AUTOTUNE_ENV, raising=False)
+    monkeypatch.setattr(tune, "gpu_name", lambda device: "Fake H200 sm90")
+    tune.clear_memory()
+    yield tmp_path
+    tune.clear_memory()
+
+
+def test_seq_classes():
+    assert [tune.seq_class(s) for s in (1, 512, 513, 1024, 3000, 16384, 131072)] == \
+        [512, 512, 1024, 1024, 4096, 16384, 16384]
+
+
+def test_every_candidate_is_a_shipped_variant():
+    shipped = {v.name for v in variants.shipped_variants()}
+    for d in variants.HEAD_DIMS:
+        for sm90 in (False, True):
+            for dt in variants.DTYPES:
+                for causal in (False, True):
+                    cands = tune.candidate_variants(dt, d, causal, sm90)
+                    assert cands and {v.name for v in cands} <= shipped
+                    assert sm90 or all(v.kernel in variants.TRITON_KERNELS for v in cands)
+
+
+def test_tune_stores_the_fastest_and_lookup_returns_it(cache_dir):
+    cands = tune.candidate_variants(torch.bfloat16, 128, True, True)
+    assert len(cands) >= 3
+    slow = {v.name: 1.0 + i for i, v in enumerate(cands)}
+    fastest = cands[-1]
+    slow[fastest.name] = 0.5
+    seen = []
+
+    def timer(v, case):
+        seen.append(case)
+        return slow[v.name]
+    got = tune.tune(torch.bfloat16, 128, True, 3000, device=CPU, time_fn=timer, sm90=True)
+    assert got == fastest
+    assert {(c.seq, c.head_dim, c.causal, c.dtype) for c in seen} == {(4096, 128, True, "bf16")}
+    data = json.loads((cache_dir / "tune.json").read_text())
+    key = tune.cache_key("cpu", torch.bfloat16, 128, True, 3000)
+    assert data[key]["variant"] == fastest.name and len(data[key]["ms"]) == len(cands)
+    tune.clear_memory()  # from the file, not from memory
+    assert tune.lookup("cpu", torch.bfloat16, 128, True, 2500, True) == fastest
+    assert tune.lookup("cpu", torch.bfloat16, 128, False, 2500, True) is None  # other flag: other key
+    assert tune.lookup("cpu", torch.float16, 128, True, 2500, True) is None    # other dtype
+    assert tune.lookup("cpu", torch.bfloat16, 128, True, 8000, True) is None   # other class
+    assert tune.lookup("other gpu", torch.bfloat16, 128, True, 2500, True) is None
+
+
+def test_failing_candidate_is_skipped_with_a_warning(cache_dir):
+    cands = tune.candidate_variants(torch.float16, 64, False, True)
+
+    def timer(v, case):
+        if v == cands[0]:
+            raise RuntimeError("out of resources")
+        return 2.0 if v == cands[1] else 3.0
+    with pytest.warns(UserWarning, match="out of resources"):
+        assert tune.tune(torch.float16, 64, False, 512, device=CPU, time_fn=timer, sm90=True) == cands[1]
+
+
+def test_stale_or_corrupt_cache_falls_back_to_the_default(cache_dir):
+    key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 16384)
+    (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": "attn_fwd-not-a-shipped-variant"}}))
+    default = variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True) == default
+    tune.clear_memory()
+    (cache_dir / "tune.json").write_text("{not json")
+    with pytest.warns(UserWarning, match="unreadable tuning cache"):
+        assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True) == default
+
+
+def test_choose_uses_the_cached_choice(cache_dir):
+    gluon = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v.config.persistent)
+    key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 16384)
+    (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": gluon.name}}))
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True) == gluon
+    # a Gluon choice is not a candidate off sm_90: the default decides there
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=False) == \
+        variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=False)
