@@ -12,6 +12,8 @@ a TMA ring, every WGMMA waited on), kept for comparison. Constant-time rules as 
 bound, predicate, barrier phase and coordinate is a function of program ids, shapes and flags; masking is
 a select.
 """
+import functools
+
 import torch
 import triton
 from triton.experimental import gluon
@@ -428,14 +430,43 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             SPLIT, CAUSAL))], [1], [24])
 
 
-def _descriptor(t, rows, head_dim):
+@functools.lru_cache(maxsize=None)
+def _smem_layout(rows, head_dim, dtype):
+    """The shared layout of a [1, rows, 1, head_dim] TMA block (cached: building it costs host time on
+    every call otherwise)."""
+    from triton._utils import validate_block_shape
+    validate_block_shape([1, rows, 1, head_dim])
+    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[dtype]
+    return gl.NVMMASharedLayout.get_default_for([1, rows, 1, head_dim], gl_dtype)
+
+
+@functools.lru_cache(maxsize=None)
+def _descriptor_class():
     from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
-    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[t.dtype]
-    block = [1, rows, 1, head_dim]
+
+    class Descriptor(TensorDescriptor):
+        """Gluon's TensorDescriptor with the checks TMA needs only (its own __post_init__ re-validates the
+        block shape and layout on every call: about half of a launch's host time). The block shape and
+        layout come from _smem_layout, validated when first built."""
+
+        def __post_init__(self):
+            if self.base.data_ptr() % 16 or any(st * self.base.element_size() % 16 for st in self.strides[:-1]) \
+                    or self.strides[-1] != 1:
+                raise ValueError(f"TMA needs a 16-byte aligned base and strides, and a contiguous last "
+                                 f"dimension; got strides {self.strides}")
+    return Descriptor
+
+
+def _descriptor(t, rows, head_dim):
     strides = [st if n > 1 else 16 for st, n in zip(t.stride(), t.shape)]
     strides[3] = 1
-    layout = gl.NVMMASharedLayout.get_default_for(block, gl_dtype)
-    return TensorDescriptor(t, list(t.shape), strides, block, layout)
+    return _descriptor_class()(t, list(t.shape), strides, [1, rows, 1, head_dim],
+                               _smem_layout(rows, head_dim, t.dtype))
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(index):
+    return torch.cuda.get_device_properties(index).multi_processor_count
 
 
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
@@ -466,7 +497,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
     if persistent:
         if num_sms is None:
-            num_sms = torch.cuda.get_device_properties(q.device).multi_processor_count if q.is_cuda else 132
+            num_sms = _sm_count(q.device.index if q.device.index is not None else torch.cuda.current_device()) \
+                if q.is_cuda else 132
         grid = (min(units, num_sms),)
     else:
         grid = (units,)

@@ -181,12 +181,14 @@ def save_json(obj, path):
 
 # ---- long context and small shapes ---------------------------------------------------------------------
 def long_context(kernels, seqs=(16384, 32768, 65536, 131072), head_dim=128, heads=16, causal=False):
-    """B = 1; TFLOPS per kernel per S, and relative to S = 16K."""
+    """B = 1; TFLOPS per kernel per S, and relative to S = 16K. Each case warms up and times for about
+    0.3 s of GPU time (at 500 TFLOPS), so every length is timed in the same sustained clock state."""
     rows = []
     for s in seqs:
         case = Case(1, heads, s, head_dim, causal)
+        n = max(5, min(200, int(0.3 / (case.flops() / 5e14))))
         rows.append({"case": asdict(case), "label": case.label(),
-                     "results": bench_case(case, kernels, warmup=2, reps=5)})
+                     "results": bench_case(case, kernels, warmup=n, reps=n)})
     base = rows[0]["results"]
     for r in rows:
         for name, v in r["results"].items():
