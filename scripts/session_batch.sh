@@ -9,7 +9,7 @@ if [ -n "$RUN_PYTEST" ]; then
   timeout ${PYTEST_LIMIT:-200} python3 -m pytest tests -m gpu -q -x -p no:cacheprovider $PYTEST_ARGS 2>&1 | tail -15
 fi
 passed=""
-for c in ${CONFIGS:-ov_m128n128s2 split_m128n128s2 pp_m128n128s2 pp_m128n64s3 pp_m128n64s2}; do
+for c in ${CONFIGS:-pp_m128n128s2 pp_m128n128s2_p pp_m128n64s3_p pp_m128n64s2 pp_m128n64s2_p}; do
   if timeout ${CFG_LIMIT:-90} python3 scripts/sm90_check.py --out $OUT/sm90 --configs $c --no-speed 2>&1 | tail -6; then
     passed="$passed,$c"
   else

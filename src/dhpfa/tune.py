@@ -150,7 +150,7 @@ def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool):
     """The variant for a GPU call: the cached choice, else (DHPFA_AUTOTUNE=1) tune now, else the
     heuristic default. Every input to the decision is public."""
     gpu = gpu_name(device)
-    memo = (gpu, cache_path(), dtype, head_dim, causal, seq_class(seq_k), sm90, seq_k)
+    memo = (gpu, os.environ.get(CACHE_ENV), dtype, head_dim, causal, sm90, seq_k)  # no path work per call
     v = _chosen.get(memo)
     if v is None:
         v = lookup(gpu, dtype, head_dim, causal, seq_k, sm90)
@@ -166,16 +166,16 @@ def main(args):
     dtypes = [{"bf16": torch.bfloat16, "fp16": torch.float16}[x] for x in args.dtypes.split(",")]
     dims = [int(x) for x in args.head_dims.split(",")]
     seqs = [int(x) for x in args.seqs.split(",")]
+    gpu = gpu_name(torch.device("cuda", torch.cuda.current_device()))
+    sm90 = torch.cuda.get_device_capability() == (9, 0)
     rows = []
     for dt in dtypes:
         for d in dims:
             for s in seqs:
                 for causal in (False, True):
-                    v = tune(dt, d, causal, s, reps=args.reps)
-                    entry = _load()[cache_key(gpu_name(torch.device("cuda", torch.cuda.current_device())), dt, d,
-                                              causal, s)]
-                    default = variants.select(dt, d, causal, False, seq_k=s,
-                                              sm90=torch.cuda.get_device_capability() == (9, 0)).name
+                    v = tune(dt, d, causal, s, reps=args.reps, sm90=sm90)
+                    entry = _load()[cache_key(gpu, dt, d, causal, s)]
+                    default = variants.select(dt, d, causal, False, seq_k=s, sm90=sm90).name
                     gain = entry["ms"].get(default, float("nan")) / entry["ms"][v.name]
                     rows.append(dict(key=f"{_DTYPE_NAMES[dt]} d{d} s{s} {'causal' if causal else 'full'}",
                                      choice=v.name, default=default, speedup_vs_default=gain, ms=entry["ms"]))

@@ -26,9 +26,8 @@ from .ctmath import LOG2E
 
 @gluon.jit
 def _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, CAUSAL: gl.constexpr):
-    """(pid_bh, batch, head, kv head, first row, n_full, n_blocks) of this program, all public: KV blocks
-    below n_full are seen in full by every row; the tile visits n_blocks blocks. The schedule of
-    kernels/block_info.py (query_tile + kv_bounds), in Gluon; causal tiles heaviest first."""
+    """(pid_bh, batch, head, kv head, first row, n_blocks) of this program (one tile per program, as in
+    kernels/block_info.py: query_tile + kv_bounds, in Gluon; causal tiles heaviest first), all public."""
     if CAUSAL:
         pid_m = gl.num_programs(0) - 1 - gl.program_id(0)
     else:
@@ -36,12 +35,17 @@ def _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: g
     pid_bh = gl.program_id(1)
     h = pid_bh % H
     m0 = pid_m * BLOCK_M
+    kv_end = _kv_end(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, CAUSAL)
+    return pid_bh, pid_bh // H, h, h // (H // H_KV), m0, (kv_end + BLOCK_N - 1) // BLOCK_N
+
+
+@gluon.jit
+def _kv_end(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr):
+    """Keys at or past this are visible to no row of the tile from m0 (public: shapes and program ids)."""
     if CAUSAL:
-        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
+        return gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
     else:
-        kv_end = SEQ_K
-    full_end = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL)
-    return pid_bh, pid_bh // H, h, h // (H // H_KV), m0, full_end // BLOCK_N, (kv_end + BLOCK_N - 1) // BLOCK_N
+        return SEQ_K
 
 
 @gluon.jit
@@ -118,7 +122,7 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
 
-    pid_bh, b, h, h_kv, m0, n_full, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+    pid_bh, b, h, h_kv, m0, n_blocks = _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
 
     q_smem = gl.allocate_shared_memory(dtype, [1, BLOCK_M, 1, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
@@ -205,11 +209,7 @@ def _unit_tiles(u, SEQ_Q, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr):
 def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, CAUSAL: gl.constexpr):
     """KV blocks the tile from row m0 visits: at least one (a tile with no visible key still reads a block
     and writes O = 0, LSE = -inf), so producer and consumers agree on every ring position. Public."""
-    if CAUSAL:
-        kv_end = gl.minimum(gl.maximum(m0 + BLOCK_M + CAUSAL_OFFSET, 0), SEQ_K)
-    else:
-        kv_end = SEQ_K
-    return gl.maximum((kv_end + BLOCK_N - 1) // BLOCK_N, 1)
+    return gl.maximum((_kv_end(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, CAUSAL) + BLOCK_N - 1) // BLOCK_N, 1)
 
 
 @gluon.jit
