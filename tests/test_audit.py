@@ -229,9 +229,12 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert res.returncode == 0, (res.stdout[-3000:], res.stderr[-3000:])
     rep = json.loads(res.stdout)
     from dhpfa.kernels import variants
-    assert rep["ok"] and len(rep["rows"]) == len(variants.shipped_variants()) + 2  # + the envelope's kernels
+    from dhpfa.envelope import audited_kernels
+    assert len(audited_kernels()) == 3  # stamp, gated stamp, pad
+    assert rep["ok"] and len(rep["rows"]) == len(variants.shipped_variants()) + 3  # + the envelope's kernels
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     assert len(attn) == len(variants.shipped_variants())
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
+    assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
     assert elapsed < 300, f"audit took {elapsed:.0f} s"

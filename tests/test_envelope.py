@@ -1,4 +1,5 @@
 """Timing envelope: calibration arithmetic (CPU) and padding, miss counting, policies, CUDA graphs (GPU)."""
+import time
 import warnings
 
 import pytest
@@ -74,6 +75,10 @@ def test_calibrate_per_key_and_cuda_graph_capture():
     assert d > 0 and env.deadlines_us["mm1024"] == d
     iso = env.calibrate(work, key="iso", samples=50, mode="isolated")
     assert iso > 0 and env.deadlines_us["iso"] == iso
+    duty = env.calibrate(work, key="duty", samples=50, rounds=1, warmup_ms=0)  # under the envelope's own padding
+    assert duty > 0 and len(env.last_calibration_us) == 50 and env.misses == 0
+    with pytest.raises(ValueError, match="rounds"):
+        env.calibrate(work, key="bad", rounds=-1)
     with pytest.raises(KeyError, match="no deadline"):
         env("other")
     g = torch.cuda.CUDAGraph()
@@ -115,3 +120,51 @@ def test_calibration_does_not_trip_check_on_exit():
     work = _busy(2048)
     d = env.calibrate(work, key="k", samples=50)  # zero-deadline calibration regions count no miss
     assert d > 0 and env.misses == 0
+
+
+@pytest.mark.gpu
+def test_gate_keeps_host_time_out_of_the_deadline():
+    """Host time spent inside the region, before its kernels are queued: the ungated envelope's clock runs
+    while the GPU waits for the host (every call misses); the gated one starts once the host has queued
+    the region (no call misses), and the gate opens when released, not at its timeout."""
+    work = _busy(1024)
+    work()
+    gated = envelope.TimingEnvelope(deadline_us=2000.0, policy="count", gate_timeout_us=200_000.0)
+    ungated = envelope.TimingEnvelope(deadline_us=2000.0, policy="count", gate=False)
+    walls = {}
+    for name, env in (("gated", gated), ("ungated", ungated)):
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(5):
+            with env:
+                time.sleep(0.005)  # 5 ms of host time after the stamp is queued
+                work()
+        torch.cuda.synchronize()
+        walls[name] = time.perf_counter() - t0
+    assert ungated.misses == 5
+    assert gated.misses == 0
+    assert walls["gated"] < 5 * 0.05, f"the gate waited for its timeout: {walls}"
+
+
+@pytest.mark.gpu
+def test_gate_times_out_when_the_region_waits_for_the_gpu():
+    """A region that synchronises with the GPU inside the envelope would deadlock on the gate (the GPU
+    waits for the host's release, the host for the GPU): the gate's timeout lets it finish, at the cost of
+    that timeout."""
+    env = envelope.TimingEnvelope(deadline_us=1000.0, policy="count", gate_timeout_us=3000.0)
+    work = _busy(512)
+    t0 = time.perf_counter()
+    with env:
+        work()
+        torch.cuda.synchronize()  # waits for the gated stamp: released by its 3 ms timeout
+    torch.cuda.synchronize()
+    wall = time.perf_counter() - t0
+    assert 0.003 <= wall < 1.0, wall
+
+
+@pytest.mark.gpu
+def test_envelope_arguments_are_checked():
+    with pytest.raises(ValueError, match="gate_timeout_us"):
+        envelope.TimingEnvelope(deadline_us=10.0, gate_timeout_us=0)
+    with pytest.raises(ValueError, match="device"):
+        envelope.TimingEnvelope(deadline_us=10.0, device="cpu")

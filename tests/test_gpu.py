@@ -84,3 +84,35 @@ def test_under_torch_compile():
     eager = block(q, k, v)
     for _ in range(2):
         assert torch.equal(compiled(q, k, v), eager)
+
+
+@pytest.mark.parametrize("variant", [v for v in variants.shipped_variants() if v.head_dim == 128
+                                     and v.dtype == torch.bfloat16], ids=lambda v: v.name)
+def test_cached_launch_equals_jit_launch(variant):
+    """The launch cache (dispatch._launchers) on new tensors, poisoned outputs, against a JIT launch."""
+    g = torch.Generator(device="cuda").manual_seed(7)
+    shape_q, shape_k = (2, 300, 4, 128), (2, 200, 2, 128)
+
+    def run(seed):
+        g.manual_seed(seed)
+        q = torch.randn(shape_q, device="cuda", dtype=torch.bfloat16, generator=g)
+        k = torch.randn(shape_k, device="cuda", dtype=torch.bfloat16, generator=g)
+        v = torch.randn(shape_k, device="cuda", dtype=torch.bfloat16, generator=g)
+        out = torch.full(shape_q, float("nan"), device="cuda", dtype=torch.bfloat16)
+        lse = torch.full((2, 4, 300), float("nan"), device="cuda")
+        kernel = dispatch.launch(variant, q, k, v, out, lse, 0.1, variant.causal, -100)
+        return kernel, out, lse
+
+    dispatch.clear_launchers()
+    first, _, _ = run(1)  # through the JIT: records the launcher
+    assert any(l is not None for l in dispatch._launchers.values()), "no launcher was cached"
+    cached, out_fast, lse_fast = run(2)  # through the cache
+    assert cached is first
+    dispatch._FAST = False
+    try:
+        jit, out_jit, lse_jit = run(2)
+    finally:
+        dispatch._FAST = True
+    assert jit is first
+    assert not out_fast.isnan().any() and torch.equal(out_fast, out_jit)
+    assert torch.equal(lse_fast.isfinite(), lse_jit.isfinite()) and torch.equal(lse_fast, lse_jit)

@@ -130,8 +130,9 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
     else:  # the tuned choice for this class where the cache has one, else the heuristic default
         from . import tune
         variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device))
-    # launch on the tensors' GPU, not the current one
-    on_device = torch.cuda.device(q.device) if q.device.type == "cuda" else contextlib.nullcontext()
+    # launch on the tensors' GPU, not the current one (switching only when they differ: host time)
+    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
+        else contextlib.nullcontext()
     with on_device:
         dispatch.launch(variant, q, k, v, out, lse, scale, causal, causal_offset)
     return lse

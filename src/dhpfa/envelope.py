@@ -15,6 +15,16 @@ or raises by policy.
 
 Works eagerly and inside CUDA-graph capture (the kernels and their arguments are captured); costs
 nothing when not used. Nesting one envelope inside itself is not supported (one stamp slot).
+
+The gate. Launched eagerly, the stamp kernel could start while the host is still queueing the region: the
+GPU would then idle inside the deadline, waiting for the host (a launch gap), and a slow host turns into a
+missed deadline. So, eagerly, the stamp kernel first waits until the host has queued the whole region and
+the pad: on exit the host writes the region's sequence number into a pinned, device-visible flag, and the
+stamp starts the clock only once it reads that number (or after `gate_timeout_us`, so a region that waits
+for the GPU from the host, such as `.item()` inside it, costs that timeout rather than hanging: that call
+then counts its host time and may miss). The deadline then covers GPU time only. Under CUDA-graph capture
+there is no host between the kernels and no gate. The gate's release time is the host's, which reads no
+data of the region.
 """
 import math
 import warnings
@@ -43,8 +53,18 @@ def _globaltimer():
                                      pack=1)
 
 
-@triton.jit
-def envelope_stamp(start_ptr):
+@triton.jit(do_not_specialize=["seq", "timeout_ns"])
+def envelope_stamp(start_ptr, gate_ptr, seq, timeout_ns, GATED: tl.constexpr):
+    """Stamp the start. GATED: first wait until the host has written gate_ptr[0] >= seq (it does once the
+    region and the pad are queued), or until timeout_ns have passed. The loop reads a host-written counter
+    and the clock, no data."""
+    if GATED:
+        t0 = _globaltimer()
+        now = t0
+        flag = tl.load(gate_ptr, volatile=True)
+        while (flag < seq) & (now - t0 < timeout_ns):
+            flag = tl.load(gate_ptr, volatile=True)
+            now = _globaltimer()
     tl.store(start_ptr, _globaltimer())
 
 
@@ -68,9 +88,13 @@ def envelope_pad(start_ptr, miss_ptr, elapsed_ptr, slot, deadline_ns):
 def audited_kernels():
     """The envelope's kernels for `dhpfa audit`: (name, fn, args, kwargs, public_params)."""
     start = torch.empty(1, dtype=torch.int64)
+    gate = torch.empty(1, dtype=torch.int64)
     miss = torch.empty(1, dtype=torch.int32)
     elapsed = torch.empty(4, dtype=torch.int64)
-    return [("envelope_stamp", envelope_stamp, (start,), dict(num_warps=1), ()),
+    return [("envelope_stamp", envelope_stamp, (start, gate, 1, 1000), dict(GATED=False, num_warps=1), ()),
+            # the gate holds a sequence number the host writes, public by construction
+            ("envelope_stamp (gated)", envelope_stamp, (start, gate, 1, 1000), dict(GATED=True, num_warps=1),
+             ("gate_ptr",)),
             # the start stamp is a time written by envelope_stamp, public by construction
             ("envelope_pad", envelope_pad, (start, miss, elapsed, 0, 1000), dict(num_warps=1), ("start_ptr",))]
 
@@ -103,27 +127,79 @@ def _warm_up(region, args, calls, ms):
         batch = max(1, min(4 * i, int(i * (ms - elapsed) / max(elapsed, 1e-3)) + 1))  # calls left at this pace
 
 
+def _int_width(x):
+    return "i32" if -2 ** 31 <= x < 2 ** 31 else "i64"
+
+
+class _Launcher:
+    """The envelope's kernels, launched through Triton's JIT once per (kernel, constexprs, integer widths,
+    device) and afterwards through the compiled kernel's launcher (host time: a JIT launch re-binds and
+    re-specialises every argument). Integer arguments are not specialised on value, only on width."""
+
+    def __init__(self):
+        self._kernels = {}
+
+    def __call__(self, fn, args, device_index, **constexprs):
+        key = (fn, device_index, tuple(sorted(constexprs.items())),
+               tuple(_int_width(a) for a in args if isinstance(a, int)))
+        k = self._kernels.get(key)
+        if k is None or not _plain_launch_allowed():
+            k = fn[(1,)](*args, num_warps=1, **constexprs)
+            if hasattr(k, "packed_metadata"):
+                self._kernels[key] = (k, [constexprs[p.name] for p in fn.params[len(args):]])
+            return
+        kernel, tail = k
+        kernel.run(1, 1, 1, torch._C._cuda_getCurrentRawStream(device_index), kernel.function,
+                   kernel.packed_metadata, None, None, None, *args, *tail)
+
+
+def _plain_launch_allowed():
+    from .kernels.dispatch import no_launch_hooks
+    return no_launch_hooks()
+
+
 class _Region:
     def __init__(self, env, deadline_ns, slot=0, apply_policy=True):
         self.env, self.deadline_ns, self.slot = env, deadline_ns, slot
         self.apply_policy = apply_policy
+        self.gated = False
 
     def __enter__(self):
-        envelope_stamp[(1,)](self.env._start, num_warps=1)
-        return self.env
+        env = self.env
+        if torch.cuda.current_device() != env._index:
+            raise RuntimeError(f"TimingEnvelope: made for cuda:{env._index}, entered with cuda:"
+                               f"{torch.cuda.current_device()} current; select its device first")
+        self.gated = env.gate and not torch.cuda.is_current_stream_capturing()
+        if self.gated:
+            env._seq += 1
+            self.seq = env._seq
+            env._launch(envelope_stamp, (env._start, env._gate, self.seq, env._gate_timeout_ns), env._index,
+                        GATED=True)
+        else:
+            env._launch(envelope_stamp, (env._start, env._start, 0, 0), env._index, GATED=False)
+        return env
 
     def __exit__(self, *exc):
-        envelope_pad[(1,)](self.env._start, self.env._misses, self.env._elapsed, self.slot, self.deadline_ns,
-                           num_warps=1)
-        if self.apply_policy and self.env.check_on_exit:
-            self.env.check()
+        env = self.env
+        try:
+            env._launch(envelope_pad, (env._start, env._misses, env._elapsed, self.slot, self.deadline_ns),
+                        env._index)
+        finally:
+            if self.gated:  # the region and the pad are queued: open the gate (even if the pad failed)
+                env._gate_host[0] = self.seq
+        if self.apply_policy and env.check_on_exit:
+            env.check()
         return False
 
 
 class TimingEnvelope:
     POLICIES = ("count", "warn", "raise")
 
-    def __init__(self, deadline_us=None, policy="warn", check_on_exit=False, device=None):
+    def __init__(self, deadline_us=None, policy="warn", check_on_exit=False, device=None, gate=True,
+                 gate_timeout_us=20_000.0):
+        """gate: eager regions start their clock only once the host has queued them (see the module
+        docstring); gate_timeout_us bounds that wait. Regions must not wait for the GPU from the host
+        (synchronize, .item()) with the gate on: each such region would cost the timeout."""
         if policy not in self.POLICIES:
             raise ValueError(f"policy: expected one of {self.POLICIES}, got {policy!r}")
         if deadline_us is not None and not (isinstance(deadline_us, (int, float)) and deadline_us > 0):
@@ -133,6 +209,10 @@ class TimingEnvelope:
         self.policy = policy
         self.check_on_exit = check_on_exit
         dev = torch.device(device) if device is not None else torch.device("cuda", torch.cuda.current_device())
+        if dev.type != "cuda":
+            raise ValueError(f"device: expected a CUDA device, got {dev}")
+        if dev.index is None:
+            dev = torch.device("cuda", torch.cuda.current_device())
         self._start = torch.zeros(1, dtype=torch.int64, device=dev)
         self._misses = torch.zeros(1, dtype=torch.int32, device=dev)
         self._elapsed = torch.zeros(CALIBRATION_SLOTS, dtype=torch.int64, device=dev)
@@ -140,17 +220,32 @@ class TimingEnvelope:
         self.deadlines_us = {}
         if deadline_us is not None:
             self.deadlines_us[None] = float(deadline_us)
+        if not (isinstance(gate_timeout_us, (int, float)) and gate_timeout_us > 0):
+            raise ValueError(f"gate_timeout_us: expected a number > 0, got {gate_timeout_us!r}")
+        self.gate = bool(gate)
+        self._index = dev.index
+        self._gate_timeout_ns = int(gate_timeout_us * 1000)
+        # the gate: pinned host memory, which the GPU reads through unified addressing
+        self._gate = torch.zeros(1, dtype=torch.int64, pin_memory=True)
+        self._gate_host = self._gate.numpy()  # host writes without a torch op (no host time to speak of)
+        self._seq = 0
+        self._launch = _Launcher()
         # Compile and load the kernels now: a first-use JIT compile inside a region would miss its deadline.
-        # Deadlines pass as i32, or i64 from 2**31 ns; a negative one returns at once (and counts a miss).
-        envelope_stamp[(1,)](self._start, num_warps=1)
-        for deadline in (-1, -(2 ** 40)):
-            envelope_pad[(1,)](self._start, self._misses, self._elapsed, 0, deadline, num_warps=1)
-        torch.cuda.synchronize()
+        # Deadlines and sequence numbers pass as i32, or i64 from 2**31; a negative deadline returns at once
+        # (and counts a miss); a gate whose number is already written opens at once.
+        with torch.cuda.device(dev):
+            for seq in (0, -(2 ** 40)):
+                self._launch(envelope_stamp, (self._start, self._gate, seq, self._gate_timeout_ns), self._index,
+                             GATED=True)
+                self._launch(envelope_stamp, (self._start, self._start, seq, 0), self._index, GATED=False)
+            for deadline in (-1, -(2 ** 40)):
+                self._launch(envelope_pad, (self._start, self._misses, self._elapsed, 0, deadline), self._index)
+            torch.cuda.synchronize()
         self._misses.zero_()
 
     # -- deadlines ----------------------------------------------------------------------------------------
     def calibrate(self, region, key=None, samples=1000, warmup=20, quantile=0.999, margin=1.03, inputs=None,
-                  mode="pipelined", warmup_ms=WARMUP_MS):
+                  mode="pipelined", warmup_ms=WARMUP_MS, rounds=0):
         """Run `region()` (or `region(*inputs[i])`, rotating) inside the envelope with a zero deadline, read
         on the device how long each took from the stamp to the pad, and set the deadline for `key` to
         the `quantile` of those times x `margin`. Returns the deadline in microseconds.
@@ -163,9 +258,16 @@ class TimingEnvelope:
         its power cap lowers its clock within the first second of load (measured on an H200: the median
         call 11% slower after 1 s than in the first 100 calls), and samples that straddle that change give
         a deadline from two clock states.
+
+        rounds > 0: then run the region `samples` times more inside the envelope with the deadline found so
+        far (so the GPU idles in the pad as it will in use, which at a power cap changes its clock) and set
+        the deadline from those times instead; repeat `rounds` times. The samples of the last round are
+        kept in `last_calibration_us`.
         """
         if mode not in ("pipelined", "isolated"):
             raise ValueError(f"mode: expected 'pipelined' or 'isolated', got {mode!r}")
+        if not (isinstance(rounds, int) and rounds >= 0):
+            raise ValueError(f"rounds: expected an int >= 0, got {rounds!r}")
         if not 1 <= samples <= CALIBRATION_SLOTS:
             raise ValueError(f"samples: expected 1..{CALIBRATION_SLOTS}, got {samples}")
         args = inputs or [()]
@@ -177,14 +279,18 @@ class TimingEnvelope:
                     region(*args[i % len(args)])
         # Zero deadlines "miss" every time: these regions must not apply the policy (check_on_exit would
         # warn or raise mid-calibration), and the counter is restored below.
-        for i in range(samples):
-            with _Region(self, 0, i, apply_policy=False):
-                region(*args[i % len(args)])
-            if mode == "isolated":
-                torch.cuda.synchronize()
-        torch.cuda.synchronize()
+        deadline_ns = 0
+        for _ in range(rounds + 1):
+            for i in range(samples):
+                with _Region(self, deadline_ns, i, apply_policy=False):
+                    region(*args[i % len(args)])
+                if mode == "isolated":
+                    torch.cuda.synchronize()
+            torch.cuda.synchronize()
+            times = (self._elapsed[:samples].double() / 1000.0).tolist()
+            deadline_ns = int(round(deadline_from_samples(times, quantile, margin) * 1000.0))
         self._misses.fill_(misses_before)
-        times = (self._elapsed[:samples].double() / 1000.0).tolist()
+        self.last_calibration_us = times
         self.deadlines_us[key] = deadline_from_samples(times, quantile, margin)
         return self.deadlines_us[key]
 

@@ -1,6 +1,23 @@
 """One launch path for every shipped variant, Triton or Gluon: the API, the auditor and the GPU tests all
 build a variant's arguments here, so the binary audited offline is the one launched. Kernel modules are
-imported on first use (TRITON_INTERPRET is read when a kernel is defined; Gluon is not needed on CPU)."""
+imported on first use (TRITON_INTERPRET is read when a kernel is defined; Gluon is not needed on CPU).
+
+Host time. `fn[grid](*args)` re-derives Triton's specialisation of every argument on each call (binder,
+cache key, descriptor checks): about half of an eager call's host time. `launch` keeps, per *launch key*
+(the variant and every public value the specialisation can depend on: dtype, device, shapes, strides,
+flags), the CompiledKernel that the first call's JIT launch returned, with the call's integer arguments,
+and afterwards calls that kernel's launcher directly with the new tensors. The kernel is the very object
+the JIT compiled and checked (so the launched binary is still the audited one); only the per-call Python
+around it is skipped. Set DHPFA_FAST_LAUNCH=0 to always go through the JIT (for comparison)."""
+import inspect
+import os
+
+import torch
+
+from .ctmath import LOG2E
+
+_FAST = os.environ.get("DHPFA_FAST_LAUNCH", "1") != "0"
+_launchers = {}  # launch key -> _Launcher, or None where the fast path does not apply
 
 
 def kernel_fn(kernel: str):
@@ -28,6 +45,139 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 
 
+class _Desc:
+    """What Triton's launcher reads of a host tensor descriptor (base, shape, strides, padding): the fast
+    path rebuilds only this per call; the block shape and layout are fixed by the compiled kernel."""
+    __slots__ = ("base", "shape", "strides", "padding")
+
+    def __init__(self, base, shape, strides, padding):
+        self.base, self.shape, self.strides, self.padding = base, shape, strides, padding
+
+
+class _Launcher:
+    """The compiled kernel of one launch key, and how to rebuild its argument list from new tensors.
+
+    Each argument of the first (JIT) launch is recorded as one of: the i-th tensor of (q, k, v, out, lse);
+    a descriptor over it (shape and strides kept: they are in the key); the folded softmax scale; or a
+    constant (ints and constexprs, all functions of the key)."""
+
+    def __init__(self, kernel, grid, args, tensors, scale, param_values):
+        self.kernel, self.grid = kernel, tuple(grid) + (1,) * (3 - len(grid))
+        self.plan = []
+        for a in args:
+            if isinstance(a, torch.Tensor):
+                self.plan.append(("t", _index(tensors, a)))
+            elif hasattr(a, "base") and hasattr(a, "block_shape"):
+                self.plan.append(("d", _index(tensors, a.base), list(a.shape), list(a.strides), a.padding))
+            elif isinstance(a, float):
+                if a != float(scale) * LOG2E:
+                    raise _NoFastPath("a float argument other than the folded softmax scale")
+                self.plan.append(("s",))
+            elif isinstance(a, (int, bool)):
+                self.plan.append(("c", a))
+            else:
+                raise _NoFastPath(f"argument of type {type(a).__name__}")
+        # constexprs and defaults after the positional arguments, in the kernel's parameter order
+        self.tail = tuple(param_values[len(args):])
+
+    def __call__(self, tensors, scale, device_index):
+        vals = []
+        for p in self.plan:
+            kind = p[0]
+            if kind == "t":
+                vals.append(tensors[p[1]])
+            elif kind == "d":
+                t = tensors[p[1]]
+                if t.data_ptr() % 16:
+                    raise ValueError(f"TMA needs a 16-byte aligned base, got offset {t.data_ptr() % 16}")
+                vals.append(_Desc(t, p[2], p[3], p[4]))
+            elif kind == "s":
+                vals.append(float(scale) * LOG2E)
+            else:
+                vals.append(p[1])
+        k = self.kernel
+        g0, g1, g2 = self.grid
+        k.run(g0, g1, g2, _current_stream(device_index), k.function, k.packed_metadata, None, None, None,
+              *vals, *self.tail)
+        return k
+
+
+def _current_stream(device_index):
+    """The raw handle of the current stream on that device (what Triton's JIT launches on)."""
+    return torch._C._cuda_getCurrentRawStream(device_index)
+
+
+class _NoFastPath(Exception):
+    pass
+
+
+def _index(tensors, t):
+    for i, x in enumerate(tensors):
+        if x is t:
+            return i
+    raise _NoFastPath("an argument tensor that is not one of q, k, v, out, lse")
+
+
+def _launch_key(variant, q, k, v, out, lse, causal, causal_offset):
+    """Every public value Triton's specialisation of this variant's arguments can depend on. Pointer
+    alignment is not in it: every base must be 16-byte aligned (the API checks it; _Launcher re-checks
+    descriptor bases), and 16 is the most Triton specialises on."""
+    return (variant.name, q.dtype, q.device, q.shape, k.shape, lse.shape, q.stride(), k.stride(), v.stride(),
+            out.stride(), lse.stride(), bool(causal), int(causal_offset))
+
+
+def no_launch_hooks() -> bool:
+    """No launch hook is installed (Triton 3.6 keeps them in HookChains, empty by default; a profiler such as
+    proton adds to them): the direct launch passes none, so it is used only then."""
+    from triton import knobs
+    return all(h is None or not getattr(h, "calls", True)
+               for h in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook))
+
+
+def _fast_path_allowed():
+    from triton import knobs
+    return _FAST and no_launch_hooks() and not knobs.runtime.debug and not knobs.compilation.instrumentation_mode
+
+
 def launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
+    """Launch `variant` on the current device (the caller's context selects q's device)."""
+    tensors = (q, k, v, out, lse)
+    key = None
+    if q.is_cuda and _fast_path_allowed():
+        key = _launch_key(variant, q, k, v, out, lse, causal, causal_offset)
+        launcher = _launchers.get(key)
+        if launcher is not None:
+            return launcher(tensors, softmax_scale, q.device.index)
     grid, args, kwargs = launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset)
-    return kernel_fn(variant.kernel)[grid](*args, **kwargs)
+    fn = kernel_fn(variant.kernel)
+    kernel = fn[grid](*args, **kwargs)
+    if key is not None and key not in _launchers:
+        _launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale)
+    return kernel
+
+
+def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
+    """A _Launcher for this launch, or None (then every call goes through the JIT)."""
+    if kernel is None or not hasattr(kernel, "packed_metadata") or hasattr(kernel, "result"):
+        return None
+    try:
+        params = list(fn.params)
+        if len(args) > len(params) or any(p.is_constexpr for p in params[:len(args)]):
+            return None
+        tail = []
+        for p in params[len(args):]:
+            if not p.is_constexpr:  # a runtime argument passed by name: not rebuilt per call
+                return None
+            if p.name in kwargs:
+                tail.append(kwargs[p.name])
+            elif p.default is not inspect.Parameter.empty:
+                tail.append(p.default)
+            else:
+                return None
+        return _Launcher(kernel, grid, args, tensors, softmax_scale, list(args) + tail)
+    except _NoFastPath:
+        return None
+
+
+def clear_launchers():
+    _launchers.clear()

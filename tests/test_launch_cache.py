@@ -1,0 +1,127 @@
+"""The launch cache (kernels/dispatch.py): after a variant's first JIT launch, later calls with the same
+launch key skip Triton's binder and call the compiled kernel's launcher directly. These tests check, on the
+CPU with a stand-in kernel, that the rebuilt argument list is exactly what Triton's own binder produces for
+the new tensors, and that equal launch keys imply equal specialisations (so the cached binary is the one the
+JIT would have picked). They run in a subprocess: the binder needs kernels defined without the interpreter."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CHECK = r"""
+import json, torch
+from dhpfa.kernels import dispatch, variants
+from dhpfa.audit.compile import _target
+from triton.compiler import make_backend
+from triton.runtime.jit import create_function_from_signature
+
+backend = make_backend(_target())
+dispatch._current_stream = lambda index: 0  # no CUDA here: the stand-in kernel takes any stream
+
+class FakeKernel:
+    packed_metadata = function = object()
+    def __init__(self):
+        self.calls = []
+    def run(self, *a):
+        self.calls.append(a)
+
+def tensors(shape_q, shape_k, dtype, d, offset_rows=0, heads_first=False):
+    # q/k/v/out as (B, S, H, D) views; heads_first makes them transposes of (B, H, S, D) storage
+    def make(shape):
+        b, s, h, _ = shape
+        if heads_first:
+            return torch.randn(b, h, s + offset_rows, d).to(dtype)[:, :, offset_rows:].transpose(1, 2)
+        return torch.randn(b, s + offset_rows, h, d).to(dtype)[:, offset_rows:]
+    q, k, v, out = make(shape_q), make(shape_k), make(shape_k), make(shape_q)
+    lse = torch.empty(shape_q[0], shape_q[2], shape_q[1])
+    return q, k, v, out, lse
+
+def bound(fn, args, kwargs):
+    binder = create_function_from_signature(fn.signature, fn.params, backend)
+    kw = dict(kwargs, debug=False, instrumentation_mode="")
+    params, spec, _ = binder(*args, **kw)
+    return list(params.values()), spec
+
+def same(a, b):
+    if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
+        return a is b
+    if hasattr(a, "base") and hasattr(b, "base"):
+        return (a.base is b.base and list(a.shape) == list(b.shape) and list(a.strides) == list(b.strides)
+                and a.padding == b.padding)
+    return type(a) == type(b) and a == b
+
+rows = []
+cases = [((2, 300, 4), (2, 200, 2), 0, False), ((1, 513, 8), (1, 513, 8), 16, True), ((3, 64, 2), (3, 1, 2), 0, False)]
+for variant in variants.shipped_variants():
+    d = variant.head_dim
+    fn = dispatch.kernel_fn(variant.kernel)
+    for sq, sk, off, heads_first in cases:
+        first = tensors(sq + (d,), sk + (d,), variant.dtype, d, off, heads_first)
+        second = tensors(sq + (d,), sk + (d,), variant.dtype, d, off, heads_first)
+        offset = sk[1] - sq[1]
+        grid, args, kwargs = dispatch.launch_args(variant, *first, 0.125, variant.causal, offset)
+        kernel = FakeKernel()
+        launcher = dispatch._make_launcher(fn, kernel, grid, args, kwargs, first, 0.125)
+        key_a = dispatch._launch_key(variant, *first, variant.causal, offset)
+        key_b = dispatch._launch_key(variant, *second, variant.causal, offset)
+        grid_b, args_b, kwargs_b = dispatch.launch_args(variant, *second, 0.3, variant.causal, offset)
+        want, spec_b = bound(fn, args_b, kwargs_b)
+        _, spec_a = bound(fn, args, kwargs)
+        launcher(second, 0.3, 0)
+        got = list(kernel.calls[0][9:])
+        rows.append(dict(variant=variant.name, case=[sq, sk], fast=launcher is not None, keys_equal=key_a == key_b,
+                         spec_equal=str(spec_a) == str(spec_b), grid_equal=tuple(grid_b) + (1,) * (3 - len(grid_b))
+                         == kernel.calls[0][:3], n=(len(got), len(want)),
+                         args_equal=len(got) == len(want) and all(same(x, y) for x, y in zip(got, want))))
+# a different shape or stride gives a different key
+v = variants.shipped_variants()[0]
+a = tensors((2, 300, 4, v.head_dim), (2, 200, 2, v.head_dim), v.dtype, v.head_dim)
+b = tensors((2, 301, 4, v.head_dim), (2, 200, 2, v.head_dim), v.dtype, v.head_dim)
+c = tensors((2, 300, 4, v.head_dim), (2, 200, 2, v.head_dim), v.dtype, v.head_dim, heads_first=True)
+distinct = len({dispatch._launch_key(v, *t, False, 0) for t in (a, b, c)}) == 3
+from triton import knobs
+default_allowed = dispatch._fast_path_allowed()
+hook = lambda *a, **k: None
+knobs.runtime.launch_enter_hook.add(hook)
+with_hook = dispatch._fast_path_allowed()
+knobs.runtime.launch_enter_hook.remove(hook)
+print(json.dumps(dict(rows=rows, distinct=distinct, default_allowed=default_allowed, with_hook=with_hook)))
+"""
+
+
+@pytest.fixture(scope="module")
+def result():
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    env["CUDA_VISIBLE_DEVICES"] = ""
+    res = subprocess.run([sys.executable, "-c", CHECK], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_every_shipped_variant_takes_the_fast_path(result):
+    slow = sorted({r["variant"] for r in result["rows"] if not r["fast"]})
+    assert not slow, f"variants without a cached launcher: {slow}"
+
+
+def test_rebuilt_arguments_equal_the_binders(result):
+    bad = [r for r in result["rows"] if not (r["args_equal"] and r["grid_equal"])]
+    assert len(result["rows"]) == 3 * 72 and not bad, bad[:5]
+
+
+def test_equal_keys_mean_equal_specialisations(result):
+    bad = [r for r in result["rows"] if r["keys_equal"] and not r["spec_equal"]]
+    assert all(r["keys_equal"] for r in result["rows"]) and not bad, bad[:5]
+
+
+def test_shape_and_stride_changes_change_the_key(result):
+    assert result["distinct"]
+
+
+def test_fast_path_is_on_by_default_and_off_under_a_launch_hook(result):
+    assert result["default_allowed"] and not result["with_hook"]
