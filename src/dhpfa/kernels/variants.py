@@ -58,27 +58,31 @@ SM90_SHORT = {
 # Hopper-native Gluon kernel (kernels/sm90_fwd.py: TMA producer warp, two ping-pong consumer warpgroups
 # with softmax/GEMM overlap, static tile schedule). Chosen on sm_90 for these head dims (docs/perf-log.md,
 # runs 14-17 and session 3 run 20): D=128 600-619 TFLOPS vs 519-526 for the Triton kernel, D=256 685-761 vs
-# 521-562. Persistent (one program per SM) at D=128: +18% at S=512, +11% at S=1K, equal from 2K on (run 20).
-SM90_GLUON = {
-    128: ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
-    256: ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),
-}
-# seq_k <= GLUON_SHORT_SEQ_K: the persistent Gluon kernel where it beat the 64-row Triton tiles in run 20
-# (D=128 S=512: 490 vs 403 TFLOPS, causal 251 vs 156; D=256 non-causal 534 vs 416); D=256 causal stays
-# with Triton there (251 vs 127).
+# 521-562. Persistent (one program per SM): at D=128 +18% at S=512, +11% at S=1K, equal from 2K on (run 20);
+# at D=256 x1.01-1.04 where the tuner timed it (session 3 run 21: 1K, 4K, 16K; session 4 run 4: 512, 1K).
+_GLUON_N128S2 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True))
+_GLUON_N64S3 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True))
+_GLUON_N64S2 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True))
+_GLUON_N128S3 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True))
+SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
+# seq_k <= GLUON_SHORT_SEQ_K. Session 4 run 4 (`dhpfa tune`, host time no longer setting the pace): D=128
+# causal 64-key blocks with 3 stages x1.22 over 128-key blocks; D=256 causal Gluon x1.09 over the 64-row
+# Triton tiles (the earlier opposite reading, run 20, was host-bound).
 GLUON_SHORT_SEQ_K = 512
 SM90_GLUON_SHORT = {
-    (128, False): SM90_GLUON[128],
-    (128, True): SM90_GLUON[128],
-    (256, False): ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True)),
+    (128, False): _GLUON_N128S2,
+    (128, True): _GLUON_N64S3,
+    (256, False): _GLUON_N64S2,
+    (256, True): _GLUON_N64S2,
 }
+# D=64 causal with seq_k > SHORT_SEQ_K_CAUSAL: the Gluon kernel (128-key blocks, 3 stages) x1.12 over the
+# Triton default at 16K (session 4 run 4; x1.06 in session 3 run 21).
+SM90_GLUON_CAUSAL_LONG = {64: _GLUON_N128S3}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
-    64: (("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
-         ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True))),
-    128: (("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
-          ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True))),
-    256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True)),),
+    64: (_GLUON_N128S2, _GLUON_N128S3),
+    128: (_GLUON_N128S2, _GLUON_N64S3),
+    256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),),  # one program per tile
 }
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
 INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
@@ -110,6 +114,7 @@ def candidates(head_dim: int, sm90: bool):
     if sm90:
         out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
         out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
+        out += [SM90_GLUON_CAUSAL_LONG[head_dim]] if head_dim in SM90_GLUON_CAUSAL_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
     return list(dict.fromkeys(out))
 
@@ -136,6 +141,8 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
         kernel, config = SM90_GLUON[head_dim]
     elif sm90 and (head_dim, causal) in SM90_GLUON_SHORT:
         kernel, config = SM90_GLUON_SHORT[(head_dim, causal)]
+    elif sm90 and causal and head_dim in SM90_GLUON_CAUSAL_LONG and seq_k > SHORT_SEQ_K_CAUSAL:
+        kernel, config = SM90_GLUON_CAUSAL_LONG[head_dim]
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)

@@ -263,14 +263,17 @@ def main(args):
     cases = grid_cases(seqs=(1024, 4096, 16384), dtypes=dtypes[:1]) if args.quick else grid_cases(dtypes=dtypes)
     print(f"speed grid: {len(cases)} cells x {len(kernels)} kernels", flush=True)
     grid = run_grid(cases, kernels)
-    longc = long_context(kernels, seqs=(16384, 65536) if args.quick else (16384, 32768, 65536, 131072))
-    small = small_shapes(kernels)
-    save_json(dict(grid=grid, long_context=longc, small=small), os.path.join(args.out, "bench.json"))
+    path = os.path.join(args.out, "bench.json")
+    save_json(dict(grid=grid), path)  # each part is saved and printed as it ends: a time limit keeps the rest
+    print(format_table(grid), flush=True)
     try:
         plot(grid, os.path.join(args.out, "bench.png"))
     except ImportError:
         print("matplotlib not installed: no plot")
-    print(format_table(grid))
-    print(format_long(longc))
+    longc = long_context(kernels, seqs=(16384, 65536) if args.quick else (16384, 32768, 65536, 131072))
+    save_json(dict(grid=grid, long_context=longc), path)
+    print(format_long(longc), flush=True)
+    small = small_shapes(kernels)
+    save_json(dict(grid=grid, long_context=longc, small=small), path)
     print(format_small(small))
     return 0
