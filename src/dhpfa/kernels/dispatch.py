@@ -18,6 +18,7 @@ from .ctmath import LOG2E
 
 _FAST = os.environ.get("DHPFA_FAST_LAUNCH", "1") != "0"
 _launchers = {}  # launch key -> _Launcher, or None where the fast path does not apply
+MAX_LAUNCHERS = 4096
 
 
 def kernel_fn(kernel: str):
@@ -84,13 +85,11 @@ class _Launcher:
         vals = []
         for p in self.plan:
             kind = p[0]
-            if kind == "t":
-                vals.append(tensors[p[1]])
-            elif kind == "d":
+            if kind == "t" or kind == "d":
                 t = tensors[p[1]]
-                if t.data_ptr() % 16:
-                    raise ValueError(f"TMA needs a 16-byte aligned base, got offset {t.data_ptr() % 16}")
-                vals.append(_Desc(t, p[2], p[3], p[4]))
+                if t.data_ptr() % 16:  # the kernel was specialised on 16-byte aligned bases
+                    raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {t.data_ptr() % 16}")
+                vals.append(t if kind == "t" else _Desc(t, p[2], p[3], p[4]))
             elif kind == "s":
                 vals.append(float(scale) * LOG2E)
             else:
@@ -152,6 +151,8 @@ def launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
     fn = kernel_fn(variant.kernel)
     kernel = fn[grid](*args, **kwargs)
     if key is not None and key not in _launchers:
+        if len(_launchers) >= MAX_LAUNCHERS:  # many distinct shapes (say, every sequence length): start over
+            _launchers.clear()
         _launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale)
     return kernel
 
