@@ -148,9 +148,9 @@ class _Launcher:
             if hasattr(k, "packed_metadata"):
                 self._kernels[key] = (k, [constexprs[p.name] for p in fn.params[len(args):]])
             return
+        from .kernels.dispatch import run_compiled
         kernel, tail = k
-        kernel.run(1, 1, 1, torch._C._cuda_getCurrentRawStream(device_index), kernel.function,
-                   kernel.packed_metadata, None, None, None, *args, *tail)
+        run_compiled(kernel, (1, 1, 1), device_index, *args, *tail)
 
 
 def _plain_launch_allowed():

@@ -94,11 +94,15 @@ class _Launcher:
                 vals.append(float(scale) * LOG2E)
             else:
                 vals.append(p[1])
-        k = self.kernel
-        g0, g1, g2 = self.grid
-        k.run(g0, g1, g2, _current_stream(device_index), k.function, k.packed_metadata, None, None, None,
-              *vals, *self.tail)
-        return k
+        return run_compiled(self.kernel, self.grid, device_index, *vals, *self.tail)
+
+
+def run_compiled(kernel, grid, device_index, *args):
+    """Launch a CompiledKernel on the current stream of that device with its full parameter list (runtime
+    arguments, then constexprs), as Triton's JIT does after binding; no launch hooks (see no_launch_hooks)."""
+    kernel.run(grid[0], grid[1], grid[2], _current_stream(device_index), kernel.function, kernel.packed_metadata,
+               None, None, None, *args)
+    return kernel
 
 
 def _current_stream(device_index):
