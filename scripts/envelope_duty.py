@@ -10,16 +10,12 @@ import os
 
 import torch
 
-from dhpfa.envelope import TimingEnvelope, deadline_from_samples
+from dhpfa.envelope import TimingEnvelope
 from dhpfa.measure.bench import time_ms
-from dhpfa.measure.leak import kernels, random_pool
+from dhpfa.measure.leak import kernels, random_pool, time_enveloped
+from envelope_tail import quantiles  # scripts/ is on sys.path when this script runs
 
 SHAPES = ((4, 16, 2048, 128), (16, 16, 1024, 128), (8, 8, 2048, 256), (2, 32, 8192, 64))
-
-
-def quantiles(xs):
-    return {"p0": min(xs)} | {f"p{q * 100:g}": deadline_from_samples(xs, q, 1.0)
-                              for q in (0.5, 0.9, 0.99, 0.999)} | {"max": max(xs)}
 
 
 def study(shape, calls):
@@ -33,13 +29,7 @@ def study(shape, calls):
     plain_ms = time_ms(fn, pool, warmup=10, reps=300)
     row["plain_us"] = plain_ms * 1000
     for key in ("full-load", "duty-cycle"):
-        def fn_env(a, b, c, key=key):
-            with env(key):
-                return fn(a, b, c)
-        m0 = env.misses
-        env_ms = time_ms(fn_env, pool, warmup=10, reps=calls)
-        row[key].update(envelope_us=env_ms * 1000, overhead=env_ms / plain_ms - 1, misses=env.misses - m0,
-                        calls=calls + 14)
+        row[key].update(time_enveloped(env, key, fn, pool, plain_ms, reps=calls))
     return row
 
 

@@ -15,7 +15,7 @@ import torch
 
 from dhpfa.envelope import TimingEnvelope, deadline_from_samples
 from dhpfa.measure.bench import time_ms
-from dhpfa.measure.leak import kernels, random_pool
+from dhpfa.measure.leak import kernels, random_pool, time_enveloped
 
 SETTINGS = ((0.999, 1.03), (0.999, 1.0), (0.995, 1.01), (0.99, 1.01), (0.9, 1.02))
 
@@ -52,11 +52,11 @@ def study(shape, samples, calls, batches=3):
     env = TimingEnvelope(policy="count")
     before = smi()
     env.calibrate(fn, key="cal", inputs=pool, samples=samples)  # the default calibration (1 s warm-up)
-    times = (env._elapsed[:samples].double() / 1000.0).tolist()
+    times = env.last_calibration_us
     runs = [times]
     for i in range(batches):  # later batches of the same steady load: do slow stretches recur?
         env.calibrate(fn, key=f"b{i}", inputs=pool, samples=samples, warmup=0, warmup_ms=0)
-        runs.append((env._elapsed[:samples].double() / 1000.0).tolist())
+        runs.append(env.last_calibration_us)
     after = smi()
     step = max(1, samples // 40)
     plain_ms = time_ms(fn, pool, warmup=10, reps=calls)
@@ -66,15 +66,8 @@ def study(shape, samples, calls, batches=3):
     for q, margin in SETTINGS:
         key = (q, margin)
         env.deadlines_us[key] = deadline_from_samples(times, q, margin)
-
-        def fn_env(a, b, c, key=key):
-            with env(key):
-                return fn(a, b, c)
-        m0 = env.misses
-        env_ms = time_ms(fn_env, pool, warmup=10, reps=calls)
-        row["settings"].append(dict(quantile=q, margin=margin, deadline_us=env.deadlines_us[key],
-                                    envelope_us=env_ms * 1000, overhead=env_ms / plain_ms - 1,
-                                    misses=env.misses - m0, calls=calls + 14))
+        row["settings"].append(dict(quantile=q, margin=margin, deadline_us=env.deadlines_us[key])
+                               | time_enveloped(env, key, fn, pool, plain_ms, reps=calls))
     return row
 
 

@@ -13,6 +13,7 @@ import inspect
 import os
 
 import torch
+from triton import knobs
 
 from .ctmath import LOG2E
 
@@ -132,13 +133,11 @@ def _launch_key(variant, q, k, v, out, lse, causal, causal_offset):
 def no_launch_hooks() -> bool:
     """No launch hook is installed (Triton 3.6 keeps them in HookChains, empty by default; a profiler such as
     proton adds to them): the direct launch passes none, so it is used only then."""
-    from triton import knobs
     return all(h is None or not getattr(h, "calls", True)
                for h in (knobs.runtime.launch_enter_hook, knobs.runtime.launch_exit_hook))
 
 
 def _fast_path_allowed():
-    from triton import knobs
     return _FAST and no_launch_hooks() and not knobs.runtime.debug and not knobs.compilation.instrumentation_mode
 
 

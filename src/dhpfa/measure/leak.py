@@ -191,6 +191,20 @@ def run_envelope_leak(shape, samples=10_000, plain_samples=2000, quantile=0.999,
                 overhead=enveloped["random"]["median_us"] / plain["random"]["median_us"] - 1)
 
 
+def time_enveloped(env, key, fn, pool, plain_ms, reps, warmup=10):
+    """Median time of fn(*pool[i]) inside `env(key)`, calls queued back to back (bench.time_ms), its overhead
+    over `plain_ms`, and the deadline misses the device counted in those calls."""
+    from .bench import time_ms
+
+    def fn_env(q, k, v):
+        with env(key):
+            return fn(q, k, v)
+    m0 = env.misses
+    env_ms = time_ms(fn_env, pool, warmup=warmup, reps=reps)
+    return dict(envelope_us=env_ms * 1000, overhead=env_ms / plain_ms - 1, misses=env.misses - m0,
+                calls=warmup + min(warmup, 4) + reps)  # time_ms's warm-up, untimed priming and timed calls
+
+
 def envelope_overhead(shapes, quantile=0.999, margin=1.03):
     """Back-to-back (pipelined) median time with and without the envelope, default calibration."""
     from ..envelope import TimingEnvelope
@@ -201,14 +215,9 @@ def envelope_overhead(shapes, quantile=0.999, margin=1.03):
         pool = random_pool(shape, torch.bfloat16, pool_size=4, seed=3)
         env = TimingEnvelope(policy="count")
         deadline = env.calibrate(fn, key=shape, inputs=pool, samples=1000, quantile=quantile, margin=margin)
-
-        def fn_env(q, k, v, shape=shape):
-            with env(shape):
-                return fn(q, k, v)
         plain_ms = time_ms(fn, pool, warmup=10, reps=100)
-        env_ms = time_ms(fn_env, pool, warmup=10, reps=100)
-        rows.append(dict(shape=shape, deadline_us=deadline, plain_us=plain_ms * 1000, envelope_us=env_ms * 1000,
-                         overhead=env_ms / plain_ms - 1, misses=env.misses, calls=110))
+        rows.append(dict(shape=shape, deadline_us=deadline, plain_us=plain_ms * 1000)
+                    | time_enveloped(env, shape, fn, pool, plain_ms, reps=100))
     return rows
 
 
