@@ -1,0 +1,57 @@
+"""Offline SASS statistics of the Gluon kernel's shipped configurations (no GPU): registers, spills and
+the count of the instructions that set the consumer step's pace (HGMMA, warpgroup BAR.SYNC, mbarrier
+arrives and waits), per function. Used to check a kernel change before spending device time.
+
+    PYTHONPATH=src python3 scripts/sass_stats.py [--head-dims 64,128,256] [--json FILE]
+"""
+import argparse
+import collections
+import json
+import re
+
+import torch
+
+from dhpfa.audit import _compile
+from dhpfa.kernels import dispatch, variants
+
+OPS = ("HGMMA", "BAR.SYNC", "BAR.ARV", "SYNCS.ARRIVE", "SYNCS.PHASECHK", "WARPSYNC", "LDL", "STL", "MUFU.EX2")
+
+
+def stats(variant):
+    d = variant.head_dim
+    q = torch.empty(2, 128, 4, d, dtype=variant.dtype)
+    k = torch.empty(2, 128, 2, d, dtype=variant.dtype)
+    _, args, kwargs = dispatch.launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
+                                           torch.empty(2, 4, 128), 0.1, variant.causal, 0)
+    compiled = _compile.compile_offline(dispatch.kernel_fn(variant.kernel), args, kwargs)
+    text = _compile.sass_text(compiled.cubin)
+    hist = collections.Counter()
+    for line in text.splitlines():
+        m = re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)", line)
+        if m:
+            op = m.group(1)
+            hist[next((o for o in OPS if op.startswith(o)), "other")] += 1
+    res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
+    return dict(name=variant.name, regs=res.get("regs"), stack=res.get("stack"), ops={o: hist[o] for o in OPS},
+                total=sum(hist.values()))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--head-dims", default="64,128,256")
+    ap.add_argument("--dtype", default="bf16")
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[a.dtype]
+    dims = {int(x) for x in a.head_dims.split(",")}
+    rows = [stats(v) for v in variants.shipped_variants()
+            if v.kernel in variants.GLUON_KERNELS and v.dtype == dt and v.head_dim in dims]
+    for r in rows:
+        print(f"{r['name']:<72} regs={r['regs']} stack={r['stack']} total={r['total']} " +
+              " ".join(f"{o}={n}" for o, n in r["ops"].items()))
+    if a.json:
+        json.dump(rows, open(a.json, "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
