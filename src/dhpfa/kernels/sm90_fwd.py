@@ -21,7 +21,12 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
+from . import ctmath
 from .ctmath import LOG2E
+
+# exp2 with one element in four by the FMA-pipe polynomial (ctmath.exp2_mixed_ptx)
+_EXP2_MIXED_ASM = gl.constexpr(ctmath.exp2_mixed_ptx(1))
+_EXP2_MIXED_CONSTRAINTS = gl.constexpr(ctmath.exp2_mixed_constraints())
 
 
 @gluon.jit
@@ -71,8 +76,18 @@ def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.co
 
 
 @gluon.jit
+def _exp2(x, EXP2_POLY: gl.constexpr):
+    """2^x of the scores: MUFU.EX2, or (EXP2_POLY) a quarter of them by the FMA-pipe polynomial."""
+    if EXP2_POLY:
+        return gl.inline_asm_elementwise(_EXP2_MIXED_ASM, _EXP2_MIXED_CONSTRAINTS, [x], dtype=gl.float32,
+                                         is_pure=True, pack=4)
+    else:
+        return gl.exp2(x)
+
+
+@gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
-                   MASKED: gl.constexpr, CAUSAL: gl.constexpr):
+                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, EXP2_POLY: gl.constexpr = False):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
     select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l)."""
     if MASKED:
@@ -86,7 +101,7 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
         m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
     else:
         m_sub = m_new
-    p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
+    p = _exp2(s_acc * qk_scale - m_sub[:, None], EXP2_POLY)
     alpha = gl.exp2(m_i - m_sub)
     return p, alpha, m_new, l_i * alpha + gl.sum(p, 1)
 
@@ -213,12 +228,13 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
-def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, BH, H, H_KV, SEQ_Q,
+def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
+                 BH, H, H_KV, SEQ_Q,
                  SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
-    runs on across tiles. ready/empty hold 2 * STAGES barriers: K slot s at s, V slot s at STAGES + s."""
+    runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...)."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
     c = 0  # ring position of the tile's first block
     i = 0  # tiles done by this program
@@ -236,36 +252,36 @@ def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty,
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
                 s = (c + j) % STAGES  # V after PV, so K of a later block can load while V is still read
                 phase = (((c + j) // STAGES) & 1) ^ 1
-                mbarrier.wait(empty.index(s), phase)
-                mbarrier.expect(ready.index(s), k_desc.block_type.nbytes)
-                tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(s), k_ring.index(s))
-                mbarrier.wait(empty.index(STAGES + s), phase)
-                mbarrier.expect(ready.index(STAGES + s), v_desc.block_type.nbytes)
-                tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready.index(STAGES + s),
-                                                v_ring.index(s))
+                mbarrier.wait(empty_k.index(s), phase)
+                mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
+                tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready_k.index(s), k_ring.index(s))
+                mbarrier.wait(empty_v.index(s), phase)
+                mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
+                tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
             c += n
             i += 1
 
 
 @gluon.jit
-def _take_turn(turn, e, WG: gl.constexpr, PINGPONG: gl.constexpr):
-    """Ping-pong between the two consumer warpgroups: issue event e of warpgroup WG waits until the other
-    has issued its event e - 1 (warpgroup 0's event 0 is released at init). Public: e counts blocks."""
+def _take_turn(turn_me, e, PINGPONG: gl.constexpr):
+    """Ping-pong between the two consumer warpgroups: issue event e of a warpgroup waits on its own turn
+    barrier until the other has issued its event e - 1 (warpgroup 0's event 0 is released at init).
+    Public: e counts blocks."""
     if PINGPONG:
-        mbarrier.wait(turn.index(WG), e & 1)
+        mbarrier.wait(turn_me, e & 1)
 
 
 @gluon.jit
-def _pass_turn(turn, WG: gl.constexpr, PINGPONG: gl.constexpr):
+def _pass_turn(turn_other, PINGPONG: gl.constexpr):
     if PINGPONG:
-        mbarrier.arrive(turn.index(1 - WG), count=1)
+        mbarrier.arrive(turn_other, count=1)
 
 
 @gluon.jit
-def _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
+def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me, turn_other, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr):
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, EXP2_POLY: gl.constexpr):
     """Block j (j >= 1, ring position c, issue event e) with the tensor cores busy during the softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
@@ -273,29 +289,30 @@ def _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c, e, p_prev, m_i, l
     dtype: gl.constexpr = q_tile.dtype
     s_idx = c % STAGES
     prev = (c + STAGES - 1) % STAGES
-    mbarrier.wait(ready.index(s_idx), (c // STAGES) & 1)
-    mbarrier.wait(ready.index(STAGES + prev), ((c - 1) // STAGES) & 1)
-    _take_turn(turn, e, WG, PINGPONG)
+    mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
+    mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
+    _take_turn(turn_me, e, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _pass_turn(turn, WG, PINGPONG)
+    _pass_turn(turn_other, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
-    mbarrier.arrive(empty.index(s_idx), count=1)  # block j's K is read
+    mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL)
+                                          BLOCK_N, MASKED, CAUSAL, EXP2_POLY)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    mbarrier.arrive(empty.index(STAGES + prev), count=1)  # block j-1's V is read
+    mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     return p_op, m_new, l_i, acc
 
 
 @gluon.jit
-def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, turn, i, c, e, b, h,
+def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
+                  turn_me, turn_other, i, c, e, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
-                  num_warps: gl.constexpr, WG: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr):
+                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, EXP2_POLY: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over n_eff >= 1 blocks from ring position c (issue events e .. e + n_eff); i-th tile of
     this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf."""
@@ -311,43 +328,46 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, i & 1)
     s0 = c % STAGES
-    mbarrier.wait(ready.index(s0), (c // STAGES) & 1)
-    _take_turn(turn, e, WG, PINGPONG)
+    mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
+    _take_turn(turn_me, e, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    _pass_turn(turn, WG, PINGPONG)
+    _pass_turn(turn_other, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
-    mbarrier.arrive(empty.index(s0), count=1)
+    mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                        BLOCK_N, True, CAUSAL)
+                                        BLOCK_N, True, CAUSAL, EXP2_POLY)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for j in range(1, n_full):  # blocks every row sees in full: no mask
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c + j, e + j, p_op, m_i, l_i,
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me,
+                                       turn_other, j, c + j, e + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, WG, PINGPONG)
+                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready, empty, turn, j, c + j, e + j, p_op, m_i, l_i,
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me,
+                                       turn_other, j, c + j, e + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, WG, PINGPONG)
+                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     last = (c + n_eff - 1) % STAGES
-    mbarrier.wait(ready.index(STAGES + last), ((c + n_eff - 1) // STAGES) & 1)
-    _take_turn(turn, e + n_eff, WG, PINGPONG)
+    mbarrier.wait(ready_v.index(last), ((c + n_eff - 1) // STAGES) & 1)
+    _take_turn(turn_me, e + n_eff, PINGPONG)
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _pass_turn(turn, WG, PINGPONG)
+    _pass_turn(turn_other, PINGPONG)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    mbarrier.arrive(empty.index(STAGES + last), count=1)
+    mbarrier.arrive(empty_v.index(last), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
 
 @gluon.jit
-def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, turn, qk_scale, BH, H,
-                 SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROW0: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
-                 HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-                 WG: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, TILE_M: gl.constexpr):
+def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
+                 turn_me, turn_other, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROW0: gl.constexpr,
+                 BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
+                 STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
+                 TILE_M: gl.constexpr, EXP2_POLY: gl.constexpr):
     """One consumer warpgroup: rows ROW0 .. ROW0 + BLOCK_M of each TILE_M-row tile of this program's static
     schedule (the producer's: same units, same block counts, so ring positions and turns agree)."""
     c = 0
@@ -358,9 +378,10 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
         for t in range(n_tiles):
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
-            _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready, empty, turn, i, c, e,
-                          bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                          HEAD_DIM, CAUSAL, STAGES, num_warps, WG, PINGPONG, O_SMEM)
+            _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
+                          empty_v, turn_me, turn_other, i, c, e, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
+                          SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
+                          O_SMEM, EXP2_POLY)
             c += n
             e += n + 1
             i += 1
@@ -372,7 +393,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr):
+                     EXP2_POLY: gl.constexpr, num_warps: gl.constexpr):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -382,7 +403,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG (SPLIT=2):
     the consumers take turns issuing their GEMMs (mbarriers `turn`), as FlashAttention-3 does with named
     barriers. O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's
-    last PV GEMM and epilogue; otherwise in Q's tile (less shared memory)."""
+    last PV GEMM and epilogue; otherwise in Q's tile (less shared memory). EXP2_POLY: one score in four
+    is exponentiated on the FMA pipe instead of MUFU (ctmath.exp2_mixed_ptx; for head dim 64, where the
+    exponentials and the GEMMs take the same time)."""
     gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // SPLIT
@@ -395,39 +418,47 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
     q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    ready = gl.allocate_shared_memory(gl.int64, [2 * STAGES, 1], mbarrier.MBarrierLayout())  # K slots, V slots
-    empty = gl.allocate_shared_memory(gl.int64, [2 * STAGES, 1], mbarrier.MBarrierLayout())
-    turn = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    # One allocation per barrier role. Triton's membar pass syncs the warpgroup (bar.sync) before a barrier
+    # operation when an earlier one touched the same allocation (it counts a wait as a write), so barriers
+    # sharing an allocation cost a bar.sync per wait and per arrive; apart, one per loop step remains.
+    ready_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    ready_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    turn0 = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    turn1 = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
     mbarrier.init(q_empty, count=SPLIT)
-    for s in gl.static_range(2 * STAGES):
-        mbarrier.init(ready.index(s), count=1)
-        mbarrier.init(empty.index(s), count=SPLIT)
-    for w in gl.static_range(2):
-        mbarrier.init(turn.index(w), count=1)
-    mbarrier.arrive(turn.index(0), count=1)  # warpgroup 0 issues first
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready_k.index(s), count=1)
+        mbarrier.init(ready_v.index(s), count=1)
+        mbarrier.init(empty_k.index(s), count=SPLIT)
+        mbarrier.init(empty_v.index(s), count=SPLIT)
+    mbarrier.init(turn0, count=1)
+    mbarrier.init(turn1, count=1)
+    mbarrier.arrive(turn0, count=1)  # warpgroup 0 issues first
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
     if SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready, empty, turn, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 0, PINGPONG, O_SMEM,
-                                            BLOCK_M)),
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, turn0, turn1, qk_scale, BH,
+                                            H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
-                                            q_empty, ready, empty, turn, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, 1, PINGPONG, O_SMEM,
-                                            BLOCK_M)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready,
-                                            empty, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, STAGES,
-                                            SPLIT, CAUSAL))],
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, turn1, turn0, qk_scale, BH,
+                                            H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready, empty, turn, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, 0, False,
-                                            O_SMEM, BLOCK_M)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready,
-                                            empty, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, STAGES,
-                                            SPLIT, CAUSAL))], [1], [24])
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, turn0, turn1, qk_scale, BH,
+                                            H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            STAGES, num_warps, False, O_SMEM, BLOCK_M, EXP2_POLY)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
 
 
 @functools.lru_cache(maxsize=None)
@@ -479,7 +510,7 @@ def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=232, pingpong=False, persistent=False,
-                num_sms=None):
+                num_sms=None, exp2_poly=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -503,7 +534,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     else:
         grid = (units,)
     o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True) <= SMEM_LIMIT
-    kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
+    kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem,
+                  EXP2_POLY=bool(exp2_poly))
     return grid, descs + (batch * heads,) + shape, kwargs
 
 

@@ -1,0 +1,160 @@
+"""A/B of Gluon kernel builds and tile configurations in one process on one GPU (device run).
+
+Each kernel module (the working tree's kernels/sm90_fwd.py, or copies of other versions of it given as
+NAME=PATH) runs each applicable configuration: correctness against float64 on odd shapes with poisoned
+outputs, then speed on the 16K-token protocol cells beside the API's default and the SDPA backends.
+Timing is interleaved: in each round every kernel runs `batch` calls between CUDA events, so clock drift
+hits all kernels alike; the figure is the median over rounds.
+
+    PYTHONPATH=src python3 scripts/ab_sm90.py --out DIR [--module base=out/ab/sm90_base.py] \
+        [--configs d64_n128s3,...] [--cases 64:4096,128:16384]
+"""
+import argparse
+import importlib.util
+import json
+import os
+import statistics
+
+import torch
+
+from dhpfa.measure import bench
+from dhpfa.reference import attention_ref_rows
+
+PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
+CONFIGS = {  # name -> (head dims, launch keyword arguments)
+    "n128s2": ((128,), dict(block_m=128, block_n=128, stages=2, **PP)),
+    "n128s3": ((64,), dict(block_m=128, block_n=128, stages=3, **PP)),
+    "n128s2_poly": ((64, 128), dict(block_m=128, block_n=128, stages=2, exp2_poly=True, **PP)),
+    "n128s3_poly": ((64,), dict(block_m=128, block_n=128, stages=3, exp2_poly=True, **PP)),
+    "n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, **PP)),
+}
+
+
+def load_module(name, path):
+    if path == "tree":
+        from dhpfa.kernels import sm90_fwd
+        return sm90_fwd
+    spec = importlib.util.spec_from_file_location(f"ab_{name}", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def supports(mod, tiles):
+    import inspect
+    return all(k in inspect.signature(mod.launch_args).parameters for k in tiles)
+
+
+def check(mod, tiles, d, causal, dtype, shape):
+    b, sq, sk, h, hk = shape
+    g = torch.Generator(device="cuda").manual_seed(sq * 7 + sk + d)
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
+    k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g)
+    v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g)
+    out = torch.full_like(q, float("nan"))
+    lse = torch.full((b, h, sq), float("nan"), device="cuda")
+    mod.launch(q, k, v, out, lse, d ** -0.5, causal, sk - sq, **tiles)
+    torch.cuda.synchronize()
+    rows = torch.unique(torch.linspace(0, sq - 1, min(sq, 300), device="cuda").long())
+    worst, bad = 0.0, bool(out.isnan().any() or lse.isnan().any())
+    for bb, hh in {(0, 0), (b - 1, h - 1)}:
+        ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
+        worst = max(worst, float((out[bb, rows, hh].double() - ro).norm() / ro.norm()))
+        fin = torch.isfinite(rl)
+        bad = bad or not torch.equal(torch.isfinite(lse[bb, hh, rows]), fin)
+        bad = bad or not torch.allclose(lse[bb, hh, rows][fin].double(), rl[fin], rtol=1e-3, atol=1e-3)
+    return worst, bad
+
+
+def gluon_fn(mod, tiles):
+    def fn(q, k, v, causal):
+        b, h, s, d = q.shape
+        out = torch.empty_like(q)
+        lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
+        mod.launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2), lse,
+                   d ** -0.5, causal, 0, **tiles)
+        return out
+    return fn
+
+
+def interleaved_ms(kernels, sets, causal, rounds=12, batch=8, warmup=3):
+    """{name: median ms per call over rounds}; every round runs each kernel `batch` times in turn."""
+    times = {n: [] for n in kernels}
+    for r in range(rounds + warmup):
+        for name, fn in kernels.items():
+            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+            ev[0].record()
+            for i in range(batch):
+                q, k, v = sets[(r * batch + i) % len(sets)]
+                fn(q, k, v, causal)
+            ev[1].record()
+            ev[1].synchronize()
+            if r >= warmup:
+                times[name].append(ev[0].elapsed_time(ev[1]) / batch)
+    return {n: statistics.median(t) for n, t in times.items()}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--module", action="append", default=[], help="NAME=PATH of another sm90_fwd version")
+    ap.add_argument("--configs", default=",".join(CONFIGS))
+    ap.add_argument("--cases", default="64:2048,64:4096,64:16384,128:2048,128:16384,256:16384")
+    ap.add_argument("--dtype", default="bf16")
+    ap.add_argument("--rounds", type=int, default=12)
+    ap.add_argument("--no-correctness", action="store_true")
+    ap.add_argument("--check-all", action="store_true", help="correctness of every module (default: the tree's)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    mods = {"tree": load_module("tree", "tree")}
+    for spec in args.module:
+        name, path = spec.split("=", 1)
+        mods[name] = load_module(name, path)
+    configs = [c for c in args.configs.split(",") if c]
+    dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
+    res = {"device": torch.cuda.get_device_name(), "correctness": [], "speed": []}
+    ok = True
+    dims = sorted({int(c.split(":")[0]) for c in args.cases.split(",")})
+    for mname, mod in mods.items():
+        for cname in configs:
+            cdims, tiles = CONFIGS[cname]
+            if not supports(mod, tiles) or args.no_correctness or (mname != "tree" and not args.check_all):
+                continue
+            for d in (x for x in cdims if x in dims):
+                for causal in (False, True):
+                    for dt in (torch.bfloat16, torch.float16) if tiles.get("exp2_poly") else (torch.bfloat16,):
+                        for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (1, 2048, 2048, 2, 1)):
+                            err, bad = check(mod, tiles, d, causal, dt, shape)
+                            good = err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dt] and not bad
+                            ok &= good
+                            res["correctness"].append(dict(module=mname, config=cname, d=d, causal=causal,
+                                                           dtype=str(dt), shape=shape, rel_err=err, lse_bad=bad))
+                            if not good:
+                                print(f"FAIL {mname}/{cname} D{d} causal={causal} {dt} {shape}: {err:.2e} {bad}")
+            print(f"correctness {mname}/{cname}: done", flush=True)
+    peers = bench.peer_kernels()
+    for cell in args.cases.split(","):
+        d, s = (int(x) for x in cell.split(":"))
+        kernels = {"dhpfa": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
+        for mname, mod in mods.items():
+            for cname in configs:
+                cdims, tiles = CONFIGS[cname]
+                if d in cdims and supports(mod, tiles):
+                    kernels[f"{mname}/{cname}"] = gluon_fn(mod, tiles)
+        for causal in (False, True):
+            case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
+            sets = bench.make_inputs(case, bench.n_sets_for(case))
+            ms = interleaved_ms(kernels, sets, causal, rounds=args.rounds)
+            tf = {n: case.flops() / t / 1e9 for n, t in ms.items()}
+            res["speed"].append(dict(case=case.label(), ms=ms, tflops=tf))
+            print(f"{case.label():<28} " + "  ".join(f"{n}={v:.0f}" for n, v in tf.items()), flush=True)
+            del sets
+            torch.cuda.empty_cache()
+    with open(os.path.join(args.out, "ab_sm90.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    print("correctness:", "all OK" if ok else "FAILURES")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
