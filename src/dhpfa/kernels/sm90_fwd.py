@@ -262,23 +262,49 @@ def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty,
             i += 1
 
 
+# Ping-pong turns on two hardware named barriers (ids the compiler's own barriers do not use: Triton 3.6
+# takes 0-3 for its partitions), as FlashAttention-3 does: a warpgroup waits with bar.sync on its own id
+# until the other warpgroup's 128 threads have arrived (bar.arrive) on it. Every thread arrives, so no
+# warpgroup bar.sync is needed before the signal, as it is before a one-thread mbarrier arrive.
+TURN_IDS = (14, 15)
+_TURN_ASM = {(op, i): gl.constexpr(f"bar.{op} {i}, 256;\nmov.u32 $0, $1;") for op in ("sync", "arrive") for i in TURN_IDS}
+_BAR_SYNC_14 = _TURN_ASM[("sync", 14)]
+_BAR_SYNC_15 = _TURN_ASM[("sync", 15)]
+_BAR_ARRIVE_14 = _TURN_ASM[("arrive", 14)]
+_BAR_ARRIVE_15 = _TURN_ASM[("arrive", 15)]
+
+
 @gluon.jit
-def _take_turn(turn_me, e, PINGPONG: gl.constexpr):
-    """Ping-pong between the two consumer warpgroups: issue event e of a warpgroup waits on its own turn
-    barrier until the other has issued its event e - 1 (warpgroup 0's event 0 is released at init).
-    Public: e counts blocks."""
+def _named_barrier(ASM: gl.constexpr):
+    """One named-barrier instruction per thread of the warpgroup (a [128] tensor: one element a thread)."""
+    one_per_thread: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    gl.inline_asm_elementwise(ASM, "=r,r", [gl.full([128], 0, gl.int32, one_per_thread)], dtype=gl.int32,
+                              is_pure=False, pack=1)
+
+
+@gluon.jit
+def _take_turn(TURN_ME: gl.constexpr, PINGPONG: gl.constexpr):
+    """Ping-pong between the two consumer warpgroups: wait until the other has issued its last GEMMs
+    (warpgroup 1 arrives once at its start, so warpgroup 0 goes first)."""
     if PINGPONG:
-        mbarrier.wait(turn_me, e & 1)
+        if TURN_ME == 14:
+            _named_barrier(_BAR_SYNC_14)
+        else:
+            _named_barrier(_BAR_SYNC_15)
 
 
 @gluon.jit
-def _pass_turn(turn_other, PINGPONG: gl.constexpr):
+def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
     if PINGPONG:
-        mbarrier.arrive(turn_other, count=1)
+        if TURN_OTHER == 14:
+            _named_barrier(_BAR_ARRIVE_14)
+        else:
+            _named_barrier(_BAR_ARRIVE_15)
 
 
 @gluon.jit
-def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me, turn_other, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
+def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME: gl.constexpr,
+             TURN_OTHER: gl.constexpr, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, EXP2_POLY: gl.constexpr):
@@ -291,11 +317,11 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me
     prev = (c + STAGES - 1) % STAGES
     mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
     mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
-    _take_turn(turn_me, e, PINGPONG)
+    _take_turn(TURN_ME, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _pass_turn(turn_other, PINGPONG)
+    _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
@@ -309,7 +335,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me
 
 @gluon.jit
 def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                  turn_me, turn_other, i, c, e, b, h,
+                  TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, e, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, EXP2_POLY: gl.constexpr):
@@ -329,32 +355,32 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     mbarrier.wait(q_bar, i & 1)
     s0 = c % STAGES
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
-    _take_turn(turn_me, e, PINGPONG)
+    _take_turn(TURN_ME, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    _pass_turn(turn_other, PINGPONG)
+    _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                         BLOCK_N, True, CAUSAL, EXP2_POLY)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for j in range(1, n_full):  # blocks every row sees in full: no mask
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me,
-                                       turn_other, j, c + j, e + j, p_op, m_i, l_i,
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                       TURN_OTHER, j, c + j, e + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, turn_me,
-                                       turn_other, j, c + j, e + j, p_op, m_i, l_i,
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                       TURN_OTHER, j, c + j, e + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     last = (c + n_eff - 1) % STAGES
     mbarrier.wait(ready_v.index(last), ((c + n_eff - 1) // STAGES) & 1)
-    _take_turn(turn_me, e + n_eff, PINGPONG)
+    _take_turn(TURN_ME, PINGPONG)
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _pass_turn(turn_other, PINGPONG)
+    _pass_turn(TURN_OTHER, PINGPONG)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(last), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
@@ -364,12 +390,15 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 @gluon.jit
 def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                 turn_me, turn_other, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROW0: gl.constexpr,
+                 TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                 ROW0: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  TILE_M: gl.constexpr, EXP2_POLY: gl.constexpr):
     """One consumer warpgroup: rows ROW0 .. ROW0 + BLOCK_M of each TILE_M-row tile of this program's static
     schedule (the producer's: same units, same block counts, so ring positions and turns agree)."""
+    if TURN_ME == 15:  # warpgroup 1 lets warpgroup 0 issue first
+        _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
     e = 0
     i = 0
@@ -379,12 +408,14 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
             _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
-                          empty_v, turn_me, turn_other, i, c, e, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
+                          empty_v, TURN_ME, TURN_OTHER, i, c, e, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
                           O_SMEM, EXP2_POLY)
             c += n
             e += n + 1
             i += 1
+    if TURN_ME == 14:  # warpgroup 0 takes warpgroup 1's last signal, so every arrive is matched by a sync
+        _take_turn(TURN_ME, PINGPONG)
 
 
 @gluon.jit
@@ -425,8 +456,6 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     ready_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     empty_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     empty_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    turn0 = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    turn1 = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
     mbarrier.init(q_empty, count=SPLIT)
     for s in gl.static_range(STAGES):
@@ -434,17 +463,14 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         mbarrier.init(ready_v.index(s), count=1)
         mbarrier.init(empty_k.index(s), count=SPLIT)
         mbarrier.init(empty_v.index(s), count=SPLIT)
-    mbarrier.init(turn0, count=1)
-    mbarrier.init(turn1, count=1)
-    mbarrier.arrive(turn0, count=1)  # warpgroup 0 issues first
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
     if SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, turn0, turn1, qk_scale, BH,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, turn1, turn0, qk_scale, BH,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 14, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
@@ -453,7 +479,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, turn0, turn1, qk_scale, BH,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, num_warps, False, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
