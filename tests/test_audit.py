@@ -163,6 +163,21 @@ def test_stack_spill_slots_carry_the_taint_of_what_was_spilled():
     assert indexed.by_kind()["branch"] == 1, "a local array indexed by a register is data"
 
 
+def test_spill_slots_are_tracked_by_byte():
+    # ptxas spills two values with one STL.64 and fills the upper one alone (seen in the D=256 Gluon kernel)
+    def kernel(hi, fill):
+        return _sass(*LOAD, "MOV R8, 0x10", hi, "STL.64 [R1+0x10], R8", fill,
+                     "ISETP.GE.AND P0, PT, R4, 0x1, PT", "@!P0 BRA 0xb0", "EXIT", "EXIT")
+    (ok,) = audit_sass(kernel("MOV R9, 0x20", "LDL R4, [R1+0x14]"))
+    assert ok.ok, [f.instr for f in ok.findings]
+    (bad,) = audit_sass(kernel("IADD3 R9, R5, 0x1, RZ", "LDL R4, [R1+0x14]"))  # R5 came from global memory
+    assert bad.by_kind()["branch"] == 1
+    (past,) = audit_sass(kernel("MOV R9, 0x20", "LDL R4, [R1+0x18]"))
+    assert past.by_kind()["branch"] == 1, "bytes past the spill were never written"
+    (wide,) = audit_sass(kernel("MOV R9, 0x20", "LDL.64 R4, [R1+0x14]"))
+    assert wide.by_kind()["branch"] == 1, "a fill that reaches past the written bytes stays secret"
+
+
 def test_tensor_core_results_are_secret():
     kinds, _ = _kinds("HGMMA.64x64x16.F32.BF16 R24, gdesc[UR8], RZ, gsb0", "FSETP.GT.AND P0, PT, R30, RZ, PT",
                       "@P0 EXIT", "EXIT")

@@ -108,6 +108,26 @@ def uniform_smem_cell(ins):
     return None
 
 
+def access_bytes(opcode: str) -> int:
+    """Bytes a shared or local load/store moves per thread, from its size modifier (4 by default)."""
+    mods = opcode.split(".")[1:]
+    for mod, n in (("128", 16), ("64", 8), ("U16", 2), ("S16", 2), ("U8", 1), ("S8", 1)):
+        if mod in mods:
+            return n
+    return 4
+
+
+def cell_bytes(ins):
+    """The bytes of a fixed-address cell access (uniform_smem_cell) as a frozenset of (space, byte
+    offset), or None: a spill `STL.64 [R1+0x10], R4` covers 0x10..0x17, so a fill `LDL R4, [R1+0x14]`
+    of its upper half reads bytes that store wrote."""
+    cell = uniform_smem_cell(ins)
+    if cell is None:
+        return None
+    space, off = cell
+    return frozenset((space, off + i) for i in range(access_bytes(ins.opcode)))
+
+
 def _scales_by_four(ins):
     """`IMAD.SHL.U32 Rx, Ry, 0x4, RZ` or `SHF.L.U32 Rx, Ry, 0x2, RZ`: a jump-table index times 4 bytes."""
     ops = ins.operands

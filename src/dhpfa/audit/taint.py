@@ -118,8 +118,10 @@ class _Analysis:
         self.dispatch_loads = S.dispatch_state_loads(instrs)
         # Shared-memory cells at uniform addresses that some store writes (warp-specialisation captures):
         # a load from one is public unless the cell is in secret_cells (analyse() grows that set).
-        self.cells = {i.index: S.uniform_smem_cell(i) for i in instrs}
-        self.stored_cells = {c for i, c in self.cells.items() if c is not None and instrs[i].root in ("STS", "STL")}
+        # Cells are tracked by byte, so stores and loads of different widths line up (sass.cell_bytes).
+        self.cells = {i.index: S.cell_bytes(i) for i in instrs}
+        self.stored_cells = set().union(*(c for i, c in self.cells.items()
+                                          if c is not None and instrs[i].root in ("STS", "STL")))
         self.secret_cells = set()
         self.sub_body = S.subroutine_bodies(instrs, self.succ)
         self.public_offsets = set(public_param_offsets)
@@ -146,7 +148,7 @@ class _Analysis:
         cond = None  # with an unguarded, data-only instruction: dest is public whenever `cond` holds
         if root in S.SECRET_LOADS:
             cell = self.cells.get(ins.index) if root in ("LDS", "LDL") else None
-            public_cell = cell is not None and cell in self.stored_cells and cell not in self.secret_cells
+            public_cell = cell is not None and cell <= self.stored_cells and not cell & self.secret_cells
             secret = not (self._origin_public(ins, st) or ins.index in self.dispatch_loads or public_cell)
             cause = "secret load"
         elif root in ("HGMMA", "QGMMA", "IGMMA", "BGMMA"):
@@ -353,7 +355,7 @@ def _cells_written_with_secrets(a, state_in):
         keys = _guard_keys(ins, st)
         data = [loc for o in ins.operands if not o.address_regs for loc in o.regs]
         if any(st.is_secret(loc, keys) for loc in data) or (ins.guard is not None and st.is_secret(ins.guard)):
-            out.add(cell)
+            out |= cell
     return out
 
 

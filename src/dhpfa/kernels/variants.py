@@ -80,13 +80,8 @@ SM90_GLUON_SHORT = {
 # Triton default at 16K (session 4 run 4; x1.06 in session 3 run 21).
 SM90_GLUON_CAUSAL_LONG = {64: _GLUON_N128S3}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
-# D=64 with a quarter of the exponentials on the FMA pipe (kernels/ctmath.exp2_mixed_ptx).
-_GLUON_N128S2_POLY = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True,
-                                                     exp2_poly=True))
-_GLUON_N128S3_POLY = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True,
-                                                     exp2_poly=True))
 SM90_TUNE_EXTRA = {
-    64: (_GLUON_N128S2, _GLUON_N128S3, _GLUON_N128S2_POLY, _GLUON_N128S3_POLY),
+    64: (_GLUON_N128S2, _GLUON_N128S3),
     128: (_GLUON_N128S2, _GLUON_N64S3),
     256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),),  # one program per tile
 }
