@@ -228,15 +228,13 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
-def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                 FREE_THREADS: gl.constexpr,
+def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                  BH, H, H_KV, SEQ_Q,
                  SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
-    runs on across tiles. K and V slots have ready mbarriers of their own (ready_k, ready_v) and are freed
-    on named barriers (FREE_K, FREE_V)."""
+    runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...)."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
     c = 0  # ring position of the tile's first block
     i = 0  # tiles done by this program
@@ -253,20 +251,15 @@ def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty,
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
                 s = (c + j) % STAGES  # V after PV, so K of a later block can load while V is still read
-                reuse = c + j >= STAGES  # public: the slot held an earlier block
-                if reuse:
-                    _slot_signal(FREE_K + s, FREE_THREADS, False)
+                phase = (((c + j) // STAGES) & 1) ^ 1
+                mbarrier.wait(empty_k.index(s), phase)
                 mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready_k.index(s), k_ring.index(s))
-                if reuse:
-                    _slot_signal(FREE_V + s, FREE_THREADS, False)
+                mbarrier.wait(empty_v.index(s), phase)
                 mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
             c += n
             i += 1
-    for pos in range(gl.maximum(c - STAGES, 0), c):  # the consumers' releases of the last STAGES blocks
-        _slot_signal(FREE_K + pos % STAGES, FREE_THREADS, False)
-        _slot_signal(FREE_V + pos % STAGES, FREE_THREADS, False)
 
 
 # Ping-pong turns on two hardware named barriers (ids the compiler's own barriers do not use: Triton 3.6
@@ -309,42 +302,8 @@ def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
             _named_barrier(_BAR_ARRIVE_15)
 
 
-# Ring slots are released on named barriers too: slot s of K on id FREE_K + s, of V on FREE_V + s. Each
-# consumer thread arrives once per use of a slot (after the GEMM that read it has completed); the producer
-# warp syncs on the id before it loads the slot again, so the barrier completes with FREE_THREADS =
-# 32 * num_warps * SPLIT + 32 threads. A slot cannot be reused before the producer's sync, so arrivals of two uses
-# never mix; the producer drains the last STAGES uses at its end, so every arrive is matched.
-FREE_K = gl.constexpr(4)
-FREE_V = gl.constexpr(8)  # ids 4..11: STAGES <= 4
-_SLOT_SYNC_160 = gl.constexpr("bar.sync $1, 160;\nmov.u32 $0, $1;")
-_SLOT_SYNC_288 = gl.constexpr("bar.sync $1, 288;\nmov.u32 $0, $1;")
-_SLOT_ARRIVE_160 = gl.constexpr("bar.arrive $1, 160;\nmov.u32 $0, $1;")
-_SLOT_ARRIVE_288 = gl.constexpr("bar.arrive $1, 288;\nmov.u32 $0, $1;")
-
-
 @gluon.jit
-def _slot_signal(bar_id, FREE_THREADS: gl.constexpr, ARRIVE: gl.constexpr):
-    """Every thread of the calling partition arrives on (ARRIVE) or syncs on named barrier
-    bar_id (a public ring position) with FREE_THREADS participants."""
-    gl.static_assert(FREE_THREADS == 160 or FREE_THREADS == 288, "one or two consumer warpgroups")
-    if ARRIVE:
-        if FREE_THREADS == 288:
-            asm: gl.constexpr = _SLOT_ARRIVE_288
-        else:
-            asm: gl.constexpr = _SLOT_ARRIVE_160
-    else:
-        if FREE_THREADS == 288:
-            asm: gl.constexpr = _SLOT_SYNC_288
-        else:
-            asm: gl.constexpr = _SLOT_SYNC_160
-    WARPS: gl.constexpr = gl.num_warps()
-    one_per_thread: gl.constexpr = gl.BlockedLayout([1], [32], [WARPS], [0])
-    ids = gl.full([32 * WARPS], 0, gl.int32, one_per_thread) + bar_id
-    gl.inline_asm_elementwise(asm, "=r,r", [ids], dtype=gl.int32, is_pure=False, pack=1)
-
-
-@gluon.jit
-def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, FREE_THREADS: gl.constexpr, TURN_ME: gl.constexpr,
+def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME: gl.constexpr,
              TURN_OTHER: gl.constexpr, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
@@ -364,19 +323,18 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, FREE_THREADS: gl.constexp
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
-    _slot_signal(FREE_K + s_idx, FREE_THREADS, True)  # block j's K is read
+    mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                           BLOCK_N, MASKED, CAUSAL, EXP2_POLY)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    _slot_signal(FREE_V + prev, FREE_THREADS, True)  # block j-1's V is read
+    mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     return p_op, m_new, l_i, acc
 
 
 @gluon.jit
-def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                  FREE_THREADS: gl.constexpr,
+def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                   TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, e, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
@@ -402,17 +360,17 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
-    _slot_signal(FREE_K + s0, FREE_THREADS, True)
+    mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                         BLOCK_N, True, CAUSAL, EXP2_POLY)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for j in range(1, n_full):  # blocks every row sees in full: no mask
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, FREE_THREADS, TURN_ME,
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + j, e + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, FREE_THREADS, TURN_ME,
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + j, e + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
@@ -424,15 +382,14 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     _pass_turn(TURN_OTHER, PINGPONG)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    _slot_signal(FREE_V + last, FREE_THREADS, True)
+    mbarrier.arrive(empty_v.index(last), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
 
 @gluon.jit
-def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                 FREE_THREADS: gl.constexpr,
+def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                  TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                  ROW0: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
@@ -450,8 +407,8 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
         for t in range(n_tiles):
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
-            _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                          FREE_THREADS, TURN_ME, TURN_OTHER, i, c, e, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
+            _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
+                          empty_v, TURN_ME, TURN_OTHER, i, c, e, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
                           O_SMEM, EXP2_POLY)
             c += n
@@ -481,7 +438,6 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     is exponentiated on the FMA pipe instead of MUFU (ctmath.exp2_mixed_ptx; for head dim 64, where the
     exponentials and the GEMMs take the same time)."""
     gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
-    gl.static_assert(STAGES <= FREE_V - FREE_K, "named barrier ids per ring slot")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // SPLIT
     q_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
@@ -498,32 +454,36 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     # sharing an allocation cost a bar.sync per wait and per arrive; apart, one per loop step remains.
     ready_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     ready_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
     mbarrier.init(q_empty, count=SPLIT)
     for s in gl.static_range(STAGES):
         mbarrier.init(ready_k.index(s), count=1)
         mbarrier.init(ready_v.index(s), count=1)
+        mbarrier.init(empty_k.index(s), count=SPLIT)
+        mbarrier.init(empty_v.index(s), count=SPLIT)
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
     if SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, 32 * num_warps * SPLIT + 32, 14, 15, qk_scale, BH,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, 32 * num_warps * SPLIT + 32, 15, 14, qk_scale, BH,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 14, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, 32 * num_warps * SPLIT + 32, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, 32 * num_warps * SPLIT + 32, 14, 15, qk_scale, BH,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, num_warps, False, O_SMEM, BLOCK_M, EXP2_POLY)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, 32 * num_warps * SPLIT + 32, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
 
 
