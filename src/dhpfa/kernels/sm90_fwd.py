@@ -6,7 +6,8 @@ slots, K and V each on their own ready/empty mbarriers, over a static schedule o
 or persistent: one program per SM, causal tiles paired heavy with light). Consumers run FlashAttention-3's
 intra-warpgroup overlap (the PV GEMM of block j-1 in flight during block j's softmax; no GEMM in flight
 across a loop edge, or ptxas serialises every WGMMA). SPLIT=2 puts two consumer warpgroups (64 rows
-each) in separate partitions that share the ring; PINGPONG makes them take turns issuing GEMMs. Unmasked
+each) in separate partitions that share the ring; PINGPONG makes them take turns issuing GEMMs (on
+hardware named barriers; session 5 measured why the ring stays on mbarriers: docs/perf-log.md). Unmasked
 and masked KV blocks run in separate loops. attn_fwd_sm90 is the single-partition base (one warpgroup,
 a TMA ring, every WGMMA waited on), kept for comparison. Constant-time rules as in triton_fwd: every loop
 bound, predicate, barrier phase and coordinate is a function of program ids, shapes and flags; masking is
@@ -304,11 +305,11 @@ def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
 
 @gluon.jit
 def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME: gl.constexpr,
-             TURN_OTHER: gl.constexpr, j, c, e, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
+             TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, EXP2_POLY: gl.constexpr):
-    """Block j (j >= 1, ring position c, issue event e) with the tensor cores busy during the softmax:
+    """Block j (j >= 1, ring position c) with the tensor cores busy during the softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
     loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514)."""
@@ -335,12 +336,12 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
 
 @gluon.jit
 def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                  TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, e, b, h,
+                  TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, EXP2_POLY: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
-    rows from m0 over n_eff >= 1 blocks from ring position c (issue events e .. e + n_eff); i-th tile of
+    rows from m0 over n_eff >= 1 blocks from ring position c; i-th tile of
     this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf."""
     dtype: gl.constexpr = o_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
@@ -366,12 +367,12 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for j in range(1, n_full):  # blocks every row sees in full: no mask
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + j, e + j, p_op, m_i, l_i,
+                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + j, e + j, p_op, m_i, l_i,
+                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
     if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
@@ -400,7 +401,6 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
     if TURN_ME == 15:  # warpgroup 1 lets warpgroup 0 issue first
         _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
-    e = 0
     i = 0
     for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, TILE_M, CAUSAL), gl.num_programs(0)):
         bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, TILE_M, CAUSAL)
@@ -408,11 +408,10 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
             _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
-                          empty_v, TURN_ME, TURN_OTHER, i, c, e, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
+                          empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
                           O_SMEM, EXP2_POLY)
             c += n
-            e += n + 1
             i += 1
     if TURN_ME == 14:  # warpgroup 0 takes warpgroup 1's last signal, so every arrive is matched by a sync
         _take_turn(TURN_ME, PINGPONG)
@@ -432,9 +431,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     the ring (each slot is released by both), so one's softmax can run beside the other's GEMMs; the
     second runs with CONSUMER_REGS registers. Both visit all of the tile's blocks (the second half's extra
     causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG (SPLIT=2):
-    the consumers take turns issuing their GEMMs (mbarriers `turn`), as FlashAttention-3 does with named
-    barriers. O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's
-    last PV GEMM and epilogue; otherwise in Q's tile (less shared memory). EXP2_POLY: one score in four
+    the consumers take turns issuing their GEMMs on two hardware named barriers, as FlashAttention-3 does.
+    O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's last PV GEMM
+    and epilogue; otherwise in Q's tile (less shared memory). EXP2_POLY: one score in four
     is exponentiated on the FMA pipe instead of MUFU (ctmath.exp2_mixed_ptx; for head dim 64, where the
     exponentials and the GEMMs take the same time)."""
     gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
