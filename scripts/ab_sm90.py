@@ -27,6 +27,7 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n128s2_poly": ((64, 128), dict(block_m=128, block_n=128, stages=2, exp2_poly=True, **PP)),
     "n128s3_poly": ((64,), dict(block_m=128, block_n=128, stages=3, exp2_poly=True, **PP)),
     "n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, **PP)),
+    "n64s3": ((128,), dict(block_m=128, block_n=64, stages=3, **PP)),
 }
 
 
