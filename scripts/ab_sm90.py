@@ -22,7 +22,7 @@ from dhpfa.reference import attention_ref_rows
 
 PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
 CONFIGS = {  # name -> (head dims, launch keyword arguments)
-    "n128s2": ((128,), dict(block_m=128, block_n=128, stages=2, **PP)),
+    "n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **PP)),
     "n128s3": ((64,), dict(block_m=128, block_n=128, stages=3, **PP)),
     "n128s2_poly": ((64, 128), dict(block_m=128, block_n=128, stages=2, exp2_poly=True, **PP)),
     "n128s3_poly": ((64,), dict(block_m=128, block_n=128, stages=3, exp2_poly=True, **PP)),
