@@ -24,8 +24,6 @@ PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
 CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **PP)),
     "n128s3": ((64,), dict(block_m=128, block_n=128, stages=3, **PP)),
-    "n128s2_poly": ((64, 128), dict(block_m=128, block_n=128, stages=2, exp2_poly=True, **PP)),
-    "n128s3_poly": ((64,), dict(block_m=128, block_n=128, stages=3, exp2_poly=True, **PP)),
     "n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, **PP)),
     "n64s3": ((128,), dict(block_m=128, block_n=64, stages=3, **PP)),
 }
@@ -147,7 +145,7 @@ def main():
                 continue
             for d in (x for x in cdims if x in dims):
                 for causal in (False, True):
-                    for dt in (torch.bfloat16, torch.float16) if tiles.get("exp2_poly") else (torch.bfloat16,):
+                    for dt in (torch.bfloat16, torch.float16):
                         for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (1, 2048, 2048, 2, 1)):
                             err, bad = check(mod, tiles, d, causal, dt, shape)
                             good = err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dt] and not bad

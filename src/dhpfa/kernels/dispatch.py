@@ -42,8 +42,7 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
         assert c.num_warps == c.block_m // c.split // 16, f"{variant.name}: num_warps disagrees with the tiles"
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, split=c.split,
-                                    pingpong=c.pingpong, persistent=c.persistent,
-                                    exp2_poly=c.exp2_poly)
+                                    pingpong=c.pingpong, persistent=c.persistent)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 

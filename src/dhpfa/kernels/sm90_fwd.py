@@ -22,12 +22,7 @@ from triton.experimental.gluon import language as gl
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
-from . import ctmath
 from .ctmath import LOG2E
-
-# exp2 with one element in four by the FMA-pipe polynomial (ctmath.exp2_mixed_ptx)
-_EXP2_MIXED_ASM = gl.constexpr(ctmath.exp2_mixed_ptx(1))
-_EXP2_MIXED_CONSTRAINTS = gl.constexpr(ctmath.exp2_mixed_constraints())
 
 
 @gluon.jit
@@ -77,18 +72,8 @@ def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.co
 
 
 @gluon.jit
-def _exp2(x, EXP2_POLY: gl.constexpr):
-    """2^x of the scores: MUFU.EX2, or (EXP2_POLY) a quarter of them by the FMA-pipe polynomial."""
-    if EXP2_POLY:
-        return gl.inline_asm_elementwise(_EXP2_MIXED_ASM, _EXP2_MIXED_CONSTRAINTS, [x], dtype=gl.float32,
-                                         is_pure=True, pack=4)
-    else:
-        return gl.exp2(x)
-
-
-@gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
-                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, EXP2_POLY: gl.constexpr = False):
+                   MASKED: gl.constexpr, CAUSAL: gl.constexpr):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
     select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l)."""
     if MASKED:
@@ -102,7 +87,7 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
         m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
     else:
         m_sub = m_new
-    p = _exp2(s_acc * qk_scale - m_sub[:, None], EXP2_POLY)
+    p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
     alpha = gl.exp2(m_i - m_sub)
     return p, alpha, m_new, l_i * alpha + gl.sum(p, 1)
 
@@ -308,7 +293,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr, EXP2_POLY: gl.constexpr):
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr):
     """Block j (j >= 1, ring position c) with the tensor cores busy during the softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
@@ -326,7 +311,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL, EXP2_POLY)
+                                          BLOCK_N, MASKED, CAUSAL)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
@@ -339,7 +324,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
-                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, EXP2_POLY: gl.constexpr):
+                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over n_eff >= 1 blocks from ring position c; i-th tile of
     this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf."""
@@ -363,18 +348,18 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                        BLOCK_N, True, CAUSAL, EXP2_POLY)
+                                        BLOCK_N, True, CAUSAL)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for j in range(1, n_full):  # blocks every row sees in full: no mask
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
+                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG)
     for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG, EXP2_POLY)
+                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG)
     if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     last = (c + n_eff - 1) % STAGES
@@ -395,7 +380,7 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
                  ROW0: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 TILE_M: gl.constexpr, EXP2_POLY: gl.constexpr):
+                 TILE_M: gl.constexpr):
     """One consumer warpgroup: rows ROW0 .. ROW0 + BLOCK_M of each TILE_M-row tile of this program's static
     schedule (the producer's: same units, same block counts, so ring positions and turns agree)."""
     if TURN_ME == 15:  # warpgroup 1 lets warpgroup 0 issue first
@@ -410,7 +395,7 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
             _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                           empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
-                          O_SMEM, EXP2_POLY)
+                          O_SMEM)
             c += n
             i += 1
     if TURN_ME == 14:  # warpgroup 0 takes warpgroup 1's last signal, so every arrive is matched by a sync
@@ -423,7 +408,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     EXP2_POLY: gl.constexpr, num_warps: gl.constexpr):
+                     num_warps: gl.constexpr):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -433,9 +418,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG (SPLIT=2):
     the consumers take turns issuing their GEMMs on two hardware named barriers, as FlashAttention-3 does.
     O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's last PV GEMM
-    and epilogue; otherwise in Q's tile (less shared memory). EXP2_POLY: one score in four
-    is exponentiated on the FMA pipe instead of MUFU (ctmath.exp2_mixed_ptx; for head dim 64, where the
-    exponentials and the GEMMs take the same time)."""
+    and epilogue; otherwise in Q's tile (less shared memory)."""
     gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // SPLIT
@@ -467,11 +450,11 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
                                             q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
+                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
                             (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
                                             q_empty, ready_k, ready_v, empty_k, empty_v, 15, 14, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M, EXP2_POLY)),
+                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
@@ -480,7 +463,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
                                             q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
                                             H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, num_warps, False, O_SMEM, BLOCK_M, EXP2_POLY)),
+                                            STAGES, num_warps, False, O_SMEM, BLOCK_M)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
@@ -535,7 +518,7 @@ def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=232, pingpong=False, persistent=False,
-                num_sms=None, exp2_poly=False):
+                num_sms=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -559,8 +542,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     else:
         grid = (units,)
     o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True) <= SMEM_LIMIT
-    kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem,
-                  EXP2_POLY=bool(exp2_poly))
+    kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
