@@ -2,7 +2,10 @@
 warps stall). Usage on the device:
 
     ncu --clock-control none --section WarpStateStats --section SchedulerStats --section SpeedOfLight \\
-        -k regex:attn_fwd_sm90_ws -c 1 python3 scripts/ncu_stalls.py --d 128 --seq 16384 [--causal]
+        --section ComputeWorkloadAnalysis -k regex:attn_fwd -c 1 python3 scripts/ncu_stalls.py --d 128 \\
+        --seq 16384 [--causal]
+
+The variant is the one the API dispatches for that head dim, length and causal flag on Hopper.
 """
 import argparse
 import os
@@ -19,11 +22,8 @@ def main():
     ap.add_argument("--d", type=int, default=128)
     ap.add_argument("--seq", type=int, default=16384)
     ap.add_argument("--causal", action="store_true")
-    ap.add_argument("--persistent", action="store_true")
     a = ap.parse_args()
-    kernel, cfg = variants.SM90_GLUON[a.d]
-    cfg = variants.TileConfig(**{**cfg.__dict__, "persistent": a.persistent})
-    v = variants.Variant(kernel, cfg, torch.bfloat16, a.d, a.causal)
+    v = variants.select(torch.bfloat16, a.d, a.causal, False, seq_k=a.seq, sm90=True)  # what the API runs
     b, h = max(1, 16384 // a.seq), 2048 // a.d
     g = torch.Generator(device="cuda").manual_seed(0)
     q, k, vv = (torch.randn(b, a.seq, h, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))

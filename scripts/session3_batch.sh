@@ -19,7 +19,7 @@ timeout ${SPEED_LIMIT:-300} python3 scripts/sm90_check.py --out $OUT --no-correc
 echo "== ncu stalls D128 S16K persistent"
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 timeout 150 $NCU --clock-control none --section WarpStateStats --section SchedulerStats --section SpeedOfLight \
-  -k regex:attn_fwd_sm90_ws -c 1 python3 scripts/ncu_stalls.py --d 128 --seq 16384 --persistent > $OUT/ncu_d128.txt 2>&1
+  -k regex:attn_fwd_sm90_ws -c 1 python3 scripts/ncu_stalls.py --d 128 --seq 16384 > $OUT/ncu_d128.txt 2>&1
 grep -E "Stall|Issued|Eligible|Active Warps|Throughput|Duration|No Eligible|One or More" $OUT/ncu_d128.txt | head -40
 if [ -n "$RUN_TUNE" ]; then
   echo "== tune"
