@@ -18,7 +18,7 @@ import statistics
 import torch
 
 from dhpfa.measure import bench
-from dhpfa.reference import attention_ref_rows
+from sm90_check import check, gluon_fn  # scripts/: one launch against float64; bench wrapper
 
 PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
 CONFIGS = {  # name -> (head dims, launch keyword arguments)
@@ -42,38 +42,6 @@ def load_module(name, path):
 def supports(mod, tiles):
     import inspect
     return all(k in inspect.signature(mod.launch_args).parameters for k in tiles)
-
-
-def check(mod, tiles, d, causal, dtype, shape):
-    b, sq, sk, h, hk = shape
-    g = torch.Generator(device="cuda").manual_seed(sq * 7 + sk + d)
-    q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
-    k = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g)
-    v = torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g)
-    out = torch.full_like(q, float("nan"))
-    lse = torch.full((b, h, sq), float("nan"), device="cuda")
-    mod.launch(q, k, v, out, lse, d ** -0.5, causal, sk - sq, **tiles)
-    torch.cuda.synchronize()
-    rows = torch.unique(torch.linspace(0, sq - 1, min(sq, 300), device="cuda").long())
-    worst, bad = 0.0, bool(out.isnan().any() or lse.isnan().any())
-    for bb, hh in {(0, 0), (b - 1, h - 1)}:
-        ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
-        worst = max(worst, float((out[bb, rows, hh].double() - ro).norm() / ro.norm()))
-        fin = torch.isfinite(rl)
-        bad = bad or not torch.equal(torch.isfinite(lse[bb, hh, rows]), fin)
-        bad = bad or not torch.allclose(lse[bb, hh, rows][fin].double(), rl[fin], rtol=1e-3, atol=1e-3)
-    return worst, bad
-
-
-def gluon_fn(mod, tiles):
-    def fn(q, k, v, causal):
-        b, h, s, d = q.shape
-        out = torch.empty_like(q)
-        lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
-        mod.launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2), lse,
-                   d ** -0.5, causal, 0, **tiles)
-        return out
-    return fn
 
 
 def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, seed=0):
@@ -147,7 +115,7 @@ def main():
                 for causal in (False, True):
                     for dt in (torch.bfloat16, torch.float16):
                         for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (1, 2048, 2048, 2, 1)):
-                            err, bad = check(mod, tiles, d, causal, dt, shape)
+                            err, bad = check(*shape, d, causal, dt, tiles, launch=mod.launch)
                             good = err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dt] and not bad
                             ok &= good
                             res["correctness"].append(dict(module=mname, config=cname, d=d, causal=causal,
@@ -163,7 +131,7 @@ def main():
             for cname in configs:
                 cdims, tiles = CONFIGS[cname]
                 if d in cdims and supports(mod, tiles):
-                    kernels[f"{mname}/{cname}"] = gluon_fn(mod, tiles)
+                    kernels[f"{mname}/{cname}"] = gluon_fn(tiles, launch=mod.launch)
         for causal in (False, True):
             case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
             sets = bench.make_inputs(case, bench.n_sets_for(case))
