@@ -23,9 +23,13 @@ from sm90_check import check, gluon_fn  # scripts/: one launch against float64; 
 PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
 CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **PP)),
-    "n128s3": ((64,), dict(block_m=128, block_n=128, stages=3, **PP)),
+    "n128s3": ((64, 128), dict(block_m=128, block_n=128, stages=3, **PP)),
     "n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, **PP)),
-    "n64s3": ((128,), dict(block_m=128, block_n=64, stages=3, **PP)),
+    "n64s3": ((64, 128), dict(block_m=128, block_n=64, stages=3, **PP)),
+    "n64s4": ((64,), dict(block_m=128, block_n=64, stages=4, **PP)),
+    "n128s4": ((64,), dict(block_m=128, block_n=128, stages=4, **PP)),
+    # two consumer warpgroups that issue their GEMMs without taking turns
+    "n128s2_nopp": ((64, 128), dict(block_m=128, block_n=128, stages=2, **{**PP, "pingpong": False})),
 }
 
 
