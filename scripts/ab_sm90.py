@@ -30,6 +30,7 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n128s4": ((64,), dict(block_m=128, block_n=128, stages=4, **PP)),
     # two consumer warpgroups that issue their GEMMs without taking turns
     "n128s2_nopp": ((64, 128), dict(block_m=128, block_n=128, stages=2, **{**PP, "pingpong": False})),
+    "n64s2_nopp": ((256,), dict(block_m=128, block_n=64, stages=2, **{**PP, "pingpong": False})),
 }
 
 
