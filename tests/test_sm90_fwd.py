@@ -47,6 +47,41 @@ def test_gluon_kernel_audits_clean():
     assert len(rows) == 16 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
 
 
+NAMED_BARRIERS = """
+import json, re, torch
+from dhpfa.audit import _compile
+from dhpfa.kernels import dispatch, variants
+seen = []
+for v in variants.shipped_variants():
+    if v.kernel not in variants.GLUON_KERNELS or v.dtype != torch.bfloat16 or v.head_dim != 128:
+        continue
+    q = torch.empty(2, 128, 4, 128, dtype=v.dtype); k = torch.empty(2, 128, 2, 128, dtype=v.dtype)
+    _, a, kw = dispatch.launch_args(v, q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
+                                    0.1, v.causal, 0)
+    text = _compile.sass_text(_compile.compile_offline(dispatch.kernel_fn(v.kernel), a, kw).cubin)
+    for m in re.finditer(r"\\b(BAR\\.(?:SYNC|ARV|RED)[.A-Z_]*)\\s+(0x[0-9a-f]+|R\\d+)(?:,\\s*(0x[0-9a-f]+|R\\d+))?", text):
+        seen.append([v.name, m.group(1), m.group(2), m.group(3)])
+print(json.dumps(seen))
+"""
+
+
+def test_named_barrier_ids_are_the_kernels_own():
+    """The ping-pong turns use hardware named barriers 14 and 15 (sm90_fwd.TURN_IDS) with 256 threads;
+    Triton 3.6's own barriers use lower ids. A Triton that took 14 or 15 for itself would mix its
+    barriers with the turns (a hang or a race): this fails first."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", NAMED_BARRIERS], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    seen = json.loads(res.stdout.strip().splitlines()[-1])
+    turns = [b for b in seen if b[2] in ("0xe", "0xf")]
+    assert turns and all(b[3] == "0x100" for b in turns), turns[:4]
+    assert {b[1].split(".")[1] for b in turns} == {"SYNC", "ARV"}
+    others = [b for b in seen if b[2] not in ("0xe", "0xf")]
+    assert all(b[2].startswith("0x") and int(b[2], 16) < 14 for b in others), others[:4]
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("tiles", [dict(block_m=64, block_n=128, stages=2),
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True),
