@@ -252,17 +252,22 @@ def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty,
 # takes 0-3 for its partitions), as FlashAttention-3 does: a warpgroup waits with bar.sync on its own id
 # until the other warpgroup's 128 threads have arrived (bar.arrive) on it. Every thread arrives, so no
 # warpgroup bar.sync is needed before the signal, as it is before a one-thread mbarrier arrive.
-TURN_IDS = (14, 15)
-_TURN_ASM = {(op, i): gl.constexpr(f"bar.{op} {i}, 256;\nmov.u32 $0, $1;") for op in ("sync", "arrive") for i in TURN_IDS}
-_BAR_SYNC_14 = _TURN_ASM[("sync", 14)]
-_BAR_SYNC_15 = _TURN_ASM[("sync", 15)]
-_BAR_ARRIVE_14 = _TURN_ASM[("arrive", 14)]
-_BAR_ARRIVE_15 = _TURN_ASM[("arrive", 15)]
+TURN_IDS = (14, 15)  # tests/test_sm90_fwd.py checks that Triton's own barriers use lower ids
+
+
+def _turn_asm(op, bar_id):
+    # 256 threads: both consumer warpgroups; the mov gives the asm the result inline_asm needs
+    return gl.constexpr(f"bar.{op} {bar_id}, 256;\nmov.u32 $0, $1;")
+
+
+_BAR_SYNC_14, _BAR_SYNC_15 = _turn_asm("sync", 14), _turn_asm("sync", 15)
+_BAR_ARRIVE_14, _BAR_ARRIVE_15 = _turn_asm("arrive", 14), _turn_asm("arrive", 15)
 
 
 @gluon.jit
 def _named_barrier(ASM: gl.constexpr):
     """One named-barrier instruction per thread of the warpgroup (a [128] tensor: one element a thread)."""
+    gl.static_assert(gl.num_warps() == 4, "the turns are taken by one-warpgroup consumer partitions")
     one_per_thread: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     gl.inline_asm_elementwise(ASM, "=r,r", [gl.full([128], 0, gl.int32, one_per_thread)], dtype=gl.int32,
                               is_pure=False, pack=1)
