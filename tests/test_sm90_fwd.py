@@ -49,8 +49,9 @@ def test_gluon_kernel_audits_clean():
 
 NAMED_BARRIERS = """
 import json, re, torch
-from dhpfa.audit import _compile
-from dhpfa.kernels import dispatch, variants
+from dhpfa.audit import _compile, audit_cubin
+from dhpfa.kernels import dispatch, sm90_fwd, variants
+BAR = re.compile(r"\\b(BAR\\.(?:SYNC|ARV|RED)[.A-Z_]*)\\s+(0x[0-9a-f]+|R\\d+)(?:,\\s*(0x[0-9a-f]+|R\\d+))?")
 seen = []
 for v in variants.shipped_variants():
     if v.kernel not in variants.GLUON_KERNELS or v.dtype != torch.bfloat16 or v.head_dim != 128:
@@ -59,27 +60,54 @@ for v in variants.shipped_variants():
     _, a, kw = dispatch.launch_args(v, q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
                                     0.1, v.causal, 0)
     text = _compile.sass_text(_compile.compile_offline(dispatch.kernel_fn(v.kernel), a, kw).cubin)
-    for m in re.finditer(r"\\b(BAR\\.(?:SYNC|ARV|RED)[.A-Z_]*)\\s+(0x[0-9a-f]+|R\\d+)(?:,\\s*(0x[0-9a-f]+|R\\d+))?", text):
-        seen.append([v.name, m.group(1), m.group(2), m.group(3)])
-print(json.dumps(seen))
+    seen += [[v.name, m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)]
+# three consumer warpgroups (experimental, not shipped): D=64, 192-row tiles
+q = torch.empty(2, 192, 4, 64, dtype=torch.bfloat16); k = torch.empty(2, 192, 2, 64, dtype=torch.bfloat16)
+_, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 192), 0.1, False, 0,
+                                block_m=192, block_n=128, stages=2, warp_specialized=True, split=3, pingpong=True,
+                                persistent=True)
+c = _compile.compile_offline(sm90_fwd.attn_fwd_sm90_ws, a, kw)
+text = _compile.sass_text(c.cubin)
+split3 = dict(stack=_compile.resource_usage(c.cubin)[c.name]["stack"], ok=all(r.ok for r in audit_cubin(c.cubin, c.name)),
+              hgmma=text.count("HGMMA"), bars=[[m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)])
+print(json.dumps(dict(seen=seen, split3=split3)))
 """
 
 
-def test_named_barrier_ids_are_the_kernels_own():
-    """The ping-pong turns use hardware named barriers 14 and 15 (sm90_fwd.TURN_IDS) with 256 threads;
-    Triton 3.6's own barriers use lower ids. A Triton that took 14 or 15 for itself would mix its
-    barriers with the turns (a hang or a race): this fails first."""
+def _named_barrier_report():
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", NAMED_BARRIERS], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
-    seen = json.loads(res.stdout.strip().splitlines()[-1])
-    turns = [b for b in seen if b[2] in ("0xe", "0xf")]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def named_barrier_report():
+    return _named_barrier_report()
+
+
+def test_named_barrier_ids_are_the_kernels_own(named_barrier_report):
+    """The ping-pong turns use hardware named barriers 14 and 15 (sm90_fwd.TURN_IDS) with 256 threads;
+    Triton 3.6's own barriers use lower ids. A Triton that took 13-15 for itself would mix its
+    barriers with the turns (a hang or a race): this fails first."""
+    seen = named_barrier_report["seen"]
+    turns = [b for b in seen if b[2] in ("0xd", "0xe", "0xf")]
     assert turns and all(b[3] == "0x100" for b in turns), turns[:4]
     assert {b[1].split(".")[1] for b in turns} == {"SYNC", "ARV"}
-    others = [b for b in seen if b[2] not in ("0xe", "0xf")]
-    assert all(b[2].startswith("0x") and int(b[2], 16) < 14 for b in others), others[:4]
+    others = [b for b in seen if b[2] not in ("0xd", "0xe", "0xf")]
+    assert all(b[2].startswith("0x") and int(b[2], 16) < 13 for b in others), others[:4]
+
+
+def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
+    """The experimental SPLIT=3 configuration (192-row tiles, D=64): audits clean, spills nothing with 160
+    registers per consumer, and rotates its turns over ids 13, 14 and 15. Not yet run on a GPU."""
+    r = named_barrier_report["split3"]
+    assert r["ok"] and r["stack"] == 0 and r["hgmma"] > 0, r
+    ids = {b[1] for b in r["bars"] if b[1] in ("0xd", "0xe", "0xf")}
+    assert ids == {"0xd", "0xe", "0xf"}, r["bars"]
+    assert all(b[2] == "0x100" for b in r["bars"] if b[1] in ("0xd", "0xe", "0xf"))
 
 
 @pytest.mark.gpu
@@ -93,9 +121,12 @@ def test_named_barrier_ids_are_the_kernels_own():
                                         pingpong=True, persistent=True),
                                    # 3 programs: each runs many tiles (ring, turns, Q phases carry over)
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
-                                        pingpong=True, persistent=True, num_sms=3)],
+                                        pingpong=True, persistent=True, num_sms=3),
+                                   # experimental: three consumer warpgroups, turns rotating over three ids
+                                   dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
+                                        pingpong=True, persistent=True, num_sms=5)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
-                              "persistent-m128n128s2", "persistent-3-programs"])
+                              "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

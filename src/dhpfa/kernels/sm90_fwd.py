@@ -248,20 +248,21 @@ def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty,
             i += 1
 
 
-# Ping-pong turns on two hardware named barriers (ids the compiler's own barriers do not use: Triton 3.6
-# takes 0-3 for its partitions), as FlashAttention-3 does: a warpgroup waits with bar.sync on its own id
-# until the other warpgroup's 128 threads have arrived (bar.arrive) on it. Every thread arrives, so no
-# warpgroup bar.sync is needed before the signal, as it is before a one-thread mbarrier arrive.
-TURN_IDS = (14, 15)  # tests/test_sm90_fwd.py checks that Triton's own barriers use lower ids
+# Ping-pong turns on hardware named barriers, as FlashAttention-3 does: consumer warpgroup w waits with
+# bar.sync on id TURN_BASE + w until the warpgroup before it in the rotation has arrived (bar.arrive) on
+# it; every thread of both arrives, 256 in all, so no warpgroup bar.sync is needed before the signal, as
+# Triton 3.6 puts before a one-thread mbarrier arrive. Ids count down from 15 (two warpgroups: 14, 15;
+# three: 13, 14, 15); Triton 3.6 takes 0-3 for its own barriers (tests/test_sm90_fwd.py checks).
+TURN_IDS = (13, 14, 15)
 
 
 def _turn_asm(op, bar_id):
-    # 256 threads: both consumer warpgroups; the mov gives the asm the result inline_asm needs
+    # 256 threads: the waiting and the signalling warpgroup; the mov gives inline_asm the result it needs
     return gl.constexpr(f"bar.{op} {bar_id}, 256;\nmov.u32 $0, $1;")
 
 
-_BAR_SYNC_14, _BAR_SYNC_15 = _turn_asm("sync", 14), _turn_asm("sync", 15)
-_BAR_ARRIVE_14, _BAR_ARRIVE_15 = _turn_asm("arrive", 14), _turn_asm("arrive", 15)
+_BAR_SYNC_13, _BAR_SYNC_14, _BAR_SYNC_15 = (_turn_asm("sync", i) for i in TURN_IDS)
+_BAR_ARRIVE_13, _BAR_ARRIVE_14, _BAR_ARRIVE_15 = (_turn_asm("arrive", i) for i in TURN_IDS)
 
 
 @gluon.jit
@@ -275,10 +276,12 @@ def _named_barrier(ASM: gl.constexpr):
 
 @gluon.jit
 def _take_turn(TURN_ME: gl.constexpr, PINGPONG: gl.constexpr):
-    """Ping-pong between the two consumer warpgroups: wait until the other has issued its last GEMMs
-    (warpgroup 1 arrives once at its start, so warpgroup 0 goes first)."""
+    """Wait until the warpgroup before this one in the rotation has issued its GEMMs (the last warpgroup
+    arrives once at its start, so warpgroup 0 goes first)."""
     if PINGPONG:
-        if TURN_ME == 14:
+        if TURN_ME == 13:
+            _named_barrier(_BAR_SYNC_13)
+        elif TURN_ME == 14:
             _named_barrier(_BAR_SYNC_14)
         else:
             _named_barrier(_BAR_SYNC_15)
@@ -287,7 +290,9 @@ def _take_turn(TURN_ME: gl.constexpr, PINGPONG: gl.constexpr):
 @gluon.jit
 def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
     if PINGPONG:
-        if TURN_OTHER == 14:
+        if TURN_OTHER == 13:
+            _named_barrier(_BAR_ARRIVE_13)
+        elif TURN_OTHER == 14:
             _named_barrier(_BAR_ARRIVE_14)
         else:
             _named_barrier(_BAR_ARRIVE_15)
@@ -381,14 +386,15 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 @gluon.jit
 def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                 TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                 TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, FIRST: gl.constexpr, LAST: gl.constexpr,
+                 qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                  ROW0: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  TILE_M: gl.constexpr):
     """One consumer warpgroup: rows ROW0 .. ROW0 + BLOCK_M of each TILE_M-row tile of this program's static
     schedule (the producer's: same units, same block counts, so ring positions and turns agree)."""
-    if TURN_ME == 15:  # warpgroup 1 lets warpgroup 0 issue first
+    if LAST:  # the last warpgroup of the rotation lets warpgroup 0 issue first
         _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
     i = 0
@@ -403,7 +409,7 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
                           O_SMEM)
             c += n
             i += 1
-    if TURN_ME == 14:  # warpgroup 0 takes warpgroup 1's last signal, so every arrive is matched by a sync
+    if FIRST:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
         _take_turn(TURN_ME, PINGPONG)
 
 
@@ -420,11 +426,14 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     BLOCK_M rows. SPLIT=2: two consumer partitions of one warpgroup each own BLOCK_M / 2 rows and share
     the ring (each slot is released by both), so one's softmax can run beside the other's GEMMs; the
     second runs with CONSUMER_REGS registers. Both visit all of the tile's blocks (the second half's extra
-    causal blocks are masked for the first), so the schedule stays that of the tile. PINGPONG (SPLIT=2):
-    the consumers take turns issuing their GEMMs on two hardware named barriers, as FlashAttention-3 does.
+    causal blocks are masked for the first), so the schedule stays that of the tile. SPLIT=3 (192-row
+    tiles, experimental: compiled and audited offline, not yet run on a GPU, not shipped): three such
+    partitions with 160 registers each. PINGPONG (SPLIT >= 2): the consumers take turns issuing their GEMMs
+    on hardware named barriers, as FlashAttention-3 does.
     O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's last PV GEMM
     and epilogue; otherwise in Q's tile (less shared memory)."""
-    gl.static_assert(SPLIT == 2 or not PINGPONG, "ping-pong needs two consumer warpgroups")
+    gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
+    gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // SPLIT
     q_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
@@ -451,14 +460,31 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         mbarrier.init(empty_k.index(s), count=SPLIT)
         mbarrier.init(empty_v.index(s), count=SPLIT)
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
-    if SPLIT == 2:
+    if SPLIT == 3:  # turns rotate 13 -> 14 -> 15 -> 13; experimental (docs/perf-log.md, session 5)
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
-                                            H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 13, 14, True, False, qk_scale,
+                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
                             (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 14, qk_scale, BH,
-                                            H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, False, False, qk_scale,
+                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
+                            (_ws_consumer, (o_desc, LSE, q_smem.index(2), o_smem.index(2), k_ring, v_ring, q_bar,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 13, False, True, qk_scale,
+                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 2 * ROWS, ROWS, BLOCK_N, HEAD_DIM,
+                                            CAUSAL, STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
+                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
+                           [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
+    elif SPLIT == 2:
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, True, False, qk_scale,
+                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
+                            (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 14, False, True, qk_scale,
+                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
@@ -466,8 +492,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, qk_scale, BH,
-                                            H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
+                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, True, True, qk_scale,
+                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                             STAGES, num_warps, False, O_SMEM, BLOCK_M)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
@@ -522,7 +548,7 @@ def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
 
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
-                warp_specialized=False, split=1, consumer_regs=232, pingpong=False, persistent=False,
+                warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
@@ -547,6 +573,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     else:
         grid = (units,)
     o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True) <= SMEM_LIMIT
+    if consumer_regs is None:  # three consumer warpgroups share the register file: 160 each spills nothing
+        consumer_regs = 160 if split == 3 else 232  # at D=64 (offline, session 5); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
     return grid, descs + (batch * heads,) + shape, kwargs
 
