@@ -31,6 +31,8 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     # two consumer warpgroups that issue their GEMMs without taking turns
     "n128s2_nopp": ((64, 128), dict(block_m=128, block_n=128, stages=2, **{**PP, "pingpong": False})),
     "n64s2_nopp": ((256,), dict(block_m=128, block_n=64, stages=2, **{**PP, "pingpong": False})),
+    # three consumer warpgroups (experimental, session 5: compiled offline only)
+    "m192n128s2_x3": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3})),
 }
 
 
