@@ -386,14 +386,20 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 @gluon.jit
 def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                 TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, FIRST: gl.constexpr, LAST: gl.constexpr,
-                 qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                 ROW0: gl.constexpr,
+                 qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
-                 STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 TILE_M: gl.constexpr):
-    """One consumer warpgroup: rows ROW0 .. ROW0 + BLOCK_M of each TILE_M-row tile of this program's static
-    schedule (the producer's: same units, same block counts, so ring positions and turns agree)."""
+                 STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr):
+    """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
+    program's static schedule (the producer's: same units, same block counts, so ring positions and turns
+    agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
+    the next one in the rotation."""
+    TILE_M: gl.constexpr = SPLIT * BLOCK_M
+    TURN_ME: gl.constexpr = 16 - SPLIT + W
+    TURN_OTHER: gl.constexpr = 16 - SPLIT + (W + 1) % SPLIT
+    FIRST: gl.constexpr = W == 0
+    LAST: gl.constexpr = W == SPLIT - 1
+    q_smem = q_smem.index(W)
+    o_smem = o_smem.index(W)
     if LAST:  # the last warpgroup of the rotation lets warpgroup 0 issue first
         _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
@@ -404,7 +410,7 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
             _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
-                          empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale, SEQ_Q,
+                          empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + W * BLOCK_M, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
                           O_SMEM)
             c += n
@@ -460,41 +466,36 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         mbarrier.init(empty_k.index(s), count=SPLIT)
         mbarrier.init(empty_v.index(s), count=SPLIT)
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
-    if SPLIT == 3:  # turns rotate 13 -> 14 -> 15 -> 13; experimental (docs/perf-log.md, session 5)
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 13, 14, True, False, qk_scale,
-                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
-                            (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, False, False, qk_scale,
-                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
-                            (_ws_consumer, (o_desc, LSE, q_smem.index(2), o_smem.index(2), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 13, False, True, qk_scale,
-                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 2 * ROWS, ROWS, BLOCK_N, HEAD_DIM,
-                                            CAUSAL, STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
+    if SPLIT == 3:  # experimental (docs/perf-log.md, session 5)
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                            (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                            (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, True, False, qk_scale,
-                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
-                            (_ws_consumer, (o_desc, LSE, q_smem.index(1), o_smem.index(1), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 15, 14, False, True, qk_scale,
-                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, ROWS, ROWS, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, 4, PINGPONG, O_SMEM, BLOCK_M)),
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                            (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar,
-                                            q_empty, ready_k, ready_v, empty_k, empty_v, 14, 15, True, True, qk_scale,
-                                            BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, 0, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                            STAGES, num_warps, False, O_SMEM, BLOCK_M)),
+        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
+                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                                            0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
+                                            O_SMEM)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
