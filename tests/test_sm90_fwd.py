@@ -89,9 +89,9 @@ def named_barrier_report():
 
 
 def test_named_barrier_ids_are_the_kernels_own(named_barrier_report):
-    """The ping-pong turns use hardware named barriers 14 and 15 (sm90_fwd.TURN_IDS) with 256 threads;
-    Triton 3.6's own barriers use lower ids. A Triton that took 13-15 for itself would mix its
-    barriers with the turns (a hang or a race): this fails first."""
+    """The ping-pong turns use hardware named barriers from sm90_fwd.TURN_IDS (14 and 15 with two
+    consumers) with 256 threads; Triton 3.6's own barriers use lower ids. A Triton that took 13-15 for
+    itself would mix its barriers with the turns (a hang or a race): this fails first."""
     seen = named_barrier_report["seen"]
     turns = [b for b in seen if b[2] in ("0xd", "0xe", "0xf")]
     assert turns and all(b[3] == "0x100" for b in turns), turns[:4]
