@@ -11,19 +11,14 @@ import re
 
 import torch
 
-from dhpfa.audit import _compile
-from dhpfa.kernels import dispatch, variants
+from dhpfa.audit import _compile, variant_launch
+from dhpfa.kernels import variants
 
 OPS = ("HGMMA", "BAR.SYNC", "BAR.ARV", "SYNCS.ARRIVE", "SYNCS.PHASECHK", "WARPSYNC", "LDL", "STL", "MUFU.EX2")
 
 
 def stats(variant):
-    d = variant.head_dim
-    q = torch.empty(2, 128, 4, d, dtype=variant.dtype)
-    k = torch.empty(2, 128, 2, d, dtype=variant.dtype)
-    _, args, kwargs = dispatch.launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
-                                           torch.empty(2, 4, 128), 0.1, variant.causal, 0)
-    compiled = _compile.compile_offline(dispatch.kernel_fn(variant.kernel), args, kwargs)
+    compiled = _compile.compile_offline(*variant_launch(variant))
     text = _compile.sass_text(compiled.cubin)
     hist = collections.Counter()
     for line in text.splitlines():

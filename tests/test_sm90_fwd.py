@@ -37,29 +37,32 @@ print(json.dumps(rows))
 """
 
 
-def test_gluon_kernel_audits_clean():
+def _offline(script):
+    """Run `script` in a fresh process without the interpreter (compiled kernels; CPU only) and return
+    the JSON of its last output line."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", AUDIT], cwd=ROOT, env=env, capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+def test_gluon_kernel_audits_clean():
+    rows = _offline(AUDIT)
     assert len(rows) == 16 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
 
 
 NAMED_BARRIERS = """
 import json, re, torch
-from dhpfa.audit import _compile, audit_cubin
-from dhpfa.kernels import dispatch, sm90_fwd, variants
+from dhpfa.audit import _compile, audit_cubin, variant_launch
+from dhpfa.kernels import sm90_fwd, variants
 BAR = re.compile(r"\\b(BAR\\.(?:SYNC|ARV|RED)[.A-Z_]*)\\s+(0x[0-9a-f]+|R\\d+)(?:,\\s*(0x[0-9a-f]+|R\\d+))?")
 seen = []
 for v in variants.shipped_variants():
     if v.kernel not in variants.GLUON_KERNELS or v.dtype != torch.bfloat16 or v.head_dim != 128:
         continue
-    q = torch.empty(2, 128, 4, 128, dtype=v.dtype); k = torch.empty(2, 128, 2, 128, dtype=v.dtype)
-    _, a, kw = dispatch.launch_args(v, q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
-                                    0.1, v.causal, 0)
-    text = _compile.sass_text(_compile.compile_offline(dispatch.kernel_fn(v.kernel), a, kw).cubin)
+    text = _compile.sass_text(_compile.compile_offline(*variant_launch(v)).cubin)
     seen += [[v.name, m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)]
 # three consumer warpgroups (experimental, not shipped): D=64, 192-row tiles
 q = torch.empty(2, 192, 4, 64, dtype=torch.bfloat16); k = torch.empty(2, 192, 2, 64, dtype=torch.bfloat16)
@@ -74,18 +77,9 @@ print(json.dumps(dict(seen=seen, split3=split3)))
 """
 
 
-def _named_barrier_report():
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", NAMED_BARRIERS], cwd=ROOT, env=env, capture_output=True,
-                         text=True, timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    return json.loads(res.stdout.strip().splitlines()[-1])
-
-
 @pytest.fixture(scope="module")
 def named_barrier_report():
-    return _named_barrier_report()
+    return _offline(NAMED_BARRIERS)
 
 
 def test_named_barrier_ids_are_the_kernels_own(named_barrier_report):

@@ -85,19 +85,21 @@ class VariantReport:
         return all(r.ok for r in self.reports)
 
 
-def _audit_variant(variant):
+def variant_launch(variant):
+    """(kernel function, args, kwargs) of a shipped variant on CPU placeholder tensors: any arguments with
+    the launch's types and 16-divisibility give the binary the JIT would launch (for compile_offline)."""
     import torch
     from ..kernels import dispatch
     d = variant.head_dim
-    # Any arguments with the launch's types and 16-divisibility give the binary the JIT would launch.
     q = torch.empty(2, 128, 4, d, dtype=variant.dtype)
     k = torch.empty(2, 128, 2, d, dtype=variant.dtype)
-    v = torch.empty_like(k)
-    out = torch.empty_like(q)
-    lse = torch.empty(2, 4, 128)
-    _, args, kwargs = dispatch.launch_args(variant, q, k, v, out, lse, 0.1, variant.causal, 0)
-    fn = dispatch.kernel_fn(variant.kernel)
-    reports, compiled = audit_triton(fn, args, kwargs, public_params=variant.public_loads)
+    _, args, kwargs = dispatch.launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
+                                           torch.empty(2, 4, 128), 0.1, variant.causal, 0)
+    return dispatch.kernel_fn(variant.kernel), args, kwargs
+
+
+def _audit_variant(variant):
+    reports, compiled = audit_triton(*variant_launch(variant), public_params=variant.public_loads)
     res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
     return VariantReport(variant.name, compiled.name, reports, res, compiled.sha256, compiled.cached)
 

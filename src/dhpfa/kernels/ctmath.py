@@ -43,4 +43,3 @@ def finalize_rows(acc, m_i, l_i):
     out = acc * inv_l[:, None]
     lse = tl.where(empty, float("-inf"), (m_i + tl.math.log2(l_safe)) * 0.6931471805599453)
     return out, lse
-

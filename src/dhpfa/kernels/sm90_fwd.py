@@ -453,7 +453,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     # One allocation per barrier role. Triton's membar pass syncs the warpgroup (bar.sync) before a barrier
     # operation when an earlier one touched the same allocation (it counts a wait as a write), so barriers
-    # sharing an allocation cost a bar.sync per wait and per arrive; apart, one per loop step remains.
+    # sharing an allocation cost a bar.sync per wait and per arrive. Apart, a consumer step keeps the one
+    # before its waits and the one before each one-thread arrive (K, then V).
     ready_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     ready_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     empty_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
