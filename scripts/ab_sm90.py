@@ -24,15 +24,24 @@ PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
 CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n128s2": ((64, 128), dict(block_m=128, block_n=128, stages=2, **PP)),
     "n128s3": ((64, 128), dict(block_m=128, block_n=128, stages=3, **PP)),
-    "n64s2": ((256,), dict(block_m=128, block_n=64, stages=2, **PP)),
+    "n64s2": ((128, 256), dict(block_m=128, block_n=64, stages=2, **PP)),
     "n64s3": ((64, 128), dict(block_m=128, block_n=64, stages=3, **PP)),
     "n64s4": ((64,), dict(block_m=128, block_n=64, stages=4, **PP)),
     "n128s4": ((64,), dict(block_m=128, block_n=128, stages=4, **PP)),
     # two consumer warpgroups that issue their GEMMs without taking turns
     "n128s2_nopp": ((64, 128), dict(block_m=128, block_n=128, stages=2, **{**PP, "pingpong": False})),
     "n64s2_nopp": ((256,), dict(block_m=128, block_n=64, stages=2, **{**PP, "pingpong": False})),
-    # three consumer warpgroups (experimental, session 5: compiled offline only)
+    # three consumer warpgroups (192-row tiles; D=64 ships m192n128s2_x3_nopp: session 6 run 2)
     "m192n128s2_x3": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3})),
+    "m192n128s3_x3": ((64,), dict(block_m=192, block_n=128, stages=3, **{**PP, "split": 3})),
+    "m192n64s2_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=2, **{**PP, "split": 3, "pingpong": False})),
+    "m192n64s3_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3, "pingpong": False})),
+    "m192n64s3_x3": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3})),
+    # short causal cells (D=128, S <= 1K): one program per tile, and 64-row tiles with one consumer
+    "n64s3_np": ((128,), dict(block_m=128, block_n=64, stages=3, **{**PP, "persistent": False})),
+    "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),
+    "m64n64s2_x1": ((128,), dict(block_m=64, block_n=64, stages=2, warp_specialized=True)),
+    "m192n128s2_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3, "pingpong": False})),
 }
 
 
@@ -51,10 +60,12 @@ def supports(mod, tiles):
     return all(k in inspect.signature(mod.launch_args).parameters for k in tiles)
 
 
-def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, seed=0):
+def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, seed=0, graph=False):
     """{name: per-round ms per call}. Every round runs each kernel for about batch_ms in turn, in a fresh
     random order: at the power cap a kernel that follows a slow (cool) one starts at a higher clock, so a
-    fixed order biases the kernels by position (seen in session 5 run 2)."""
+    fixed order biases the kernels by position (seen in session 5 run 2). graph: each kernel's batch is
+    captured once in a CUDA graph and replayed in every round, so short cells time the kernels, not the
+    host's launch path."""
     import random
     rng = random.Random(seed)
     names = list(kernels)
@@ -67,22 +78,42 @@ def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, se
         ev[1].record()
         ev[1].synchronize()
         per_call[name] = max(ev[0].elapsed_time(ev[1]), 1e-3)
+    batches = {n: max(4, min(200, int(batch_ms / per_call[n]))) for n in names}
+
+    def run_batch(name, r):
+        for i in range(batches[name]):
+            q, k, v = sets[(r * batches[name] + i) % len(sets)]
+            kernels[name](q, k, v, causal)
+
+    graphs = {}
+    if graph:
+        stream = torch.cuda.Stream()
+        stream.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(stream):
+            for name in names:
+                run_batch(name, 0)
+        torch.cuda.current_stream().wait_stream(stream)
+        torch.cuda.synchronize()
+        for name in names:
+            graphs[name] = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(graphs[name]):
+                run_batch(name, 0)
+        torch.cuda.synchronize()
     times = {n: [] for n in names}
     for r in range(rounds + warmup):
         order = names[:]
         rng.shuffle(order)
         for name in order:
-            batch = max(4, min(200, int(batch_ms / per_call[name])))
-            fn = kernels[name]
             ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
             ev[0].record()
-            for i in range(batch):
-                q, k, v = sets[(r * batch + i) % len(sets)]
-                fn(q, k, v, causal)
+            if graph:
+                graphs[name].replay()
+            else:
+                run_batch(name, r)
             ev[1].record()
             ev[1].synchronize()
             if r >= warmup:
-                times[name].append(ev[0].elapsed_time(ev[1]) / batch)
+                times[name].append(ev[0].elapsed_time(ev[1]) / batches[name])
     return times
 
 
@@ -101,6 +132,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--reference", default="", help="kernel name the per-round speedups are relative to")
     ap.add_argument("--no-correctness", action="store_true")
+    ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays (short cells: no host time)")
     ap.add_argument("--check-all", action="store_true", help="correctness of every module (default: the tree's)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -142,7 +174,7 @@ def main():
         for causal in (False, True):
             case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
             sets = bench.make_inputs(case, bench.n_sets_for(case))
-            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds)
+            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=args.graph)
             ms = {n: statistics.median(t) for n, t in times.items()}
             tf = {n: case.flops() / t / 1e9 for n, t in ms.items()}
             spread = {n: (_quantile(t, 0.75) - _quantile(t, 0.25)) / ms[n] for n, t in times.items()}

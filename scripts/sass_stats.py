@@ -14,7 +14,7 @@ import torch
 from dhpfa.audit import _compile, variant_launch
 from dhpfa.kernels import variants
 
-OPS = ("HGMMA", "BAR.SYNC", "BAR.ARV", "SYNCS.ARRIVE", "SYNCS.PHASECHK", "WARPSYNC", "LDL", "STL", "MUFU.EX2")
+OPS = ("HGMMA", "BAR.SYNC", "BAR.ARV", "SYNCS.ARRIVE", "ARRIVES", "SYNCS.PHASECHK", "WARPSYNC", "LDL", "STL", "MUFU.EX2")
 
 
 def stats(variant):

@@ -44,7 +44,9 @@ def test_protocol_grid(case, dtype):
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 @pytest.mark.parametrize("sq,sk,h,hk,causal", [(1, 1, 2, 1, False), (333, 1000, 8, 2, True),
-                                               (1000, 333, 4, 4, True), (777, 777, 6, 3, False)])
+                                               (1000, 333, 4, 4, True), (777, 777, 6, 3, False),
+                                               # past the short-tile lengths (D=64: three consumers)
+                                               (5001, 5001, 4, 2, False), (4099, 9001, 4, 1, True)])
 def test_head_dims_odd_shapes_gqa(d, sq, sk, h, hk, causal, dtype):
     _check(2, sq, sk, h, hk, d, causal, dtype, d + sq)
 

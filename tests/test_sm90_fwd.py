@@ -1,4 +1,4 @@
-"""The experimental Gluon kernel (kernels/sm90_fwd.py): clean audit offline (CI) and correctness against
+"""The Gluon kernel (kernels/sm90_fwd.py): clean audit offline (CI) and correctness against
 float64 with poisoned outputs on the GPU."""
 import json
 import os
@@ -64,7 +64,7 @@ for v in variants.shipped_variants():
         continue
     text = _compile.sass_text(_compile.compile_offline(*variant_launch(v)).cubin)
     seen += [[v.name, m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)]
-# three consumer warpgroups (experimental, not shipped): D=64, 192-row tiles
+# three consumer warpgroups (shipped at D=64 without turns), here with turns: D=64, 192-row tiles
 q = torch.empty(2, 192, 4, 64, dtype=torch.bfloat16); k = torch.empty(2, 192, 2, 64, dtype=torch.bfloat16)
 _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 192), 0.1, False, 0,
                                 block_m=192, block_n=128, stages=2, warp_specialized=True, split=3, pingpong=True,
@@ -95,8 +95,9 @@ def test_named_barrier_ids_are_the_kernels_own(named_barrier_report):
 
 
 def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
-    """The experimental SPLIT=3 configuration (192-row tiles, D=64): audits clean, spills nothing with 160
-    registers per consumer, and rotates its turns over ids 13, 14 and 15. Not yet run on a GPU."""
+    """SPLIT=3 (192-row tiles, D=64) with turns: audits clean, spills nothing with 160 registers per
+    consumer, and rotates its turns over ids 13, 14 and 15 (the shipped build takes no turns; the audit
+    checks it)."""
     r = named_barrier_report["split3"]
     assert r["ok"] and r["stack"] == 0 and r["hgmma"] > 0, r
     ids = {b[1] for b in r["bars"] if b[1] in ("0xd", "0xe", "0xf")}
@@ -116,11 +117,14 @@ def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
                                    # 3 programs: each runs many tiles (ring, turns, Q phases carry over)
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
                                         pingpong=True, persistent=True, num_sms=3),
-                                   # experimental: three consumer warpgroups, turns rotating over three ids
+                                   # three consumer warpgroups: turns rotating over three ids, and none (shipped)
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
-                                        pingpong=True, persistent=True, num_sms=5)],
+                                        pingpong=True, persistent=True, num_sms=5),
+                                   dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
+                                        persistent=True, num_sms=5)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
-                              "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs"])
+                              "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs",
+                              "three-consumers-no-turns"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

@@ -53,6 +53,7 @@ def test_tune_stores_the_fastest_and_lookup_returns_it(cache_dir):
     data = json.loads((cache_dir / "tune.json").read_text())
     key = tune.cache_key("cpu", torch.bfloat16, 128, True, 3000)
     assert data[key]["variant"] == fastest.name and len(data[key]["ms"]) == len(cands)
+    assert data[key]["timing"] == "graph"  # the default: CUDA-graph replay, the kernels' own time
     tune.clear_memory()  # from the file, not from memory
     assert tune.lookup("cpu", torch.bfloat16, 128, True, 2500, True) == fastest
     assert tune.lookup("cpu", torch.bfloat16, 128, False, 2500, True) is None  # other flag: other key
@@ -83,11 +84,32 @@ def test_stale_or_corrupt_cache_falls_back_to_the_default(cache_dir):
         assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True) == default
 
 
+def test_unknown_timing_is_refused(cache_dir):
+    with pytest.raises(ValueError, match="timing must be one of"):
+        tune.tune(torch.bfloat16, 64, False, 512, device=CPU, time_fn=lambda v, c: 1.0, sm90=True, timing="wall")
+
+
 def test_choose_uses_the_cached_choice(cache_dir):
-    gluon = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v.config.persistent)
+    default = variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
+    gluon = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True)
+                 if v.config.persistent and v != default)  # a choice the default would not make
     key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 16384)
     (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": gluon.name}}))
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True) == gluon
     # a Gluon choice is not a candidate off sm_90: the default decides there
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=False) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=False)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("timing", ["graph", "eager"])
+def test_tune_times_every_candidate_on_the_gpu(cache_dir, timing):
+    """Both timings run every candidate of a short class (D=128, S=512, causal) and store a positive time
+    for each; the choice is the fastest of them."""
+    cands = tune.candidate_variants(torch.bfloat16, 128, True, True)
+    got = tune.tune(torch.bfloat16, 128, True, 512, reps=6, sm90=True, timing=timing)
+    entry = json.loads((cache_dir / "tune.json").read_text())
+    (entry,) = entry.values()
+    assert entry["timing"] == timing and set(entry["ms"]) == {v.name for v in cands}
+    assert all(ms > 0 for ms in entry["ms"].values())
+    assert got.name == min(entry["ms"], key=entry["ms"].get)

@@ -142,6 +142,8 @@ def build_parser():
     t.add_argument("--head-dims", default="64,128,256")
     t.add_argument("--seqs", default="512,1024,2048,4096,8192,16384")
     t.add_argument("--reps", type=int, default=30)
+    t.add_argument("--timing", choices=("graph", "eager"), default="graph",
+                   help="graph: CUDA-graph replay, the kernels' own time (default); eager: a loop of calls")
     t.add_argument("--out", default=None, help="also write the timings here as JSON")
 
     s = sub.add_parser("suite", help="everything above on the GPU, under ~8 minutes")

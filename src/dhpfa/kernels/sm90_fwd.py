@@ -433,8 +433,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     the ring (each slot is released by both), so one's softmax can run beside the other's GEMMs; the
     second runs with CONSUMER_REGS registers. Both visit all of the tile's blocks (the second half's extra
     causal blocks are masked for the first), so the schedule stays that of the tile. SPLIT=3 (192-row
-    tiles, experimental: compiled and audited offline, not yet run on a GPU, not shipped): three such
-    partitions with 160 registers each. PINGPONG (SPLIT >= 2): the consumers take turns issuing their GEMMs
+    tiles; shipped at D=64 without turns, variants.SM90_GLUON_LONG): three such partitions; the first
+    runs at the kernel's 128 registers, the other two with CONSUMER_REGS (160). PINGPONG (SPLIT >= 2): the consumers take turns issuing their GEMMs
     on hardware named barriers, as FlashAttention-3 does.
     O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's last PV GEMM
     and epilogue; otherwise in Q's tile (less shared memory)."""
@@ -467,7 +467,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         mbarrier.init(empty_k.index(s), count=SPLIT)
         mbarrier.init(empty_v.index(s), count=SPLIT)
     # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
-    if SPLIT == 3:  # experimental (docs/perf-log.md, session 5)
+    if SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
@@ -575,8 +575,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     else:
         grid = (units,)
     o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True) <= SMEM_LIMIT
-    if consumer_regs is None:  # three consumer warpgroups share the register file: 160 each spills nothing
-        consumer_regs = 160 if split == 3 else 232  # at D=64 (offline, session 5); 232 for the second of two
+    if consumer_regs is None:  # three consumer warpgroups share the register file: 160 for the second and third
+        consumer_regs = 160 if split == 3 else 232  # spills nothing at D=64 (176 spills); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
     return grid, descs + (batch * heads,) + shape, kwargs
 

@@ -75,11 +75,12 @@ SM90_GLUON_SHORT = {
     (256, False): _GLUON_N64S2,
     (256, True): _GLUON_N64S2,
 }
-# D=64 past the short-tile lengths (seq_k > SHORT_SEQ_K, causal > SHORT_SEQ_K_CAUSAL): the Gluon kernel,
-# 128-key blocks, 2 stages. Session 5 run 7 (named-barrier ping-pong, random order per round): x1.019 /
-# x1.016 over the Triton default at 8K / 16K, causal 16K x1.014 over the 3-stage Gluon default before it
-# (session 4 run 4: that one x1.12 over Triton); causal 8K stays on Triton (Gluon x0.966).
-SM90_GLUON_LONG = {64: _GLUON_N128S2}
+# D=64 past the short-tile lengths (seq_k > SHORT_SEQ_K, causal > SHORT_SEQ_K_CAUSAL): the Gluon kernel
+# with three consumer warpgroups (192-row tiles, 128-key blocks, 2 stages) that issue their GEMMs without
+# taking turns. Session 6 run 2 (random order per round, 15 rounds): x1.106 / x1.121 over the API's
+# choice before it (the two-consumer n128s2) at 8K / 16K, causal 16K x1.044; with turns x1.09 / x1.01.
+_GLUON_X3 = ("attn_fwd_sm90_ws", TileConfig(192, 128, 4, 2, split=3, pingpong=False, persistent=True))
+SM90_GLUON_LONG = {64: _GLUON_X3}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
