@@ -42,6 +42,7 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),
     "m64n64s2_x1": ((128,), dict(block_m=64, block_n=64, stages=2, warp_specialized=True)),
     "m192n128s2_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3, "pingpong": False})),
+    "m192n128s3_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=3, **{**PP, "split": 3, "pingpong": False})),
 }
 
 

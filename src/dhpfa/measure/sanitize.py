@@ -16,8 +16,11 @@ def child():
     from dhpfa.kernels import variants
     g = torch.Generator(device="cuda").manual_seed(0)
     dtype = torch.bfloat16  # fp16 differs only in conversions; halves the sanitizer time
-    # odd lengths for every head dim, then lengths that reach the Gluon kernel on Hopper
-    cases = [(197, 301, variants.HEAD_DIMS), (1100, max(1300, variants.GLUON_SHORT_SEQ_K + 1), tuple(variants.SM90_GLUON))]
+    # odd lengths for every head dim, then lengths that reach the Gluon kernel on Hopper (D=64: past the
+    # short-tile lengths, causal too)
+    long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
+    cases = [(197, 301, variants.HEAD_DIMS), (1100, max(1300, variants.GLUON_SHORT_SEQ_K + 1), tuple(variants.SM90_GLUON)),
+             (700, long_k, tuple(variants.SM90_GLUON_LONG))]
     for sq, sk, dims in cases:
         for d in dims:
             for causal in (False, True):

@@ -1,0 +1,84 @@
+"""Small shapes on the device: Triton tile configurations in CUDA-graph replay (random order per round,
+as scripts/ab_sm90.py), beside the API's choice and the SDPA backends, each checked against float64 with a
+poisoned output first. Smaller query tiles give more programs where B * H * S / 64 is below the SM count.
+
+    PYTHONPATH=src python3 scripts/small_tiles.py --out DIR [--shapes 1,8,512,64;4,16,1024,64]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+from dhpfa.kernels import dispatch, variants
+from dhpfa.measure import bench
+from dhpfa.reference import attention_ref_rows
+from ab_sm90 import interleaved_ms
+
+T = variants.TileConfig
+CONFIGS = [("attn_fwd_tma", T(64, 64, 4, 3)), ("attn_fwd", T(64, 64, 4, 3)), ("attn_fwd_tma", T(64, 32, 4, 3)),
+           ("attn_fwd_tma", T(32, 64, 4, 3)), ("attn_fwd", T(32, 64, 4, 3)), ("attn_fwd_tma", T(32, 32, 2, 3)),
+           ("attn_fwd_tma", T(32, 64, 2, 3)), ("attn_fwd_tma", T(16, 64, 1, 3)), ("attn_fwd", T(16, 64, 1, 3))]
+
+
+def variant_fn(variant, shape):
+    """fn(q, k, v, causal) on (B, H, S, D) inputs of `shape`, writing one output buffer (poisoned with NaN
+    once, before the correctness check; no allocation or fill inside the timed graphs)."""
+    b, h, s, d = shape
+    out = torch.full((b, s, h, d), float("nan"), device="cuda", dtype=torch.bfloat16)
+    lse = torch.full((b, h, s), float("nan"), device="cuda", dtype=torch.float32)
+
+    def fn(q, k, v, causal):
+        dispatch.launch(variant, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out, lse, d ** -0.5,
+                        causal, 0)
+        return out.transpose(1, 2)
+    return fn
+
+
+def rel_err(fn, q, k, v, causal):
+    out = fn(q, k, v, causal).transpose(1, 2)  # (B, S, H, D); the first call writes the poisoned buffer
+    torch.cuda.synchronize()
+    qs, ks, vs = (x.transpose(1, 2) for x in (q, k, v))
+    rows = torch.arange(q.shape[2], device="cuda")
+    ro, _ = attention_ref_rows(qs, ks, vs, q.shape[3] ** -0.5, 0 if causal else None, 0, 0, rows)
+    return float((out[0, :, 0].double() - ro).norm() / ro.norm()), bool(out.isnan().any())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--shapes", default="1,8,512,64;4,16,1024,64")
+    ap.add_argument("--rounds", type=int, default=15)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    peers = bench.peer_kernels()
+    res = []
+    for spec in args.shapes.split(";"):
+        b, h, s, d = (int(x) for x in spec.split(","))
+        for causal in (False, True):
+            case = bench.Case(b, h, s, d, causal)
+            kernels = {"dhpfa": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
+            for kern, cfg in CONFIGS:
+                v = variants.Variant(kern, cfg, torch.bfloat16, d, causal)
+                kernels[v.name] = variant_fn(v, (b, h, s, d))
+            sets = bench.make_inputs(case, 4)
+            errs = {}
+            for name, fn in kernels.items():
+                if name.startswith("attn_fwd"):
+                    errs[name] = rel_err(fn, *sets[0], causal)
+            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, batch_ms=5.0, graph=True)
+            us = {n: statistics.median(t) * 1000 for n, t in times.items()}
+            ratio = {n: statistics.median(a / b for a, b in zip(times["dhpfa"], t)) for n, t in times.items()}
+            res.append(dict(shape=[b, h, s, d], causal=causal, us=us, speedup_vs_dhpfa=ratio, rel_err=errs))
+            print(f"== {spec} causal={causal}")
+            for n in sorted(us, key=us.get):
+                e = errs.get(n)
+                print(f"  {n:<44} {us[n]:7.2f} us  x{ratio[n]:.3f}" + (f"  err {e[0]:.1e}{' NaN' if e[1] else ''}"
+                                                                         if e else ""), flush=True)
+    with open(os.path.join(args.out, "small_tiles.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
