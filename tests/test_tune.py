@@ -113,3 +113,22 @@ def test_tune_times_every_candidate_on_the_gpu(cache_dir, timing):
     assert entry["timing"] == timing and set(entry["ms"]) == {v.name for v in cands}
     assert all(ms > 0 for ms in entry["ms"].values())
     assert got.name == min(entry["ms"], key=entry["ms"].get)
+
+
+def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
+    """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs take SM90_FEW_PROGRAMS (pointer loads), even over
+    a cached choice for the class; 1,024 programs, other head dims and other GPUs do not."""
+    monkeypatch.setattr(tune, "sm_count", lambda device: 132)
+    few = variants.Variant(*variants.SM90_FEW_PROGRAMS[64], torch.bfloat16, 64, False)
+    assert few in variants.shipped_variants()  # audited like every other
+    other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v != few)
+    key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 512)
+    (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": other.name}}))
+    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=True, programs=64) == few
+    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=True, programs=132) == few
+    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=True, programs=133) == other
+    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=False, programs=64) != few
+    assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=64).head_dim == 128
+    # past the short-tile lengths the long-sequence variant runs, however few the programs
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8) == \
+        variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)

@@ -129,7 +129,9 @@ def _forward(q, k, v, scale, causal, causal_offset, out):
         variant = variants.select(q.dtype, d, causal, True, seq_k=k.shape[1])
     else:  # the tuned choice for this class where the cache has one, else the heuristic default
         from . import tune
-        variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device))
+        rows = variants.FEW_PROGRAMS_ROWS
+        variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device),
+                              programs=b * h * ((sq + rows - 1) // rows))
     # launch on the tensors' GPU, not the current one (switching only when they differ: host time)
     on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
         else contextlib.nullcontext()

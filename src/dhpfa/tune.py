@@ -42,6 +42,16 @@ def gpu_name(device) -> str:
     return _gpu_names[idx]
 
 
+_sm_counts = {}
+
+
+def sm_count(device) -> int:
+    idx = device.index if device.index is not None else torch.cuda.current_device()
+    if idx not in _sm_counts:
+        _sm_counts[idx] = torch.cuda.get_device_properties(idx).multi_processor_count
+    return _sm_counts[idx]
+
+
 def cache_key(gpu: str, dtype, head_dim: int, causal: bool, seq_k: int) -> str:
     return f"{gpu}|{_DTYPE_NAMES[dtype]}|d{head_dim}|{'causal' if causal else 'full'}|s{seq_class(seq_k)}"
 
@@ -159,9 +169,15 @@ def tune(dtype, head_dim: int, causal: bool, seq_k: int, device=None, reps=30, t
     return next(v for v in candidate_variants(dtype, head_dim, causal, sm90) if v.name == best)
 
 
-def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool):
-    """The variant for a GPU call: the cached choice, else (DHPFA_AUTOTUNE=1) tune now, else the
+def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool, programs=None):
+    """The variant for a GPU call: on sm_90 a grid of few programs (variants.few_programs_variant;
+    programs = B * H * ceil(Sq / variants.FEW_PROGRAMS_ROWS)) takes its variant (the tuner times 16K-token
+    shapes, never such grids); else the cached choice, else (DHPFA_AUTOTUNE=1) tune now, else the
     heuristic default. Every input to the decision is public."""
+    if sm90 and programs is not None:
+        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, sm_count(device))
+        if v is not None:
+            return v
     gpu = gpu_name(device)
     memo = (gpu, os.environ.get(CACHE_ENV), dtype, head_dim, causal, sm90, seq_k)  # no path work per call
     v = _chosen.get(memo)

@@ -81,6 +81,13 @@ SM90_GLUON_SHORT = {
 # choice before it (the two-consumer n128s2) at 8K / 16K, causal 16K x1.044; with turns x1.09 / x1.01.
 _GLUON_X3 = ("attn_fwd_sm90_ws", TileConfig(192, 128, 4, 2, split=3, pingpong=False, persistent=True))
 SM90_GLUON_LONG = {64: _GLUON_X3}
+# Grids of at most one program per SM at the short tiles' 64 rows (B * H * ceil(Sq / 64) <= SM count, as
+# (1, 8, 512, 64): 64 programs on 132 SMs), where the short tiles would run: the same tiles with pointer
+# loads instead of TMA. Session 6 run 4 (CUDA-graph replay, random order per round): (1,8,512,64) 6.55 us
+# against 7.36 us with TMA (x1.18 over the API before it; causal x1.16); at (4,16,1024,64), 1,024
+# programs, TMA stays ahead by 2%. Measured at D=64 only.
+SM90_FEW_PROGRAMS = {64: ("attn_fwd", TileConfig(64, 64, 4, 3))}
+FEW_PROGRAMS_ROWS = 64
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -119,6 +126,7 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
+        out += [SM90_FEW_PROGRAMS[head_dim]] if head_dim in SM90_FEW_PROGRAMS else []
     return list(dict.fromkeys(out))
 
 
@@ -149,3 +157,12 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)
+
+
+def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
+    """The SM90_FEW_PROGRAMS variant where the short tiles would run on a grid of `programs` (B * H *
+    ceil(Sq / FEW_PROGRAMS_ROWS)) <= sm_count programs, else None. Shapes and the GPU decide (public)."""
+    if head_dim in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
+        kernel, config = SM90_FEW_PROGRAMS[head_dim]
+        return Variant(kernel, config, dtype, head_dim, causal)
+    return None
