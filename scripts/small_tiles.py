@@ -26,6 +26,10 @@ PRESETS = {
     "d64": [("attn_fwd_tma", T(64, 64, 4, 3)), ("attn_fwd", T(64, 64, 4, 3)), ("attn_fwd", T(128, 64, 8, 3)),
             ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
             ("attn_fwd_sm90_ws", T(192, 128, 4, 2, split=3, persistent=True))],
+    # grids of few programs (<= 1 per SM): fewer, longer key blocks shorten each program's serial loop
+    "tiny": [("attn_fwd", T(64, 64, 4, 3)), ("attn_fwd", T(64, 64, 4, 2)), ("attn_fwd", T(64, 128, 4, 2)),
+             ("attn_fwd", T(64, 128, 8, 2)), ("attn_fwd", T(64, 256, 8, 2)), ("attn_fwd", T(64, 256, 8, 1)),
+             ("attn_fwd_tma", T(64, 128, 8, 2)), ("attn_fwd_tma", T(64, 64, 4, 3))],
     # short cells (S <= 1K): larger key blocks and query tiles of the Triton kernels beside the Gluon choices
     "short": [("attn_fwd_tma", T(64, 64, 4, 3)), ("attn_fwd_tma", T(64, 128, 4, 3)), ("attn_fwd_tma", T(64, 128, 4, 2)),
               ("attn_fwd_tma", T(128, 64, 8, 3)), ("attn_fwd_tma", T(128, 128, 8, 2)), ("attn_fwd", T(64, 128, 4, 3)),
