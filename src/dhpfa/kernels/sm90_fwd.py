@@ -434,8 +434,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     second runs with CONSUMER_REGS registers. Both visit all of the tile's blocks (the second half's extra
     causal blocks are masked for the first), so the schedule stays that of the tile. SPLIT=3 (192-row
     tiles; shipped at D=64 without turns, variants.SM90_GLUON_LONG): three such partitions; the first
-    runs at the kernel's 128 registers, the other two with CONSUMER_REGS (160). PINGPONG (SPLIT >= 2): the consumers take turns issuing their GEMMs
-    on hardware named barriers, as FlashAttention-3 does.
+    runs at the kernel's 128 registers, the other two with CONSUMER_REGS (160). PINGPONG (SPLIT >= 2):
+    the consumers take turns issuing their GEMMs on hardware named barriers, as FlashAttention-3 does.
     O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's last PV GEMM
     and epilogue; otherwise in Q's tile (less shared memory)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")

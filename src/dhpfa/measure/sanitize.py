@@ -19,7 +19,8 @@ def child():
     # odd lengths for every head dim, then lengths that reach the Gluon kernel on Hopper (D=64: past the
     # short-tile lengths, causal too)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
-    cases = [(197, 301, variants.HEAD_DIMS), (1100, max(1300, variants.GLUON_SHORT_SEQ_K + 1), tuple(variants.SM90_GLUON)),
+    cases = [(197, 301, variants.HEAD_DIMS),
+             (1100, max(1300, variants.GLUON_SHORT_SEQ_K + 1), tuple(variants.SM90_GLUON)),
              (700, long_k, tuple(variants.SM90_GLUON_LONG))]
     for sq, sk, dims in cases:
         for d in dims:
