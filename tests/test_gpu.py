@@ -91,30 +91,47 @@ def test_under_torch_compile():
 @pytest.mark.parametrize("variant", [v for v in variants.shipped_variants() if v.head_dim == 128
                                      and v.dtype == torch.bfloat16], ids=lambda v: v.name)
 def test_cached_launch_equals_jit_launch(variant):
-    """The launch cache (dispatch._launchers) on new tensors, poisoned outputs, against a JIT launch."""
+    """The launch cache (dispatch._launchers) on new tensors, poisoned outputs, against a JIT launch; then
+    again on the same tensors (Gluon: TMA descriptors from the launcher's descriptor cache) and on new
+    tensors written over the same ones (same addresses, other values)."""
     g = torch.Generator(device="cuda").manual_seed(7)
     shape_q, shape_k = (2, 300, 4, 128), (2, 200, 2, 128)
 
-    def run(seed):
+    def inputs(seed):
         g.manual_seed(seed)
-        q = torch.randn(shape_q, device="cuda", dtype=torch.bfloat16, generator=g)
-        k = torch.randn(shape_k, device="cuda", dtype=torch.bfloat16, generator=g)
-        v = torch.randn(shape_k, device="cuda", dtype=torch.bfloat16, generator=g)
-        out = torch.full(shape_q, float("nan"), device="cuda", dtype=torch.bfloat16)
-        lse = torch.full((2, 4, 300), float("nan"), device="cuda")
-        kernel = dispatch.launch(variant, q, k, v, out, lse, 0.1, variant.causal, -100)
+        return (torch.randn(shape_q, device="cuda", dtype=torch.bfloat16, generator=g),
+                torch.randn(shape_k, device="cuda", dtype=torch.bfloat16, generator=g),
+                torch.randn(shape_k, device="cuda", dtype=torch.bfloat16, generator=g))
+
+    def run(qkv, out=None, lse=None):
+        out = torch.full(shape_q, float("nan"), device="cuda", dtype=torch.bfloat16) if out is None else out
+        lse = torch.full((2, 4, 300), float("nan"), device="cuda") if lse is None else lse
+        kernel = dispatch.launch(variant, *qkv, out, lse, 0.1, variant.causal, -100)
         return kernel, out, lse
 
+    def jit(qkv):
+        dispatch._FAST = False
+        try:
+            return run(qkv)
+        finally:
+            dispatch._FAST = True
+
+    def same(a, b):
+        (_, out_a, lse_a), (_, out_b, lse_b) = a, b
+        return (not out_a.isnan().any() and torch.equal(out_a, out_b)
+                and torch.equal(lse_a.isfinite(), lse_b.isfinite()) and torch.equal(lse_a, lse_b))
+
     dispatch.clear_launchers()
-    first, _, _ = run(1)  # through the JIT: records the launcher
+    first, _, _ = run(inputs(1))  # through the JIT: records the launcher
     assert any(l is not None for l in dispatch._launchers.values()), "no launcher was cached"
-    cached, out_fast, lse_fast = run(2)  # through the cache
-    assert cached is first
-    dispatch._FAST = False
-    try:
-        jit, out_jit, lse_jit = run(2)
-    finally:
-        dispatch._FAST = True
-    assert jit is first
-    assert not out_fast.isnan().any() and torch.equal(out_fast, out_jit)
-    assert torch.equal(lse_fast.isfinite(), lse_jit.isfinite()) and torch.equal(lse_fast, lse_jit)
+    qkv = inputs(2)
+    fast = run(qkv)  # through the cache
+    assert fast[0] is first
+    reference = jit(qkv)
+    assert reference[0] is first and same(fast, reference)
+    out, lse = fast[1].fill_(float("nan")), fast[2].fill_(float("nan"))
+    assert same(run(qkv, out, lse), reference)  # same tensors and outputs again: descriptors reused
+    for dst, src in zip(qkv, inputs(3)):  # other values at the same addresses
+        dst.copy_(src)
+    out.fill_(float("nan")), lse.fill_(float("nan"))
+    assert same(run(qkv, out, lse), jit(qkv))

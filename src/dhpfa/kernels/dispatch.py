@@ -81,21 +81,87 @@ class _Launcher:
                 raise _NoFastPath(f"argument of type {type(a).__name__}")
         # constexprs and defaults after the positional arguments, in the kernel's parameter order
         self.tail = tuple(param_values[len(args):])
+        metas = _descriptor_metadata(kernel)
+        descs = [i for i, p in enumerate(self.plan) if p[0] == "d"]
+        self.desc_meta = dict(zip(descs, metas)) if metas is not None and len(metas) == len(descs) else None
+        self.raw = _raw_launch(kernel) if self.desc_meta is not None else None  # (launch, expand) or None
+        self.descs = {}  # (plan index, base address) -> the descriptor's expanded kernel arguments
 
     def __call__(self, tensors, scale, device_index):
         vals = []
-        for p in self.plan:
+        raw = self.raw
+        for i, p in enumerate(self.plan):
             kind = p[0]
             if kind == "t" or kind == "d":
                 t = tensors[p[1]]
-                if t.data_ptr() % 16:  # the kernel was specialised on 16-byte aligned bases
-                    raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {t.data_ptr() % 16}")
-                vals.append(t if kind == "t" else _Desc(t, p[2], p[3], p[4]))
+                ptr = t.data_ptr()
+                if ptr % 16:  # the kernel was specialised on 16-byte aligned bases
+                    raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {ptr % 16}")
+                if kind == "t":
+                    vals.append(t)
+                elif raw is None:
+                    vals.append(_Desc(t, p[2], p[3], p[4]))
+                else:
+                    vals.extend(self._descriptor(i, t, ptr))
             elif kind == "s":
                 vals.append(float(scale) * LOG2E)
             else:
                 vals.append(p[1])
-        return run_compiled(self.kernel, self.grid, device_index, *vals, *self.tail)
+        if raw is None:
+            return run_compiled(self.kernel, self.grid, device_index, *vals, *self.tail)
+        k = self.kernel
+        raw[0](*self.grid, _current_stream(device_index), k.function, k.run.launch_cooperative_grid,
+               k.run.launch_pdl, None, None, k.packed_metadata, None, None, None, *vals, *self.tail)
+        return k
+
+    def _descriptor(self, i, t, ptr):
+        """The kernel arguments of plan entry i's TMA descriptor over t: Triton encodes a CUtensorMap on
+        every launch (cuTensorMapEncodeTiled); here it is encoded once per base address. The map holds
+        only the address, shape, strides and the kernel's block and swizzle (shape and strides are in the
+        launch key), so one encoded for this address is valid whatever the tensor's contents. Public:
+        the cache is keyed by addresses, never by data."""
+        key = (i, ptr)
+        hit = self.descs.get(key)
+        if hit is None:
+            if len(self.descs) >= MAX_DESCRIPTORS:
+                self.descs.clear()
+            p = self.plan[i]
+            hit = self.descs[key] = self.raw[1](_Desc(t, p[2], p[3], p[4]), self.desc_meta[i])
+        return hit
+
+
+MAX_DESCRIPTORS = 64  # encoded TMA descriptors kept per launcher (per base address and descriptor)
+
+
+def _descriptor_metadata(kernel):
+    """Per TMA descriptor parameter of the compiled kernel, in order, the metadata Triton's launcher encodes
+    it with; [] for a kernel without descriptors; None where it cannot be read."""
+    run = getattr(kernel, "run", None)
+    launch = getattr(run, "launch", None)
+    if launch is None or getattr(launch, "__closure__", None) is None:
+        return None
+    try:
+        cells = inspect.getclosurevars(launch).nonlocals
+    except (TypeError, ValueError):
+        return None
+    metas = cells.get("tensordesc_meta")
+    return list(metas) if metas is not None and "tensordesc_indices" in cells else None
+
+
+def _raw_launch(kernel):
+    """(Triton 3.6's C launch function under its descriptor-expanding wrapper, the expansion function) for
+    a compiled kernel with TMA descriptor parameters and no scratch buffers, else None (then every call
+    goes through kernel.run). With it, _Launcher passes each descriptor already expanded (an encoded
+    CUtensorMap, then the shape and strides), as the wrapper would."""
+    run = getattr(kernel, "run", None)
+    try:
+        cells = inspect.getclosurevars(run.launch).nonlocals
+        from triton.backends.nvidia import driver
+        if run.global_scratch_size or run.profile_scratch_size or not callable(cells["launcher"]):
+            return None
+        return cells["launcher"], driver.make_tensordesc_arg
+    except (AttributeError, KeyError, TypeError, ValueError, ImportError):
+        return None
 
 
 def run_compiled(kernel, grid, device_index, *args):
