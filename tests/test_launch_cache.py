@@ -93,15 +93,20 @@ print(json.dumps(dict(rows=rows, distinct=distinct, default_allowed=default_allo
 """
 
 
-@pytest.fixture(scope="module")
-def result():
+def _run_check(script):
+    """The JSON that `script` prints last, run in a subprocess with no GPU and no interpreter."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     env["CUDA_VISIBLE_DEVICES"] = ""
-    res = subprocess.run([sys.executable, "-c", CHECK], cwd=ROOT, env=env, capture_output=True, text=True,
+    res = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
                          timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.fixture(scope="module")
+def result():
+    return _run_check(CHECK)
 
 
 def test_every_shipped_variant_takes_the_fast_path(result):
@@ -192,17 +197,11 @@ print(json.dumps(rows))
 """
 
 
-def test_descriptors_expanded_once_per_address_equal_tritons(result):
+def test_descriptors_expanded_once_per_address_equal_tritons():
     """For every shipped variant with TMA descriptor parameters, the cached launch passes the C launcher the
     same argument list as Triton's own descriptor wrapper, and encodes each descriptor once per base
     address: on its first call, not on a second call with the same tensors, again for new tensors."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    env["CUDA_VISIBLE_DEVICES"] = ""
-    res = subprocess.run([sys.executable, "-c", DESCRIPTORS], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert res.returncode == 0, res.stderr[-3000:]
-    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    rows = _run_check(DESCRIPTORS)
     from dhpfa.kernels import variants
     assert len(rows) >= len([v for v in variants.shipped_variants() if v.kernel in variants.GLUON_KERNELS])
     bad = [r for r in rows if not (r["raw"] and r["args_equal"])]
