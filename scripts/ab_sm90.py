@@ -37,6 +37,11 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m192n64s2_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=2, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s3_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s3_x3": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3})),
+    # experimental: each consumer computes only its own causal blocks (sm90_fwd._consume_tile, SKIP)
+    "n64s3_skip": ((128,), dict(block_m=128, block_n=64, stages=3, skip_masked=True, **PP)),
+    "n64s2_skip": ((256,), dict(block_m=128, block_n=64, stages=2, skip_masked=True, **PP)),
+    "m192n128s2_x3_nopp_skip": ((64,), dict(block_m=192, block_n=128, stages=2, skip_masked=True,
+                                            **{**PP, "split": 3, "pingpong": False})),
     # short causal cells (D=128, S <= 1K): one program per tile, and 64-row tiles with one consumer
     "n64s3_np": ((128,), dict(block_m=128, block_n=64, stages=3, **{**PP, "persistent": False})),
     "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),

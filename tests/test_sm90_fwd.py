@@ -121,10 +121,18 @@ def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
                                         pingpong=True, persistent=True, num_sms=5),
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
-                                        persistent=True, num_sms=5)],
+                                        persistent=True, num_sms=5),
+                                   # experimental: each consumer computes only its own causal blocks (SKIP)
+                                   dict(block_m=128, block_n=64, stages=3, warp_specialized=True, split=2,
+                                        pingpong=True, persistent=True, num_sms=3, skip_masked=True),
+                                   dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
+                                        pingpong=True, persistent=True, num_sms=5, skip_masked=True),
+                                   dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
+                                        persistent=True, num_sms=5, skip_masked=True)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
                               "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs",
-                              "three-consumers-no-turns"])
+                              "three-consumers-no-turns", "skip-pingpong-m128n64s3-3-programs",
+                              "skip-three-consumers-5-programs", "skip-three-consumers-no-turns"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

@@ -299,11 +299,31 @@ def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
 
 
 @gluon.jit
+def _maybe_take_turn(TURN_ME: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
+    """_take_turn, or (SKIP) only where `take` (a public flag: this turn's index in the tile is one every
+    consumer has; see _consume_tile)."""
+    if SKIP:
+        if take:
+            _take_turn(TURN_ME, PINGPONG)
+    else:
+        _take_turn(TURN_ME, PINGPONG)
+
+
+@gluon.jit
+def _maybe_pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
+    if SKIP:
+        if take:
+            _pass_turn(TURN_OTHER, PINGPONG)
+    else:
+        _pass_turn(TURN_OTHER, PINGPONG)
+
+
+@gluon.jit
 def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME: gl.constexpr,
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr):
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take=True, SKIP: gl.constexpr = False):
     """Block j (j >= 1, ring position c) with the tensor cores busy during the softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
@@ -313,11 +333,11 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     prev = (c + STAGES - 1) % STAGES
     mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
     mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
-    _take_turn(TURN_ME, PINGPONG)
+    _maybe_take_turn(TURN_ME, PINGPONG, take, SKIP)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _pass_turn(TURN_OTHER, PINGPONG)
+    _maybe_pass_turn(TURN_OTHER, PINGPONG, take, SKIP)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
@@ -334,18 +354,25 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
-                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr):
+                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own=0, n_first=0,
+                  SKIP: gl.constexpr = False):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over n_eff >= 1 blocks from ring position c; i-th tile of
-    this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf."""
+    this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf.
+    SKIP (experimental, causal; docs/perf-log.md, session 6): these rows compute only their own n_own
+    blocks; the tile's further blocks (fully masked for them) are released once loaded, unread. Turns
+    are taken at the turn indices 0..n_first that every consumer has (n_first: the first consumer's
+    n_own, the smallest), so the rotation stays matched; the last consumer's final steps run alone."""
     dtype: gl.constexpr = o_desc.dtype
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
+    if not SKIP:
+        n_own = n_eff
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
     if CAUSAL:
-        n_full = gl.minimum(n_full, n_eff)
+        n_full = gl.minimum(n_full, n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, i & 1)
@@ -364,21 +391,31 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG)
-    for j in range(gl.maximum(n_full, 1), n_eff):  # diagonal / ragged-tail blocks
+                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
+                                       j <= n_first, SKIP)
+    for j in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + j, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG)
+                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
+                                       j <= n_first, SKIP)
     if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
-    last = (c + n_eff - 1) % STAGES
-    mbarrier.wait(ready_v.index(last), ((c + n_eff - 1) // STAGES) & 1)
-    _take_turn(TURN_ME, PINGPONG)
+    last = (c + n_own - 1) % STAGES
+    mbarrier.wait(ready_v.index(last), ((c + n_own - 1) // STAGES) & 1)
+    _maybe_take_turn(TURN_ME, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _pass_turn(TURN_OTHER, PINGPONG)
+    _maybe_pass_turn(TURN_OTHER, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(last), count=1)
+    if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
+        for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
+            s = (c + j) % STAGES
+            phase = ((c + j) // STAGES) & 1
+            mbarrier.wait(ready_k.index(s), phase)
+            mbarrier.arrive(empty_k.index(s), count=1)
+            mbarrier.wait(ready_v.index(s), phase)
+            mbarrier.arrive(empty_v.index(s), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
@@ -388,7 +425,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                  qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
-                 STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr):
+                 STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
+                 SKIP: gl.constexpr):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -409,10 +447,12 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
         for t in range(n_tiles):
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
+            n_first = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)  # (SKIP only)
+            n_own = _kv_blocks(m0 + W * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                           empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + W * BLOCK_M, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
-                          O_SMEM)
+                          O_SMEM, n_own, n_first, SKIP)
             c += n
             i += 1
     if FIRST:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
@@ -425,7 +465,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr):
+                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -470,13 +510,16 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     if SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                                            0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
                             (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                                            1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
                             (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                                            2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
@@ -484,10 +527,12 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                                            0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
                             (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM)),
+                                            1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
@@ -496,7 +541,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
-                                            O_SMEM)),
+                                            O_SMEM, False)),
                             (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
                                             ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                                             BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
@@ -551,7 +596,7 @@ def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None):
+                num_sms=None, skip_masked=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -578,6 +623,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     if consumer_regs is None:  # three consumer warpgroups share the register file: 160 for the second and third
         consumer_regs = 160 if split == 3 else 232  # spills nothing at D=64 (176 spills); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
+    if skip_masked:  # experimental (causal; _consume_tile's SKIP): not in any shipped variant
+        kwargs.update(SKIP_MASKED=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
