@@ -299,23 +299,22 @@ def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
 
 
 @gluon.jit
-def _maybe_take_turn(TURN_ME: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
-    """_take_turn, or (SKIP) only where `take` (a public flag: this turn's index in the tile is one every
-    consumer has; see _consume_tile)."""
+def _maybe_turn(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
+    """_take_turn(TURN_ID) or (PASS) _pass_turn(TURN_ID); with SKIP only where `take` (a public flag: this
+    turn's index in the tile is one every consumer has; see _consume_tile)."""
     if SKIP:
         if take:
-            _take_turn(TURN_ME, PINGPONG)
+            _turn_op(TURN_ID, PASS, PINGPONG)
     else:
-        _take_turn(TURN_ME, PINGPONG)
+        _turn_op(TURN_ID, PASS, PINGPONG)
 
 
 @gluon.jit
-def _maybe_pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
-    if SKIP:
-        if take:
-            _pass_turn(TURN_OTHER, PINGPONG)
+def _turn_op(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexpr):
+    if PASS:
+        _pass_turn(TURN_ID, PINGPONG)
     else:
-        _pass_turn(TURN_OTHER, PINGPONG)
+        _take_turn(TURN_ID, PINGPONG)
 
 
 @gluon.jit
@@ -333,11 +332,11 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     prev = (c + STAGES - 1) % STAGES
     mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
     mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
-    _maybe_take_turn(TURN_ME, PINGPONG, take, SKIP)
+    _maybe_turn(TURN_ME, False, PINGPONG, take, SKIP)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _maybe_pass_turn(TURN_OTHER, PINGPONG, take, SKIP)
+    _maybe_turn(TURN_OTHER, True, PINGPONG, take, SKIP)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
@@ -403,9 +402,9 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
         mbarrier.arrive(q_empty, count=1)
     last = (c + n_own - 1) % STAGES
     mbarrier.wait(ready_v.index(last), ((c + n_own - 1) // STAGES) & 1)
-    _maybe_take_turn(TURN_ME, PINGPONG, n_own <= n_first, SKIP)
+    _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _maybe_pass_turn(TURN_OTHER, PINGPONG, n_own <= n_first, SKIP)
+    _maybe_turn(TURN_OTHER, True, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(last), count=1)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
