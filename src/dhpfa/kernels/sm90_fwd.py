@@ -214,13 +214,14 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
-def _ws_producer(q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                 BH, H, H_KV, SEQ_Q,
-                 SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
+def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
-    runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...)."""
+    runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
+    rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
+    (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
+     SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     rows: gl.constexpr = q_desc.block_type.shape[1]
     c = 0  # ring position of the tile's first block
     i = 0  # tiles done by this program
@@ -278,24 +279,24 @@ def _named_barrier(ASM: gl.constexpr):
 def _take_turn(TURN_ME: gl.constexpr, PINGPONG: gl.constexpr):
     """Wait until the warpgroup before this one in the rotation has issued its GEMMs (the last warpgroup
     arrives once at its start, so warpgroup 0 goes first)."""
-    if PINGPONG:
-        if TURN_ME == 13:
-            _named_barrier(_BAR_SYNC_13)
-        elif TURN_ME == 14:
-            _named_barrier(_BAR_SYNC_14)
-        else:
-            _named_barrier(_BAR_SYNC_15)
+    _turn_op(TURN_ME, False, PINGPONG)
 
 
 @gluon.jit
 def _pass_turn(TURN_OTHER: gl.constexpr, PINGPONG: gl.constexpr):
+    _turn_op(TURN_OTHER, True, PINGPONG)
+
+
+@gluon.jit
+def _turn_op(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexpr):
+    """bar.sync (take) or, PASS, bar.arrive on named barrier TURN_ID, when the consumers take turns."""
     if PINGPONG:
-        if TURN_OTHER == 13:
-            _named_barrier(_BAR_ARRIVE_13)
-        elif TURN_OTHER == 14:
-            _named_barrier(_BAR_ARRIVE_14)
+        if TURN_ID == 13:
+            _named_barrier(_BAR_ARRIVE_13 if PASS else _BAR_SYNC_13)
+        elif TURN_ID == 14:
+            _named_barrier(_BAR_ARRIVE_14 if PASS else _BAR_SYNC_14)
         else:
-            _named_barrier(_BAR_ARRIVE_15)
+            _named_barrier(_BAR_ARRIVE_15 if PASS else _BAR_SYNC_15)
 
 
 @gluon.jit
@@ -310,19 +311,11 @@ def _maybe_turn(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexp
 
 
 @gluon.jit
-def _turn_op(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexpr):
-    if PASS:
-        _pass_turn(TURN_ID, PINGPONG)
-    else:
-        _take_turn(TURN_ID, PINGPONG)
-
-
-@gluon.jit
 def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME: gl.constexpr,
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take=True, SKIP: gl.constexpr = False):
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
     """Block j (j >= 1, ring position c) with the tensor cores busy during the softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
@@ -353,11 +346,11 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
-                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own=0, n_first=0,
-                  SKIP: gl.constexpr = False):
+                  num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
+                  SKIP: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
-    rows from m0 over n_eff >= 1 blocks from ring position c; i-th tile of
-    this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf.
+    rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
+    (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf.
     SKIP (experimental, causal; docs/perf-log.md, session 6): these rows compute only their own n_own
     blocks; the tile's further blocks (fully masked for them) are released once loaded, unread. Turns
     are taken at the turn indices 0..n_first that every consumer has (n_first: the first consumer's
@@ -367,8 +360,6 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
-    if not SKIP:
-        n_own = n_eff
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
     if CAUSAL:
         n_full = gl.minimum(n_full, n_own)
@@ -421,15 +412,16 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 
 @gluon.jit
-def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-                 qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET, W: gl.constexpr, SPLIT: gl.constexpr,
+def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
-    the next one in the rotation."""
+    the next one in the rotation. rt: the kernel's runtime arguments the consumers use (attn_fwd_sm90_ws)."""
+    (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
+     H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     TILE_M: gl.constexpr = SPLIT * BLOCK_M
     TURN_ME: gl.constexpr = 16 - SPLIT + W
     TURN_OTHER: gl.constexpr = 16 - SPLIT + (W + 1) % SPLIT
@@ -446,8 +438,11 @@ def _ws_consumer(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, re
         for t in range(n_tiles):
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
-            n_first = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)  # (SKIP only)
-            n_own = _kv_blocks(m0 + W * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+            n_own = n  # blocks this consumer computes, and the first consumer's count (SKIP: its own rows')
+            n_first = n
+            if SKIP:
+                n_own = _kv_blocks(m0 + W * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+                n_first = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                           empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + W * BLOCK_M, n, qk_scale, SEQ_Q,
                           SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
@@ -505,45 +500,32 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         mbarrier.init(ready_v.index(s), count=1)
         mbarrier.init(empty_k.index(s), count=SPLIT)
         mbarrier.init(empty_v.index(s), count=SPLIT)
-    # (argument tuples written inline: a tuple variable would turn the constexprs into tensors)
+    # The partitions' runtime arguments go in one tuple each (rt, prt); their constexprs stay inline in the
+    # lists (in a tuple variable Gluon would turn them into tensors).
+    rt = (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale,
+          BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
+    prt = (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H,
+           H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
     if SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+        gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
-                            (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                            (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
-                            (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                            (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+        gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
-                            (_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                            (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
-        gl.warp_specialize([(_ws_consumer, (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, qk_scale, BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
+        gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False)),
-                            (_ws_producer, (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k,
-                                            ready_v, empty_k, empty_v, BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
-                                            BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
 
 
 @functools.lru_cache(maxsize=None)
