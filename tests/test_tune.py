@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from dhpfa import tune
-from dhpfa.kernels import variants
+from dhpfa.kernels import dispatch, variants
 
 CPU = torch.device("cpu")
 
@@ -118,7 +118,7 @@ def test_tune_times_every_candidate_on_the_gpu(cache_dir, timing):
 def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs take SM90_FEW_PROGRAMS (pointer loads), even over
     a cached choice for the class; 1,024 programs, other head dims and other GPUs do not."""
-    monkeypatch.setattr(tune, "sm_count", lambda device: 132)
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     few = variants.Variant(*variants.SM90_FEW_PROGRAMS[64], torch.bfloat16, 64, False)
     assert few in variants.shipped_variants()  # audited like every other
     other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v != few)

@@ -16,7 +16,7 @@ import warnings
 
 import torch
 
-from .kernels import variants
+from .kernels import dispatch, variants
 
 CACHE_ENV = "DHPFA_CACHE_DIR"
 AUTOTUNE_ENV = "DHPFA_AUTOTUNE"
@@ -40,16 +40,6 @@ def gpu_name(device) -> str:
         major, minor = torch.cuda.get_device_capability(idx)
         _gpu_names[idx] = f"{torch.cuda.get_device_name(idx)} sm{major}{minor}"
     return _gpu_names[idx]
-
-
-_sm_counts = {}
-
-
-def sm_count(device) -> int:
-    idx = device.index if device.index is not None else torch.cuda.current_device()
-    if idx not in _sm_counts:
-        _sm_counts[idx] = torch.cuda.get_device_properties(idx).multi_processor_count
-    return _sm_counts[idx]
 
 
 def cache_key(gpu: str, dtype, head_dim: int, causal: bool, seq_k: int) -> str:
@@ -117,7 +107,6 @@ def _time_variant(variant, case, reps, timing="graph"):
     timing="graph" (default): calls replayed from a CUDA graph, so the figure is the kernel's own time;
     eager timing on a slow host measures the host's launch path for the short classes instead (session 5:
     D=256 S=512 causal read 135 TFLOPS eager, 344 in graph replay). "eager": bench's loop of calls."""
-    from .kernels import dispatch
     from .measure import bench
     sets = bench.make_inputs(case, bench.n_sets_for(case), seed=1234)
     b, h, s, d = case.batch, case.heads, case.seq, case.head_dim
@@ -175,7 +164,7 @@ def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool, p
     shapes, never such grids); else the cached choice, else (DHPFA_AUTOTUNE=1) tune now, else the
     heuristic default. Every input to the decision is public."""
     if sm90 and programs is not None:
-        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, sm_count(device))
+        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, dispatch.sm_count(device))
         if v is not None:
             return v
     gpu = gpu_name(device)

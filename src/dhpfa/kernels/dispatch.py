@@ -9,6 +9,7 @@ flags), the CompiledKernel that the first call's JIT launch returned, with the c
 and afterwards calls that kernel's launcher directly with the new tensors. The kernel is the very object
 the JIT compiled and checked (so the launched binary is still the audited one); only the per-call Python
 around it is skipped. Set DHPFA_FAST_LAUNCH=0 to always go through the JIT (for comparison)."""
+import functools
 import inspect
 import os
 
@@ -20,6 +21,16 @@ from .ctmath import LOG2E
 _FAST = os.environ.get("DHPFA_FAST_LAUNCH", "1") != "0"
 _launchers = {}  # launch key -> _Launcher, or None where the fast path does not apply
 MAX_LAUNCHERS = 4096
+
+
+def sm_count(device) -> int:
+    """Streaming multiprocessors of the GPU `device` (public: a property of the machine)."""
+    return _sm_count(device.index if device.index is not None else torch.cuda.current_device())
+
+
+@functools.lru_cache(maxsize=None)
+def _sm_count(index):
+    return torch.cuda.get_device_properties(index).multi_processor_count
 
 
 def kernel_fn(kernel: str):
@@ -81,10 +92,14 @@ class _Launcher:
                 raise _NoFastPath(f"argument of type {type(a).__name__}")
         # constexprs and defaults after the positional arguments, in the kernel's parameter order
         self.tail = tuple(param_values[len(args):])
-        metas = _descriptor_metadata(kernel)
+        # With Triton's C launch function and its descriptor metadata, descriptors are passed pre-expanded:
+        # raw = (launch, expand), desc_meta = {plan index: metadata}; else every call goes through kernel.run
+        self.raw, self.desc_meta = None, None
+        found = _descriptor_launch(kernel)
         descs = [i for i, p in enumerate(self.plan) if p[0] == "d"]
-        self.desc_meta = dict(zip(descs, metas)) if metas is not None and len(metas) == len(descs) else None
-        self.raw = _raw_launch(kernel) if self.desc_meta is not None else None  # (launch, expand) or None
+        if found is not None and len(found[1]) == len(descs):
+            from triton.backends.nvidia import driver
+            self.raw, self.desc_meta = (found[0], driver.make_tensordesc_arg), dict(zip(descs, found[1]))
         self.descs = {}  # (plan index, base address) -> the descriptor's expanded kernel arguments
 
     def __call__(self, tensors, scale, device_index):
@@ -133,34 +148,20 @@ class _Launcher:
 MAX_DESCRIPTORS = 64  # encoded TMA descriptors kept per launcher (per base address and descriptor)
 
 
-def _descriptor_metadata(kernel):
-    """Per TMA descriptor parameter of the compiled kernel, in order, the metadata Triton's launcher encodes
-    it with; [] for a kernel without descriptors; None where it cannot be read."""
-    run = getattr(kernel, "run", None)
-    launch = getattr(run, "launch", None)
-    if launch is None or getattr(launch, "__closure__", None) is None:
-        return None
-    try:
-        cells = inspect.getclosurevars(launch).nonlocals
-    except (TypeError, ValueError):
-        return None
-    metas = cells.get("tensordesc_meta")
-    return list(metas) if metas is not None and "tensordesc_indices" in cells else None
-
-
-def _raw_launch(kernel):
-    """(Triton 3.6's C launch function under its descriptor-expanding wrapper, the expansion function) for
-    a compiled kernel with TMA descriptor parameters and no scratch buffers, else None (then every call
-    goes through kernel.run). With it, _Launcher passes each descriptor already expanded (an encoded
-    CUtensorMap, then the shape and strides), as the wrapper would."""
+def _descriptor_launch(kernel):
+    """(Triton 3.6's C launch function under its descriptor-expanding wrapper, the metadata of each TMA
+    descriptor parameter in order) for a compiled kernel whose launcher has that wrapper and no scratch
+    buffers, else None. With it, _Launcher passes each descriptor already expanded (an encoded CUtensorMap,
+    then the shape and strides), as the wrapper would."""
     run = getattr(kernel, "run", None)
     try:
         cells = inspect.getclosurevars(run.launch).nonlocals
-        from triton.backends.nvidia import driver
-        if run.global_scratch_size or run.profile_scratch_size or not callable(cells["launcher"]):
+        launch, metas = cells["launcher"], cells["tensordesc_meta"]
+        if "tensordesc_indices" not in cells or metas is None or not callable(launch) \
+                or run.global_scratch_size or run.profile_scratch_size:
             return None
-        return cells["launcher"], driver.make_tensordesc_arg
-    except (AttributeError, KeyError, TypeError, ValueError, ImportError):
+        return launch, list(metas)
+    except (AttributeError, KeyError, TypeError, ValueError):
         return None
 
 

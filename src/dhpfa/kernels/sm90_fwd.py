@@ -23,6 +23,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
                                                               warpgroup_mma_wait)
 
 from .ctmath import LOG2E
+from .dispatch import sm_count
 
 
 @gluon.jit
@@ -350,7 +351,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   SKIP: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
-    (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no visible key gives O = 0, LSE = -inf.
+    (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
+    visible key gives O = 0, LSE = -inf.
     SKIP (experimental, causal; docs/perf-log.md, session 6): these rows compute only their own n_own
     blocks; the tile's further blocks (fully masked for them) are released once loaded, unread. Turns
     are taken at the turn indices 0..n_first that every consumer has (n_first: the first consumer's
@@ -562,11 +564,6 @@ def _descriptor(t, rows, head_dim):
                                _smem_layout(rows, head_dim, t.dtype))
 
 
-@functools.lru_cache(maxsize=None)
-def _sm_count(index):
-    return torch.cuda.get_device_properties(index).multi_processor_count
-
-
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 
 
@@ -595,8 +592,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
     if persistent:
         if num_sms is None:
-            num_sms = _sm_count(q.device.index if q.device.index is not None else torch.cuda.current_device()) \
-                if q.is_cuda else 132
+            num_sms = sm_count(q.device) if q.is_cuda else 132
         grid = (min(units, num_sms),)
     else:
         grid = (units,)
