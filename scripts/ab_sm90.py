@@ -34,6 +34,8 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     # three consumer warpgroups (192-row tiles; D=64 ships m192n128s2_x3_nopp: session 6 run 2)
     "m192n128s2_x3": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3})),
     "m192n128s3_x3": ((64,), dict(block_m=192, block_n=128, stages=3, **{**PP, "split": 3})),
+    "m192n128s2_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3, "pingpong": False})),
+    "m192n128s3_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=3, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s2_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=2, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s3_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s3_x3": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3})),
@@ -46,8 +48,6 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n64s3_np": ((128,), dict(block_m=128, block_n=64, stages=3, **{**PP, "persistent": False})),
     "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),
     "m64n64s2_x1": ((128,), dict(block_m=64, block_n=64, stages=2, warp_specialized=True)),
-    "m192n128s2_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=2, **{**PP, "split": 3, "pingpong": False})),
-    "m192n128s3_x3_nopp": ((64,), dict(block_m=192, block_n=128, stages=3, **{**PP, "split": 3, "pingpong": False})),
 }
 
 
@@ -91,20 +91,8 @@ def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, se
             q, k, v = sets[(r * batches[name] + i) % len(sets)]
             kernels[name](q, k, v, causal)
 
-    graphs = {}
-    if graph:
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            for name in names:
-                run_batch(name, 0)
-        torch.cuda.current_stream().wait_stream(stream)
-        torch.cuda.synchronize()
-        for name in names:
-            graphs[name] = torch.cuda.CUDAGraph()
-            with torch.cuda.graph(graphs[name]):
-                run_batch(name, 0)
-        torch.cuda.synchronize()
+    graphs = {n: bench.capture_graph(lambda n=n: run_batch(n, 0)) for n in names} if graph else {}
+    torch.cuda.synchronize()
     times = {n: [] for n in names}
     for r in range(rounds + warmup):
         order = names[:]

@@ -197,21 +197,29 @@ def long_context(kernels, seqs=(16384, 32768, 65536, 131072), head_dim=128, head
     return rows
 
 
-def graph_ms(fn, input_sets, replays=20):
-    """Milliseconds per call of fn(*inputs) in CUDA-graph replay: one graph holds one call per input set
-    (warmed up on a side stream first, as capture needs), replayed `replays` times between two events.
-    No host time per call: the kernels' own time, as a serving loop in graphs sees it."""
+def capture_graph(run):
+    """A CUDA graph of run() (a callable that launches work), warmed up first on a side stream, as capture
+    needs."""
     stream = torch.cuda.Stream()
     stream.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(stream):
-        for args in input_sets:
-            fn(*args)
+        run()
     torch.cuda.current_stream().wait_stream(stream)
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
+        run()
+    return graph
+
+
+def graph_ms(fn, input_sets, replays=20):
+    """Milliseconds per call of fn(*inputs) in CUDA-graph replay: one graph holds one call per input set
+    (capture_graph), replayed `replays` times between two events. No host time per call: the kernels' own
+    time, as a serving loop in graphs sees it."""
+    def run():
         for args in input_sets:
             fn(*args)
+    graph = capture_graph(run)
     graph.replay()
     torch.cuda.synchronize()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
