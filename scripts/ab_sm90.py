@@ -44,6 +44,13 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n64s2_skip": ((256,), dict(block_m=128, block_n=64, stages=2, skip_masked=True, **PP)),
     "m192n128s2_x3_nopp_skip": ((64,), dict(block_m=192, block_n=128, stages=2, skip_masked=True,
                                             **{**PP, "split": 3, "pingpong": False})),
+    # experimental: the producer in the default partition, three consumers at 160 registers each (PRODUCER_FIRST)
+    "m192n128s2_x3_nopp_pf": ((64,), dict(block_m=192, block_n=128, stages=2, producer_first=True,
+                                          **{**PP, "split": 3, "pingpong": False})),
+    "m192n128s3_x3_nopp_pf": ((64,), dict(block_m=192, block_n=128, stages=3, producer_first=True,
+                                          **{**PP, "split": 3, "pingpong": False})),
+    "m192n128s2_x3_pf": ((64,), dict(block_m=192, block_n=128, stages=2, producer_first=True,
+                                     **{**PP, "split": 3})),
     # short causal cells (D=128, S <= 1K): one program per tile, and 64-row tiles with one consumer
     "n64s3_np": ((128,), dict(block_m=128, block_n=64, stages=3, **{**PP, "persistent": False})),
     "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),

@@ -36,6 +36,13 @@ PRESETS = {
               ("attn_fwd_tma", T(128, 64, 8, 3)), ("attn_fwd_tma", T(128, 128, 8, 2)), ("attn_fwd", T(64, 128, 4, 3)),
               ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
               ("attn_fwd_sm90_ws", T(128, 64, 4, 3, split=2, pingpong=True, persistent=True))],
+    # grids of few programs at D=128 / 256 (entries with a third item run only at those head dims)
+    "tiny_wide": [("attn_fwd", T(64, 64, 4, 3), (128,)), ("attn_fwd_tma", T(64, 64, 4, 3), (128,)),
+                  ("attn_fwd", T(64, 128, 4, 2), (128,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
+                  ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True), (128,)),
+                  ("attn_fwd", T(64, 32, 4, 3), (256,)), ("attn_fwd", T(64, 64, 4, 2), (256,)),
+                  ("attn_fwd_tma", T(64, 32, 4, 3), (256,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (256,)),
+                  ("attn_fwd_sm90_ws", T(128, 64, 4, 2, split=2, pingpong=True, persistent=True), (256,))],
 }
 
 
@@ -70,7 +77,9 @@ def main():
             case = bench.Case(b, h, s, d, causal)
             kernels = {"dhpfa": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
             errs = {}  # (worst relative error against float64, NaN or LSE mismatch): sm90_check.check
-            for kern, cfg in PRESETS[args.preset]:
+            for kern, cfg, *dims in PRESETS[args.preset]:
+                if dims and d not in dims[0]:
+                    continue
                 v = variants.Variant(kern, cfg, torch.bfloat16, d, causal)
                 kernels[v.name] = variant_fn(v, (b, h, s, d))
                 errs[v.name] = check(b, s, s, h, h, d, causal, torch.bfloat16, {},

@@ -461,7 +461,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False):
+                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False,
+                     PRODUCER_FIRST: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -508,7 +509,18 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
           BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
     prt = (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H,
            H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
-    if SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
+    if SPLIT == 3 and PRODUCER_FIRST:  # experimental: the producer in the default partition (num_warps = 4
+        # warps, of which one issues), the three consumers as workers: Triton lowers the producer's registers
+        # (setmaxnreg.dec) so that all three consumers run with CONSUMER_REGS
+        gl.warp_specialize([(_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL)),
+                            (_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
+                            (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED)),
+                            (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED))],
+                           [4, 4, 4], [CONSUMER_REGS, CONSUMER_REGS, CONSUMER_REGS])
+    elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
@@ -574,7 +586,7 @@ def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=False):
+                num_sms=None, skip_masked=False, producer_first=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -602,6 +614,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
     if skip_masked:  # experimental (causal; _consume_tile's SKIP): not in any shipped variant
         kwargs.update(SKIP_MASKED=True)
+    if producer_first:  # experimental (SPLIT=3; the kernel's PRODUCER_FIRST): not in any shipped variant
+        kwargs.update(PRODUCER_FIRST=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
