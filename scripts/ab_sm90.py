@@ -39,18 +39,13 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m192n64s2_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=2, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s3_x3_nopp": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3, "pingpong": False})),
     "m192n64s3_x3": ((128,), dict(block_m=192, block_n=64, stages=3, **{**PP, "split": 3})),
-    # experimental: each consumer computes only its own causal blocks (sm90_fwd._consume_tile, SKIP)
-    "n64s3_skip": ((128,), dict(block_m=128, block_n=64, stages=3, skip_masked=True, **PP)),
-    "n64s2_skip": ((256,), dict(block_m=128, block_n=64, stages=2, skip_masked=True, **PP)),
-    "m192n128s2_x3_nopp_skip": ((64,), dict(block_m=192, block_n=128, stages=2, skip_masked=True,
-                                            **{**PP, "split": 3, "pingpong": False})),
-    # experimental: the producer in the default partition, three consumers at 160 registers each (PRODUCER_FIRST)
-    "m192n128s2_x3_nopp_pf": ((64,), dict(block_m=192, block_n=128, stages=2, producer_first=True,
-                                          **{**PP, "split": 3, "pingpong": False})),
-    "m192n128s3_x3_nopp_pf": ((64,), dict(block_m=192, block_n=128, stages=3, producer_first=True,
-                                          **{**PP, "split": 3, "pingpong": False})),
-    "m192n128s2_x3_pf": ((64,), dict(block_m=192, block_n=128, stages=2, producer_first=True,
-                                     **{**PP, "split": 3})),
+    # each consumer computes only its own causal blocks (sm90_fwd._consume_tile, SKIP): on by default where
+    # sm90_fwd.skips_masked says (the configurations above follow it); these force it off or on
+    "n64s3_noskip": ((128,), dict(block_m=128, block_n=64, stages=3, skip_masked=False, **PP)),
+    "n64s2_noskip": ((256,), dict(block_m=128, block_n=64, stages=2, skip_masked=False, **PP)),
+    "m192n128s2_x3_nopp_noskip": ((64,), dict(block_m=192, block_n=128, stages=2, skip_masked=False,
+                                              **{**PP, "split": 3, "pingpong": False})),
+    "n128s2_skip": ((64, 128), dict(block_m=128, block_n=128, stages=2, skip_masked=True, **PP)),
     # short causal cells (D=128, S <= 1K): one program per tile, and 64-row tiles with one consumer
     "n64s3_np": ((128,), dict(block_m=128, block_n=64, stages=3, **{**PP, "persistent": False})),
     "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),

@@ -122,17 +122,18 @@ def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
                                         pingpong=True, persistent=True, num_sms=5),
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
                                         persistent=True, num_sms=5),
-                                   # experimental: each consumer computes only its own causal blocks (SKIP)
+                                   # causal builds with key blocks narrower than the tile run SKIP by
+                                   # default (sm90_fwd.skips_masked): forced off, and forced on where it is not
                                    dict(block_m=128, block_n=64, stages=3, warp_specialized=True, split=2,
-                                        pingpong=True, persistent=True, num_sms=3, skip_masked=True),
+                                        pingpong=True, persistent=True, num_sms=3, skip_masked=False),
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
-                                        pingpong=True, persistent=True, num_sms=5, skip_masked=True),
-                                   dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
-                                        persistent=True, num_sms=5, skip_masked=True)],
+                                        persistent=True, num_sms=5, skip_masked=False),
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                        pingpong=True, persistent=True, num_sms=3, skip_masked=True)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
                               "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs",
-                              "three-consumers-no-turns", "skip-pingpong-m128n64s3-3-programs",
-                              "skip-three-consumers-5-programs", "skip-three-consumers-no-turns"])
+                              "three-consumers-no-turns", "noskip-pingpong-m128n64s3-3-programs",
+                              "noskip-three-consumers-no-turns", "skip-persistent-m128n128s2-3-programs"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])
@@ -154,3 +155,20 @@ def test_gluon_kernel_matches_float64(shape, d, causal, tiles):
         assert torch.equal(torch.isfinite(lse[bb, hh]), fin)
         assert torch.allclose(lse[bb, hh][fin].double(), ref_lse[fin], rtol=1e-3, atol=1e-3)
 
+
+
+def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():
+    """SKIP_MASKED (each consumer computes only its own causal blocks) is the default of exactly the causal
+    warp-specialised builds with two or three consumers and key blocks narrower than the tile."""
+    from dhpfa.audit import variant_launch
+    from dhpfa.kernels import variants
+    seen = set()
+    for v in variants.shipped_variants():
+        if v.kernel not in variants.GLUON_KERNELS:
+            continue
+        _, _, kwargs = variant_launch(v)
+        c = v.config
+        want = v.causal and c.split >= 2 and c.block_n < c.block_m
+        assert kwargs.get("SKIP_MASKED", False) == want, v.name
+        seen.add(want)
+    assert seen == {False, True}

@@ -119,7 +119,7 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs take SM90_FEW_PROGRAMS (pointer loads), even over
     a cached choice for the class; 1,024 programs, other head dims and other GPUs do not."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
-    few = variants.Variant(*variants.SM90_FEW_PROGRAMS[64], torch.bfloat16, 64, False)
+    few = variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, False)], torch.bfloat16, 64, False)
     assert few in variants.shipped_variants()  # audited like every other
     other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v != few)
     key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 512)
@@ -132,3 +132,17 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     # past the short-tile lengths the long-sequence variant runs, however few the programs
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
+
+
+@pytest.mark.parametrize("d", [128, 256])
+@pytest.mark.parametrize("causal", [False, True])
+def test_few_programs_at_wide_heads_take_64_row_tiles(cache_dir, monkeypatch, d, causal):
+    """(1, 8, 512, 128 / 256): 64 programs take 64-row tiles (non-causal: the Gluon kernel with one consumer
+    warpgroup; causal: the TMA short tiles) instead of the 128-row persistent Gluon tiles; 133 programs
+    keep the usual choice."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    few = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=64)
+    assert few.config.block_m == 64 and few in variants.shipped_variants()
+    assert few.kernel == ("attn_fwd_tma" if causal else "attn_fwd_sm90_ws")
+    usual = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=133)
+    assert usual == variants.select(torch.bfloat16, d, causal, False, seq_k=512, sm90=True) != few

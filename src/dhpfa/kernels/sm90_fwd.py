@@ -353,8 +353,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
     visible key gives O = 0, LSE = -inf.
-    SKIP (experimental, causal; docs/perf-log.md, session 6): these rows compute only their own n_own
-    blocks; the tile's further blocks (fully masked for them) are released once loaded, unread. Turns
+    SKIP (causal; on where skips_masked says; docs/perf-log.md, sessions 6-7): these rows compute only
+    their own n_own blocks; the tile's further blocks (fully masked for them) are released once loaded, unread. Turns
     are taken at the turn indices 0..n_first that every consumer has (n_first: the first consumer's
     n_own, the smallest), so the rotation stays matched; the last consumer's final steps run alone."""
     dtype: gl.constexpr = o_desc.dtype
@@ -461,8 +461,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False,
-                     PRODUCER_FIRST: gl.constexpr = False):
+                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -509,18 +508,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
           BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
     prt = (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H,
            H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
-    if SPLIT == 3 and PRODUCER_FIRST:  # experimental: the producer in the default partition (num_warps = 4
-        # warps, of which one issues), the three consumers as workers: Triton lowers the producer's registers
-        # (setmaxnreg.dec) so that all three consumers run with CONSUMER_REGS
-        gl.warp_specialize([(_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL)),
-                            (_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
-                            (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
-                            (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED))],
-                           [4, 4, 4], [CONSUMER_REGS, CONSUMER_REGS, CONSUMER_REGS])
-    elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
+    if SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
@@ -584,9 +572,19 @@ def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
     return (block_m * head_dim * (2 if o_smem else 1) + 2 * stages * block_n * head_dim) * elt + 1024
 
 
+def skips_masked(causal, block_m, block_n, split):
+    """Whether a warp-specialised build runs SKIP_MASKED (_consume_tile's SKIP) by default: causal, two or
+    three consumers, and key blocks narrower than the tile, so that on a diagonal tile a consumer's own rows
+    end blocks before the tile's last (for 64-row consumers and 128-key blocks with the usual offset 0,
+    none would). Public: flags and tile sizes. Session 7 run 1 (random-order A/B, 15 rounds, against the
+    same build without it): D=128 S=512 causal (n64s3) x1.025, D=256 2K / 16K causal (n64s2) x1.005 /
+    x1.035, D=64 8K / 16K causal (three consumers) x1.033 / x1.007."""
+    return bool(causal) and split >= 2 and block_n < block_m
+
+
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=False, producer_first=False):
+                num_sms=None, skip_masked=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -612,10 +610,10 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     if consumer_regs is None:  # three consumer warpgroups share the register file: 160 for the second and third
         consumer_regs = 160 if split == 3 else 232  # spills nothing at D=64 (176 spills); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
-    if skip_masked:  # experimental (causal; _consume_tile's SKIP): not in any shipped variant
+    if skip_masked is None:
+        skip_masked = skips_masked(causal, block_m, block_n, split)
+    if skip_masked:
         kwargs.update(SKIP_MASKED=True)
-    if producer_first:  # experimental (SPLIT=3; the kernel's PRODUCER_FIRST): not in any shipped variant
-        kwargs.update(PRODUCER_FIRST=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 

@@ -82,11 +82,24 @@ SM90_GLUON_SHORT = {
 _GLUON_X3 = ("attn_fwd_sm90_ws", TileConfig(192, 128, 4, 2, split=3, pingpong=False, persistent=True))
 SM90_GLUON_LONG = {64: _GLUON_X3}
 # Grids of at most one program per SM at the short tiles' 64 rows (B * H * ceil(Sq / 64) <= SM count, as
-# (1, 8, 512, 64): 64 programs on 132 SMs), where the short tiles would run: the same tiles with pointer
-# loads instead of TMA. Session 6 run 4 (CUDA-graph replay, random order per round): (1,8,512,64) 6.55 us
-# against 7.36 us with TMA (x1.18 over the API before it; causal x1.16); at (4,16,1024,64), 1,024
-# programs, TMA stays ahead by 2%. Measured at D=64 only.
-SM90_FEW_PROGRAMS = {64: ("attn_fwd", TileConfig(64, 64, 4, 3))}
+# (1, 8, 512, D): 64 programs on 132 SMs), where the short tiles would run. Keyed by (head dim, causal).
+# D=64: the short tiles with pointer loads instead of TMA. Session 6 run 4 (CUDA-graph replay, random order
+# per round): (1,8,512,64) 6.55 us against 7.36 us with TMA (x1.18 over the API before it; causal x1.16); at
+# (4,16,1024,64), 1,024 programs, TMA stays ahead by 2%.
+# D=128 / 256: 64-row tiles instead of the Gluon kernel's 128-row persistent tiles (half the programs).
+# Session 7 run 1 (same method, (1,8,512,D)): non-causal, the Gluon kernel with one consumer warpgroup,
+# D=128 8.38 us (x1.27 over the API before it; TMA short tiles 8.62), D=256 11.54 us (x1.33; TMA short
+# tiles 13.53); causal, the TMA short tiles, D=128 8.84 us (x1.65; Gluon 10.08), D=256 13.85 us (x1.56;
+# Gluon 14.59). cuDNN: 11.67 / 12.08 / 17.48 / 17.78 us.
+_FEW_D64 = ("attn_fwd", TileConfig(64, 64, 4, 3))
+SM90_FEW_PROGRAMS = {
+    (64, False): _FEW_D64,
+    (64, True): _FEW_D64,
+    (128, False): ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3)),
+    (128, True): SM90_SHORT[128],
+    (256, False): ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2)),
+    (256, True): SM90_SHORT[256],
+}
 FEW_PROGRAMS_ROWS = 64
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
@@ -126,7 +139,7 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
-        out += [SM90_FEW_PROGRAMS[head_dim]] if head_dim in SM90_FEW_PROGRAMS else []
+        out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
     return list(dict.fromkeys(out))
 
 
@@ -162,7 +175,7 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The SM90_FEW_PROGRAMS variant where the short tiles would run on a grid of `programs` (B * H *
     ceil(Sq / FEW_PROGRAMS_ROWS)) <= sm_count programs, else None. Shapes and the GPU decide (public)."""
-    if head_dim in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
-        kernel, config = SM90_FEW_PROGRAMS[head_dim]
+    if (head_dim, causal) in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
+        kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
         return Variant(kernel, config, dtype, head_dim, causal)
     return None
