@@ -43,6 +43,12 @@ PRESETS = {
                   ("attn_fwd", T(64, 32, 4, 3), (256,)), ("attn_fwd", T(64, 64, 4, 2), (256,)),
                   ("attn_fwd_tma", T(64, 32, 4, 3), (256,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (256,)),
                   ("attn_fwd_sm90_ws", T(128, 64, 4, 2, split=2, pingpong=True, persistent=True), (256,))],
+    # grid cells at D=64 / 128: the Gluon kernel with one consumer warpgroup on 64-row tiles (the D=128 few-
+    # program winner of session 7 run 1) beside the shipped short tiles
+    "x1": [("attn_fwd_tma", T(64, 64, 4, 3), (64, 128)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (64, 128)),
+           ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (64, 128)), ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64, 128)),
+           ("attn_fwd_sm90_ws", T(64, 128, 4, 3), (64,)),
+           ("attn_fwd_sm90_ws", T(64, 128, 4, 2, persistent=True), (64, 128))],
 }
 
 
