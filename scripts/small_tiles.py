@@ -49,12 +49,6 @@ PRESETS = {
            ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (64, 128)), ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64, 128)),
            ("attn_fwd_sm90_ws", T(64, 128, 4, 3), (64,)),
            ("attn_fwd_sm90_ws", T(64, 128, 4, 2, persistent=True), (64, 128))],
-    # D=64: half the softmax exponentials on the FMA pipe (TileConfig.exp_emu; ctmath.exp2_mixed), short and
-    # long Triton tiles, beside the shipped three-consumer Gluon kernel
-    "emu": [("attn_fwd_tma", T(64, 64, 4, 3), (64,)), ("attn_fwd_tma", T(64, 64, 4, 3, exp_emu=True), (64,)),
-            ("attn_fwd", T(64, 64, 4, 3, exp_emu=True), (64,)),
-            ("attn_fwd", T(128, 64, 8, 3), (64,)), ("attn_fwd", T(128, 64, 8, 3, exp_emu=True), (64,)),
-            ("attn_fwd_sm90_ws", T(192, 128, 4, 2, split=3, persistent=True), (64,))],
 }
 
 

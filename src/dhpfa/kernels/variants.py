@@ -22,12 +22,11 @@ class TileConfig:
     split: int = 1          # Gluon kernel: consumer warpgroup partitions (block_m / split rows each)
     pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
     persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
-    exp_emu: bool = False   # Triton kernels: half the softmax exponentials on the FMA pipe (ctmath.exp2_mixed)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            ("-persistent" if self.persistent else "") + ("-exp2fma" if self.exp_emu else "")
+            ("-persistent" if self.persistent else "")
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
