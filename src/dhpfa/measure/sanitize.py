@@ -16,18 +16,22 @@ def child():
     from dhpfa.kernels import variants
     g = torch.Generator(device="cuda").manual_seed(0)
     dtype = torch.bfloat16  # fp16 differs only in conversions; halves the sanitizer time
-    # odd lengths for every head dim, then lengths that reach the Gluon kernel on Hopper (D=64: past the
-    # short-tile lengths, causal too)
+    # (batch, seq_q, seq_k, head dims): odd lengths for every head dim (on Hopper, few programs: the
+    # few-program variants), then grids of more programs than SMs that reach the Gluon kernel (D=128 / 256
+    # past GLUON_SHORT_SEQ_K, and at most it: the causal builds that skip masked blocks), then D=64 past the
+    # short-tile lengths, causal too (three consumers)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
-    cases = [(197, 301, variants.HEAD_DIMS),
-             (1100, max(1300, variants.GLUON_SHORT_SEQ_K + 1), tuple(variants.SM90_GLUON)),
-             (700, long_k, tuple(variants.SM90_GLUON_LONG))]
-    for sq, sk, dims in cases:
+    short = variants.GLUON_SHORT_SEQ_K
+    cases = [(1, 197, 301, variants.HEAD_DIMS),
+             (2, 1100, max(1300, short + 1), tuple(variants.SM90_GLUON)),
+             (5, short - 12, short, tuple(sorted({d for d, _ in variants.SM90_GLUON_SHORT}))),
+             (1, 700, long_k, tuple(variants.SM90_GLUON_LONG))]
+    for b, sq, sk, dims in cases:
         for d in dims:
             for causal in (False, True):
-                q = torch.randn(1, sq, 4, d, device="cuda", dtype=dtype, generator=g)
-                k = torch.randn(1, sk, 2, d, device="cuda", dtype=dtype, generator=g)
-                v = torch.randn(1, sk, 2, d, device="cuda", dtype=dtype, generator=g)
+                q = torch.randn(b, sq, 4, d, device="cuda", dtype=dtype, generator=g)
+                k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
+                v = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, v, causal=causal)
     torch.cuda.synchronize()
     print("child done")
