@@ -120,23 +120,83 @@ def _empty(shape, dtype, device):
     return torch.empty(shape, dtype=dtype, device=device)
 
 
-def _forward(q, k, v, scale, causal, causal_offset, out):
+class _Plan:
+    """What every call with one signature (argument types, shapes, strides, dtypes, devices, flags and the
+    environment switches the choice reads: public metadata only) needs once its checks have passed: the
+    variant, the softmax scale, the causal offset, and the launcher the dispatcher made for it."""
+    __slots__ = ("variant", "scale", "offset", "generation", "launcher")
+
+    def __init__(self, variant, scale, offset, generation):
+        self.variant, self.scale, self.offset, self.generation = variant, scale, offset, generation
+        self.launcher = None
+
+
+_PLANS = {}       # call signature -> _Plan: a repeated call skips the metadata checks and the choice
+MAX_PLANS = 1024  # many distinct signatures (say, every sequence length): start over
+_tune = None      # dhpfa.tune once the first GPU call has imported it (it loads the kernels)
+
+
+def _signature(kind, q, k, v, causal, scale, extra=None):
+    """The call's public metadata, or None where the checks must run (an argument not a plain tensor).
+    The scale's type is in it (1 and 1.0 are equal keys otherwise); a flag that is not a bool, or a scale
+    that is not a float, int or None, always takes the checks (and their errors)."""
+    if type(q) is not torch.Tensor or type(k) is not torch.Tensor or type(v) is not torch.Tensor \
+            or type(causal) is not bool or not (scale is None or type(scale) in (float, int)):
+        return None
+    env = os.environ
+    return (kind, q.shape, q.stride(), q.dtype, q.device, k.shape, k.stride(), k.dtype, k.device, v.shape,
+            v.stride(), v.dtype, v.device, causal, type(scale), scale, extra,
+            env.get("TRITON_INTERPRET"), env.get("DHPFA_CACHE_DIR"), env.get("DHPFA_AUTOTUNE"))
+
+
+def _cached_plan(sig, q, k, v):
+    """The plan for `sig` where one exists and still holds: the tuner has not chosen again since, and the
+    tensors' bases are 16-byte aligned (checked per call: addresses change; a misaligned one takes the
+    checks' path and its error)."""
+    if sig is None:
+        return None
+    plan = _PLANS.get(sig)
+    if plan is None or (plan.generation is not None and plan.generation != _tune.generation) \
+            or (q.data_ptr() | k.data_ptr() | v.data_ptr()) % 16:
+        return None
+    return plan
+
+
+def _new_plan(sig, q, k, causal, scale, causal_offset):
+    """Choose the variant for checked (B, S, H, D) views, and keep the plan under `sig`."""
+    global _tune
+    b, sq, h, d = q.shape
+    if _interpreter_active():
+        plan = _Plan(variants.select(q.dtype, d, causal, True, seq_k=k.shape[1]), scale, causal_offset, None)
+    else:  # the tuned choice for this class where the cache has one, else the heuristic default
+        from . import tune
+        _tune = tune
+        rows = variants.FEW_PROGRAMS_ROWS
+        variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device),
+                              programs=b * h * ((sq + rows - 1) // rows))
+        plan = _Plan(variant, scale, causal_offset, tune.generation)
+    if sig is not None:
+        if len(_PLANS) >= MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[sig] = plan
+    return plan
+
+
+def _forward(plan, q, k, v, causal, out):
     """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
     from .kernels import dispatch  # kernels load at first call: TRITON_INTERPRET is read when they are defined
-    if _interpreter_active():
-        variant = variants.select(q.dtype, d, causal, True, seq_k=k.shape[1])
-    else:  # the tuned choice for this class where the cache has one, else the heuristic default
-        from . import tune
-        rows = variants.FEW_PROGRAMS_ROWS
-        variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device),
-                              programs=b * h * ((sq + rows - 1) // rows))
     # launch on the tensors' GPU, not the current one (switching only when they differ: host time)
     on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
         else contextlib.nullcontext()
     with on_device:
-        dispatch.launch(variant, q, k, v, out, lse, scale, causal, causal_offset)
+        launcher = plan.launcher
+        if launcher is not None and dispatch._fast_path_allowed():
+            launcher((q, k, v, out, lse), plan.scale, q.device.index)
+        else:
+            dispatch.launch(plan.variant, q, k, v, out, lse, plan.scale, causal, plan.offset)
+            plan.launcher = dispatch.cached_launcher(plan.variant, q, k, v, out, lse, causal, plan.offset)
     return lse
 
 
@@ -161,16 +221,20 @@ def flash_attn_func(q, k, v, softmax_scale=None, causal=False, return_lse=False)
     j <= i + Sk - Sq; query rows that see no key give output 0 and lse -inf.
     Returns out (B, Sq, H, D) in q's dtype, and with return_lse the log-sum-exp (B, H, Sq) in float32.
     """
-    layout = "(batch, seqlen, heads, head_dim)"
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        _check_tensor(name, t, 4, layout)
-    if not isinstance(causal, bool):
-        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
-    _, sq, sk, _, _, d = _check_inputs(q, k, v, layout)
-    scale = _check_scale(softmax_scale, d, "softmax_scale")
+    sig = _signature("flash", q, k, v, causal, softmax_scale)
+    plan = _cached_plan(sig, q, k, v)
+    if plan is None:
+        layout = "(batch, seqlen, heads, head_dim)"
+        for name, t in (("q", q), ("k", k), ("v", v)):
+            _check_tensor(name, t, 4, layout)
+        if not isinstance(causal, bool):
+            raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+        _, sq, sk, _, _, d = _check_inputs(q, k, v, layout)
+        scale = _check_scale(softmax_scale, d, "softmax_scale")
+        plan = _new_plan(sig, q, k, causal, scale, sk - sq)
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
-    lse = _forward(q, k, v, scale, causal, sk - sq, out)
+    lse = _forward(plan, q, k, v, causal, out)
     return (out, lse) if return_lse else out
 
 
@@ -181,23 +245,29 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     Layout (B, H, S, D). As in PyTorch, is_causal aligns the mask to the top-left corner, and a
     different number of key/value heads needs enable_gqa=True. attn_mask and dropout are not supported.
     """
-    layout = "(batch, heads, seqlen, head_dim)"
-    for name, t in (("query", query), ("key", key), ("value", value)):
-        _check_tensor(name, t, 4, layout)
     if attn_mask is not None:
         raise NotImplementedError("attn_mask: arbitrary masks are not supported; use is_causal or pass None")
     if dropout_p != 0.0:
         raise NotImplementedError(f"dropout_p: only 0.0 is supported, got {dropout_p}")
-    if not isinstance(is_causal, bool):
-        raise TypeError(f"is_causal: expected a bool, got {type(is_causal).__name__}")
-    if query.shape[1] != key.shape[1] and not enable_gqa:
-        raise ValueError(f"key: {key.shape[1]} key/value heads differ from {query.shape[1]} query heads; "
-                         "pass enable_gqa=True for grouped-query attention (as in PyTorch)")
-    q, k, v = (t.transpose(1, 2) for t in (query, key, value))
-    _, sq, _, _, _, d = _check_inputs(q, k, v, layout, names=("query", "key", "value"))
-    s = _check_scale(scale, d, "scale")
+    sig = _signature("sdpa", query, key, value, is_causal, scale, bool(enable_gqa))
+    plan = _cached_plan(sig, query, key, value)
+    if plan is not None:
+        q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+    else:
+        layout = "(batch, heads, seqlen, head_dim)"
+        for name, t in (("query", query), ("key", key), ("value", value)):
+            _check_tensor(name, t, 4, layout)
+        if not isinstance(is_causal, bool):
+            raise TypeError(f"is_causal: expected a bool, got {type(is_causal).__name__}")
+        if query.shape[1] != key.shape[1] and not enable_gqa:
+            raise ValueError(f"key: {key.shape[1]} key/value heads differ from {query.shape[1]} query heads; "
+                             "pass enable_gqa=True for grouped-query attention (as in PyTorch)")
+        q, k, v = (t.transpose(1, 2) for t in (query, key, value))
+        _, sq, _, _, _, d = _check_inputs(q, k, v, layout, names=("query", "key", "value"))
+        s = _check_scale(scale, d, "scale")
+        plan = _new_plan(sig, q, k, is_causal, s, 0)
     _check_no_grad(q, k, v)
-    b, _, h, _ = q.shape
+    b, sq, h, d = q.shape
     out = _empty((b, h, sq, d), query.dtype, query.device)
-    _forward(q, k, v, s, is_causal, 0, out.transpose(1, 2))
+    _forward(plan, q, k, v, is_causal, out.transpose(1, 2))
     return out

@@ -26,6 +26,7 @@ _DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 _cache = None       # the loaded cache: {key: {"variant": name, "ms": {name: ms}}}
 _cache_file = None  # the path it was loaded from
 _chosen = {}        # per-process memo of choose(): no file access on the call path after the first call
+generation = 0      # counts the times _chosen was forgotten (the API's call plans hold the value they saw)
 _gpu_names = {}
 
 
@@ -81,7 +82,13 @@ def clear_memory():
     """Forget the loaded cache and the choices made from it (the next call reads the file again)."""
     global _cache, _cache_file
     _cache, _cache_file = None, None
+    _forget_choices()
+
+
+def _forget_choices():
+    global generation
     _chosen.clear()
+    generation += 1
 
 
 def candidate_variants(dtype, head_dim: int, causal: bool, sm90: bool):
@@ -150,7 +157,7 @@ def tune(dtype, head_dim: int, causal: bool, seq_k: int, device=None, reps=30, t
     if not times:
         raise RuntimeError(f"dhpfa.tune: no candidate ran for {case.label()}")
     best = min(times, key=times.get)
-    _chosen.clear()
+    _forget_choices()
     cache = _load()
     cache[cache_key(gpu, dtype, head_dim, causal, seq_k)] = {"variant": best, "ms": times, "case": case.label(),
                                                             "timing": timing}

@@ -227,6 +227,13 @@ def launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
     return kernel
 
 
+def cached_launcher(variant, q, k, v, out, lse, causal, causal_offset):
+    """The launcher `launch` made for this launch key, or None (none yet, or the fast path is off)."""
+    if not (q.is_cuda and _fast_path_allowed()):
+        return None
+    return _launchers.get(_launch_key(variant, q, k, v, out, lse, causal, causal_offset))
+
+
 def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
     """A _Launcher for this launch, or None (then every call goes through the JIT)."""
     if kernel is None or not hasattr(kernel, "packed_metadata") or hasattr(kernel, "result"):
