@@ -49,6 +49,13 @@ PRESETS = {
            ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (64, 128)), ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64, 128)),
            ("attn_fwd_sm90_ws", T(64, 128, 4, 3), (64,)),
            ("attn_fwd_sm90_ws", T(64, 128, 4, 2, persistent=True), (64, 128))],
+    # D=64 short cells: the Gluon kernel with 64-key blocks (two consumers with and without turns, three)
+    "d64short": [("attn_fwd_tma", T(64, 64, 4, 3), (64,)),
+                 ("attn_fwd_sm90_ws", T(128, 64, 4, 3, split=2, pingpong=True, persistent=True), (64,)),
+                 ("attn_fwd_sm90_ws", T(128, 64, 4, 2, split=2, pingpong=True, persistent=True), (64,)),
+                 ("attn_fwd_sm90_ws", T(128, 64, 4, 3, split=2, persistent=True), (64,)),
+                 ("attn_fwd_sm90_ws", T(192, 64, 4, 3, split=3, persistent=True), (64,)),
+                 ("attn_fwd_sm90_ws", T(192, 128, 4, 2, split=3, persistent=True), (64,))],
 }
 
 

@@ -82,6 +82,32 @@ def test_every_shipped_variant_matches_float64(variant):
         assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_repeated_calls_of_one_signature(causal):
+    """The API's call plan (api._PLANS) with the dispatcher's launcher: new tensors and values under one
+    signature, both entry points, poisoned outputs (a call that wrote nothing would keep the NaNs)."""
+    from dhpfa import api
+    api._PLANS.clear()
+    for seed in range(4):
+        g = torch.Generator(device="cuda").manual_seed(seed)
+        q, k, v = (torch.randn(2, 8, 333, 128, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+        real_empty = api._empty
+        api._empty = lambda *a: real_empty(*a).fill_(float("nan"))
+        try:
+            out = dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            out_fa, lse = dhpfa.flash_attn_func(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                                causal=causal, return_lse=True)
+        finally:
+            api._empty = real_empty
+        rows = torch.arange(333, device="cuda")
+        ro, rl = attention_ref_rows(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), 128 ** -0.5,
+                                    0 if causal else None, 1, 7, rows)
+        for o in (out[1, 7], out_fa[1, :, 7]):
+            assert float((o.double() - ro).norm() / ro.norm()) < TOL[torch.bfloat16]
+        assert torch.allclose(lse[1, 7].double(), rl, rtol=1e-3, atol=1e-3)
+    assert len(api._PLANS) == 2 and all(p.launcher is not None for p in api._PLANS.values())
+
+
 @pytest.mark.parametrize("variant", variants.shipped_variants(), ids=lambda v: v.name)
 def test_launched_binary_is_the_audited_binary(variant):
     from dhpfa.audit.compile import compile_offline
