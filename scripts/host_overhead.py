@@ -15,6 +15,7 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
 import dhpfa  # noqa: E402
+from dhpfa import api  # noqa: E402
 from dhpfa.kernels import dispatch  # noqa: E402
 
 
@@ -41,12 +42,17 @@ def main():
         q, k, v = (torch.randn(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3))
         for causal in (False, True):
             ours = per_call_us(lambda: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal))
+
+            def no_plan():  # the checks and the choice on every call (the path before the API's call plans)
+                api._PLANS.clear()
+                return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)
+            unplanned = per_call_us(no_plan)
             dispatch._FAST = False  # every call through Triton's JIT launch (the path before the cache)
             jit = per_call_us(lambda: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal))
             dispatch._FAST = True
             sdpa = per_call_us(lambda: F.scaled_dot_product_attention(q, k, v, is_causal=causal))
-            lines.append(f"{shape} causal={causal}: dhpfa {ours:.1f} us/call host (cached launch), "
-                         f"{jit:.1f} (JIT launch), torch SDPA {sdpa:.1f}")
+            lines.append(f"{shape} causal={causal}: dhpfa {ours:.1f} us/call host (plan and cached launch), "
+                         f"{unplanned:.1f} (no plan, cached launch), {jit:.1f} (JIT launch), torch SDPA {sdpa:.1f}")
             print(lines[-1], flush=True)
     q, k, v = (torch.randn((1, 8, 512, 128), device="cuda", dtype=torch.bfloat16) for _ in range(3))
     pr = cProfile.Profile()
