@@ -136,6 +136,7 @@ def build_parser():
     c.add_argument("--out", default="out/counters")
     c.add_argument("--peers", action="store_true")
     c.add_argument("--shape", default="2,16,2048,128", help="B,H,S,D")
+    c.add_argument("--causal", action="store_true", help="causal attention (default: full)")
 
     t = sub.add_parser("tune", help="autotune the kernel choice per shape class into the on-disk cache (GPU)")
     t.add_argument("--dtypes", default="bf16")

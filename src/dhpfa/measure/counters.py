@@ -97,11 +97,11 @@ def compare(per_call, classes, work=WORK, control=CONTROL, dram=DRAM):
 
 
 # ---- child: runs inside ncu ------------------------------------------------------------------------
-def child(kernel, shape):
+def child(kernel, shape, causal=False):
     import torch
 
     from .leak import CLASSES, kernels, make_class_inputs
-    fn = kernels(peers=True)[kernel]
+    fn = kernels(peers=True, causal=causal)[kernel]
     inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
     bufs = tuple(torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3))
     labels = list(CLASSES) + list(REPEATS)
@@ -121,7 +121,7 @@ def child(kernel, shape):
     print(json.dumps({"labels": labels}))
 
 
-def run_counters(kernel, shape, out_dir, timeout=240):
+def run_counters(kernel, shape, out_dir, timeout=240, causal=False):
     from .leak import CLASSES
     ncu = ncu_path()
     if ncu is None:
@@ -129,7 +129,8 @@ def run_counters(kernel, shape, out_dir, timeout=240):
     log = os.path.join(out_dir, f"ncu-{kernel}.csv")
     cmd = [ncu, "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units", "base",
            "--log-file", log, "--metrics", ",".join(WORK + DRAM + CONTROL),
-           sys.executable, "-m", "dhpfa.measure.counters", "child", kernel, ",".join(map(str, shape))]
+           sys.executable, "-m", "dhpfa.measure.counters", "child", kernel, ",".join(map(str, shape))] \
+        + (["causal"] if causal else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
     if res.returncode != 0 or not os.path.exists(log):
         return {"error": f"ncu exited {res.returncode}: {(res.stderr or res.stdout)[-800:]}"}
@@ -162,13 +163,14 @@ def main(args):
     shape = tuple(int(x) for x in args.shape.split(","))
     os.makedirs(args.out, exist_ok=True)
     names = ["dhpfa"] + (["sdpa_flash", "sdpa_cudnn"] if args.peers else [])
-    results = {n: run_counters(n, shape, args.out) for n in names}
+    causal = bool(getattr(args, "causal", False))
+    results = {n: run_counters(n, shape, args.out, causal=causal) for n in names}
     with open(os.path.join(args.out, "counters.json"), "w") as f:
-        json.dump(dict(shape=shape, results=results), f, indent=1)
+        json.dump(dict(shape=shape, causal=causal, results=results), f, indent=1)
     print(format_table(results))
     return 0 if all(r.get("work_identical") for r in results.values() if "error" not in r) else 1
 
 
 if __name__ == "__main__":
     if len(sys.argv) >= 4 and sys.argv[1] == "child":
-        child(sys.argv[2], tuple(int(x) for x in sys.argv[3].split(",")))
+        child(sys.argv[2], tuple(int(x) for x in sys.argv[3].split(",")), causal=sys.argv[4:5] == ["causal"])

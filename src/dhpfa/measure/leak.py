@@ -115,11 +115,11 @@ def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, see
     return out
 
 
-def kernels(peers: bool):
+def kernels(peers: bool, causal: bool = False):
     from .bench import peer_kernels
     ks = peer_kernels()
     names = ["dhpfa"] + ([n for n in ks if n.startswith("sdpa_")] if peers else [])
-    return {n: (lambda f: (lambda q, k, v: f(q, k, v, False)))(ks[n]) for n in names}
+    return {n: (lambda f: (lambda q, k, v: f(q, k, v, causal)))(ks[n]) for n in names}
 
 
 def format_table(results, classes=CLASSES) -> str:
