@@ -129,11 +129,19 @@ def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
                                         persistent=True, num_sms=5, skip_masked=False),
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
-                                        pingpong=True, persistent=True, num_sms=3, skip_masked=True)],
+                                        pingpong=True, persistent=True, num_sms=3, skip_masked=True),
+                                   # split keys: two consumers take alternate key blocks of one 64-row tile
+                                   dict(block_m=64, block_n=64, stages=3, warp_specialized=True, split=2,
+                                        split_k=True),
+                                   dict(block_m=64, block_n=128, stages=2, warp_specialized=True, split=2,
+                                        split_k=True),
+                                   dict(block_m=64, block_n=64, stages=2, warp_specialized=True, split=2,
+                                        split_k=True, persistent=True, num_sms=3)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
                               "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs",
                               "three-consumers-no-turns", "noskip-pingpong-m128n64s3-3-programs",
-                              "noskip-three-consumers-no-turns", "skip-persistent-m128n128s2-3-programs"])
+                              "noskip-three-consumers-no-turns", "skip-persistent-m128n128s2-3-programs",
+                              "splitk-m64n64s3", "splitk-m64n128s2", "splitk-persistent-m64n64s2-3-programs"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])

@@ -50,10 +50,11 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
     if variant.kernel in GLUON_KERNELS:
         from . import sm90_fwd
         # the launcher derives the warps (one warpgroup per 64 rows of each consumer): the table must agree
-        assert c.num_warps == c.block_m // c.split // 16, f"{variant.name}: num_warps disagrees with the tiles"
+        rows = c.block_m if c.split_k else c.block_m // c.split
+        assert c.num_warps == rows // 16, f"{variant.name}: num_warps disagrees with the tiles"
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, split=c.split,
-                                    pingpong=c.pingpong, persistent=c.persistent)
+                                    pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 

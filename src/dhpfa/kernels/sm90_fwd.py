@@ -316,16 +316,20 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr):
-    """Block j (j >= 1, ring position c) with the tensor cores busy during the softmax:
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, STRIDE: gl.constexpr = 1):
+    """Block j (j >= 1, ring position c; the previous block this consumer computed at c - STRIDE) with the
+    tensor cores busy during the softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
     loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514)."""
     dtype: gl.constexpr = q_tile.dtype
     s_idx = c % STAGES
-    prev = (c + STAGES - 1) % STAGES
+    if STRIDE == 1:
+        prev = (c + STAGES - 1) % STAGES
+    else:
+        prev = (c - STRIDE) % STAGES
     mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
-    mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
+    mbarrier.wait(ready_v.index(prev), ((c - STRIDE) // STAGES) & 1)
     _maybe_turn(TURN_ME, False, PINGPONG, take, SKIP)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
@@ -414,6 +418,86 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 
 @gluon.jit
+def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
+                          empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K,
+                          CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
+    """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile's
+    n_eff (consumer W: blocks W, W + 2, ...; each ring slot is read and released by one consumer), so each
+    runs half of the serial chain. Consumer 1 hands its state (O, m, l) to consumer 0 through shared memory
+    (merge: acc_smem, ml_smem, full, empty barriers); consumer 0 merges and stores. Every count and
+    position is public (tile indices, shapes)."""
+    acc_smem, ml_smem, merge_full, merge_empty = merge
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
+    n_own = (n_eff - W + 1) // 2  # consumer 0 has >= 1 (n_eff >= 1); consumer 1 may have none
+    t_full = (_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - W + 1) // 2  # own blocks seen in full
+    if CAUSAL:
+        t_full = gl.minimum(t_full, n_own)
+    m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
+    q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
+    mbarrier.wait(q_bar, i & 1)
+    if n_own > 0:
+        c0 = c + W
+        s0 = c0 % STAGES
+        mbarrier.wait(ready_k.index(s0), (c0 // STAGES) & 1)
+        s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+                              gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+        s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
+        mbarrier.arrive(empty_k.index(s0), count=1)
+        p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, W, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                            BLOCK_N, True, CAUSAL)
+        p_op = gl.convert_layout(p.to(o_desc.dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout,
+                                                                         k_width=2))
+        for t in range(1, t_full):  # own blocks every row sees in full: no mask
+            j = W + 2 * t
+            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, 13, 14, j,
+                                           c + j, p_op, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
+                                           CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, False, CAUSAL,
+                                           s_layout, o_layout, False, True, False, 2)
+        for t in range(gl.maximum(t_full, 1), n_own):  # diagonal / ragged-tail blocks
+            j = W + 2 * t
+            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, 13, 14, j,
+                                           c + j, p_op, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
+                                           CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, True, CAUSAL,
+                                           s_layout, o_layout, False, True, False, 2)
+        cl = c + W + 2 * (n_own - 1)
+        last = cl % STAGES
+        mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
+        acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        mbarrier.arrive(empty_v.index(last), count=1)
+    if W == 1:  # hand O, m, l over; Q is no longer read
+        mbarrier.wait(merge_empty, (i & 1) ^ 1)
+        acc_smem.store(acc)
+        ml_smem.index(0).store(m_i)
+        ml_smem.index(1).store(l_i)
+        mbarrier.arrive(merge_full, count=1)
+        mbarrier.arrive(q_empty, count=1)
+    else:
+        mbarrier.wait(merge_full, i & 1)
+        acc1 = acc_smem.load(o_layout)
+        m1 = ml_smem.index(0).load(row_s)
+        l1 = ml_smem.index(1).load(row_s)
+        mbarrier.arrive(merge_empty, count=1)
+        m_new = gl.maximum(m_i, m1)
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+        w0 = gl.exp2(m_i - m_sub)
+        w1 = gl.exp2(m1 - m_sub)
+        l_i = l_i * w0 + l1 * w1
+        acc = acc * gl.convert_layout(w0, row_o)[:, None] + acc1 * gl.convert_layout(w1, row_o)[:, None]
+        if O_SMEM:
+            mbarrier.arrive(q_empty, count=1)
+        _epilogue(o_desc, LSE, acc, m_new, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+        if not O_SMEM:
+            mbarrier.arrive(q_empty, count=1)
+
+
+@gluon.jit
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
@@ -456,12 +540,36 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
 
 
 @gluon.jit
+def _ws_consumer_split_k(rt, merge, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                         HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
+                         O_SMEM: gl.constexpr):
+    """Consumer W of the SPLIT_K pair over this program's static schedule of BLOCK_M-row tiles (the
+    producer's: same units and block counts, so ring positions agree)."""
+    (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
+     H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
+    q_smem = q_smem.index(0)
+    o_smem = o_smem.index(0)
+    c = 0
+    i = 0
+    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL), gl.num_programs(0)):
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL)
+        for t in range(n_tiles):
+            m0 = (mb + t * step) * BLOCK_M
+            n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+            _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
+                                  empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n, qk_scale, SEQ_Q, SEQ_K,
+                                  CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, O_SMEM)
+            c += n
+            i += 1
+
+
+@gluon.jit
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False):
+                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -476,11 +584,14 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     and epilogue; otherwise in Q's tile (less shared memory)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
+    gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
+                     "split keys: two consumers on one tile, no turns")
     dtype: gl.constexpr = q_desc.dtype
-    ROWS: gl.constexpr = BLOCK_M // SPLIT
-    q_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
+    ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
+    Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
+    q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
     if O_SMEM:
-        o_smem = gl.allocate_shared_memory(dtype, [SPLIT, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
+        o_smem = gl.allocate_shared_memory(dtype, [Q_BUFS, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
     else:
         o_smem = q_smem
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
@@ -500,15 +611,28 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     for s in gl.static_range(STAGES):
         mbarrier.init(ready_k.index(s), count=1)
         mbarrier.init(ready_v.index(s), count=1)
-        mbarrier.init(empty_k.index(s), count=SPLIT)
-        mbarrier.init(empty_v.index(s), count=SPLIT)
+        mbarrier.init(empty_k.index(s), count=1 if SPLIT_K else SPLIT)  # split keys: one reader per slot
+        mbarrier.init(empty_v.index(s), count=1 if SPLIT_K else SPLIT)
     # The partitions' runtime arguments go in one tuple each (rt, prt); their constexprs stay inline in the
     # lists (in a tuple variable Gluon would turn them into tensors).
     rt = (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale,
           BH, H, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
     prt = (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H,
            H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET)
-    if SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
+    if SPLIT_K:  # few-program grids (docs/perf-log.md, session 7): two consumers split one tile's keys
+        acc_smem = gl.allocate_shared_memory(gl.float32, [ROWS, HEAD_DIM],
+                                             gl.SwizzledSharedLayout(1, 1, 1, order=[1, 0]))
+        ml_smem = gl.allocate_shared_memory(gl.float32, [2, ROWS], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
+        merge_full = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        merge_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        mbarrier.init(merge_full, count=1)
+        mbarrier.init(merge_empty, count=1)
+        merge = (acc_smem, ml_smem, merge_full, merge_empty)
+        gl.warp_specialize([(_ws_consumer_split_k, (rt, merge, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, O_SMEM)),
+                            (_ws_consumer_split_k, (rt, merge, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, O_SMEM)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL))],
+                           [4, 1], [CONSUMER_REGS, 24])
+    elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
@@ -584,13 +708,13 @@ def skips_masked(causal, block_m, block_n, split):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None):
+                num_sms=None, skip_masked=None, split_k=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None)."""
     batch, seq_q, heads, head_dim = q.shape
-    rows = block_m // split
+    rows = block_m if split_k else block_m // split  # split keys: both consumers on the tile's rows
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
              _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E)
     shape = (heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
@@ -611,7 +735,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         consumer_regs = 160 if split == 3 else 232  # spills nothing at D=64 (176 spills); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
     if skip_masked is None:
-        skip_masked = skips_masked(causal, block_m, block_n, split)
+        skip_masked = skips_masked(causal, block_m, block_n, split) and not split_k
+    if split_k:
+        kwargs.update(SPLIT_K=True)
     if skip_masked:
         kwargs.update(SKIP_MASKED=True)
     return grid, descs + (batch * heads,) + shape, kwargs

@@ -22,9 +22,11 @@ class TileConfig:
     split: int = 1          # Gluon kernel: consumer warpgroup partitions (block_m / split rows each)
     pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
     persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
+    split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
 
     def label(self) -> str:
-        extra = f"x{self.split}" + ("pp" if self.pingpong else "") if self.split > 1 else ""
+        extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
+            if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
             ("-persistent" if self.persistent else "")
 
