@@ -103,6 +103,13 @@ SM90_FEW_PROGRAMS = {
     (256, True): SM90_SHORT[256],
 }
 FEW_PROGRAMS_ROWS = 64
+# ... and where each of those programs has many key blocks (D=64, seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ): the Gluon
+# kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile (SPLIT_K), merged through
+# shared memory. Session 7 run 10 (graph replay): (1,4,2048,64) 15.35 us against 18.94 with the pointer-load
+# tiles (x1.23; causal 17.24 against 18.68, x1.08); at (1,8,512,64), 8 key blocks per program, x0.97 (causal
+# x0.74), so shorter keys keep the tiles above.
+SM90_FEW_PROGRAMS_SPLIT_K = {64: ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3, split=2, split_k=True))}
+FEW_PROGRAMS_SPLIT_K_SEQ = 2048
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -142,6 +149,7 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
+        out += [SM90_FEW_PROGRAMS_SPLIT_K[head_dim]] if head_dim in SM90_FEW_PROGRAMS_SPLIT_K else []
     return list(dict.fromkeys(out))
 
 
@@ -178,6 +186,9 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     """The SM90_FEW_PROGRAMS variant where the short tiles would run on a grid of `programs` (B * H *
     ceil(Sq / FEW_PROGRAMS_ROWS)) <= sm_count programs, else None. Shapes and the GPU decide (public)."""
     if (head_dim, causal) in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
-        kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
+        if head_dim in SM90_FEW_PROGRAMS_SPLIT_K and seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ:
+            kernel, config = SM90_FEW_PROGRAMS_SPLIT_K[head_dim]
+        else:
+            kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
         return Variant(kernel, config, dtype, head_dim, causal)
     return None
