@@ -139,7 +139,7 @@ def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, caus
     """D=64, few programs, seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ: the two-consumer split-key Gluon build; shorter
     keys keep the pointer-load tiles, more programs the usual choice."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
-    long_k = variants.FEW_PROGRAMS_SPLIT_K_SEQ
+    long_k = variants.FEW_PROGRAMS_SPLIT_K_SEQ[causal]
     v = tune.choose(torch.bfloat16, 64, causal, long_k, CPU, sm90=True, programs=128)
     assert v.config.split_k and v.config.split == 2 and v in variants.shipped_variants()
     short = tune.choose(torch.bfloat16, 64, causal, long_k - 1, CPU, sm90=True, programs=128)

@@ -103,13 +103,14 @@ SM90_FEW_PROGRAMS = {
     (256, True): SM90_SHORT[256],
 }
 FEW_PROGRAMS_ROWS = 64
-# ... and where each of those programs has many key blocks (D=64, seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ): the Gluon
-# kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile (SPLIT_K), merged through
-# shared memory. Session 7 run 10 (graph replay): (1,4,2048,64) 15.35 us against 18.94 with the pointer-load
-# tiles (x1.23; causal 17.24 against 18.68, x1.08); at (1,8,512,64), 8 key blocks per program, x0.97 (causal
-# x0.74), so shorter keys keep the tiles above.
+# ... and where each of those programs has many key blocks (D=64, seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ[causal]):
+# the Gluon kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile (SPLIT_K),
+# merged through shared memory. Session 7 runs 10-11 (graph replay) against the pointer-load tiles:
+# (1,4,2048,64) x1.23 / x1.21 (15.35 / 15.48 us against 18.94 / 18.93), causal x1.08 / x1.08; (1,2,4096,64)
+# x1.33, causal x1.22; (1,4,1024,64) x1.09, causal x0.92; (1,8,512,64), 8 key blocks per program, x0.97,
+# causal x0.74: shorter keys keep the tiles above.
 SM90_FEW_PROGRAMS_SPLIT_K = {64: ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3, split=2, split_k=True))}
-FEW_PROGRAMS_SPLIT_K_SEQ = 2048
+FEW_PROGRAMS_SPLIT_K_SEQ = {False: 1024, True: 2048}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -186,7 +187,7 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     """The SM90_FEW_PROGRAMS variant where the short tiles would run on a grid of `programs` (B * H *
     ceil(Sq / FEW_PROGRAMS_ROWS)) <= sm_count programs, else None. Shapes and the GPU decide (public)."""
     if (head_dim, causal) in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
-        if head_dim in SM90_FEW_PROGRAMS_SPLIT_K and seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ:
+        if head_dim in SM90_FEW_PROGRAMS_SPLIT_K and seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ[causal]:
             kernel, config = SM90_FEW_PROGRAMS_SPLIT_K[head_dim]
         else:
             kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]

@@ -26,7 +26,7 @@ def child():
              (2, 1100, max(1300, short + 1), tuple(variants.SM90_GLUON)),
              (5, short - 12, short, tuple(sorted({d for d, _ in variants.SM90_GLUON_SHORT}))),
              (1, 700, long_k, tuple(variants.SM90_GLUON_LONG)),
-             (1, 300, variants.FEW_PROGRAMS_SPLIT_K_SEQ + 37, tuple(variants.SM90_FEW_PROGRAMS_SPLIT_K))]
+             (1, 300, max(variants.FEW_PROGRAMS_SPLIT_K_SEQ.values()) + 37, tuple(variants.SM90_FEW_PROGRAMS_SPLIT_K))]
     for b, sq, sk, dims in cases:
         for d in dims:
             for causal in (False, True):
