@@ -501,20 +501,23 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 SKIP: gl.constexpr):
+                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
-    the next one in the rotation. rt: the kernel's runtime arguments the consumers use (attn_fwd_sm90_ws)."""
+    the next one in the rotation. rt: the kernel's runtime arguments the consumers use (attn_fwd_sm90_ws).
+    SPLIT_K (two consumers, merge: the hand-over buffers and barriers): both on the same BLOCK_M rows, each
+    with alternate key blocks (_consume_tile_split_k)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    TILE_M: gl.constexpr = SPLIT * BLOCK_M
+    TILE_M: gl.constexpr = BLOCK_M if SPLIT_K else SPLIT * BLOCK_M
+    ROW0: gl.constexpr = 0 if SPLIT_K else W * BLOCK_M  # this consumer's first row in the tile
     TURN_ME: gl.constexpr = 16 - SPLIT + W
     TURN_OTHER: gl.constexpr = 16 - SPLIT + (W + 1) % SPLIT
     FIRST: gl.constexpr = W == 0
     LAST: gl.constexpr = W == SPLIT - 1
-    q_smem = q_smem.index(W)
-    o_smem = o_smem.index(W)
+    q_smem = q_smem.index(0 if SPLIT_K else W)
+    o_smem = o_smem.index(0 if SPLIT_K else W)
     if LAST:  # the last warpgroup of the rotation lets warpgroup 0 issue first
         _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
@@ -529,38 +532,20 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
             if SKIP:
                 n_own = _kv_blocks(m0 + W * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
                 n_first = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
-            _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
-                          empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + W * BLOCK_M, n, qk_scale, SEQ_Q,
-                          SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG,
-                          O_SMEM, n_own, n_first, SKIP)
+            if SPLIT_K:
+                _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
+                                      empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n, qk_scale, SEQ_Q,
+                                      SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
+                                      O_SMEM)
+            else:
+                _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
+                              empty_k, empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale,
+                              SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
+                              PINGPONG, O_SMEM, n_own, n_first, SKIP)
             c += n
             i += 1
     if FIRST:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
         _take_turn(TURN_ME, PINGPONG)
-
-
-@gluon.jit
-def _ws_consumer_split_k(rt, merge, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
-                         HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-                         O_SMEM: gl.constexpr):
-    """Consumer W of the SPLIT_K pair over this program's static schedule of BLOCK_M-row tiles (the
-    producer's: same units and block counts, so ring positions agree)."""
-    (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
-     H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    q_smem = q_smem.index(0)
-    o_smem = o_smem.index(0)
-    c = 0
-    i = 0
-    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL), gl.num_programs(0)):
-        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL)
-        for t in range(n_tiles):
-            m0 = (mb + t * step) * BLOCK_M
-            n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
-            _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                                  empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n, qk_scale, SEQ_Q, SEQ_K,
-                                  CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, O_SMEM)
-            c += n
-            i += 1
 
 
 @gluon.jit
@@ -628,8 +613,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         mbarrier.init(merge_full, count=1)
         mbarrier.init(merge_empty, count=1)
         merge = (acc_smem, ml_smem, merge_full, merge_empty)
-        gl.warp_specialize([(_ws_consumer_split_k, (rt, merge, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, O_SMEM)),
-                            (_ws_consumer_split_k, (rt, merge, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, O_SMEM)),
+        gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
+                                            False, merge, True)),
+                            (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
+                                            False, merge, True)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
