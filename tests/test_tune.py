@@ -134,18 +134,20 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
 
 
+@pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
-def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, causal):
-    """D=64, few programs, seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ: the two-consumer split-key Gluon build; shorter
-    keys keep the pointer-load tiles, more programs the usual choice."""
+def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, causal):
+    """D=64/128, few programs, seq_k >= FEW_PROGRAMS_LONG_SEQ: the two-consumer split-key Gluon build;
+    shorter keys keep the few-program tiles, more programs the usual choice; D=256 never splits keys."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
-    long_k = variants.FEW_PROGRAMS_SPLIT_K_SEQ[causal]
-    v = tune.choose(torch.bfloat16, 64, causal, long_k, CPU, sm90=True, programs=128)
+    long_k = variants.FEW_PROGRAMS_LONG_SEQ[causal]
+    v = tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=128)
     assert v.config.split_k and v.config.split == 2 and v in variants.shipped_variants()
-    short = tune.choose(torch.bfloat16, 64, causal, long_k - 1, CPU, sm90=True, programs=128)
-    assert short.kernel == "attn_fwd" and not short.config.split_k
-    assert not tune.choose(torch.bfloat16, 64, causal, long_k, CPU, sm90=True, programs=133).config.split_k
-    assert not tune.choose(torch.bfloat16, 128, causal, long_k, CPU, sm90=True, programs=128).config.split_k
+    short = tune.choose(torch.bfloat16, d, causal, long_k - 1, CPU, sm90=True, programs=128)
+    assert short == variants.Variant(*variants.SM90_FEW_PROGRAMS[(d, causal)], torch.bfloat16, d, causal)
+    assert not tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=133).config.split_k
+    wide = tune.choose(torch.bfloat16, 256, causal, long_k, CPU, sm90=True, programs=128)
+    assert not wide.config.split_k and wide.kernel == "attn_fwd_sm90_ws"
 
 
 @pytest.mark.parametrize("d", [128, 256])

@@ -103,14 +103,17 @@ SM90_FEW_PROGRAMS = {
     (256, True): SM90_SHORT[256],
 }
 FEW_PROGRAMS_ROWS = 64
-# ... and where each of those programs has many key blocks (D=64, seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ[causal]):
-# the Gluon kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile (SPLIT_K),
-# merged through shared memory. Session 7 runs 10-11 (graph replay) against the pointer-load tiles:
-# (1,4,2048,64) x1.23 / x1.21 (15.35 / 15.48 us against 18.94 / 18.93), causal x1.08 / x1.08; (1,2,4096,64)
-# x1.33, causal x1.22; (1,4,1024,64) x1.09, causal x0.92; (1,8,512,64), 8 key blocks per program, x0.97,
-# causal x0.74: shorter keys keep the tiles above.
-SM90_FEW_PROGRAMS_SPLIT_K = {64: ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3, split=2, split_k=True))}
-FEW_PROGRAMS_SPLIT_K_SEQ = {False: 1024, True: 2048}
+# ... and where each of those programs has many key blocks (seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]): at D=64
+# and 128 the Gluon kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile
+# (SPLIT_K), merged through shared memory; at D=256 causal the Gluon one-consumer tiles. Session 7 runs 10-12
+# (graph replay) against the tiles above: D=64 (1,4,1024) x1.09, causal x0.92; (1,4,2048) x1.23 / x1.21,
+# causal x1.08 / x1.08; (1,2,4096) x1.33, causal x1.22; (1,8,512), 8 key blocks per program, x0.97, causal
+# x0.74. D=128 (1,4,1024) x1.10, causal x0.92; (1,4,2048) x1.17 / causal x1.04; (1,2,4096) x1.25 / x1.20.
+# D=256 split keys x0.59-0.74; (1,4,2048,256) causal, one consumer x1.16 over the TMA tiles (at S=512 x0.95).
+_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3, split=2, split_k=True))
+SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
+                          (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
+FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -150,7 +153,7 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
-        out += [SM90_FEW_PROGRAMS_SPLIT_K[head_dim]] if head_dim in SM90_FEW_PROGRAMS_SPLIT_K else []
+        out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
     return list(dict.fromkeys(out))
 
 
@@ -187,8 +190,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     """The SM90_FEW_PROGRAMS variant where the short tiles would run on a grid of `programs` (B * H *
     ceil(Sq / FEW_PROGRAMS_ROWS)) <= sm_count programs, else None. Shapes and the GPU decide (public)."""
     if (head_dim, causal) in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
-        if head_dim in SM90_FEW_PROGRAMS_SPLIT_K and seq_k >= FEW_PROGRAMS_SPLIT_K_SEQ[causal]:
-            kernel, config = SM90_FEW_PROGRAMS_SPLIT_K[head_dim]
+        if (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
+            kernel, config = SM90_FEW_PROGRAMS_LONG[(head_dim, causal)]
         else:
             kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
         return Variant(kernel, config, dtype, head_dim, causal)
