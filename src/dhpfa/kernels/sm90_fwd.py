@@ -566,7 +566,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     runs at the kernel's 128 registers, the other two with CONSUMER_REGS (160). PINGPONG (SPLIT >= 2):
     the consumers take turns issuing their GEMMs on hardware named barriers, as FlashAttention-3 does.
     O_SMEM: O is staged in a buffer of its own, so the next tile's Q loads during this tile's last PV GEMM
-    and epilogue; otherwise in Q's tile (less shared memory)."""
+    and epilogue; otherwise in Q's tile (less shared memory). SKIP_MASKED (causal): each consumer computes
+    only its own blocks of a diagonal tile (_consume_tile). SPLIT_K (SPLIT=2, BLOCK_M-row tiles; few-program
+    grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
+    key blocks, merged through shared memory (_consume_tile_split_k)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
