@@ -13,10 +13,7 @@ if [ "${PART:-grid}" = grid ]; then
   timeout ${BENCH_LIMIT:-440} python3 -m dhpfa bench --dtypes bf16 --out $OUT/bench 2>&1 | tail -48
   timeout 60 python3 scripts/host_overhead.py --out $OUT 2>&1 | tail -9
 else
-  for tool in memcheck synccheck; do
-    echo "== $tool"
-    timeout 170 compute-sanitizer --tool $tool --kernel-name kns=attn_fwd python3 -m dhpfa.measure.sanitize child 2>&1 | tail -3
-  done
+  SAN_LIMIT=170 SAN_TAIL=3 bash scripts/sanitize_child.sh
   timeout 120 python3 scripts/small_tiles.py --out $OUT/tiny --preset tiny_wide --rounds 9 \
     --shapes "1,8,512,64;1,8,512,128;1,8,512,256" 2>&1 | grep -E "==|dhpfa|sdpa" | tail -30
 fi

@@ -1,0 +1,8 @@
+#!/bin/bash
+# compute-sanitizer tools (default memcheck and synccheck) over the sanitizer child (dhpfa.measure.sanitize),
+# instrumenting dhpfa's kernels only. Used by the session scripts.   TOOLS=... SAN_LIMIT=... SAN_TAIL=...
+for tool in ${TOOLS:-memcheck synccheck}; do
+  echo "== $tool"
+  timeout ${SAN_LIMIT:-150} compute-sanitizer --tool $tool --kernel-name kns=attn_fwd \
+    python3 -m dhpfa.measure.sanitize child 2>&1 | tail -${SAN_TAIL:-2}
+done
