@@ -145,9 +145,26 @@ def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, c
     assert v.config.split_k and v.config.split == 2 and v in variants.shipped_variants()
     short = tune.choose(torch.bfloat16, d, causal, long_k - 1, CPU, sm90=True, programs=128)
     assert short == variants.Variant(*variants.SM90_FEW_PROGRAMS[(d, causal)], torch.bfloat16, d, causal)
-    assert not tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=133).config.split_k
+    beyond = 265 if causal else 133  # causal grids of up to twice the SMs split too (next test)
+    assert not tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=beyond).config.split_k
     wide = tune.choose(torch.bfloat16, 256, causal, long_k, CPU, sm90=True, programs=128)
     assert not wide.config.split_k and wide.kernel == "attn_fwd_sm90_ws"
+
+
+@pytest.mark.parametrize("d", [64, 128])
+def test_causal_grids_of_up_to_twice_the_sms_split_the_keys(cache_dir, monkeypatch, d):
+    """Causal, SM count < programs <= 2 x SM count, seq_k >= FEW_PROGRAMS_CAUSAL_2X_SEQ: the split-key build;
+    non-causal, shorter keys, larger grids and D=256 keep the usual choice."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    seq = variants.FEW_PROGRAMS_CAUSAL_2X_SEQ
+    v = tune.choose(torch.bfloat16, d, True, seq, CPU, sm90=True, programs=256)
+    assert v.config.split_k and v in variants.shipped_variants()
+    assert tune.choose(torch.bfloat16, d, True, seq, CPU, sm90=True, programs=264).config.split_k
+    for kw in (dict(causal=True, seq_k=seq, programs=265), dict(causal=True, seq_k=seq - 1, programs=256),
+               dict(causal=False, seq_k=seq, programs=256)):
+        got = tune.choose(torch.bfloat16, d, kw["causal"], kw["seq_k"], CPU, sm90=True, programs=kw["programs"])
+        assert got == variants.select(torch.bfloat16, d, kw["causal"], False, seq_k=kw["seq_k"], sm90=True), kw
+    assert not tune.choose(torch.bfloat16, 256, True, seq, CPU, sm90=True, programs=256).config.split_k
 
 
 @pytest.mark.parametrize("d", [128, 256])

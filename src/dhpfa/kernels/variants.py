@@ -114,6 +114,13 @@ _SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3, split=2, split_k=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
+# Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
+# build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
+# halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
+# (2,8,1024,64) causal x1.20, (2,4,2048,64) causal x1.42, (2,4,2048,128) causal x1.21; non-causal, where the
+# two waves are balanced, split keys lose (x0.77-0.87) and the usual choice stays.
+SM90_FEW_PROGRAMS_CAUSAL_2X = {64: _SPLIT_K, 128: _SPLIT_K}
+FEW_PROGRAMS_CAUSAL_2X_SEQ = 1024
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -187,12 +194,20 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
-    """The SM90_FEW_PROGRAMS variant where the short tiles would run on a grid of `programs` (B * H *
-    ceil(Sq / FEW_PROGRAMS_ROWS)) <= sm_count programs, else None. Shapes and the GPU decide (public)."""
-    if (head_dim, causal) in SM90_FEW_PROGRAMS and programs <= sm_count and use_short_tiles(head_dim, causal, seq_k):
+    """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
+    run: SM90_FEW_PROGRAMS (or with long keys SM90_FEW_PROGRAMS_LONG) for at most sm_count programs,
+    SM90_FEW_PROGRAMS_CAUSAL_2X for causal grids of up to twice that; else None. Shapes and the GPU decide
+    (public)."""
+    if (head_dim, causal) not in SM90_FEW_PROGRAMS or not use_short_tiles(head_dim, causal, seq_k):
+        return None
+    if programs <= sm_count:
         if (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
             kernel, config = SM90_FEW_PROGRAMS_LONG[(head_dim, causal)]
         else:
             kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
-        return Variant(kernel, config, dtype, head_dim, causal)
-    return None
+    elif causal and programs <= 2 * sm_count and head_dim in SM90_FEW_PROGRAMS_CAUSAL_2X \
+            and seq_k >= FEW_PROGRAMS_CAUSAL_2X_SEQ:
+        kernel, config = SM90_FEW_PROGRAMS_CAUSAL_2X[head_dim]
+    else:
+        return None
+    return Variant(kernel, config, dtype, head_dim, causal)
