@@ -50,7 +50,7 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
     if variant.kernel in GLUON_KERNELS:
         from . import sm90_fwd
         # the launcher derives the warps (one warpgroup per 64 rows of each consumer): the table must agree
-        rows = c.block_m if c.split_k else c.block_m // c.split
+        rows = sm90_fwd.consumer_rows(c.block_m, c.split, c.split_k)
         assert c.num_warps == rows // 16, f"{variant.name}: num_warps disagrees with the tiles"
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, split=c.split,

@@ -347,6 +347,57 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
 
 
 @gluon.jit
+def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_empty, TURN_ME: gl.constexpr,
+                  TURN_OTHER: gl.constexpr, c, J0: gl.constexpr, n_full, n_own, n_first, m_i, l_i, acc, offs_m,
+                  offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                  HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
+                  o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
+                  RELEASE_Q: gl.constexpr):
+    """This consumer's n_own >= 1 blocks of a tile whose first block sits at ring position c: blocks J0,
+    J0 + STRIDE, ..., the first n_full of them seen in full by every row. FlashAttention-3's intra-warpgroup
+    overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
+    the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
+    RELEASE_Q: Q is released (q_empty) once every QK^T has completed. Returns (m_i, l_i, acc)."""
+    dtype: gl.constexpr = q_tile.dtype
+    s0 = (c + J0) % STAGES
+    mbarrier.wait(ready_k.index(s0), ((c + J0) // STAGES) & 1)
+    _take_turn(TURN_ME, PINGPONG)
+    s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
+                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
+    _pass_turn(TURN_OTHER, PINGPONG)
+    s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
+    mbarrier.arrive(empty_k.index(s0), count=1)
+    p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0, qk_scale, SEQ_K, CAUSAL_OFFSET,
+                                        BLOCK_N, True, CAUSAL)
+    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    for t in range(1, n_full):  # blocks every row sees in full: no mask
+        j = J0 + STRIDE * t
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
+                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
+                                       j <= n_first, SKIP, STRIDE)
+    for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
+        j = J0 + STRIDE * t
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
+                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
+                                       j <= n_first, SKIP, STRIDE)
+    if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
+        mbarrier.arrive(q_empty, count=1)
+    cl = c + J0 + STRIDE * n_own - STRIDE  # the last own block's ring position
+    last = cl % STAGES
+    mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
+    _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
+    acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    _maybe_turn(TURN_OTHER, True, PINGPONG, n_own <= n_first, SKIP)
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    mbarrier.arrive(empty_v.index(last), count=1)
+    return m_i, l_i, acc
+
+
+@gluon.jit
 def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                   TURN_ME: gl.constexpr, TURN_OTHER: gl.constexpr, i, c, b, h,
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
@@ -358,10 +409,10 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
     visible key gives O = 0, LSE = -inf.
     SKIP (causal; on where skips_masked says; docs/perf-log.md, sessions 6-7): these rows compute only
-    their own n_own blocks; the tile's further blocks (fully masked for them) are released once loaded, unread. Turns
-    are taken at the turn indices 0..n_first that every consumer has (n_first: the first consumer's
-    n_own, the smallest), so the rotation stays matched; the last consumer's final steps run alone."""
-    dtype: gl.constexpr = o_desc.dtype
+    their own n_own blocks; the tile's further blocks (fully masked for them) are released once loaded,
+    unread. Turns are taken at the turn indices 0..n_first that every consumer has (n_first: the first
+    consumer's n_own, the smallest), so the rotation stays matched; the last consumer's final steps run
+    alone."""
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
@@ -372,38 +423,10 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, i & 1)
-    s0 = c % STAGES
-    mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
-    _take_turn(TURN_ME, PINGPONG)
-    s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
-                          gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    _pass_turn(TURN_OTHER, PINGPONG)
-    s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
-    mbarrier.arrive(empty_k.index(s0), count=1)
-    p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, 0, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                        BLOCK_N, True, CAUSAL)
-    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    for j in range(1, n_full):  # blocks every row sees in full: no mask
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
-                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       j <= n_first, SKIP)
-    for j in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
-                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       j <= n_first, SKIP)
-    if O_SMEM:  # every QK^T of the tile has completed: the producer may load the next Q
-        mbarrier.arrive(q_empty, count=1)
-    last = (c + n_own - 1) % STAGES
-    mbarrier.wait(ready_v.index(last), ((c + n_own - 1) // STAGES) & 1)
-    _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
-    acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-    _maybe_turn(TURN_OTHER, True, PINGPONG, n_own <= n_first, SKIP)
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    mbarrier.arrive(empty_v.index(last), count=1)
+    m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
+                                  empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
+                                  offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -439,38 +462,12 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
     if CAUSAL:
         t_full = gl.minimum(t_full, n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
-    q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, i & 1)
-    if n_own > 0:
-        c0 = c + W
-        s0 = c0 % STAGES
-        mbarrier.wait(ready_k.index(s0), (c0 // STAGES) & 1)
-        s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
-                              gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-        s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
-        mbarrier.arrive(empty_k.index(s0), count=1)
-        p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, W, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                            BLOCK_N, True, CAUSAL)
-        p_op = gl.convert_layout(p.to(o_desc.dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout,
-                                                                         k_width=2))
-        for t in range(1, t_full):  # own blocks every row sees in full: no mask
-            j = W + 2 * t
-            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, 13, 14, j,
-                                           c + j, p_op, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
-                                           CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, False, CAUSAL,
-                                           s_layout, o_layout, False, True, False, 2)
-        for t in range(gl.maximum(t_full, 1), n_own):  # diagonal / ragged-tail blocks
-            j = W + 2 * t
-            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, 13, 14, j,
-                                           c + j, p_op, m_i, l_i, acc, offs_m, offs_n0, qk_scale, SEQ_K,
-                                           CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, STAGES, True, CAUSAL,
-                                           s_layout, o_layout, False, True, False, 2)
-        cl = c + W + 2 * (n_own - 1)
-        last = cl % STAGES
-        mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
-        acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-        mbarrier.arrive(empty_v.index(last), count=1)
+    if n_own > 0:  # no turns (the pair takes none); Q is released after the hand-over
+        m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
+                                      empty_v, q_empty, 13, 14, c, W, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
+                                      offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
+                                      STAGES, s_layout, o_layout, False, False, 2, False)
     if W == 1:  # hand O, m, l over; Q is no longer read
         mbarrier.wait(merge_empty, (i & 1) ^ 1)
         acc_smem.store(acc)
@@ -696,15 +693,21 @@ def skips_masked(causal, block_m, block_n, split):
     return bool(causal) and split >= 2 and block_n < block_m
 
 
+def consumer_rows(block_m, split, split_k=False):
+    """Rows of Q each consumer warpgroup reads (its TMA block): the tile's share, or with split keys the
+    whole tile (both consumers on the same rows). The default partition has consumer_rows // 16 warps."""
+    return block_m if split_k else block_m // split
+
+
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
-    block_m // split // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
+    consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None)."""
     batch, seq_q, heads, head_dim = q.shape
-    rows = block_m if split_k else block_m // split  # split keys: both consumers on the tile's rows
+    rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
              _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E)
     shape = (heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
