@@ -56,14 +56,15 @@ PRESETS = {
                  ("attn_fwd_sm90_ws", T(128, 64, 4, 3, split=2, persistent=True), (64,)),
                  ("attn_fwd_sm90_ws", T(192, 64, 4, 3, split=3, persistent=True), (64,)),
                  ("attn_fwd_sm90_ws", T(192, 128, 4, 2, split=3, persistent=True), (64,))],
-    # few-program grids: two consumer warpgroups split one 64-row tile's key blocks (SPLIT_K), beside the
-    # shipped few-program tiles
+    # few-program grids: two consumer warpgroups split one 64-row tile's key blocks (SPLIT_K; stages are
+    # slots per consumer, each with a sub-ring of its own), beside the shipped few-program tiles
     "splitk": [("attn_fwd", T(64, 64, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
                ("attn_fwd_tma", T(64, 64, 4, 3), (128,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (256,)),
                ("attn_fwd_tma", T(64, 32, 4, 3), (256,)),
-               ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split=2, split_k=True), (64, 128)),
-               ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True), (64, 128, 256)),
-               ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split=2, split_k=True), (64, 128))],
+               ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split=2, split_k=True), (64,)),
+               ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True), (64, 128)),
+               ("attn_fwd_sm90_ws", T(64, 64, 4, 1, split=2, split_k=True), (64, 128, 256)),
+               ("attn_fwd_sm90_ws", T(64, 128, 4, 1, split=2, split_k=True), (64, 128))],
 }
 
 

@@ -216,15 +216,19 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 @gluon.jit
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                 SPLIT: gl.constexpr, CAUSAL: gl.constexpr):
+                 SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
+    SPLIT_K: block j of a tile goes to consumer j % 2's own sub-ring of STAGES slots (slots W * STAGES ..),
+    at that consumer's own position, which runs on across tiles (see _ws_consumer for why).
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     rows: gl.constexpr = q_desc.block_type.shape[1]
     c = 0  # ring position of the tile's first block
+    if SPLIT_K:
+        c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
     i = 0  # tiles done by this program
     for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL), gl.num_programs(0)):
         bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL)
@@ -238,15 +242,25 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 tma.async_copy_global_to_shared(q_desc, [b, m0 + w * rows, bh % H, 0], q_bar, q_smem.index(w))
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
-                s = (c + j) % STAGES  # V after PV, so K of a later block can load while V is still read
-                phase = (((c + j) // STAGES) & 1) ^ 1
+                if SPLIT_K:  # V after PV, so K of a later block can load while V is still read
+                    reader = j % 2
+                    pos = c + (c_1 - c) * reader + j // 2
+                    s = reader * STAGES + pos % STAGES
+                    phase = ((pos // STAGES) & 1) ^ 1
+                else:
+                    s = (c + j) % STAGES
+                    phase = (((c + j) // STAGES) & 1) ^ 1
                 mbarrier.wait(empty_k.index(s), phase)
                 mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready_k.index(s), k_ring.index(s))
                 mbarrier.wait(empty_v.index(s), phase)
                 mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
-            c += n
+            if SPLIT_K:
+                c += (n + 1) // 2
+                c_1 += n // 2
+            else:
+                c += n
             i += 1
 
 
@@ -316,20 +330,18 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, STRIDE: gl.constexpr = 1):
-    """Block j (j >= 1, ring position c; the previous block this consumer computed at c - STRIDE) with the
-    tensor cores busy during the softmax:
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0):
+    """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
+    keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
+    softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
     loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514)."""
     dtype: gl.constexpr = q_tile.dtype
-    s_idx = c % STAGES
-    if STRIDE == 1:
-        prev = (c + STAGES - 1) % STAGES
-    else:
-        prev = (c - STRIDE) % STAGES
+    s_idx = SLOT0 + c % STAGES
+    prev = SLOT0 + (c + STAGES - 1) % STAGES
     mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
-    mbarrier.wait(ready_v.index(prev), ((c - STRIDE) // STAGES) & 1)
+    mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
     _maybe_turn(TURN_ME, False, PINGPONG, take, SKIP)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
@@ -352,15 +364,16 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
-                  RELEASE_Q: gl.constexpr):
-    """This consumer's n_own >= 1 blocks of a tile whose first block sits at ring position c: blocks J0,
-    J0 + STRIDE, ..., the first n_full of them seen in full by every row. FlashAttention-3's intra-warpgroup
+                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0):
+    """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
+    full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
+    slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
     overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
-    s0 = (c + J0) % STAGES
-    mbarrier.wait(ready_k.index(s0), ((c + J0) // STAGES) & 1)
+    s0 = SLOT0 + c % STAGES
+    mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
     _take_turn(TURN_ME, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
@@ -373,21 +386,21 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     for t in range(1, n_full):  # blocks every row sees in full: no mask
         j = J0 + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
+                                       TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       j <= n_first, SKIP, STRIDE)
+                                       t <= n_first, SKIP, SLOT0)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + j, p_op, m_i, l_i,
+                                       TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       j <= n_first, SKIP, STRIDE)
+                                       t <= n_first, SKIP, SLOT0)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
-    cl = c + J0 + STRIDE * n_own - STRIDE  # the last own block's ring position
-    last = cl % STAGES
+    cl = c + n_own - 1  # the last own block's ring position
+    last = SLOT0 + cl % STAGES
     mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
     _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
@@ -446,8 +459,8 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
                           CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
     """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile's
-    n_eff (consumer W: blocks W, W + 2, ...; each ring slot is read and released by one consumer), so each
-    runs half of the serial chain. Consumer 1 hands its state (O, m, l) to consumer 0 through shared memory
+    n_eff (consumer W: blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position c),
+    so each runs half of the serial chain. Consumer 1 hands its state (O, m, l) to consumer 0 through shared memory
     (merge: acc_smem, ml_smem, full, empty barriers); consumer 0 merges and stores. Every count and
     position is public (tile indices, shapes)."""
     acc_smem, ml_smem, merge_full, merge_empty = merge
@@ -467,7 +480,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
                                       empty_v, q_empty, 13, 14, c, W, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                      STAGES, s_layout, o_layout, False, False, 2, False)
+                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES)
     if W == 1:  # hand O, m, l over; Q is no longer read
         mbarrier.wait(merge_empty, (i & 1) ^ 1)
         acc_smem.store(acc)
@@ -504,7 +517,11 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
     the next one in the rotation. rt: the kernel's runtime arguments the consumers use (attn_fwd_sm90_ws).
     SPLIT_K (two consumers, merge: the hand-over buffers and barriers): both on the same BLOCK_M rows, each
-    with alternate key blocks (_consume_tile_split_k)."""
+    with alternate key blocks (_consume_tile_split_k), each from a sub-ring of STAGES slots of its own. One
+    ring shared by both would be unsafe: a slot's fills alternate between them, and a consumer waiting for
+    fill n of a slot while fill n - 1 (the other's) is still in flight sees the same barrier parity as
+    "fill n landed" (a phase wait tells only the parity) and reads a slot that is not loaded. Session 8
+    run 2: unspecified launch failures at grids of 2,048 programs."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     TILE_M: gl.constexpr = BLOCK_M if SPLIT_K else SPLIT * BLOCK_M
@@ -539,7 +556,10 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale,
                               SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                               PINGPONG, O_SMEM, n_own, n_first, SKIP)
-            c += n
+            if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
+                c += (n - W + 1) // 2
+            else:
+                c += n
             i += 1
     if FIRST:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
         _take_turn(TURN_ME, PINGPONG)
@@ -579,21 +599,22 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         o_smem = gl.allocate_shared_memory(dtype, [Q_BUFS, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
     else:
         o_smem = q_smem
-    k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
-    v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
+    RING: gl.constexpr = 2 * STAGES if SPLIT_K else STAGES  # split keys: a sub-ring per consumer
+    k_ring = gl.allocate_shared_memory(dtype, [RING, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
+    v_ring = gl.allocate_shared_memory(dtype, [RING, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
     q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     # One allocation per barrier role. Triton's membar pass syncs the warpgroup (bar.sync) before a barrier
     # operation when an earlier one touched the same allocation (it counts a wait as a write), so barriers
     # sharing an allocation cost a bar.sync per wait and per arrive. Apart, a consumer step keeps the one
     # before its waits and the one before each one-thread arrive (K, then V).
-    ready_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    ready_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    empty_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
-    empty_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    ready_k = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
+    ready_v = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
+    empty_k = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
+    empty_v = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
     mbarrier.init(q_empty, count=SPLIT)
-    for s in gl.static_range(STAGES):
+    for s in gl.static_range(RING):
         mbarrier.init(ready_k.index(s), count=1)
         mbarrier.init(ready_v.index(s), count=1)
         mbarrier.init(empty_k.index(s), count=1 if SPLIT_K else SPLIT)  # split keys: one reader per slot
@@ -617,7 +638,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             False, merge, True)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
                                             False, merge, True)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL))],
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
@@ -678,9 +699,12 @@ def _descriptor(t, rows, head_dim):
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 
 
-def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2):
-    """Shared memory of attn_fwd_sm90_ws's tiles: Q (and O when it has a buffer of its own), K/V ring."""
-    return (block_m * head_dim * (2 if o_smem else 1) + 2 * stages * block_n * head_dim) * elt + 1024
+def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False):
+    """Shared memory of attn_fwd_sm90_ws's tiles: Q (and O when it has a buffer of its own), K/V ring (split
+    keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l)."""
+    ring = 2 * stages if split_k else stages
+    merge = (block_m * head_dim + 2 * block_m) * 4 if split_k else 0
+    return (block_m * head_dim * (2 if o_smem else 1) + 2 * ring * block_n * head_dim) * elt + merge + 1024
 
 
 def skips_masked(causal, block_m, block_n, split):
@@ -723,7 +747,10 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         grid = (min(units, num_sms),)
     else:
         grid = (units,)
-    o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True) <= SMEM_LIMIT
+    o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True, split_k=split_k) <= SMEM_LIMIT
+    if split_k and ws_smem_bytes(block_m, block_n, head_dim, stages, False, split_k=True) > SMEM_LIMIT:
+        raise ValueError(f"split keys: block_m={block_m}, block_n={block_n}, stages={stages} per consumer at "
+                         f"head_dim={head_dim} need more than {SMEM_LIMIT} bytes of shared memory")
     if consumer_regs is None:  # three consumer warpgroups share the register file: 160 for the second and third
         consumer_regs = 160 if split == 3 else 232  # spills nothing at D=64 (176 spills); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)

@@ -110,7 +110,9 @@ FEW_PROGRAMS_ROWS = 64
 # causal x1.08 / x1.08; (1,2,4096) x1.33, causal x1.22; (1,8,512), 8 key blocks per program, x0.97, causal
 # x0.74. D=128 (1,4,1024) x1.10, causal x0.92; (1,4,2048) x1.17 / causal x1.04; (1,2,4096) x1.25 / x1.20.
 # D=256 split keys x0.59-0.74; (1,4,2048,256) causal, one consumer x1.16 over the TMA tiles (at S=512 x0.95).
-_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3, split=2, split_k=True))
+# Split keys read from a sub-ring of `stages` slots per consumer (4 slots here; session 7 measured one shared
+# ring of 3, which raced: sm90_fwd._ws_consumer, session 8 run 2).
+_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
