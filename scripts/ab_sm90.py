@@ -18,6 +18,7 @@ import statistics
 import torch
 
 from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
 from sm90_check import check, gluon_fn  # scripts/: one launch against float64; bench wrapper
 
 PP = dict(warp_specialized=True, split=2, pingpong=True, persistent=True)
@@ -66,51 +67,6 @@ def load_module(name, path):
 def supports(mod, tiles):
     import inspect
     return all(k in inspect.signature(mod.launch_args).parameters for k in tiles)
-
-
-def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, seed=0, graph=False):
-    """{name: per-round ms per call}. Every round runs each kernel for about batch_ms in turn, in a fresh
-    random order: at the power cap a kernel that follows a slow (cool) one starts at a higher clock, so a
-    fixed order biases the kernels by position (seen in session 5 run 2). graph: each kernel's batch is
-    captured once in a CUDA graph and replayed in every round, so short cells time the kernels, not the
-    host's launch path."""
-    import random
-    rng = random.Random(seed)
-    names = list(kernels)
-    per_call = {}
-    for name in names:  # one timed call each (after a first, compiling one) sizes the batches
-        kernels[name](*sets[0], causal)
-        ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
-        ev[0].record()
-        kernels[name](*sets[1 % len(sets)], causal)
-        ev[1].record()
-        ev[1].synchronize()
-        per_call[name] = max(ev[0].elapsed_time(ev[1]), 1e-3)
-    batches = {n: max(4, min(200, int(batch_ms / per_call[n]))) for n in names}
-
-    def run_batch(name, r):
-        for i in range(batches[name]):
-            q, k, v = sets[(r * batches[name] + i) % len(sets)]
-            kernels[name](q, k, v, causal)
-
-    graphs = {n: bench.capture_graph(lambda n=n: run_batch(n, 0)) for n in names} if graph else {}
-    torch.cuda.synchronize()
-    times = {n: [] for n in names}
-    for r in range(rounds + warmup):
-        order = names[:]
-        rng.shuffle(order)
-        for name in order:
-            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
-            ev[0].record()
-            if graph:
-                graphs[name].replay()
-            else:
-                run_batch(name, r)
-            ev[1].record()
-            ev[1].synchronize()
-            if r >= warmup:
-                times[name].append(ev[0].elapsed_time(ev[1]) / batches[name])
-    return times
 
 
 def _quantile(xs, q):

@@ -102,7 +102,7 @@ def main():
             kernels.update({n: gluon_fn(CONFIGS[n][1]) for n in names if d in CONFIGS[n][0]})
             for causal in (False, True):
                 case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal)
-                r = bench.bench_case(case, kernels, warmup=5, reps=30)
+                r = bench.bench_case(case, kernels, rounds=5)
                 res["speed"].append(dict(case=case.label(), results=r))
                 print(f"{case.label():<32} " + "  ".join(f"{n}={v['tflops']:.0f}" if "tflops" in v else f"{n}=err"
                                                          for n, v in r.items()), flush=True)

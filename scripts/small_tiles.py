@@ -14,7 +14,7 @@ import torch
 
 from dhpfa.kernels import dispatch, variants
 from dhpfa.measure import bench
-from ab_sm90 import interleaved_ms
+from dhpfa.measure.bench import interleaved_ms
 from sm90_check import check  # scripts/: one launch on poisoned outputs against float64
 
 T = variants.TileConfig

@@ -65,7 +65,7 @@ def main():
                     for cfg in configs:
                         kernels[f"{kern}:{cfg.label()}"] = dhpfa_fn(kern, cfg)
                 t = time.time()
-                res = bench.bench_case(case, kernels, warmup=5, reps=30)
+                res = bench.bench_case(case, kernels, rounds=5)
                 ok = {k: v["tflops"] for k, v in res.items() if "tflops" in v}
                 best = max((k for k in ok if ":" in k), key=ok.get, default=None)
                 rows.append({"case": case.label(), "results": res, "best": best})

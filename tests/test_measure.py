@@ -90,6 +90,24 @@ def test_leak_table_marks_leaks_and_failed_calibration():
     assert "-20.0 **LEAK**" in table and "calibration FAILED" in table and "boom" in table
 
 
+@pytest.mark.gpu
+def test_bench_case_interleaves_rounds_and_reports_refusals():
+    """bench_case times every kernel over the asked rounds (eager and in graph replay) and reports a kernel
+    that refuses the case as an error instead of failing the cell."""
+    import dhpfa
+
+    def refuses(q, k, v, causal):
+        raise RuntimeError("not this case")
+
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal),
+               "refuses": refuses}
+    for graph in (False, True):
+        row = bench.bench_case(bench.Case(2, 4, 512, 64, True), kernels, rounds=3, batch_ms=2.0, graph=graph)
+        assert row["refuses"]["error"] == "RuntimeError: not this case"
+        assert len(row["dhpfa"]["rounds"]) == 3 and all(t > 0 for t in row["dhpfa"]["rounds"])
+        assert row["dhpfa"]["tflops"] > 0
+
+
 def test_bench_formats_and_flops():
     c = bench.Case(1, 16, 16384, 128, True)
     assert c.flops() == 4 * 16 * 16384 * 16384 * 128 / 2

@@ -460,10 +460,12 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
     """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile's
     n_eff (consumer W: blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position c),
-    so each runs half of the serial chain. Consumer 1 hands its state (O, m, l) to consumer 0 through shared memory
-    (merge: acc_smem, ml_smem, full, empty barriers); consumer 0 merges and stores. Every count and
-    position is public (tile indices, shapes)."""
-    acc_smem, ml_smem, merge_full, merge_empty = merge
+    so each runs half of the serial chain. Consumer 1 hands its state (O, m, l) to consumer 0 through shared
+    memory (merge: acc_smem, ml_smem) on two hardware named barriers, which compute-sanitizer's racecheck
+    models (on mbarriers it reported the hand-over as a race: session 8 run 4): 13 = written (consumer 1
+    arrives, consumer 0 syncs), 14 = read (consumer 0 arrives, consumer 1 syncs before its next hand-over,
+    and once after its last: _ws_consumer). Every count and position is public (tile indices, shapes)."""
+    acc_smem, ml_smem = merge
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
@@ -482,18 +484,19 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                       STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES)
     if W == 1:  # hand O, m, l over; Q is no longer read
-        mbarrier.wait(merge_empty, (i & 1) ^ 1)
+        if i > 0:  # consumer 0 has read the previous hand-over
+            _named_barrier(_BAR_SYNC_14)
         acc_smem.store(acc)
         ml_smem.index(0).store(m_i)
         ml_smem.index(1).store(l_i)
-        mbarrier.arrive(merge_full, count=1)
+        _named_barrier(_BAR_ARRIVE_13)
         mbarrier.arrive(q_empty, count=1)
     else:
-        mbarrier.wait(merge_full, i & 1)
+        _named_barrier(_BAR_SYNC_13)
         acc1 = acc_smem.load(o_layout)
         m1 = ml_smem.index(0).load(row_s)
         l1 = ml_smem.index(1).load(row_s)
-        mbarrier.arrive(merge_empty, count=1)
+        _named_barrier(_BAR_ARRIVE_14)
         m_new = gl.maximum(m_i, m1)
         m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
         w0 = gl.exp2(m_i - m_sub)
@@ -516,7 +519,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
     the next one in the rotation. rt: the kernel's runtime arguments the consumers use (attn_fwd_sm90_ws).
-    SPLIT_K (two consumers, merge: the hand-over buffers and barriers): both on the same BLOCK_M rows, each
+    SPLIT_K (two consumers, merge: the hand-over buffers): both on the same BLOCK_M rows, each
     with alternate key blocks (_consume_tile_split_k), each from a sub-ring of STAGES slots of its own. One
     ring shared by both would be unsafe: a slot's fills alternate between them, and a consumer waiting for
     fill n of a slot while fill n - 1 (the other's) is still in flight sees the same barrier parity as
@@ -563,6 +566,9 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
             i += 1
     if FIRST:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
         _take_turn(TURN_ME, PINGPONG)
+    if SPLIT_K and W == 1:  # ... and consumer 1 consumer 0's last "hand-over read"
+        if i > 0:
+            _named_barrier(_BAR_SYNC_14)
 
 
 @gluon.jit
@@ -629,11 +635,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         acc_smem = gl.allocate_shared_memory(gl.float32, [ROWS, HEAD_DIM],
                                              gl.SwizzledSharedLayout(1, 1, 1, order=[1, 0]))
         ml_smem = gl.allocate_shared_memory(gl.float32, [2, ROWS], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
-        merge_full = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-        merge_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-        mbarrier.init(merge_full, count=1)
-        mbarrier.init(merge_empty, count=1)
-        merge = (acc_smem, ml_smem, merge_full, merge_empty)
+        merge = (acc_smem, ml_smem)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
                                             False, merge, True)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,

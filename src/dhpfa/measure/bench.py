@@ -1,10 +1,16 @@
 """Speed of dhpfa beside the SDPA backends, on the grid of ../shared/protocols.md.
 
-Timing: CUDA events around each call, after warm-up, median over many calls, rotating among several
-random input sets so repeated calls do not just measure the L2 cache. Never zeros.
+Timing (interleaved_ms): in each round every kernel runs a batch of calls (about BATCH_MS of GPU time)
+between two CUDA events, in a fresh random order per round, after warm-up rounds; the figure is the median
+over rounds of the time per call. Calls rotate among several random input sets so repeated calls do not
+just measure the L2 cache. Never zeros. Why interleaved: under the H200's power cap a kernel's time
+depends on what ran just before it (a kernel that follows a slow one starts at a higher clock; session 5
+run 2), so kernels timed one after another in a fixed order are biased by their position.
 """
 import json
 import math
+import random
+import statistics
 from dataclasses import asdict, dataclass
 
 import torch
@@ -73,6 +79,59 @@ def time_ms(fn, input_sets, warmup=10, reps=50):
     return times[len(times) // 2]
 
 
+def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, seed=0, graph=False, errors=None):
+    """{name: per-round ms per call} of kernels {name: fn(q, k, v, causal)}. Every round runs each kernel
+    for about batch_ms in turn, in a fresh random order: at the power cap a kernel that follows a slow
+    (cool) one starts at a higher clock, so a fixed order biases the kernels by position (seen in session 5
+    run 2). graph: each kernel's batch is captured once in a CUDA graph and replayed in every round, so
+    short cells time the kernels, not the host's launch path. errors: a dict that receives "Type: message"
+    of each kernel that fails its first calls (a peer backend that does not support the case), which is
+    then left out; without it the error propagates."""
+    rng = random.Random(seed)
+    names = []
+    per_call = {}
+    for name in kernels:  # one timed call each (after a first, compiling one) sizes the batches
+        try:
+            kernels[name](*sets[0], causal)
+            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+            ev[0].record()
+            kernels[name](*sets[1 % len(sets)], causal)
+            ev[1].record()
+            ev[1].synchronize()
+        except Exception as e:
+            if errors is None:
+                raise
+            errors[name] = f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"
+            continue
+        names.append(name)
+        per_call[name] = max(ev[0].elapsed_time(ev[1]), 1e-3)
+    batches = {n: max(4, min(200, int(batch_ms / per_call[n]))) for n in names}
+
+    def run_batch(name, r):
+        for i in range(batches[name]):
+            q, k, v = sets[(r * batches[name] + i) % len(sets)]
+            kernels[name](q, k, v, causal)
+
+    graphs = {n: capture_graph(lambda n=n: run_batch(n, 0)) for n in names} if graph else {}
+    torch.cuda.synchronize()
+    times = {n: [] for n in names}
+    for r in range(rounds + warmup):
+        order = names[:]
+        rng.shuffle(order)
+        for name in order:
+            ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
+            ev[0].record()
+            if graph:
+                graphs[name].replay()
+            else:
+                run_batch(name, r)
+            ev[1].record()
+            ev[1].synchronize()
+            if r >= warmup:
+                times[name].append(ev[0].elapsed_time(ev[1]) / batches[name])
+    return times
+
+
 def peer_kernels():
     """name -> fn(q, k, v, causal) for every SDPA backend that runs here, plus dhpfa."""
     import dhpfa
@@ -92,16 +151,24 @@ def peer_kernels():
     return kernels
 
 
-def bench_case(case: Case, kernels: dict, warmup=10, reps=50):
-    """{kernel: {"ms": .., "tflops": ..}} for one case; kernels that refuse the case get an "error"."""
+ROUNDS = 7
+BATCH_MS = 25.0
+
+
+def bench_case(case: Case, kernels: dict, rounds=ROUNDS, batch_ms=BATCH_MS, graph=False):
+    """{kernel: {"ms": .., "tflops": .., "rounds": [..]}} for one case, timed by interleaved_ms (eager, or
+    graph=True: CUDA-graph replay); kernels that refuse the case get an "error"."""
     sets = make_inputs(case, n_sets_for(case))
+    errors = {}
+    times = interleaved_ms(kernels, sets, case.causal, rounds=rounds, batch_ms=batch_ms, graph=graph,
+                           errors=errors)
     row = {}
-    for name, k in kernels.items():
-        try:
-            ms = time_ms(lambda q, kk, v: k(q, kk, v, case.causal), sets, warmup, reps)
-            row[name] = {"ms": ms, "tflops": case.flops() / ms / 1e9}
-        except Exception as e:  # a peer backend that does not support the case
-            row[name] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"}
+    for name in kernels:
+        if name in errors:
+            row[name] = {"error": errors[name]}
+        else:
+            ms = statistics.median(times[name])
+            row[name] = {"ms": ms, "tflops": case.flops() / ms / 1e9, "rounds": times[name]}
     del sets
     torch.cuda.empty_cache()
     return row
@@ -181,14 +248,12 @@ def save_json(obj, path):
 
 # ---- long context and small shapes ---------------------------------------------------------------------
 def long_context(kernels, seqs=(16384, 32768, 65536, 131072), head_dim=128, heads=16, causal=False):
-    """B = 1; TFLOPS per kernel per S, and relative to S = 16K. Each case warms up and times for about
-    0.3 s of GPU time (at 500 TFLOPS), so every length is timed in the same sustained clock state."""
+    """B = 1; TFLOPS per kernel per S, and relative to S = 16K; every length timed alike (bench_case's
+    interleaved rounds of sustained batches)."""
     rows = []
     for s in seqs:
         case = Case(1, heads, s, head_dim, causal)
-        n = max(5, min(200, int(0.3 / (case.flops() / 5e14))))
-        rows.append({"case": asdict(case), "label": case.label(),
-                     "results": bench_case(case, kernels, warmup=n, reps=n)})
+        rows.append({"case": asdict(case), "label": case.label(), "results": bench_case(case, kernels)})
     base = rows[0]["results"]
     for r in rows:
         for name, v in r["results"].items():
@@ -256,17 +321,7 @@ def short_cells_graph(kernels, seqs=(512, 1024), dtype="bf16"):
     eager figure then measures the host: TFLOPS in CUDA-graph replay, every kernel alike."""
     rows = []
     for case in grid_cases(seqs=seqs, dtypes=(dtype,)):
-        sets = make_inputs(case, n_sets_for(case))
-        row = {}
-        for name, k in kernels.items():
-            try:
-                ms = graph_ms(lambda q, kk, v: k(q, kk, v, case.causal), sets)
-                row[name] = {"ms": ms, "tflops": case.flops() / ms / 1e9}
-            except Exception as e:
-                row[name] = {"error": f"{type(e).__name__}: {str(e).splitlines()[0][:120]}"}
-        del sets
-        torch.cuda.empty_cache()
-        rows.append({"case": asdict(case), "label": case.label(), "results": row})
+        rows.append({"case": asdict(case), "label": case.label(), "results": bench_case(case, kernels, graph=True)})
     return rows
 
 
