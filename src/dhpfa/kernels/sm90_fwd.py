@@ -95,25 +95,20 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
 
 @gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
-              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_WAIT: gl.constexpr = False):
+              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
-    dtype and shared layout, so it needs no buffer of its own. DEFER_WAIT (O in a buffer of its own): the
-    store is not waited for here but before the buffer is written again (and once at the consumer's end),
-    so the next tile's GEMMs do not wait for it."""
+    dtype and shared layout, so it needs no buffer of its own."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
     gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
-    if DEFER_WAIT:  # the previous tile's store has read the buffer
-        tma.store_wait(pendings=0)
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
     tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
-    if not DEFER_WAIT:
-        tma.store_wait(pendings=0)
+    tma.store_wait(pendings=0)
 
 
 @gluon.jit
@@ -453,7 +448,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.arrive(empty_k.index(s), count=1)
             mbarrier.wait(ready_v.index(s), phase)
             mbarrier.arrive(empty_v.index(s), count=1)
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, O_SMEM)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -510,8 +505,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
         acc = acc * gl.convert_layout(w0, row_o)[:, None] + acc1 * gl.convert_layout(w1, row_o)[:, None]
         if O_SMEM:
             mbarrier.arrive(q_empty, count=1)
-        _epilogue(o_desc, LSE, acc, m_new, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-                  O_SMEM)
+        _epilogue(o_desc, LSE, acc, m_new, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
         if not O_SMEM:
             mbarrier.arrive(q_empty, count=1)
 
@@ -575,8 +569,6 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     if SPLIT_K and W == 1:  # ... and consumer 1 consumer 0's last "hand-over read"
         if i > 0:
             _named_barrier(_BAR_SYNC_14)
-    if O_SMEM:  # the last tile's O store (_epilogue's DEFER_WAIT) has read the buffer before the CTA ends
-        tma.store_wait(pendings=0)
 
 
 @gluon.jit
