@@ -51,6 +51,9 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "n64s3_np": ((128,), dict(block_m=128, block_n=64, stages=3, **{**PP, "persistent": False})),
     "m64n64s3_x1": ((128,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True)),
     "m64n64s2_x1": ((128,), dict(block_m=64, block_n=64, stages=2, warp_specialized=True)),
+    # the one-consumer build under a 128-register launch limit: two CTAs per SM instead of one (session 8)
+    "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
+    "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
 }
 
 

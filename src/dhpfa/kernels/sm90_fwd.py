@@ -727,11 +727,12 @@ def consumer_rows(block_m, split, split_k=False):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None, split_k=False):
+                num_sms=None, skip_masked=None, split_k=False, maxnreg=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
-    count (public; read from q's device when None)."""
+    count (public; read from q's device when None). maxnreg: ptxas's register limit per thread at launch
+    (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one)."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -762,6 +763,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(SPLIT_K=True)
     if skip_masked:
         kwargs.update(SKIP_MASKED=True)
+    if maxnreg is not None:
+        kwargs.update(maxnreg=int(maxnreg))
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
