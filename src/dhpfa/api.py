@@ -12,12 +12,13 @@ from numbers import Real
 import torch
 
 from .kernels import variants
+from .settings import AUTOTUNE_ENV, CACHE_ENV, INTERPRET_ENV
 
 _SUPPORTED = "float16 or bfloat16"
 
 
 def _interpreter_active() -> bool:
-    return os.environ.get("TRITON_INTERPRET", "0") == "1"
+    return os.environ.get(INTERPRET_ENV, "0") == "1"
 
 
 def _check_tensor(name, t, ndim, layout):
@@ -146,7 +147,7 @@ def _signature(kind, q, k, v, causal, scale, extra=None):
     env = os.environ
     return (kind, q.shape, q.stride(), q.dtype, q.device, k.shape, k.stride(), k.dtype, k.device, v.shape,
             v.stride(), v.dtype, v.device, causal, type(scale), scale, extra,
-            env.get("TRITON_INTERPRET"), env.get("DHPFA_CACHE_DIR"), env.get("DHPFA_AUTOTUNE"))
+            env.get(INTERPRET_ENV), env.get(CACHE_ENV), env.get(AUTOTUNE_ENV))
 
 
 def _cached_plan(sig, q, k, v):

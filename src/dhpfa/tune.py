@@ -17,9 +17,8 @@ import warnings
 import torch
 
 from .kernels import dispatch, variants
+from .settings import AUTOTUNE_ENV, CACHE_ENV
 
-CACHE_ENV = "DHPFA_CACHE_DIR"
-AUTOTUNE_ENV = "DHPFA_AUTOTUNE"
 CLASSES = (512, 1024, 2048, 4096, 8192, 16384)  # sequence-length classes: the grid's lengths
 _DTYPE_NAMES = {torch.float16: "fp16", torch.bfloat16: "bf16"}
 
