@@ -56,6 +56,10 @@ PRESETS = {
                  ("attn_fwd_sm90_ws", T(128, 64, 4, 3, split=2, persistent=True), (64,)),
                  ("attn_fwd_sm90_ws", T(192, 64, 4, 3, split=3, persistent=True), (64,)),
                  ("attn_fwd_sm90_ws", T(192, 128, 4, 2, split=3, persistent=True), (64,))],
+    # D=64 S=512 grid cell (issue 2's last cell under 1.5x FA2): stages and warps of the 64x64 Triton tiles
+    "d64s512": [("attn_fwd_tma", T(64, 64, 4, 2), (64,)), ("attn_fwd_tma", T(64, 64, 4, 4), (64,)),
+                ("attn_fwd_tma", T(64, 64, 8, 3), (64,)), ("attn_fwd_tma", T(64, 32, 4, 4), (64,)),
+                ("attn_fwd", T(64, 64, 4, 2), (64,)), ("attn_fwd", T(64, 64, 4, 4), (64,))],
     # few-program grids: two consumer warpgroups split one 64-row tile's key blocks (SPLIT_K; stages are
     # slots per consumer, each with a sub-ring of its own), beside the shipped few-program tiles
     "splitk": [("attn_fwd", T(64, 64, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
