@@ -10,15 +10,4 @@ for shape in ((1, 4, 2048, 64), (2, 4, 2048, 128)):
     r = run_determinism(shape, runs=1000)
     print(shape, 'ok' if r['ok'] else 'NOT deterministic', {k: (v['identical_runs'], v['processes_identical'])
                                                           for k, v in r.items() if isinstance(v, dict)})"
-i=0
-for spec in "1,4,2048,64" "2,4,2048,128 --causal"; do
-  i=$((i+1)); set -- $spec
-  echo "== counters $spec"
-  timeout 150 python3 -m dhpfa counters --shape $1 $2 --out $OUT/counters$i 2>&1 | tail -2
-  python3 -c "
-import json; r=json.load(open('$OUT/counters$i/counters.json'))['results']['dhpfa']
-print({k: r.get(k) for k in ('work_identical', 'dram_within_repeat_spread', 'control_within_repeat_spread', 'error')})
-m=r.get('metrics', {})
-for name, row in m.items(): print(' ', name.split('__')[1][:44], row['identical'], row['class_spread'], row['repeat_spread'])
-print(' kernels:', r['per_call']['fixed-random']['kernels'] if 'per_call' in r else None)" 2>&1 | tail -18
-done
+COUNTERS_LIMIT=150 COUNTERS_TAIL=2 bash scripts/counters_batch.sh "1,4,2048,64" "2,4,2048,128 --causal"
