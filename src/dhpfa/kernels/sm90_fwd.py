@@ -566,7 +566,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
             i += 1
     if FIRST:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
         _take_turn(TURN_ME, PINGPONG)
-    if SPLIT_K and W == 1:  # ... and consumer 1 consumer 0's last "hand-over read"
+    if SPLIT_K and W == 1:  # ... and consumer 1 takes consumer 0's last "hand-over read"
         if i > 0:
             _named_barrier(_BAR_SYNC_14)
 
