@@ -5,7 +5,10 @@ warps stall). Usage on the device:
         --section ComputeWorkloadAnalysis -k regex:attn_fwd -c 1 python3 scripts/ncu_stalls.py --d 128 \\
         --seq 16384 [--causal]
 
-The variant is the one the API dispatches for that head dim, length and causal flag on Hopper.
+The variant is the one the API dispatches for that head dim, length and causal flag on Hopper (the grid
+cell's shape: B = 16384 / S, H = 2048 / D). --peer cudnn|flash runs that SDPA backend instead; each call is
+inside an NVTX range "attn", so `ncu --nvtx --nvtx-include "attn/"` profiles the attention kernel only,
+whatever its name.
 """
 import argparse
 import os
@@ -22,16 +25,32 @@ def main():
     ap.add_argument("--d", type=int, default=128)
     ap.add_argument("--seq", type=int, default=16384)
     ap.add_argument("--causal", action="store_true")
+    ap.add_argument("--peer", choices=("cudnn", "flash"), help="profile this SDPA backend instead")
     a = ap.parse_args()
     v = variants.select(torch.bfloat16, a.d, a.causal, False, seq_k=a.seq, sm90=True)  # what the API runs
     b, h = max(1, 16384 // a.seq), 2048 // a.d
     g = torch.Generator(device="cuda").manual_seed(0)
     q, k, vv = (torch.randn(b, a.seq, h, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
     out, lse = torch.empty_like(q), torch.empty(b, h, a.seq, device="cuda")
+    if a.peer:
+        from torch.nn.attention import SDPBackend, sdpa_kernel
+        backend = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}[a.peer]
+        qt, kt, vt = (t.transpose(1, 2) for t in (q, k, vv))
+
+        def call():
+            with sdpa_kernel([backend]):
+                torch.nn.functional.scaled_dot_product_attention(qt, kt, vt, is_causal=a.causal)
+        name = f"sdpa_{a.peer}"
+    else:
+        def call():
+            dispatch.launch(v, q, k, vv, out, lse, a.d ** -0.5, a.causal, 0)
+        name = v.name
     for _ in range(2):
-        dispatch.launch(v, q, k, vv, out, lse, a.d ** -0.5, a.causal, 0)
+        torch.cuda.nvtx.range_push("attn")
+        call()
+        torch.cuda.nvtx.range_pop()
     torch.cuda.synchronize()
-    print(v.name, "ok")
+    print(name, "ok")
 
 
 if __name__ == "__main__":
