@@ -10,6 +10,7 @@ import dhpfa
 from dhpfa.kernels import dispatch, variants
 from dhpfa.measure import bench
 from dhpfa.reference import attention_ref_rows
+from .reference import check_variant_on_grid
 
 pytestmark = pytest.mark.gpu
 
@@ -85,28 +86,11 @@ def test_every_shipped_variant_matches_float64(variant):
 @pytest.mark.parametrize("variant", variants.shipped_variants(), ids=lambda v: v.name)
 def test_every_shipped_variant_on_a_full_grid(variant):
     """Each variant on a 16K-token grid (S = 1024: thousands of programs at 64-row tiles), as the tuner runs
-    it: (B, H, S, D) tensors viewed as (B, S, H, D), 10 calls queued back to back, poisoned outputs. The
-    per-variant test above runs small grids, where a race between warp-specialised partitions (session 8:
-    the split-key ring) did not show; full grids keep every SM busy for many programs."""
-    d, dt = variant.head_dim, variant.dtype
+    it, 10 calls queued back to back. The per-variant test above runs small grids, where a race between
+    warp-specialised partitions (session 8: the split-key ring) did not show."""
     s = 1024
-    b, h = 16384 // s, 2048 // d
-    g = torch.Generator(device="cuda").manual_seed(d + 7 * variant.causal)
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=dt, generator=g) for _ in range(3))
-    out = torch.full((b, s, h, d), float("nan"), device="cuda", dtype=dt)
-    lse = torch.full((b, h, s), float("nan"), device="cuda")
-    for _ in range(10):
-        dispatch.launch(variant, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out, lse, d ** -0.5,
-                        variant.causal, 0)
-    torch.cuda.synchronize()
-    assert not out.isnan().any() and not lse.isnan().any()
-    rows = torch.arange(0, s, 7, device="cuda")
-    for bb, hh in {(0, 0), (b - 1, h - 1)}:
-        ro, rl = attention_ref_rows(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), d ** -0.5,
-                                    0 if variant.causal else None, bb, hh, rows)
-        err = float((out[bb, rows, hh].double() - ro).norm() / ro.norm())
-        assert err < TOL[dt], f"rel err {err:.2e} at b={bb} h={hh}"
-        assert torch.allclose(lse[bb, hh, rows].double(), rl, rtol=1e-3, atol=1e-3)
+    check_variant_on_grid(variant, 16384 // s, 2048 // variant.head_dim, s, calls=10, tol=TOL[variant.dtype],
+                          row_step=7)
 
 
 @pytest.mark.parametrize("causal", [False, True])

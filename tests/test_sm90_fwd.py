@@ -171,26 +171,13 @@ def test_gluon_kernel_matches_float64(shape, d, causal, tiles):
 @pytest.mark.parametrize("causal", [False, True])
 def test_split_keys_on_a_grid_of_thousands_of_programs(d, causal):
     """The shipped split-key build on the tuner's grids (B = 32, H = 2048 / D, S = 512: thousands of
-    programs; (B, H, S, D) tensors viewed as (B, S, H, D)), 20 calls. With one ring shared by both consumers
-    this raced and ended in "unspecified launch failure" (session 8 run 2); every smaller grid had passed."""
-    from dhpfa.kernels import dispatch, variants
+    programs), 20 calls. With one ring shared by both consumers this raced and ended in "unspecified launch
+    failure" (session 8 run 2); every smaller grid had passed."""
+    from dhpfa.kernels import variants
+    from .reference import check_variant_on_grid
     kernel, config = variants._SPLIT_K
-    variant = variants.Variant(kernel, config, torch.bfloat16, d, causal)
-    b, h, s = 32, 2048 // d, 512
-    g = torch.Generator(device="cuda").manual_seed(d + causal)
-    q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
-    out = torch.full((b, s, h, d), float("nan"), device="cuda", dtype=torch.bfloat16)
-    lse = torch.full((b, h, s), float("nan"), device="cuda")
-    for _ in range(20):
-        dispatch.launch(variant, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out, lse, d ** -0.5,
-                        causal, 0)
-    torch.cuda.synchronize()
-    assert not out.isnan().any() and not lse.isnan().any()
-    rows = torch.arange(s, device="cuda")
-    for bb, hh in {(0, 0), (b - 1, h - 1)}:
-        ref, _ = attention_ref_rows(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), d ** -0.5,
-                                    0 if causal else None, bb, hh, rows)
-        assert float((out[bb, :, hh].double() - ref).norm() / ref.norm()) < 1e-2
+    check_variant_on_grid(variants.Variant(kernel, config, torch.bfloat16, d, causal), 32, 2048 // d, 512, calls=20,
+                          tol=1e-2)
 
 
 def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():

@@ -455,13 +455,14 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 @gluon.jit
 def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
-                          empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K,
+                          empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_own, qk_scale, SEQ_Q, SEQ_K,
                           CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
-    """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile's
-    n_eff (consumer W: blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position c),
-    so each runs half of the serial chain. Consumer 1 hands its state (O, m, l) to consumer 0 through shared
-    memory (merge: acc_smem, ml_smem) on two hardware named barriers, which compute-sanitizer's racecheck
+    """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile
+    (consumer W: its n_own blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position
+    c; consumer 0 has >= 1, consumer 1 may have none), so each runs half of the serial chain. Consumer 1
+    hands its state (O, m, l) to consumer 0 through shared memory (merge: acc_smem, ml_smem) on two
+    hardware named barriers, which compute-sanitizer's racecheck
     models (on mbarriers it reported the hand-over as a race: session 8 run 4): 13 = written (consumer 1
     arrives, consumer 0 syncs), 14 = read (consumer 0 arrives, consumer 1 syncs before its next hand-over,
     and once after its last: _ws_consumer). Every count and position is public (tile indices, shapes)."""
@@ -472,7 +473,6 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
                                                        instr_shape=[16, HEAD_DIM, 16])
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    n_own = (n_eff - W + 1) // 2  # consumer 0 has >= 1 (n_eff >= 1); consumer 1 may have none
     t_full = (_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - W + 1) // 2  # own blocks seen in full
     if CAUSAL:
         t_full = gl.minimum(t_full, n_own)
@@ -549,9 +549,10 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
             if SKIP:
                 n_own = _kv_blocks(m0 + W * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
                 n_first = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
-            if SPLIT_K:
+            if SPLIT_K:  # alternate blocks: W, W + 2, ...
+                n_own = (n - W + 1) // 2
                 _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                                      empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n, qk_scale, SEQ_Q,
+                                      empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n_own, qk_scale, SEQ_Q,
                                       SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                       O_SMEM)
             else:
@@ -560,7 +561,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                               SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                               PINGPONG, O_SMEM, n_own, n_first, SKIP)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
-                c += (n - W + 1) // 2
+                c += n_own
             else:
                 c += n
             i += 1
