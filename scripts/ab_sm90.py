@@ -17,6 +17,8 @@ import statistics
 
 import torch
 
+from dhpfa.kernels import triton_fwd
+from dhpfa.kernels.variants import TileConfig
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 from sm90_check import check, gluon_fn  # scripts/: one launch against float64; bench wrapper
@@ -55,6 +57,24 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
     "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
 }
+# exp2 on the FMA pipe for e of every 8 exponentials of unmasked blocks (session 9): Gluon builds above ...
+for _name, _e in (("m192n128s2_x3_nopp", 1), ("m192n128s2_x3_nopp", 2), ("m192n128s2_x3_nopp", 3),
+                  ("n128s2", 1), ("n128s2", 2), ("n64s3", 1)):
+    CONFIGS[f"{_name}_e{_e}"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], exp2_emu=_e))
+# ... and the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
+for _e in range(4):
+    CONFIGS["t_m64n64s3" + (f"_e{_e}" if _e else "")] = (
+        (64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3, exp2_emu=_e))))
+
+
+def triton_launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, triton=None):
+    """sm90_fwd.launch's signature for a Triton kernel: tiles = dict(triton=(kernel, TileConfig))."""
+    kernel, config = triton
+    triton_fwd.launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config)
+
+
+def launcher(mod, tiles):
+    return triton_launch if "triton" in tiles else mod.launch
 
 
 def load_module(name, path):
@@ -69,6 +89,8 @@ def load_module(name, path):
 
 def supports(mod, tiles):
     import inspect
+    if "triton" in tiles:  # the working tree's Triton kernels only
+        return mod.__name__.endswith("sm90_fwd")
     return all(k in inspect.signature(mod.launch_args).parameters for k in tiles)
 
 
@@ -109,7 +131,7 @@ def main():
                 for causal in (False, True):
                     for dt in (torch.bfloat16, torch.float16):
                         for shape in ((2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (1, 2048, 2048, 2, 1)):
-                            err, bad = check(*shape, d, causal, dt, tiles, launch=mod.launch)
+                            err, bad = check(*shape, d, causal, dt, tiles, launch=launcher(mod, tiles))
                             good = err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dt] and not bad
                             ok &= good
                             res["correctness"].append(dict(module=mname, config=cname, d=d, causal=causal,
@@ -125,7 +147,7 @@ def main():
             for cname in configs:
                 cdims, tiles = CONFIGS[cname]
                 if d in cdims and supports(mod, tiles):
-                    kernels[f"{mname}/{cname}"] = gluon_fn(tiles, launch=mod.launch)
+                    kernels[f"{mname}/{cname}"] = gluon_fn(tiles, launch=launcher(mod, tiles))
         for causal in (False, True):
             case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
             sets = bench.make_inputs(case, bench.n_sets_for(case))
