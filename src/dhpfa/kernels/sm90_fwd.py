@@ -19,7 +19,6 @@ import torch
 import triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
-from triton.experimental.gluon.language.nvidia.ampere import async_copy
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
@@ -75,7 +74,6 @@ def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.co
 
 _EXP2_EMU_1, _EXP2_EMU_2, _EXP2_EMU_3 = (gl.constexpr(exp2_asm(e)) for e in (1, 2, 3))
 _EXP2_PACK = gl.constexpr(EXP2_PACK)
-LEVELS_MAX = gl.constexpr(5)
 _EXP2_CONSTRAINTS = gl.constexpr(EXP2_CONSTRAINTS)
 
 
@@ -98,27 +96,6 @@ def _exp2(x, EMU: gl.constexpr):
 
 
 @gluon.jit
-def _release(slot_barrier):
-    """Every thread of the consumer arrives on a K or V slot's empty barrier once its own GEMMs that read the
-    slot have completed (cp.async.mbarrier.arrive.noinc: a per-thread arrive, no cp.async outstanding). A
-    one-thread mbarrier.arrive needs the warpgroup's bar.sync before it (Triton inserts one): two per step
-    (session 9). The barrier counts RELEASE_ARRIVALS (attn_fwd_sm90_ws)."""
-    async_copy.mbarrier_arrive(slot_barrier, increment_count=False)
-
-
-@gluon.jit
-def _row_max(x, BLOCK_N: gl.constexpr):
-    """Row max of a [rows, BLOCK_N] wgmma accumulator as a tree: halves of each thread's columns are
-    combined pairwise (independent FMNMX) down to 8 columns, then gl.max (a chain of 4, and the lane
-    shuffles). gl.max alone is one dependent chain of 32 FMNMX per row."""
-    ROWS: gl.constexpr = x.shape[0]
-    for i in gl.static_range(LEVELS_MAX):
-        if (BLOCK_N >> i) > 8:
-            x = gl.max(x.reshape([ROWS, 2, BLOCK_N >> (i + 1)]), axis=1)
-    return gl.max(x, axis=1)
-
-
-@gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
                    MASKED: gl.constexpr, CAUSAL: gl.constexpr, EMU: gl.constexpr = 0):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
@@ -130,7 +107,7 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
         if CAUSAL:
             visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
         s_acc = gl.where(visible, s_acc, float("-inf"))
-    m_new = gl.maximum(m_i, gl.convert_layout(_row_max(s_acc, BLOCK_N), m_i.type.layout) * qk_scale)
+    m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
     if MASKED:
         m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
     else:
@@ -399,12 +376,12 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, take, SKIP)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
-    _release(empty_k.index(s_idx))  # block j's K is read
+    mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                           BLOCK_N, MASKED, CAUSAL, EMU)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    _release(empty_v.index(prev))  # block j-1's V is read
+    mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     return p_op, m_new, l_i, acc
 
@@ -430,7 +407,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
-    _release(empty_k.index(s0))
+    mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                         BLOCK_N, True, CAUSAL)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
@@ -457,7 +434,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-    _release(empty_v.index(last))
+    mbarrier.arrive(empty_v.index(last), count=1)
     return m_i, l_i, acc
 
 
@@ -496,9 +473,9 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             s = (c + j) % STAGES
             phase = ((c + j) // STAGES) & 1
             mbarrier.wait(ready_k.index(s), phase)
-            _release(empty_k.index(s))
+            mbarrier.arrive(empty_k.index(s), count=1)
             mbarrier.wait(ready_v.index(s), phase)
-            _release(empty_v.index(s))
+            mbarrier.arrive(empty_v.index(s), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
@@ -668,10 +645,6 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     # operation when an earlier one touched the same allocation (it counts a wait as a write), so barriers
     # sharing an allocation cost a bar.sync per wait and per arrive. Apart, a consumer step keeps the one
     # before its waits and the one before each one-thread arrive (K, then V).
-    # every thread of each consumer that reads a slot arrives on its empty barriers (_release); split keys:
-    # one reader per slot
-    CONSUMER_THREADS: gl.constexpr = 32 * (4 if SPLIT >= 2 else num_warps)
-    RELEASE_ARRIVALS: gl.constexpr = CONSUMER_THREADS * (1 if SPLIT_K else SPLIT)
     ready_k = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
     ready_v = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
     empty_k = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
@@ -681,8 +654,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     for s in gl.static_range(RING):
         mbarrier.init(ready_k.index(s), count=1)
         mbarrier.init(ready_v.index(s), count=1)
-        mbarrier.init(empty_k.index(s), count=RELEASE_ARRIVALS)
-        mbarrier.init(empty_v.index(s), count=RELEASE_ARRIVALS)
+        mbarrier.init(empty_k.index(s), count=1 if SPLIT_K else SPLIT)  # split keys: one reader per slot
+        mbarrier.init(empty_v.index(s), count=1 if SPLIT_K else SPLIT)
     # The partitions' runtime arguments go in one tuple each (rt, prt); their constexprs stay inline in the
     # lists (in a tuple variable Gluon would turn them into tensors).
     rt = (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale,
