@@ -57,14 +57,11 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
     "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
 }
-# exp2 on the FMA pipe for e of every 8 exponentials of unmasked blocks (session 9): Gluon builds above ...
-for _name, _e in (("m192n128s2_x3_nopp", 1), ("m192n128s2_x3_nopp", 2), ("m192n128s2_x3_nopp", 3),
-                  ("n128s2", 1), ("n128s2", 2), ("n64s3", 1)):
-    CONFIGS[f"{_name}_e{_e}"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], exp2_emu=_e))
-# ... and the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
-for _e in range(4):
-    CONFIGS["t_m64n64s3" + (f"_e{_e}" if _e else "")] = (
-        (64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3, exp2_emu=_e))))
+# each consumer's softmax while its PV GEMM is in flight (sm90_fwd._ov_step PV_OVERLAP, session 9)
+for _name in ("n128s2", "n64s3", "n64s2", "n128s3", "m192n128s2_x3_nopp"):
+    CONFIGS[f"{_name}_ov"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], pv_overlap=True))
+# the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
+CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
 
 
 def triton_launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, triton=None):

@@ -3,6 +3,8 @@
 # (ctmath.exp2_asm; TileConfig.exp2_emu / launch exp2_emu=), A/B against e=0 in random-order rounds:
 # D=64 three consumers (8K, 16K), D=64 Triton short tiles (512-4K), D=128 two consumers (512, 2K, 16K).
 # Then the ncu side-by-side prepared in session 8 (scripts/session9_first.sh).
+# The exp2 code was removed after this run; to repeat it, apply docs/experiments/session9_exp2_fma.diff and
+# restore the t_m64n64s3_e* and *_e* configurations of scripts/ab_sm90.py (git show fc13271).
 #   bash scripts/session9_run1.sh   (writes under $OUT)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1
 OUT=${OUT:-out}; mkdir -p "$OUT/x3" "$OUT/short" "$OUT/d128"

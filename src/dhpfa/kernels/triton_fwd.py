@@ -21,7 +21,7 @@ SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
 def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
                lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
-               MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr, EMU: tl.constexpr = 0):
+               MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
@@ -44,7 +44,7 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         qk = tl.dot(q, k, input_precision=DOT_PRECISION)
         if MASKED:
             qk = mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL)
-        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED, EMU)
+        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         if MASKED:
             v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
         elif HEAD_DIM != BLOCK_D:
@@ -61,7 +61,7 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
              stride_vb, stride_vh, stride_vn, stride_ob, stride_oh, stride_om,
              H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
              HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-             CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr, EXP2_EMU: tl.constexpr = 0):
+             CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """One program = one BLOCK_M tile of query rows of one (batch, head); layout (B, S, H, D) by strides."""
     pid_m, pid_bh, b, h, h_kv = query_tile(H, H_KV, CAUSAL)
     b = b.to(tl.int64)
@@ -84,7 +84,7 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
     n_full, kv_end = kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
     acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
                                0, n_full, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                               HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION, EXP2_EMU)
+                               HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
     acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
                                n_full, kv_end, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
@@ -98,7 +98,7 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
 @triton.jit
 def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
                    BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr,
-                   DOT_PRECISION: tl.constexpr, EMU: tl.constexpr = 0):
+                   DOT_PRECISION: tl.constexpr):
     offs_n0 = tl.arange(0, BLOCK_N)
     for start_n in range(lo, hi, BLOCK_N):
         # TMA zero-fills rows past SEQ_K and columns past HEAD_DIM: no predicate on any load.
@@ -106,7 +106,7 @@ def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk
         qk = tl.dot(q, k.T, input_precision=DOT_PRECISION)
         if MASKED:
             qk = mask_scores(qk, offs_m, start_n + offs_n0, SEQ_K, CAUSAL_OFFSET, CAUSAL)
-        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED, EMU)
+        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
         acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
     return acc, m_i, l_i
@@ -116,7 +116,7 @@ def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk
 def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                  H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                  HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                 CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr, EXP2_EMU: tl.constexpr = 0):
+                 CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """Same computation as attn_fwd, with every tile moved by TMA on 4-D (B, S, H, D) descriptors."""
     pid_m, pid_bh, b, h, h_kv = query_tile(H, H_KV, CAUSAL)
     m0 = pid_m * BLOCK_M
@@ -128,7 +128,7 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
     n_full, kv_end = kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
     acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, 0, n_full, qk_scale,
-                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION, EXP2_EMU)
+                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
     acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end, qk_scale,
                                    SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
     out, lse = finalize_rows(acc, m_i, l_i)
@@ -165,8 +165,6 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d, BLOCK_M=config.block_m,
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), DOT_PRECISION=dot_precision(q.dtype),
                   num_warps=config.num_warps, num_stages=config.num_stages)
-    if config.exp2_emu:  # GPU builds only: the interpreter has no inline assembly
-        kwargs.update(EXP2_EMU=int(config.exp2_emu))
     return grid, args, kwargs
 
 

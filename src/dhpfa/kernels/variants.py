@@ -23,13 +23,13 @@ class TileConfig:
     pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
     persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
-    exp2_emu: int = 0       # of every 8 exponentials of unmasked blocks, how many take the FMA pipe (ctmath.exp2_asm)
+    pv_overlap: bool = False  # Gluon kernel: each consumer's softmax runs while its PV GEMM is in flight
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
             if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            (f"e{self.exp2_emu}" if self.exp2_emu else "") + ("-persistent" if self.persistent else "")
+            ("ov" if self.pv_overlap else "") + ("-persistent" if self.persistent else "")
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
