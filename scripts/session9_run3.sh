@@ -4,6 +4,8 @@
 # against the same builds without it: D=128 two consumers (n128s2; n64s3 at the short causal cells), D=256
 # (n64s2), D=64 three consumers (x3, which spills with it) and, at the short lengths, two consumers against
 # the Triton short tiles the API runs there.
+# The PV_OVERLAP code was removed after this run; to repeat it, apply docs/experiments/session9_pv_overlap.diff
+# and restore the *_ov configurations of scripts/ab_sm90.py (git show f97ef3a).
 #   bash scripts/session9_run3.sh   (writes under $OUT)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1
 OUT=${OUT:-out}; mkdir -p "$OUT/d128" "$OUT/d256" "$OUT/d64"

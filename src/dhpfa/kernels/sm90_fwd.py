@@ -330,19 +330,13 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
-             PV_OVERLAP: gl.constexpr = False):
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
-    loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514).
-    PV_OVERLAP: the wait for the PV GEMM sits behind a block boundary (a branch on a public condition that
-    is never taken), so that the softmax's exponentials run while the GEMM is in flight. Without it ptxas
-    schedules the wait before them (it converts P into the registers the GEMM in flight reads, and moves
-    the wait up to the first conversion; with the conversion after the wait it still hoists the wait),
-    and a consumer's softmax only overlaps the other consumer's GEMMs (session 9)."""
+    loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514)."""
     dtype: gl.constexpr = q_tile.dtype
     s_idx = SLOT0 + c % STAGES
     prev = SLOT0 + (c + STAGES - 1) % STAGES
@@ -357,14 +351,8 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                           BLOCK_N, MASKED, CAUSAL)
-    if PV_OVERLAP:
-        if SEQ_K < 0:  # never (SEQ_K is a length): only a block boundary that ptxas does not hoist the wait over
-            mbarrier.arrive(empty_v.index(prev), count=1)
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-        p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    else:
-        p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     return p_op, m_new, l_i, acc
@@ -376,20 +364,23 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
-                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False):
+                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, QK0_TURN: gl.constexpr = True):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
     overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
+    QK0_TURN=False: the first block's QK^T is issued without a turn (every consumer skips the same turn, so
+    the rotation stays matched), so a consumer's epilogue and next first block are off the other's path of
+    turns (session 9).
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
-    _take_turn(TURN_ME, PINGPONG)
+    _take_turn(TURN_ME, PINGPONG and QK0_TURN)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    _pass_turn(TURN_OTHER, PINGPONG)
+    _pass_turn(TURN_OTHER, PINGPONG and QK0_TURN)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0, qk_scale, SEQ_K, CAUSAL_OFFSET,
@@ -401,14 +392,14 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP)
+                                       t <= n_first, SKIP, SLOT0)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP)
+                                       t <= n_first, SKIP, SLOT0)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
@@ -428,7 +419,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
-                  SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr = False):
+                  SKIP: gl.constexpr, QK0_TURN: gl.constexpr = True):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -451,7 +442,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, PV_OVERLAP)
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, QK0_TURN)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -470,7 +461,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
                           empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_own, qk_scale, SEQ_Q, SEQ_K,
                           CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                          PV_OVERLAP: gl.constexpr = False):
+                          QK0_TURN: gl.constexpr = True):
     """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile
     (consumer W: its n_own blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position
     c; consumer 0 has >= 1, consumer 1 may have none), so each runs half of the serial chain. Consumer 1
@@ -495,7 +486,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
                                       empty_v, q_empty, 13, 14, c, W, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES, PV_OVERLAP)
+                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES, QK0_TURN)
     if W == 1:  # hand O, m, l over; Q is no longer read
         if i > 0:  # consumer 0 has read the previous hand-over
             _named_barrier(_BAR_SYNC_14)
@@ -527,7 +518,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
+                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, QK0_TURN: gl.constexpr = True):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -567,12 +558,12 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
                                       empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n_own, qk_scale, SEQ_Q,
                                       SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                      O_SMEM, PV_OVERLAP)
+                                      O_SMEM, QK0_TURN)
             else:
                 _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale,
                               SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                              PINGPONG, O_SMEM, n_own, n_first, SKIP, PV_OVERLAP)
+                              PINGPONG, O_SMEM, n_own, n_first, SKIP, QK0_TURN)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -592,7 +583,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
-                     PV_OVERLAP: gl.constexpr = False):
+                     QK0_TURN: gl.constexpr = True):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -607,7 +598,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     and epilogue; otherwise in Q's tile (less shared memory). SKIP_MASKED (causal): each consumer computes
     only its own blocks of a diagonal tile (_consume_tile). SPLIT_K (SPLIT=2, BLOCK_M-row tiles; few-program
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
-    key blocks, merged through shared memory (_consume_tile_split_k). PV_OVERLAP: _ov_step."""
+    key blocks, merged through shared memory (_consume_tile_split_k). QK0_TURN: _visit_blocks."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -652,30 +643,30 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         ml_smem = gl.allocate_shared_memory(gl.float32, [2, ROWS], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
         merge = (acc_smem, ml_smem)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True, PV_OVERLAP)),
+                                            False, merge, True, QK0_TURN)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True, PV_OVERLAP)),
+                                            False, merge, True, QK0_TURN)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, PV_OVERLAP)),
+                                            SKIP_MASKED, None, False, QK0_TURN)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, PV_OVERLAP)),
+                                            SKIP_MASKED, None, False, QK0_TURN)),
                             (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, PV_OVERLAP)),
+                                            SKIP_MASKED, None, False, QK0_TURN)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, PV_OVERLAP)),
+                                            SKIP_MASKED, None, False, QK0_TURN)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, PV_OVERLAP)),
+                                            SKIP_MASKED, None, False, QK0_TURN)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
-                                            O_SMEM, False, None, False, PV_OVERLAP)),
+                                            O_SMEM, False, None, False, QK0_TURN)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
 
 
@@ -742,7 +733,7 @@ def consumer_rows(block_m, split, split_k=False):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, pv_overlap=False):
+                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, qk0_turn=True):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -780,8 +771,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(SKIP_MASKED=True)
     if maxnreg is not None:
         kwargs.update(maxnreg=int(maxnreg))
-    if pv_overlap:
-        kwargs.update(PV_OVERLAP=True)
+    if not qk0_turn:
+        kwargs.update(QK0_TURN=False)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
