@@ -57,10 +57,6 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
     "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
 }
-# each tile's first QK^T issued without a turn (sm90_fwd._visit_blocks QK0_TURN, session 9; session 9 run 3
-# measured PV_OVERLAP, docs/experiments/session9_pv_overlap.diff)
-for _name in ("n128s2", "n64s3", "n64s2", "n128s3"):
-    CONFIGS[f"{_name}_t0"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], qk0_turn=False))
 # the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
 CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
 

@@ -3,6 +3,8 @@
 # TileConfig.qk0_turn), so that a consumer's epilogue and next first block leave the other consumer's path
 # of turns; A/B in random-order rounds against the same builds with the turn: D=128 (n128s2; n64s3 at the
 # short causal cells), D=256 (n64s2). Then the GPU tests of the Gluon builds.
+# The QK0_TURN code was removed after this run; to repeat it, apply docs/experiments/session9_qk0_turn.diff and
+# restore the *_t0 configurations of scripts/ab_sm90.py (git show 76a6855).
 #   bash scripts/session9_run4.sh   (writes under $OUT)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1
 OUT=${OUT:-out}; mkdir -p "$OUT/d128" "$OUT/d256"

@@ -364,23 +364,20 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
-                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, QK0_TURN: gl.constexpr = True):
+                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
     overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
-    QK0_TURN=False: the first block's QK^T is issued without a turn (every consumer skips the same turn, so
-    the rotation stays matched), so a consumer's epilogue and next first block are off the other's path of
-    turns (session 9).
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
-    _take_turn(TURN_ME, PINGPONG and QK0_TURN)
+    _take_turn(TURN_ME, PINGPONG)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    _pass_turn(TURN_OTHER, PINGPONG and QK0_TURN)
+    _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0, qk_scale, SEQ_K, CAUSAL_OFFSET,
@@ -419,7 +416,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
-                  SKIP: gl.constexpr, QK0_TURN: gl.constexpr = True):
+                  SKIP: gl.constexpr):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -442,7 +439,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, QK0_TURN)
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -460,8 +457,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                           empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_own, qk_scale, SEQ_Q, SEQ_K,
                           CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                          QK0_TURN: gl.constexpr = True):
+                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
     """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile
     (consumer W: its n_own blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position
     c; consumer 0 has >= 1, consumer 1 may have none), so each runs half of the serial chain. Consumer 1
@@ -486,7 +482,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
                                       empty_v, q_empty, 13, 14, c, W, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES, QK0_TURN)
+                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES)
     if W == 1:  # hand O, m, l over; Q is no longer read
         if i > 0:  # consumer 0 has read the previous hand-over
             _named_barrier(_BAR_SYNC_14)
@@ -518,7 +514,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, QK0_TURN: gl.constexpr = True):
+                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -558,12 +554,12 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
                                       empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n_own, qk_scale, SEQ_Q,
                                       SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                      O_SMEM, QK0_TURN)
+                                      O_SMEM)
             else:
                 _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale,
                               SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                              PINGPONG, O_SMEM, n_own, n_first, SKIP, QK0_TURN)
+                              PINGPONG, O_SMEM, n_own, n_first, SKIP)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -582,8 +578,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
-                     QK0_TURN: gl.constexpr = True):
+                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -598,7 +593,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     and epilogue; otherwise in Q's tile (less shared memory). SKIP_MASKED (causal): each consumer computes
     only its own blocks of a diagonal tile (_consume_tile). SPLIT_K (SPLIT=2, BLOCK_M-row tiles; few-program
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
-    key blocks, merged through shared memory (_consume_tile_split_k). QK0_TURN: _visit_blocks."""
+    key blocks, merged through shared memory (_consume_tile_split_k)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -643,30 +638,30 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         ml_smem = gl.allocate_shared_memory(gl.float32, [2, ROWS], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
         merge = (acc_smem, ml_smem)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True, QK0_TURN)),
+                                            False, merge, True)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True, QK0_TURN)),
+                                            False, merge, True)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, QK0_TURN)),
+                                            SKIP_MASKED)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, QK0_TURN)),
+                                            SKIP_MASKED)),
                             (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, QK0_TURN)),
+                                            SKIP_MASKED)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, QK0_TURN)),
+                                            SKIP_MASKED)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, QK0_TURN)),
+                                            SKIP_MASKED)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
-                                            O_SMEM, False, None, False, QK0_TURN)),
+                                            O_SMEM, False)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
 
 
@@ -733,7 +728,7 @@ def consumer_rows(block_m, split, split_k=False):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, qk0_turn=True):
+                num_sms=None, skip_masked=None, split_k=False, maxnreg=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -771,8 +766,6 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(SKIP_MASKED=True)
     if maxnreg is not None:
         kwargs.update(maxnreg=int(maxnreg))
-    if not qk0_turn:
-        kwargs.update(QK0_TURN=False)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 

@@ -23,13 +23,12 @@ class TileConfig:
     pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
     persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
-    qk0_turn: bool = True   # Gluon kernel, ping-pong: each tile's first QK^T is issued on a turn
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
             if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            ("t0" if not self.qk0_turn else "") + ("-persistent" if self.persistent else "")
+            ("-persistent" if self.persistent else "")
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
