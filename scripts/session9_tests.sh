@@ -1,8 +1,15 @@
 #!/bin/bash
-# Session 9: the GPU tests of the Gluon builds (split keys, persistent, three consumers, float64 per variant,
-# determinism, every variant on a full grid).   bash scripts/session9_tests.sh   (writes under $OUT)
+# Session 9: GPU tests of tests/test_sm90_fwd.py and tests/test_gpu.py, one pytest process per -k expression,
+# in parallel (compiling dominates), each with a time limit.
+#   bash scripts/session9_tests.sh SECONDS "EXPR1" ["EXPR2" ...]   (writes $OUT/pytest_<n>.txt)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1
 OUT=${OUT:-out}; mkdir -p "$OUT"
-timeout ${1:-300} python3 -m pytest -m gpu -q -x -p no:cacheprovider tests/test_sm90_fwd.py tests/test_gpu.py \
-  -k "${2:-split or persistent or three or matches_float64 or deterministic or full_grid}" > $OUT/pytest.txt 2>&1
-grep -E "passed|failed|FAILED|Error" $OUT/pytest.txt | tail -8
+limit=$1; shift
+n=0
+for expr in "$@"; do
+  n=$((n + 1))
+  timeout $limit python3 -m pytest -m gpu -q -p no:cacheprovider tests/test_sm90_fwd.py tests/test_gpu.py \
+    -k "$expr" > $OUT/pytest_$n.txt 2>&1 &
+done
+wait
+for i in $(seq 1 $n); do echo "-- pytest $i: $(tail -1 $OUT/pytest_$i.txt)"; grep -E "^FAILED|^ERROR" $OUT/pytest_$i.txt | head -5; done
