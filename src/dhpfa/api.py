@@ -196,8 +196,8 @@ def _forward(plan, q, k, v, causal, out):
         if launcher is not None and dispatch._fast_path_allowed():
             launcher((q, k, v, out, lse), plan.scale, q.device.index)
         else:
-            dispatch.launch(plan.variant, q, k, v, out, lse, plan.scale, causal, plan.offset)
-            plan.launcher = dispatch.cached_launcher(plan.variant, q, k, v, out, lse, causal, plan.offset)
+            plan.launcher = dispatch.launch_keeping_launcher(plan.variant, q, k, v, out, lse, plan.scale, causal,
+                                                             plan.offset)
     return lse
 
 

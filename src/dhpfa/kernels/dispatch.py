@@ -211,13 +211,25 @@ def _fast_path_allowed():
 
 def launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
     """Launch `variant` on the current device (the caller's context selects q's device)."""
+    return _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset)[0]
+
+
+def launch_keeping_launcher(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
+    """launch(), then the launcher cached for this call's launch key, or None (the fast path is off, or this
+    launch cannot take it): the API keeps it in its call plan, and the key is computed once per call."""
+    _, key = _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset)
+    return None if key is None else _launchers.get(key)
+
+
+def _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
+    """(what the launch returned, its launch key or None where the fast path is off)."""
     tensors = (q, k, v, out, lse)
     key = None
     if q.is_cuda and _fast_path_allowed():
         key = _launch_key(variant, q, k, v, out, lse, causal, causal_offset)
         launcher = _launchers.get(key)
         if launcher is not None:
-            return launcher(tensors, softmax_scale, q.device.index)
+            return launcher(tensors, softmax_scale, q.device.index), key
     grid, args, kwargs = launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset)
     fn = kernel_fn(variant.kernel)
     kernel = fn[grid](*args, **kwargs)
@@ -225,14 +237,7 @@ def launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
         if len(_launchers) >= MAX_LAUNCHERS:  # many distinct shapes (say, every sequence length): start over
             _launchers.clear()
         _launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale)
-    return kernel
-
-
-def cached_launcher(variant, q, k, v, out, lse, causal, causal_offset):
-    """The launcher `launch` made for this launch key, or None (none yet, or the fast path is off)."""
-    if not (q.is_cuda and _fast_path_allowed()):
-        return None
-    return _launchers.get(_launch_key(variant, q, k, v, out, lse, causal, causal_offset))
+    return kernel, key
 
 
 def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
