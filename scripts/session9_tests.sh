@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 9: GPU tests of tests/test_sm90_fwd.py and tests/test_gpu.py, one pytest process per -k expression,
+# Session 9: GPU tests (TESTS, default tests/test_sm90_fwd.py tests/test_gpu.py), one pytest process per -k expression,
 # in parallel (compiling dominates), each with a time limit.
 #   bash scripts/session9_tests.sh SECONDS "EXPR1" ["EXPR2" ...]   (writes $OUT/pytest_<n>.txt)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1
@@ -8,7 +8,7 @@ limit=$1; shift
 n=0
 for expr in "$@"; do
   n=$((n + 1))
-  timeout $limit python3 -m pytest -m gpu -q -p no:cacheprovider tests/test_sm90_fwd.py tests/test_gpu.py \
+  timeout $limit python3 -m pytest -m gpu -q -p no:cacheprovider ${TESTS:-tests/test_sm90_fwd.py tests/test_gpu.py} \
     -k "$expr" > $OUT/pytest_$n.txt 2>&1 &
 done
 wait
