@@ -57,6 +57,11 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
     "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
 }
+# two Q buffers, the next tile's Q loaded during this one (sm90_fwd Q_DOUBLE, session 9); _p7: 7 programs, so
+# each runs many tiles (correctness: the schedule's next-tile coordinates and the buffers' phases)
+for _name in ("n128s2", "n64s3", "m192n128s2_x3_nopp"):
+    CONFIGS[f"{_name}_qd"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True))
+    CONFIGS[f"{_name}_qd_p7"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True, num_sms=7))
 # the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
 CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
 
@@ -115,7 +120,9 @@ def main():
     dtype = {"bf16": torch.bfloat16, "fp16": torch.float16}[args.dtype]
     res = {"device": torch.cuda.get_device_name(), "correctness": [], "speed": []}
     ok = True
-    dims = sorted({int(c.split(":")[0]) for c in args.cases.split(",")})
+    cells = [c for c in args.cases.split(",") if c]
+    dims = sorted({int(c.split(":")[0]) for c in cells} or {d for n in args.configs.split(",") if n
+                                                            for d in CONFIGS[n][0]})
     for mname, mod in mods.items():
         for cname in configs:
             cdims, tiles = CONFIGS[cname]
@@ -134,7 +141,7 @@ def main():
                                 print(f"FAIL {mname}/{cname} D{d} causal={causal} {dt} {shape}: {err:.2e} {bad}")
             print(f"correctness {mname}/{cname}: done", flush=True)
     peers = bench.peer_kernels()
-    for cell in args.cases.split(","):
+    for cell in cells:
         d, s = (int(x) for x in cell.split(":"))
         kernels = {"dhpfa": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         for mname, mod in mods.items():

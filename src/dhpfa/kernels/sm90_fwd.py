@@ -215,13 +215,28 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
+def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred):
+    """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`."""
+    rows: gl.constexpr = q_desc.block_type.shape[1]
+    mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
+    for w in gl.static_range(SPLIT):
+        tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + w * rows, bh % H, 0], bar, q_smem.index(first + w),
+                                        pred=pred)
+
+
+@gluon.jit
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                 SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False):
+                 SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False,
+                 Q_DOUBLE: gl.constexpr = False):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
     SPLIT_K: block j of a tile goes to consumer j % 2's own sub-ring of STAGES slots (slots W * STAGES ..),
     at that consumer's own position, which runs on across tiles (see _ws_consumer for why).
+    Q_DOUBLE: Q has two buffers (tile i in buffer i % 2); the next tile's Q is loaded during this tile, right
+    after its block min(1, n - 1) (whose K slot comes free when the previous tile's last QK^T has completed,
+    as its Q buffer does), instead of when this tile's last QK^T has completed: it is then in place when the
+    consumers finish this tile (session 9).
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -230,16 +245,27 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     if SPLIT_K:
         c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
     i = 0  # tiles done by this program
+    if Q_DOUBLE:  # the first tile's Q, into buffer 0 (fresh: no release to wait for)
+        bh0, _n0, mb0, _s0 = _unit_tiles(gl.program_id(0), SEQ_Q, BLOCK_M, CAUSAL)
+        _load_q(q_desc, q_smem, q_bar.index(0), 0, bh0, mb0 * BLOCK_M, H, SPLIT, True)
     for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL), gl.num_programs(0)):
         bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL)
         b = bh // H
         h_kv = (bh % H) // (H // H_KV)
         for t in range(n_tiles):
             m0 = (mb + t * step) * BLOCK_M
-            mbarrier.wait(q_empty, (i & 1) ^ 1)
-            mbarrier.expect(q_bar, SPLIT * q_desc.block_type.nbytes)
-            for w in gl.static_range(SPLIT):
-                tma.async_copy_global_to_shared(q_desc, [b, m0 + w * rows, bh % H, 0], q_bar, q_smem.index(w))
+            if Q_DOUBLE:  # the next tile of this program: the same unit's second, or the next unit's first
+                last_t = t + 1 >= n_tiles
+                u_next = gl.where(last_t, u + gl.num_programs(0), u)
+                has_next = u_next < _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL)
+                bh_u, _n_u, mb_u, _s_u = _unit_tiles(u_next, SEQ_Q, BLOCK_M, CAUSAL)
+                bh_next = gl.where(last_t, bh_u, bh)
+                m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
+            else:
+                mbarrier.wait(q_empty, (i & 1) ^ 1)
+                mbarrier.expect(q_bar, SPLIT * q_desc.block_type.nbytes)
+                for w in gl.static_range(SPLIT):
+                    tma.async_copy_global_to_shared(q_desc, [b, m0 + w * rows, bh % H, 0], q_bar, q_smem.index(w))
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
                 if SPLIT_K:  # V after PV, so K of a later block can load while V is still read
@@ -256,6 +282,12 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 mbarrier.wait(empty_v.index(s), phase)
                 mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
+                if Q_DOUBLE:
+                    if j == gl.minimum(n - 1, 1):  # the next tile's Q (fill (i + 1) // 2 of its buffer)
+                        buf = (i + 1) % 2
+                        mbarrier.wait(q_empty.index(buf), (((i + 1) // 2) & 1) ^ 1, pred=has_next)
+                        _load_q(q_desc, q_smem, q_bar.index(buf), buf * SPLIT, bh_next, m0_next, H, SPLIT,
+                                has_next)
             if SPLIT_K:
                 c += (n + 1) // 2
                 c_1 += n // 2
@@ -514,7 +546,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False):
+                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -533,6 +565,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     TURN_OTHER: gl.constexpr = 16 - SPLIT + (W + 1) % SPLIT
     FIRST: gl.constexpr = W == 0
     LAST: gl.constexpr = W == SPLIT - 1
+    q_all, q_bar_all, q_empty_all = q_smem, q_bar, q_empty  # Q_DOUBLE: tile i's are buffer i % 2's
     q_smem = q_smem.index(0 if SPLIT_K else W)
     o_smem = o_smem.index(0 if SPLIT_K else W)
     if LAST:  # the last warpgroup of the rotation lets warpgroup 0 issue first
@@ -555,6 +588,12 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                                       empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n_own, qk_scale, SEQ_Q,
                                       SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                       O_SMEM)
+            elif Q_DOUBLE:  # tile i's Q in buffer i % 2, its (i // 2)-th fill
+                _consume_tile(o_desc, LSE, q_all.index((i % 2) * SPLIT + W), o_smem, k_ring, v_ring,
+                              q_bar_all.index(i % 2), q_empty_all.index(i % 2), ready_k, ready_v,
+                              empty_k, empty_v, TURN_ME, TURN_OTHER, i // 2, c, bh // H, bh % H, bh, m0 + ROW0, n,
+                              qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP)
             else:
                 _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale,
@@ -578,7 +617,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False):
+                     num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
+                     Q_DOUBLE: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -593,15 +633,17 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     and epilogue; otherwise in Q's tile (less shared memory). SKIP_MASKED (causal): each consumer computes
     only its own blocks of a diagonal tile (_consume_tile). SPLIT_K (SPLIT=2, BLOCK_M-row tiles; few-program
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
-    key blocks, merged through shared memory (_consume_tile_split_k)."""
+    key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
+    Q buffers, the next tile's loaded during this one (_ws_producer)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
+    gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
     Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
-    q_smem = gl.allocate_shared_memory(dtype, [Q_BUFS, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
+    q_smem = gl.allocate_shared_memory(dtype, [(2 if Q_DOUBLE else 1) * Q_BUFS, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
     if O_SMEM:
         o_smem = gl.allocate_shared_memory(dtype, [Q_BUFS, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
     else:
@@ -609,8 +651,12 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     RING: gl.constexpr = 2 * STAGES if SPLIT_K else STAGES  # split keys: a sub-ring per consumer
     k_ring = gl.allocate_shared_memory(dtype, [RING, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
     v_ring = gl.allocate_shared_memory(dtype, [RING, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
-    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
-    q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    if Q_DOUBLE:
+        q_bar = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+        q_empty = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    else:
+        q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     # One allocation per barrier role. Triton's membar pass syncs the warpgroup (bar.sync) before a barrier
     # operation when an earlier one touched the same allocation (it counts a wait as a write), so barriers
     # sharing an allocation cost a bar.sync per wait and per arrive. Apart, a consumer step keeps the one
@@ -619,8 +665,13 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     ready_v = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
     empty_k = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
     empty_v = gl.allocate_shared_memory(gl.int64, [RING, 1], mbarrier.MBarrierLayout())
-    mbarrier.init(q_bar, count=1)
-    mbarrier.init(q_empty, count=SPLIT)
+    if Q_DOUBLE:
+        for qb in gl.static_range(2):
+            mbarrier.init(q_bar.index(qb), count=1)
+            mbarrier.init(q_empty.index(qb), count=SPLIT)
+    else:
+        mbarrier.init(q_bar, count=1)
+        mbarrier.init(q_empty, count=SPLIT)
     for s in gl.static_range(RING):
         mbarrier.init(ready_k.index(s), count=1)
         mbarrier.init(ready_v.index(s), count=1)
@@ -645,24 +696,24 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE)),
                             (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
+                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))],
+                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
-                                            O_SMEM, False)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL))], [1], [24])
+                                            O_SMEM, False, None, False, Q_DOUBLE)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))], [1], [24])
 
 
 @functools.lru_cache(maxsize=None)
@@ -702,12 +753,13 @@ def _descriptor(t, rows, head_dim):
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 
 
-def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False):
+def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False):
     """Shared memory of attn_fwd_sm90_ws's tiles: Q (and O when it has a buffer of its own), K/V ring (split
     keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l)."""
     ring = 2 * stages if split_k else stages
     merge = (block_m * head_dim + 2 * block_m) * 4 if split_k else 0
-    return (block_m * head_dim * (2 if o_smem else 1) + 2 * ring * block_n * head_dim) * elt + merge + 1024
+    q_tiles = (2 if q_double else 1) + (1 if o_smem else 0)
+    return (block_m * head_dim * q_tiles + 2 * ring * block_n * head_dim) * elt + merge + 1024
 
 
 def skips_masked(causal, block_m, block_n, split):
@@ -728,7 +780,7 @@ def consumer_rows(block_m, split, split_k=False):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None, split_k=False, maxnreg=None):
+                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -766,6 +818,12 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(SKIP_MASKED=True)
     if maxnreg is not None:
         kwargs.update(maxnreg=int(maxnreg))
+    if q_double:
+        if not o_smem or split_k or ws_smem_bytes(block_m, block_n, head_dim, stages, True, q_double=True) > SMEM_LIMIT:
+            raise ValueError(f"two Q buffers need a persistent build with O in a buffer of its own, no split keys, "
+                             f"and shared memory: block_m={block_m}, block_n={block_n}, stages={stages}, "
+                             f"head_dim={head_dim}")
+        kwargs.update(Q_DOUBLE=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
