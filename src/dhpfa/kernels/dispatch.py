@@ -54,7 +54,8 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
         assert c.num_warps == rows // 16, f"{variant.name}: num_warps disagrees with the tiles"
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, split=c.split,
-                                    pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k)
+                                    pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k,
+                                    q_double=c.q_double)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 

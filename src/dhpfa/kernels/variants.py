@@ -23,12 +23,13 @@ class TileConfig:
     pingpong: bool = False  # Gluon kernel: consumers take turns issuing their GEMMs
     persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
+    q_double: bool = False  # Gluon kernel, persistent: two Q buffers, the next tile's Q loaded during this one
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
             if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            ("-persistent" if self.persistent else "")
+            ("qd" if self.q_double else "") + ("-persistent" if self.persistent else "")
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
@@ -66,13 +67,19 @@ _GLUON_N128S2 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpon
 _GLUON_N64S3 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True))
 _GLUON_N64S2 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True))
 _GLUON_N128S3 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True))
-SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
+# ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T).
+# Session 9 run 7 (random-order A/B, 12 rounds, against n128s2): D=128 S=512 x1.069, 1K x1.061, 2K x1.026,
+# 16K x0.994; causal 512 x1.007, 1K x1.016, 2K x1.040, 16K x1.002. At D=128 S <= 512 causal (n64s3) it lost
+# (x0.924), and at D=64 (three consumers) it read x0.995-1.018: those stay as they were.
+_GLUON_N128S2_QD = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True,
+                                                   q_double=True))
+SM90_GLUON = {128: _GLUON_N128S2_QD, 256: _GLUON_N64S2}
 # seq_k <= GLUON_SHORT_SEQ_K. Session 4 run 4 (`dhpfa tune`, host time no longer setting the pace): D=128
 # causal 64-key blocks with 3 stages x1.22 over 128-key blocks; D=256 causal Gluon x1.09 over the 64-row
 # Triton tiles (the earlier opposite reading, run 20, was host-bound).
 GLUON_SHORT_SEQ_K = 512
 SM90_GLUON_SHORT = {
-    (128, False): _GLUON_N128S2,
+    (128, False): _GLUON_N128S2_QD,
     (128, True): _GLUON_N64S3,
     (256, False): _GLUON_N64S2,
     (256, True): _GLUON_N64S2,

@@ -23,7 +23,7 @@ def child():
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
     short = variants.GLUON_SHORT_SEQ_K
     cases = [(1, 197, 301, variants.HEAD_DIMS),
-             (2, 1100, max(1300, short + 1), tuple(variants.SM90_GLUON)),
+             (4, 1100, max(1300, short + 1), tuple(variants.SM90_GLUON)),
              (5, short - 12, short, tuple(sorted({d for d, _ in variants.SM90_GLUON_SHORT}))),
              (1, 700, long_k, tuple(variants.SM90_GLUON_LONG)),
              (1, 300, max(variants.FEW_PROGRAMS_LONG_SEQ.values()) + 37,
