@@ -137,12 +137,19 @@ def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
                                    dict(block_m=64, block_n=128, stages=1, warp_specialized=True, split=2,
                                         split_k=True),
                                    dict(block_m=64, block_n=64, stages=2, warp_specialized=True, split=2,
-                                        split_k=True, persistent=True, num_sms=3)],
+                                        split_k=True, persistent=True, num_sms=3),
+                                   # two Q buffers (the next tile's Q loads during this one): many tiles a
+                                   # program, so both buffers' phases turn over
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                        pingpong=True, persistent=True, num_sms=3, q_double=True),
+                                   dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
+                                        persistent=True, num_sms=5, q_double=True)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
                               "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs",
                               "three-consumers-no-turns", "noskip-pingpong-m128n64s3-3-programs",
                               "noskip-three-consumers-no-turns", "skip-persistent-m128n128s2-3-programs",
-                              "splitk-m64n64s2", "splitk-m64n128s1", "splitk-persistent-m64n64s2-3-programs"])
+                              "splitk-m64n64s2", "splitk-m64n128s1", "splitk-persistent-m64n64s2-3-programs",
+                              "two-q-buffers-3-programs", "two-q-buffers-three-consumers-5-programs"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])
@@ -178,6 +185,27 @@ def test_split_keys_on_a_grid_of_thousands_of_programs(d, causal):
     kernel, config = variants._SPLIT_K
     check_variant_on_grid(variants.Variant(kernel, config, torch.bfloat16, d, causal), 32, 2048 // d, 512, calls=20,
                           tol=1e-2)
+
+
+def test_two_q_buffers_need_their_own_o_buffer_and_shared_memory():
+    """q_double is honoured where the build stages O in a buffer of its own (persistent) without split keys
+    and the three Q-sized tiles and the ring fit in shared memory; elsewhere it is refused, not dropped."""
+    from dhpfa.kernels import sm90_fwd
+
+    def args(d, **tiles):
+        q = torch.empty(2, 256, 4, d, dtype=torch.bfloat16)
+        k = torch.empty(2, 256, 2, d, dtype=torch.bfloat16)
+        return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 256), 0.1,
+                                    False, 0, warp_specialized=True, split=2, pingpong=True, q_double=True, **tiles)
+    _, _, kwargs = args(128, block_m=128, block_n=128, stages=2, persistent=True)
+    assert kwargs["Q_DOUBLE"] and kwargs["O_SMEM"]
+    assert sm90_fwd.ws_smem_bytes(128, 128, 128, 2, True, q_double=True) == (3 * 128 * 128 + 4 * 128 * 128) * 2 + 1024
+    with pytest.raises(ValueError, match="two Q buffers"):
+        args(128, block_m=128, block_n=128, stages=2)  # one program per tile: O staged in Q's tile
+    with pytest.raises(ValueError, match="two Q buffers"):
+        args(256, block_m=128, block_n=64, stages=2, persistent=True)  # D=256: no room for O's own buffer
+    with pytest.raises(ValueError, match="two Q buffers"):
+        args(128, block_m=128, block_n=128, stages=3, persistent=True)  # three stages and three Q tiles: too big
 
 
 def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():
