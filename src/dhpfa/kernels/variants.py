@@ -67,13 +67,17 @@ _GLUON_N128S2 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpon
 _GLUON_N64S3 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True))
 _GLUON_N64S2 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True))
 _GLUON_N128S3 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True))
-# ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T).
-# Session 9 run 7 (random-order A/B, 12 rounds, against n128s2): D=128 S=512 x1.069, 1K x1.061, 2K x1.026,
-# 16K x0.994; causal 512 x1.007, 1K x1.016, 2K x1.040, 16K x1.002. At D=128 S <= 512 causal (n64s3) it lost
-# (x0.924), and at D=64 (three consumers) it read x0.995-1.018: those stay as they were.
+SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
+# ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T),
+# for GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K (and the short non-causal class below). Session 9 runs 7
+# and 11 (random-order A/B against n128s2, 12-15 rounds): D=128 S=512 x1.069, 1K x1.061, 2K x1.026, 4K x1.028,
+# 8K x1.022, 16K x0.994 / x0.995 / x0.989; causal 512 x1.007, 1K x1.016, 2K x1.040, 4K x1.021, 8K x1.018, 16K
+# x1.002 / x1.020; run 10: B=1 S=128K x0.926. At D=128 S <= 512 causal (n64s3) it lost (x0.924), and at D=64
+# (three consumers) it read x0.995-1.018: those stay as they were.
 _GLUON_N128S2_QD = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True,
                                                    q_double=True))
-SM90_GLUON = {128: _GLUON_N128S2_QD, 256: _GLUON_N64S2}
+SM90_GLUON_QD = {128: _GLUON_N128S2_QD}
+GLUON_QD_MAX_SEQ_K = 8192
 # seq_k <= GLUON_SHORT_SEQ_K. Session 4 run 4 (`dhpfa tune`, host time no longer setting the pace): D=128
 # causal 64-key blocks with 3 stages x1.22 over 128-key blocks; D=256 causal Gluon x1.09 over the 64-row
 # Triton tiles (the earlier opposite reading, run 20, was host-bound).
@@ -165,6 +169,7 @@ def candidates(head_dim: int, sm90: bool):
     out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
     if sm90:
         out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
+        out += [SM90_GLUON_QD[head_dim]] if head_dim in SM90_GLUON_QD else []
         out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
@@ -191,6 +196,8 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     architecture) decide. sm90: the GPU is a Hopper (compute capability 9.0), where the Gluon kernel runs."""
     if interpreter:
         kernel, config = INTERPRETER_DEFAULT
+    elif sm90 and head_dim in SM90_GLUON_QD and GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K:
+        kernel, config = SM90_GLUON_QD[head_dim]
     elif sm90 and head_dim in SM90_GLUON and seq_k > GLUON_SHORT_SEQ_K:
         kernel, config = SM90_GLUON[head_dim]
     elif sm90 and (head_dim, causal) in SM90_GLUON_SHORT:
