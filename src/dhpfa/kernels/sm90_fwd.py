@@ -12,9 +12,9 @@ and masked KV blocks run in separate loops. Q_DOUBLE (shipped at D=128 up to 8K 
 next tile's Q loads while this tile runs. ptxas places each step's wait for the PV GEMM before the softmax
 (it converts P into the registers that GEMM reads), so a consumer's softmax overlaps the other consumer's
 GEMMs only; session 9 measured restoring the overlap as a loss (docs/perf-log.md). attn_fwd_sm90 is the
-single-partition base (one warpgroup, a TMA ring, every WGMMA waited on), kept for comparison. Constant-time rules as in triton_fwd: every loop
-bound, predicate, barrier phase and coordinate is a function of program ids, shapes and flags; masking is
-a select.
+single-partition base (one warpgroup, a TMA ring, every WGMMA waited on), kept for comparison.
+Constant-time rules as in triton_fwd: every loop bound, predicate, barrier phase and coordinate is a
+function of program ids, shapes and flags; masking is a select.
 """
 import functools
 
