@@ -72,8 +72,8 @@ SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
 # for GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K (and the short non-causal class below). Session 9 runs 7
 # and 11 (random-order A/B against n128s2, 12-15 rounds): D=128 S=512 x1.069, 1K x1.061, 2K x1.026, 4K x1.028,
 # 8K x1.022, 16K x0.994 / x0.995 / x0.989; causal 512 x1.007, 1K x1.016, 2K x1.040, 4K x1.021, 8K x1.018, 16K
-# x1.002 / x1.020; runs 10 and 14: B=1 S=128K x0.926 / x0.933 (32K x0.994). At D=128 S <= 512 causal (n64s3) it lost (x0.924), and at D=64
-# (three consumers) it read x0.995-1.018: those stay as they were.
+# x1.002 / x1.020; runs 10 and 14: B=1 S=128K x0.926 / x0.933 (32K x0.994). At D=128 S <= 512 causal (n64s3)
+# it lost (x0.924), and at D=64 (three consumers) it read x0.995-1.018: those stay as they were.
 _GLUON_N128S2_QD = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True,
                                                    q_double=True))
 SM90_GLUON_QD = {128: _GLUON_N128S2_QD}
