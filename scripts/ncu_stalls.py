@@ -6,7 +6,8 @@ warps stall). Usage on the device:
         --seq 16384 [--causal]
 
 The variant is the one the API dispatches for that head dim, length and causal flag on Hopper (the grid
-cell's shape: B = 16384 / S, H = 2048 / D). --peer cudnn|flash runs that SDPA backend instead; each call is
+cell's shape: B = 16384 / S, H = 2048 / D), or --variant NAME (say _GLUON_N128S2_QD). --peer cudnn|flash
+runs that SDPA backend instead; each call is
 inside an NVTX range "attn", so `ncu --nvtx --nvtx-include "attn/"` profiles the attention kernel only,
 whatever its name.
 """
@@ -26,8 +27,12 @@ def main():
     ap.add_argument("--seq", type=int, default=16384)
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--peer", choices=("cudnn", "flash"), help="profile this SDPA backend instead")
+    ap.add_argument("--variant", help="a (kernel, TileConfig) name in variants to run instead of the API's choice")
     a = ap.parse_args()
     v = variants.select(torch.bfloat16, a.d, a.causal, False, seq_k=a.seq, sm90=True)  # what the API runs
+    if a.variant:
+        kernel, config = getattr(variants, a.variant)
+        v = variants.Variant(kernel, config, torch.bfloat16, a.d, a.causal)
     b, h = max(1, 16384 // a.seq), 2048 // a.d
     g = torch.Generator(device="cuda").manual_seed(0)
     q, k, vv = (torch.randn(b, a.seq, h, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
