@@ -243,7 +243,6 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    rows: gl.constexpr = q_desc.block_type.shape[1]
     c = 0  # ring position of the tile's first block
     if SPLIT_K:
         c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
@@ -266,9 +265,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
             else:
                 mbarrier.wait(q_empty, (i & 1) ^ 1)
-                mbarrier.expect(q_bar, SPLIT * q_desc.block_type.nbytes)
-                for w in gl.static_range(SPLIT):
-                    tma.async_copy_global_to_shared(q_desc, [b, m0 + w * rows, bh % H, 0], q_bar, q_smem.index(w))
+                _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True)
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
                 if SPLIT_K:  # V after PV, so K of a later block can load while V is still read
@@ -568,7 +565,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     TURN_OTHER: gl.constexpr = 16 - SPLIT + (W + 1) % SPLIT
     FIRST: gl.constexpr = W == 0
     LAST: gl.constexpr = W == SPLIT - 1
-    q_all, q_bar_all, q_empty_all = q_smem, q_bar, q_empty  # Q_DOUBLE: tile i's are buffer i % 2's
+    q_all = q_smem  # Q_DOUBLE: tile i's Q is buffer i % 2's
     q_smem = q_smem.index(0 if SPLIT_K else W)
     o_smem = o_smem.index(0 if SPLIT_K else W)
     if LAST:  # the last warpgroup of the rotation lets warpgroup 0 issue first
@@ -591,17 +588,16 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                                       empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n_own, qk_scale, SEQ_Q,
                                       SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                       O_SMEM)
-            elif Q_DOUBLE:  # tile i's Q in buffer i % 2, its (i // 2)-th fill
-                _consume_tile(o_desc, LSE, q_all.index((i % 2) * SPLIT + W), o_smem, k_ring, v_ring,
-                              q_bar_all.index(i % 2), q_empty_all.index(i % 2), ready_k, ready_v,
-                              empty_k, empty_v, TURN_ME, TURN_OTHER, i // 2, c, bh // H, bh % H, bh, m0 + ROW0, n,
+            else:
+                if Q_DOUBLE:  # tile i's Q in buffer i % 2, its (i // 2)-th fill
+                    q_i, q_bar_i, q_empty_i, q_fill = q_all.index((i % 2) * SPLIT + W), q_bar.index(i % 2), \
+                        q_empty.index(i % 2), i // 2
+                else:
+                    q_i, q_bar_i, q_empty_i, q_fill = q_smem, q_bar, q_empty, i
+                _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
+                              empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0 + ROW0, n,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
                               num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP)
-            else:
-                _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
-                              empty_k, empty_v, TURN_ME, TURN_OTHER, i, c, bh // H, bh % H, bh, m0 + ROW0, n, qk_scale,
-                              SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                              PINGPONG, O_SMEM, n_own, n_first, SKIP)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -757,8 +753,8 @@ SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 
 
 def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False):
-    """Shared memory of attn_fwd_sm90_ws's tiles: Q (and O when it has a buffer of its own), K/V ring (split
-    keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l)."""
+    """Shared memory of attn_fwd_sm90_ws's tiles: Q (two with q_double; and O when it has a buffer of its own),
+    K/V ring (split keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l)."""
     ring = 2 * stages if split_k else stages
     merge = (block_m * head_dim + 2 * block_m) * 4 if split_k else 0
     q_tiles = (2 if q_double else 1) + (1 if o_smem else 0)
