@@ -4,7 +4,11 @@ Each kernel module (the working tree's kernels/sm90_fwd.py, or copies of other v
 NAME=PATH) runs each applicable configuration: correctness against float64 on odd shapes with poisoned
 outputs, then speed on the 16K-token protocol cells beside the API's default and the SDPA backends.
 Timing is interleaved: in each round every kernel runs `batch` calls between CUDA events, so clock drift
-hits all kernels alike; the figure is the median over rounds.
+hits all kernels alike; the figure is the median over rounds. Cells with S <= GRAPH_MAX_SEQ are timed in
+CUDA-graph replay unless --eager: the direct launches here (sm90_check.gluon_fn: descriptors and arguments
+rebuilt per call, no cached launcher) can be host-bound there. Session 10 run 3: at D=128 S=512 causal every
+directly launched build read ~180 TFLOPS eagerly while the API (cached launcher) read 305; in graph replay
+(run 4) they read 234-300.
 
     PYTHONPATH=src python3 scripts/ab_sm90.py --out DIR [--module base=out/ab/sm90_base.py] \
         [--configs d64_n128s3,...] [--cases 64:4096,128:16384]
@@ -62,8 +66,23 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
 for _name in ("n128s2", "n64s3", "m192n128s2_x3_nopp"):
     CONFIGS[f"{_name}_qd"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True))
     CONFIGS[f"{_name}_qd_p7"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True, num_sms=7))
+# session 10: two Q buffers with deeper rings at D=64 (113-177 KB of shared memory), and n64s2 at D=128
+CONFIGS["n128s3_qd"] = ((64,), dict(CONFIGS["n128s3"][1], q_double=True))
+CONFIGS["n128s4_qd"] = ((64,), dict(CONFIGS["n128s4"][1], q_double=True))
+CONFIGS["n64s2_qd"] = ((128,), dict(CONFIGS["n64s2"][1], q_double=True))
+# ... and deeper rings at D=128 for the short causal cells: 4 slots of 64 keys (192 KB; with two Q buffers 225 KB)
+CONFIGS["n64s4_d128"] = ((128,), CONFIGS["n64s4"][1])
+CONFIGS["n64s4_qd"] = ((128,), dict(CONFIGS["n64s4"][1], q_double=True))
+for _name in ("n128s3_qd", "n128s4_qd", "n64s2_qd", "n64s4_d128", "n64s4_qd"):
+    CONFIGS[f"{_name}_p7"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], num_sms=7))
+# the O store waited for at the next tile's epilogue (sm90_fwd DEFER_STORE; shipped at D=128 non-causal S <= 512)
+CONFIGS["n128s2_qd_ds"] = ((64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True))
+CONFIGS["n128s2_qd_ds_p7"] = ((64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True, num_sms=7))
 # the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
 CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
+
+
+GRAPH_MAX_SEQ = 2048  # cells up to this length are timed in CUDA-graph replay by default (see the docstring)
 
 
 def triton_launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, triton=None):
@@ -108,7 +127,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--reference", default="", help="kernel name the per-round speedups are relative to")
     ap.add_argument("--no-correctness", action="store_true")
-    ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays (short cells: no host time)")
+    ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays at every cell (no host time)")
+    ap.add_argument("--eager", action="store_true", help="time eager calls at every cell, short ones included")
     ap.add_argument("--check-all", action="store_true", help="correctness of every module (default: the tree's)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -152,7 +172,8 @@ def main():
         for causal in (False, True):
             case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
             sets = bench.make_inputs(case, bench.n_sets_for(case))
-            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=args.graph)
+            graph = args.graph or (s <= GRAPH_MAX_SEQ and not args.eager)
+            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=graph)
             ms = {n: statistics.median(t) for n, t in times.items()}
             tf = {n: case.flops() / t / 1e9 for n, t in ms.items()}
             spread = {n: (_quantile(t, 0.75) - _quantile(t, 0.25)) / ms[n] for n, t in times.items()}
@@ -160,9 +181,9 @@ def main():
                 if args.reference else None
             ratio = {n: statistics.median(b / a for a, b in zip(t, times[ref])) for n, t in times.items()} \
                 if ref else {}
-            res["speed"].append(dict(case=case.label(), ms=ms, tflops=tf, iqr_rel=spread, rounds=times,
+            res["speed"].append(dict(case=case.label(), graph=graph, ms=ms, tflops=tf, iqr_rel=spread, rounds=times,
                                      speedup_vs_reference=ratio))
-            print(f"{case.label():<28} " + "  ".join(
+            print(f"{case.label() + (' [graph]' if graph else ''):<36} " + "  ".join(
                 f"{n}={tf[n]:.0f}" + (f"(x{ratio[n]:.3f})" if ratio else "")
                 for n in tf), flush=True)
             del sets

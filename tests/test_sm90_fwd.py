@@ -143,13 +143,19 @@ def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
                                    dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
                                         pingpong=True, persistent=True, num_sms=3, q_double=True),
                                    dict(block_m=192, block_n=128, stages=2, warp_specialized=True, split=3,
-                                        persistent=True, num_sms=5, q_double=True)],
+                                        persistent=True, num_sms=5, q_double=True),
+                                   # the O store waited for at the next tile's epilogue (many tiles a program:
+                                   # the wait must come before every rewrite of the O buffer)
+                                   dict(block_m=128, block_n=128, stages=2, warp_specialized=True, split=2,
+                                        pingpong=True, persistent=True, num_sms=3, q_double=True,
+                                        defer_store=True)],
                          ids=["single", "ws-m128n128", "ws-m128n64", "split-m128n128s2", "pingpong-m128n64s3",
                               "persistent-m128n128s2", "persistent-3-programs", "three-consumers-5-programs",
                               "three-consumers-no-turns", "noskip-pingpong-m128n64s3-3-programs",
                               "noskip-three-consumers-no-turns", "skip-persistent-m128n128s2-3-programs",
                               "splitk-m64n64s2", "splitk-m64n128s1", "splitk-persistent-m64n64s2-3-programs",
-                              "two-q-buffers-3-programs", "two-q-buffers-three-consumers-5-programs"])
+                              "two-q-buffers-3-programs", "two-q-buffers-three-consumers-5-programs",
+                              "deferred-o-store-3-programs"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("shape", [(2, 333, 1000, 4, 2), (1, 1000, 333, 2, 2), (2, 777, 777, 4, 4)])
@@ -211,6 +217,27 @@ def test_two_q_buffers_need_their_own_o_buffer_and_shared_memory():
         args(256, block_m=128, block_n=64, stages=2, persistent=True)  # D=256: no room for O's own buffer
     with pytest.raises(ValueError, match="two Q buffers"):
         args(128, block_m=128, block_n=128, stages=3, persistent=True)  # three stages and three Q tiles: too big
+
+
+def test_deferred_o_store_needs_its_own_o_buffer():
+    """defer_store (a tile's O store waited for at the next tile's epilogue) is honoured where O has a buffer of
+    its own (persistent, no split keys): the kernel gets DEFER_STORE; elsewhere it is refused, not dropped (the
+    O store would race with the next Q load into Q's tile)."""
+    from dhpfa.kernels import sm90_fwd
+
+    def args(d, **tiles):
+        q = torch.empty(2, 256, 4, d, dtype=torch.bfloat16)
+        k = torch.empty(2, 256, 2, d, dtype=torch.bfloat16)
+        return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 256), 0.1,
+                                    False, 0, warp_specialized=True, split=2, defer_store=True, **tiles)
+    _, _, kwargs = args(128, block_m=128, block_n=128, stages=2, pingpong=True, persistent=True)
+    assert kwargs["DEFER_STORE"] and kwargs["O_SMEM"]
+    with pytest.raises(ValueError, match="deferred O store"):
+        args(128, block_m=128, block_n=128, stages=2, pingpong=True)  # one program per tile: O staged in Q's tile
+    with pytest.raises(ValueError, match="deferred O store"):
+        args(256, block_m=128, block_n=64, stages=2, pingpong=True, persistent=True)  # D=256: no room for O's buffer
+    with pytest.raises(ValueError, match="deferred O store"):
+        args(64, block_m=64, block_n=64, stages=2, split_k=True, persistent=True)  # split keys
 
 
 def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():

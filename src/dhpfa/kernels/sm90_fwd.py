@@ -98,20 +98,25 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
 
 @gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
-              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr):
+              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
-    dtype and shared layout, so it needs no buffer of its own."""
+    dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
+    store is waited for (until it has read the buffer) before the buffer's next write, and once at the
+    consumer's end, instead of at once, so the next tile starts without waiting for it (session 10)."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
     gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    if DEFER_STORE:  # the previous tile's store has read the buffer
+        tma.store_wait(pendings=0)
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
     tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
-    tma.store_wait(pendings=0)
+    if not DEFER_STORE:
+        tma.store_wait(pendings=0)
 
 
 @gluon.jit
@@ -448,7 +453,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
-                  SKIP: gl.constexpr):
+                  SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -480,7 +485,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.arrive(empty_k.index(s), count=1)
             mbarrier.wait(ready_v.index(s), phase)
             mbarrier.arrive(empty_v.index(s), count=1)
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
+              DEFER_STORE)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -546,7 +552,8 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
-                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False):
+                 SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
+                 DEFER_STORE: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -597,7 +604,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0 + ROW0, n,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP)
+                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -608,6 +615,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     if SPLIT_K and W == 1:  # ... and consumer 1 takes consumer 0's last "hand-over read"
         if i > 0:
             _named_barrier(_BAR_SYNC_14)
+    if DEFER_STORE:  # the last tile's O store has read the buffer before the CTA ends
+        tma.store_wait(pendings=0)
 
 
 @gluon.jit
@@ -617,7 +626,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
-                     Q_DOUBLE: gl.constexpr = False):
+                     Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -633,12 +642,14 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     only its own blocks of a diagonal tile (_consume_tile). SPLIT_K (SPLIT=2, BLOCK_M-row tiles; few-program
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
     key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
-    Q buffers, the next tile's loaded during this one (_ws_producer)."""
+    Q buffers, the next tile's loaded during this one (_ws_producer). DEFER_STORE (with O_SMEM): a tile's O
+    store is waited for before the next tile's writes its buffer (_epilogue)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
+    gl.static_assert(not DEFER_STORE or (O_SMEM and not SPLIT_K), "deferred O store: O in a buffer of its own")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
     Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
@@ -695,23 +706,23 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 1], [CONSUMER_REGS, 24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
-                                            O_SMEM, False, None, False, Q_DOUBLE)),
+                                            O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))], [1], [24])
 
 
@@ -779,7 +790,7 @@ def consumer_rows(block_m, split, split_k=False):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False):
+                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -823,6 +834,11 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                              f"and shared memory: block_m={block_m}, block_n={block_n}, stages={stages}, "
                              f"head_dim={head_dim}")
         kwargs.update(Q_DOUBLE=True)
+    if defer_store:
+        if not o_smem or split_k:
+            raise ValueError(f"a deferred O store needs a persistent build with O in a buffer of its own and no split "
+                             f"keys: block_m={block_m}, block_n={block_n}, stages={stages}, head_dim={head_dim}")
+        kwargs.update(DEFER_STORE=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 

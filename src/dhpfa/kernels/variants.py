@@ -24,12 +24,14 @@ class TileConfig:
     persistent: bool = False  # Gluon kernel: one program per SM over the static schedule
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
     q_double: bool = False  # Gluon kernel, persistent: two Q buffers, the next tile's Q loaded during this one
+    defer_store: bool = False  # Gluon kernel, O in its own buffer: a tile's O store waited for at the next epilogue
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
             if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            ("qd" if self.q_double else "") + ("-persistent" if self.persistent else "")
+            ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
+            ("-persistent" if self.persistent else "")
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
@@ -82,8 +84,14 @@ GLUON_QD_MAX_SEQ_K = 8192
 # causal 64-key blocks with 3 stages x1.22 over 128-key blocks; D=256 causal Gluon x1.09 over the 64-row
 # Triton tiles (the earlier opposite reading, run 20, was host-bound).
 GLUON_SHORT_SEQ_K = 512
+# ... and non-causal at D=128 with the O store waited for at the next tile's epilogue, not at once (sm90_fwd
+# DEFER_STORE). Session 10, CUDA-graph replay, random-order rounds against _GLUON_N128S2_QD: S=512 x1.051 (run 6,
+# 12 rounds) and x1.034 (run 7, 15 rounds). At 1K / 2K x0.998 / x0.999 and x1.034, causal 512 x0.996 / x0.996,
+# 1K x0.975, 2K x0.982 / x1.032 (session 8, eager: causal 1K x0.972): no consistent gain there, so only here.
+_GLUON_N128S2_QD_DS = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True,
+                                                      q_double=True, defer_store=True))
 SM90_GLUON_SHORT = {
-    (128, False): _GLUON_N128S2_QD,
+    (128, False): _GLUON_N128S2_QD_DS,
     (128, True): _GLUON_N64S3,
     (256, False): _GLUON_N64S2,
     (256, True): _GLUON_N64S2,
