@@ -108,6 +108,36 @@ def test_bench_case_interleaves_rounds_and_reports_refusals():
         assert row["dhpfa"]["tflops"] > 0
 
 
+@pytest.mark.gpu
+def test_long_context_interleaves_lengths_and_reports_refusals():
+    """long_context times every (kernel, length) pair in the same rounds; each length's rel_to_16k is the
+    median per-round ratio to the first length (exactly 1 there), and a kernel that refuses gets an error."""
+    import dhpfa
+
+    def refuses(q, k, v, causal):
+        raise RuntimeError("not this case")
+
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal),
+               "refuses": refuses}
+    rows = bench.long_context(kernels, seqs=(512, 1024), head_dim=64, heads=2, rounds=3, batch_ms=2.0)
+    assert [r["case"]["seq"] for r in rows] == [512, 1024]
+    for r in rows:
+        assert r["results"]["refuses"]["error"] == "RuntimeError: not this case"
+        res = r["results"]["dhpfa"]
+        assert len(res["rounds"]) == 3 and res["tflops"] > 0 and res["rel_to_16k"] > 0
+    assert rows[0]["results"]["dhpfa"]["rel_to_16k"] == 1.0
+    assert "rel. 16K" in bench.format_long(rows)
+
+
+def test_bench_parts_are_checked_before_any_gpu_work(tmp_path):
+    """`dhpfa bench --parts` names a subset of the bench's parts; a misspelt one stops the run with a message
+    that names the argument, before any kernel runs (no GPU here)."""
+    import argparse
+    args = argparse.Namespace(out=str(tmp_path), parts="grid,lng", dtypes="bf16", quick=False)
+    with pytest.raises(SystemExit, match="--parts: unknown part"):
+        bench.main(args)
+
+
 def test_bench_formats_and_flops():
     c = bench.Case(1, 16, 16384, 128, True)
     assert c.flops() == 4 * 16 * 16384 * 16384 * 128 / 2

@@ -121,6 +121,8 @@ def build_parser():
     b.add_argument("--out", default="out/bench")
     b.add_argument("--quick", action="store_true", help="a few cells only")
     b.add_argument("--dtypes", default="bf16,fp16")
+    b.add_argument("--parts", default="grid,long,small,short",
+                   help="which parts to run: grid, long (context), small (shapes), short (cells in graph replay)")
 
     lk = sub.add_parser("leak", help="dudect-style timing test (GPU)")
     lk.add_argument("--out", default="out/leak")

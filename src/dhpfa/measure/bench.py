@@ -86,16 +86,19 @@ def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, se
     run 2). graph: each kernel's batch is captured once in a CUDA graph and replayed in every round, so
     short cells time the kernels, not the host's launch path. errors: a dict that receives "Type: message"
     of each kernel that fails its first calls (a peer backend that does not support the case), which is
-    then left out; without it the error propagates."""
+    then left out; without it the error propagates. sets: the input sets of every kernel, or a dict
+    {name: input sets} where kernels run on inputs of their own (long_context: one kernel per length)."""
     rng = random.Random(seed)
     names = []
     per_call = {}
+    inputs = (lambda n: sets[n]) if isinstance(sets, dict) else (lambda n: sets)
     for name in kernels:  # one timed call each (after a first, compiling one) sizes the batches
+        own = inputs(name)
         try:
-            kernels[name](*sets[0], causal)
+            kernels[name](*own[0], causal)
             ev = [torch.cuda.Event(enable_timing=True) for _ in range(2)]
             ev[0].record()
-            kernels[name](*sets[1 % len(sets)], causal)
+            kernels[name](*own[1 % len(own)], causal)
             ev[1].record()
             ev[1].synchronize()
         except Exception as e:
@@ -108,8 +111,9 @@ def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, se
     batches = {n: max(4, min(200, int(batch_ms / per_call[n]))) for n in names}
 
     def run_batch(name, r):
+        own = inputs(name)
         for i in range(batches[name]):
-            q, k, v = sets[(r * batches[name] + i) % len(sets)]
+            q, k, v = own[(r * batches[name] + i) % len(own)]
             kernels[name](q, k, v, causal)
 
     graphs = {n: capture_graph(lambda n=n: run_batch(n, 0)) for n in names} if graph else {}
@@ -247,18 +251,43 @@ def save_json(obj, path):
 
 
 # ---- long context and small shapes ---------------------------------------------------------------------
-def long_context(kernels, seqs=(16384, 32768, 65536, 131072), head_dim=128, heads=16, causal=False):
-    """B = 1; TFLOPS per kernel per S, and relative to S = 16K; every length timed alike (bench_case's
-    interleaved rounds of sustained batches)."""
+LONG_BATCH_MS = 250.0
+
+
+def long_context(kernels, seqs=(16384, 32768, 65536, 131072), head_dim=128, heads=16, causal=False,
+                 rounds=ROUNDS, batch_ms=LONG_BATCH_MS):
+    """B = 1; TFLOPS per kernel per S, and relative to the first S (16K). Every (kernel, S) pair is one entry
+    of the same interleaved rounds, and every batch lasts at least batch_ms (a 128K call alone takes ~220 ms),
+    so all lengths run sustained, at the clocks the power cap allows: timed one length after another with
+    25 ms batches (session 9 and before), 16K ran in bursts at higher clocks than 128K (session 10 run 10: the
+    16K row 665 against 648 for the same shape in the grid; run 11, interleaved with 25 ms batches: 691).
+    rel_to_16k is the median over rounds of the per-round TFLOPS ratio."""
+    cases = [Case(1, heads, s, head_dim, causal) for s in seqs]
+    entries, inputs = {}, {}
+    for case in cases:
+        sets = make_inputs(case, n_sets_for(case))
+        for name, fn in kernels.items():
+            entries[(name, case.seq)] = fn
+            inputs[(name, case.seq)] = sets
+    errors = {}
+    times = interleaved_ms(entries, inputs, causal, rounds=rounds, batch_ms=batch_ms, errors=errors)
     rows = []
-    for s in seqs:
-        case = Case(1, heads, s, head_dim, causal)
-        rows.append({"case": asdict(case), "label": case.label(), "results": bench_case(case, kernels)})
-    base = rows[0]["results"]
-    for r in rows:
-        for name, v in r["results"].items():
-            if "tflops" in v and "tflops" in base.get(name, {}):
-                v["rel_to_16k"] = v["tflops"] / base[name]["tflops"]
+    for case in cases:
+        res = {}
+        for name in kernels:
+            key = (name, case.seq)
+            if key in errors:
+                res[name] = {"error": errors[key]}
+                continue
+            ms = statistics.median(times[key])
+            res[name] = {"ms": ms, "tflops": case.flops() / ms / 1e9, "rounds": times[key]}
+            base = (name, cases[0].seq)
+            if base in times:
+                scale = case.flops() / cases[0].flops()
+                res[name]["rel_to_16k"] = statistics.median(scale * t0 / t for t0, t in zip(times[base], times[key]))
+        rows.append({"case": asdict(case), "label": case.label(), "results": res})
+    del inputs
+    torch.cuda.empty_cache()
     return rows
 
 
@@ -349,29 +378,41 @@ def format_long(rows) -> str:
     return "\n".join(lines)
 
 
+PARTS = ("grid", "long", "small", "short")
+
+
 def main(args):
     import os
     os.makedirs(args.out, exist_ok=True)
+    parts = [p for p in getattr(args, "parts", ",".join(PARTS)).split(",") if p]
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        raise SystemExit(f"--parts: unknown part(s) {unknown}; expected a comma-separated subset of {PARTS}")
     kernels = peer_kernels()
     dtypes = tuple(args.dtypes.split(","))
-    cases = grid_cases(seqs=(1024, 4096, 16384), dtypes=dtypes[:1]) if args.quick else grid_cases(dtypes=dtypes)
-    print(f"speed grid: {len(cases)} cells x {len(kernels)} kernels", flush=True)
-    grid = run_grid(cases, kernels)
     path = os.path.join(args.out, "bench.json")
-    save_json(dict(grid=grid), path)  # each part is saved and printed as it ends: a time limit keeps the rest
-    print(format_table(grid), flush=True)
-    try:
-        plot(grid, os.path.join(args.out, "bench.png"))
-    except ImportError:
-        print("matplotlib not installed: no plot")
-    longc = long_context(kernels, seqs=(16384, 65536) if args.quick else (16384, 32768, 65536, 131072))
-    save_json(dict(grid=grid, long_context=longc), path)
-    print(format_long(longc), flush=True)
-    small = small_shapes(kernels)
-    save_json(dict(grid=grid, long_context=longc, small=small), path)
-    print(format_small(small), flush=True)
-    short = short_cells_graph(kernels, dtype=dtypes[0])
-    save_json(dict(grid=grid, long_context=longc, small=small, short_graph=short), path)
-    print("S <= 1K cells in CUDA-graph replay (no host time per call):")
-    print(format_table(short))
+    out = {}  # each part is saved and printed as it ends: a time limit keeps the rest
+    if "grid" in parts:
+        cases = grid_cases(seqs=(1024, 4096, 16384), dtypes=dtypes[:1]) if args.quick else grid_cases(dtypes=dtypes)
+        print(f"speed grid: {len(cases)} cells x {len(kernels)} kernels", flush=True)
+        out["grid"] = run_grid(cases, kernels)
+        save_json(out, path)
+        print(format_table(out["grid"]), flush=True)
+        try:
+            plot(out["grid"], os.path.join(args.out, "bench.png"))
+        except ImportError:
+            print("matplotlib not installed: no plot")
+    if "long" in parts:
+        out["long_context"] = long_context(kernels, seqs=(16384, 65536) if args.quick else (16384, 32768, 65536, 131072))
+        save_json(out, path)
+        print(format_long(out["long_context"]), flush=True)
+    if "small" in parts:
+        out["small"] = small_shapes(kernels)
+        save_json(out, path)
+        print(format_small(out["small"]), flush=True)
+    if "short" in parts:
+        out["short_graph"] = short_cells_graph(kernels, dtype=dtypes[0])
+        save_json(out, path)
+        print("S <= 1K cells in CUDA-graph replay (no host time per call):")
+        print(format_table(out["short_graph"]))
     return 0
