@@ -80,6 +80,13 @@ CONFIGS["n128s2_qd_ds"] = ((64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=
 CONFIGS["n128s2_qd_ds_p7"] = ((64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True, num_sms=7))
 # the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
 CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
+# ... and its neighbours at D=64 S <= 1K (session 10 run 15): stages, pointer loads, 128 keys, 128 rows
+CONFIGS["t_m64n64s2"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 2))))
+CONFIGS["t_m64n64s4"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 4))))
+CONFIGS["t_m64n64s3_ptr"] = ((64,), dict(triton=("attn_fwd", TileConfig(64, 64, 4, 3))))
+CONFIGS["t_m64n128s2"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 128, 4, 2))))
+CONFIGS["t_m128n64s3w8"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(128, 64, 8, 3))))
+CONFIGS["t_m128n128s2w8"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(128, 128, 8, 2))))
 
 
 GRAPH_MAX_SEQ = 2048  # cells up to this length are timed in CUDA-graph replay by default (see the docstring)
