@@ -62,7 +62,8 @@ def main():
             seg = rows[s:s + a.windows]
             w = sum(x[1] for x in seg)
             if w / total > 0.004:
-                print(f"{s:5d}-{s + a.windows:5d} {100 * w / total:5.1f}%  executed {sum(x[2] for x in seg) / 1e3:8.0f}K")
+                executed = sum(x[2] for x in seg) / 1e3
+                print(f"{s:5d}-{s + a.windows:5d} {100 * w / total:5.1f}%  executed {executed:8.0f}K")
 
 
 if __name__ == "__main__":

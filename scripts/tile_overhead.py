@@ -47,11 +47,12 @@ def main():
             print(f"D={d} Sq={sq} Sk={sk}: " + "  ".join(f"{n} {ms[n] * 1e3:.1f} us ({row['tflops'][n]:.0f} TF)"
                                                          for n in ms), flush=True)
             del sets
-        # per SM (the busiest: ceil of tiles / SMs): tiles and key blocks of 128-row tiles and 128-key blocks (the D=128 build; for D=64's 64x64
-        # tiles the counts scale by 2 and 4, the fit's units change, not its shape)
+        # per SM (the busiest: ceil of tiles / SMs): tiles and key blocks of 128-row tiles and 128-key blocks
+        # (the D=128 build; for D=64's 64x64 tiles the counts scale by 2 and 4, the fit's units change, not its shape)
         bm, bn = (128, 128) if d == 128 else (64, 64)
         for name in kernels:
-            X = np.array([[-(-b * h * (sq // bm) // sms), -(-b * h * (sq // bm) // sms) * (sk // bn)] for sq, sk in SHAPES])
+            tiles = [-(-b * h * (sq // bm) // sms) for sq, _ in SHAPES]
+            X = np.array([[t, t * (sk // bn)] for t, (_, sk) in zip(tiles, SHAPES)])
             y = np.array([r["ms"][name] * 1e3 for r in rows])
             (t_tile, t_block), *_ = np.linalg.lstsq(X, y, rcond=None)
             fit = dict(kernel=name, d=d, t_tile_us=float(t_tile), t_block_us=float(t_block),

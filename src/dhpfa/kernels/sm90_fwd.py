@@ -643,7 +643,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
     key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
     Q buffers, the next tile's loaded during this one (_ws_producer). DEFER_STORE (with O_SMEM): a tile's O
-    store is waited for before the next tile's writes its buffer (_epilogue)."""
+    store is waited for before the next tile writes its buffer (_epilogue)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),

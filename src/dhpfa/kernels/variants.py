@@ -86,8 +86,9 @@ GLUON_QD_MAX_SEQ_K = 8192
 GLUON_SHORT_SEQ_K = 512
 # ... and non-causal at D=128 with the O store waited for at the next tile's epilogue, not at once (sm90_fwd
 # DEFER_STORE). Session 10, CUDA-graph replay, random-order rounds against _GLUON_N128S2_QD: S=512 x1.051 (run 6,
-# 12 rounds) and x1.034 (run 7, 15 rounds). At 1K / 2K x0.998 / x0.999 and x1.034, causal 512 x0.996 / x0.996,
-# 1K x0.975, 2K x0.982 / x1.032 (session 8, eager: causal 1K x0.972): no consistent gain there, so only here.
+# 12 rounds), x1.034 (run 7, 15 rounds), x1.047 (run 8, 15 rounds). At 1K / 2K x0.998 / x0.999 and x1.034, causal
+# 512 x0.996 / x0.996 / x0.985, 1K x0.975, 2K x0.982 / x1.032 (session 8, eager: causal 1K x0.972): no consistent
+# gain there (identical binaries read up to 2.3% apart in one run), so only here.
 _GLUON_N128S2_QD_DS = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True,
                                                       q_double=True, defer_store=True))
 SM90_GLUON_SHORT = {

@@ -403,7 +403,8 @@ def main(args):
         except ImportError:
             print("matplotlib not installed: no plot")
     if "long" in parts:
-        out["long_context"] = long_context(kernels, seqs=(16384, 65536) if args.quick else (16384, 32768, 65536, 131072))
+        seqs = (16384, 65536) if args.quick else (16384, 32768, 65536, 131072)
+        out["long_context"] = long_context(kernels, seqs=seqs)
         save_json(out, path)
         print(format_long(out["long_context"]), flush=True)
     if "small" in parts:

@@ -18,9 +18,10 @@ def child():
     dtype = torch.bfloat16  # fp16 differs only in conversions; halves the sanitizer time
     # (batch, seq_q, seq_k, head dims): odd lengths for every head dim (on Hopper, few programs: the
     # few-program variants), then grids of more programs than SMs that reach the Gluon kernel (D=128 / 256
-    # past GLUON_SHORT_SEQ_K, and at most it: the causal builds that skip masked blocks, and D=128's deferred O
-    # store, with 4-5 tiles a program so the store is waited for before its buffer is rewritten), then D=64 past the
-    # short-tile lengths, causal too (three consumers), then few programs with long keys (split keys at D=64/128)
+    # past GLUON_SHORT_SEQ_K, and at most it: the causal builds that skip masked blocks, and D=128's deferred
+    # O store, with 4-5 tiles a program so the store is waited for before its buffer is rewritten), then D=64
+    # past the short-tile lengths, causal too (three consumers), then few programs with long keys (split keys
+    # at D=64/128)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
     short = variants.GLUON_SHORT_SEQ_K
     cases = [(1, 197, 301, variants.HEAD_DIMS),
