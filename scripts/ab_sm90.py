@@ -136,6 +136,8 @@ def main():
     ap.add_argument("--no-correctness", action="store_true")
     ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays at every cell (no host time)")
     ap.add_argument("--eager", action="store_true", help="time eager calls at every cell, short ones included")
+    ap.add_argument("--batch-ms", type=float, default=30.0,
+                    help="each kernel's batch per round lasts at least this long (250: sustained clocks)")
     ap.add_argument("--check-all", action="store_true", help="correctness of every module (default: the tree's)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -180,7 +182,7 @@ def main():
             case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
             sets = bench.make_inputs(case, bench.n_sets_for(case))
             graph = args.graph or (s <= GRAPH_MAX_SEQ and not args.eager)
-            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=graph)
+            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=graph, batch_ms=args.batch_ms)
             ms = {n: statistics.median(t) for n, t in times.items()}
             tf = {n: case.flops() / t / 1e9 for n, t in ms.items()}
             spread = {n: (_quantile(t, 0.75) - _quantile(t, 0.25)) / ms[n] for n, t in times.items()}

@@ -130,11 +130,14 @@ def test_long_context_interleaves_lengths_and_reports_refusals():
 
 
 def test_bench_parts_are_checked_before_any_gpu_work(tmp_path):
-    """`dhpfa bench --parts` names a subset of the bench's parts; a misspelt one stops the run with a message
-    that names the argument, before any kernel runs (no GPU here)."""
+    """`dhpfa bench --parts` names a subset of the bench's parts and `--batch-ms` a positive duration; a bad
+    value stops the run with a message that names the argument, before any kernel runs (no GPU here)."""
     import argparse
-    args = argparse.Namespace(out=str(tmp_path), parts="grid,lng", dtypes="bf16", quick=False)
+    args = argparse.Namespace(out=str(tmp_path), parts="grid,lng", dtypes="bf16", quick=False, batch_ms=None)
     with pytest.raises(SystemExit, match="--parts: unknown part"):
+        bench.main(args)
+    args = argparse.Namespace(out=str(tmp_path), parts="grid", dtypes="bf16", quick=False, batch_ms=-5.0)
+    with pytest.raises(SystemExit, match="--batch-ms: expected a number of milliseconds > 0"):
         bench.main(args)
 
 

@@ -121,6 +121,9 @@ def build_parser():
     b.add_argument("--out", default="out/bench")
     b.add_argument("--quick", action="store_true", help="a few cells only")
     b.add_argument("--dtypes", default="bf16,fp16")
+    b.add_argument("--batch-ms", type=float, default=None,
+                   help="grid: each kernel's batch per round lasts at least this long (default 25 ms; 250 for "
+                        "sustained clocks, as the long-context part uses)")
     b.add_argument("--parts", default="grid,long,small,short",
                    help="which parts to run: grid, long (context), small (shapes), short (cells in graph replay)")
 

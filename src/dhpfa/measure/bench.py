@@ -388,6 +388,8 @@ def main(args):
     unknown = sorted(set(parts) - set(PARTS))
     if unknown:
         raise SystemExit(f"--parts: unknown part(s) {unknown}; expected a comma-separated subset of {PARTS}")
+    if getattr(args, "batch_ms", None) is not None and not args.batch_ms > 0:
+        raise SystemExit(f"--batch-ms: expected a number of milliseconds > 0, got {args.batch_ms}")
     kernels = peer_kernels()
     dtypes = tuple(args.dtypes.split(","))
     path = os.path.join(args.out, "bench.json")
@@ -395,7 +397,10 @@ def main(args):
     if "grid" in parts:
         cases = grid_cases(seqs=(1024, 4096, 16384), dtypes=dtypes[:1]) if args.quick else grid_cases(dtypes=dtypes)
         print(f"speed grid: {len(cases)} cells x {len(kernels)} kernels", flush=True)
-        out["grid"] = run_grid(cases, kernels)
+        batch_ms = getattr(args, "batch_ms", None) or BATCH_MS  # checked > 0 above
+        if batch_ms != BATCH_MS:
+            print(f"grid batches of at least {batch_ms:g} ms per kernel per round", flush=True)
+        out["grid"] = run_grid(cases, kernels, batch_ms=batch_ms)
         save_json(out, path)
         print(format_table(out["grid"]), flush=True)
         try:
