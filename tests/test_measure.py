@@ -129,6 +129,36 @@ def test_long_context_interleaves_lengths_and_reports_refusals():
     assert "rel. 16K" in bench.format_long(rows)
 
 
+def test_long_context_rows_from_interleaved_times(monkeypatch):
+    """long_context's arithmetic, without a GPU: every (kernel, length) pair goes to one interleaved_ms call;
+    TFLOPS come from each pair's median time, rel_to_16k from the median of per-round ratios to the first
+    length (so a round where both ran slow cancels), and a refusal becomes that pair's error."""
+    seen = {}
+
+    def fake_interleaved(entries, inputs, causal, rounds, batch_ms, errors):
+        seen.update(keys=sorted(entries), batch_ms=batch_ms, rounds=rounds)
+        errors[("refuses", 512)] = "RuntimeError: no"
+        # per-round ms: a 1024-key call costs 4x a 512-key one (same TFLOPS); in round 1 only the 1024-key
+        # batch ran at half speed, in round 2 both did. Per-round ratios 1, 0.5, 1 (median 1); the ratio of the
+        # medians would read 0.5
+        return {("k", 512): [1.0, 1.0, 2.0], ("k", 1024): [4.0, 8.0, 8.0], ("refuses", 1024): [1.0, 1.0, 1.0]}
+
+    monkeypatch.setattr(bench, "interleaved_ms", fake_interleaved)
+    monkeypatch.setattr(bench, "make_inputs", lambda case, n: [("q", "k", "v")] * n)
+    monkeypatch.setattr(bench.torch.cuda, "empty_cache", lambda: None)
+    kernels = {"k": None, "refuses": None}
+    rows = bench.long_context(kernels, seqs=(512, 1024), head_dim=64, heads=2, rounds=3)
+    assert seen == dict(keys=[("k", 512), ("k", 1024), ("refuses", 512), ("refuses", 1024)],
+                        batch_ms=bench.LONG_BATCH_MS, rounds=3)
+    k512, k1024 = rows[0]["results"]["k"], rows[1]["results"]["k"]
+    assert k512["ms"] == 1.0 and k1024["ms"] == 8.0
+    assert k512["tflops"] == pytest.approx(bench.Case(1, 2, 512, 64, False).flops() / 1e9)
+    assert k512["rel_to_16k"] == 1.0
+    assert k1024["rel_to_16k"] == pytest.approx(1.0)
+    assert rows[0]["results"]["refuses"] == {"error": "RuntimeError: no"}
+    assert "rel_to_16k" not in rows[1]["results"]["refuses"]  # no first-length time to compare with
+
+
 def test_bench_parts_are_checked_before_any_gpu_work(tmp_path):
     """`dhpfa bench --parts` names a subset of the bench's parts and `--batch-ms` a positive duration; a bad
     value stops the run with a message that names the argument, before any kernel runs (no GPU here)."""
