@@ -61,23 +61,28 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
     "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
 }
-# two Q buffers, the next tile's Q loaded during this one (sm90_fwd Q_DOUBLE, session 9); _p7: 7 programs, so
-# each runs many tiles (correctness: the schedule's next-tile coordinates and the buffers' phases)
+
+
+def _config(name, dims, tiles, p7=False):
+    """CONFIGS[name]; p7: also name_p7 with 7 programs, so each runs many tiles (correctness of the schedule's
+    next-tile coordinates, buffer phases and the deferred store's waits)."""
+    CONFIGS[name] = (dims, tiles)
+    if p7:
+        CONFIGS[f"{name}_p7"] = (dims, dict(tiles, num_sms=7))
+
+
+# two Q buffers, the next tile's Q loaded during this one (sm90_fwd Q_DOUBLE, session 9)
 for _name in ("n128s2", "n64s3", "m192n128s2_x3_nopp"):
-    CONFIGS[f"{_name}_qd"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True))
-    CONFIGS[f"{_name}_qd_p7"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True, num_sms=7))
+    _config(f"{_name}_qd", CONFIGS[_name][0], dict(CONFIGS[_name][1], q_double=True), p7=True)
 # session 10: two Q buffers with deeper rings at D=64 (113-177 KB of shared memory), and n64s2 at D=128
-CONFIGS["n128s3_qd"] = ((64,), dict(CONFIGS["n128s3"][1], q_double=True))
-CONFIGS["n128s4_qd"] = ((64,), dict(CONFIGS["n128s4"][1], q_double=True))
-CONFIGS["n64s2_qd"] = ((128,), dict(CONFIGS["n64s2"][1], q_double=True))
+_config("n128s3_qd", (64,), dict(CONFIGS["n128s3"][1], q_double=True), p7=True)
+_config("n128s4_qd", (64,), dict(CONFIGS["n128s4"][1], q_double=True), p7=True)
+_config("n64s2_qd", (128,), dict(CONFIGS["n64s2"][1], q_double=True), p7=True)
 # ... and deeper rings at D=128 for the short causal cells: 4 slots of 64 keys (192 KB; with two Q buffers 225 KB)
-CONFIGS["n64s4_d128"] = ((128,), CONFIGS["n64s4"][1])
-CONFIGS["n64s4_qd"] = ((128,), dict(CONFIGS["n64s4"][1], q_double=True))
-for _name in ("n128s3_qd", "n128s4_qd", "n64s2_qd", "n64s4_d128", "n64s4_qd"):
-    CONFIGS[f"{_name}_p7"] = (CONFIGS[_name][0], dict(CONFIGS[_name][1], num_sms=7))
+_config("n64s4_d128", (128,), CONFIGS["n64s4"][1], p7=True)
+_config("n64s4_qd", (128,), dict(CONFIGS["n64s4"][1], q_double=True), p7=True)
 # the O store waited for at the next tile's epilogue (sm90_fwd DEFER_STORE; shipped at D=128 non-causal S <= 512)
-CONFIGS["n128s2_qd_ds"] = ((64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True))
-CONFIGS["n128s2_qd_ds_p7"] = ((64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True, num_sms=7))
+_config("n128s2_qd_ds", (64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True), p7=True)
 # the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
 CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
 # ... and its neighbours at D=64 S <= 1K (session 10 run 15): stages, pointer loads, 128 keys, 128 rows

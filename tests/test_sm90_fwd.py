@@ -198,16 +198,22 @@ def test_split_keys_on_a_grid_of_thousands_of_programs(d, causal):
                           tol=1e-2)
 
 
+def _two_consumer_launch_args(d, **tiles):
+    """sm90_fwd.launch_args of a two-consumer warp-specialised build on CPU placeholders (2, 256, 4 / 2, d)."""
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 256, 4, d, dtype=torch.bfloat16)
+    k = torch.empty(2, 256, 2, d, dtype=torch.bfloat16)
+    return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 256), 0.1, False, 0,
+                                warp_specialized=True, split=2, **tiles)
+
+
 def test_two_q_buffers_need_their_own_o_buffer_and_shared_memory():
     """q_double is honoured where the build stages O in a buffer of its own (persistent) without split keys
     and the three Q-sized tiles and the ring fit in shared memory; elsewhere it is refused, not dropped."""
     from dhpfa.kernels import sm90_fwd
 
     def args(d, **tiles):
-        q = torch.empty(2, 256, 4, d, dtype=torch.bfloat16)
-        k = torch.empty(2, 256, 2, d, dtype=torch.bfloat16)
-        return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 256), 0.1,
-                                    False, 0, warp_specialized=True, split=2, pingpong=True, q_double=True, **tiles)
+        return _two_consumer_launch_args(d, pingpong=True, q_double=True, **tiles)
     _, _, kwargs = args(128, block_m=128, block_n=128, stages=2, persistent=True)
     assert kwargs["Q_DOUBLE"] and kwargs["O_SMEM"]
     assert sm90_fwd.ws_smem_bytes(128, 128, 128, 2, True, q_double=True) == (3 * 128 * 128 + 4 * 128 * 128) * 2 + 1024
@@ -223,13 +229,8 @@ def test_deferred_o_store_needs_its_own_o_buffer():
     """defer_store (a tile's O store waited for at the next tile's epilogue) is honoured where O has a buffer of
     its own (persistent, no split keys): the kernel gets DEFER_STORE; elsewhere it is refused, not dropped (the
     O store would race with the next Q load into Q's tile)."""
-    from dhpfa.kernels import sm90_fwd
-
     def args(d, **tiles):
-        q = torch.empty(2, 256, 4, d, dtype=torch.bfloat16)
-        k = torch.empty(2, 256, 2, d, dtype=torch.bfloat16)
-        return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 256), 0.1,
-                                    False, 0, warp_specialized=True, split=2, defer_store=True, **tiles)
+        return _two_consumer_launch_args(d, defer_store=True, **tiles)
     _, _, kwargs = args(128, block_m=128, block_n=128, stages=2, pingpong=True, persistent=True)
     assert kwargs["DEFER_STORE"] and kwargs["O_SMEM"]
     with pytest.raises(ValueError, match="deferred O store"):
