@@ -83,6 +83,8 @@ _config("n64s4_d128", (128,), CONFIGS["n64s4"][1], p7=True)
 _config("n64s4_qd", (128,), dict(CONFIGS["n64s4"][1], q_double=True), p7=True)
 # the O store waited for at the next tile's epilogue (sm90_fwd DEFER_STORE; shipped at D=128 non-causal S <= 512)
 _config("n128s2_qd_ds", (64, 128), dict(CONFIGS["n128s2_qd"][1], defer_store=True), p7=True)
+# ... on the D=128 causal short cells' build (n64s3, one Q buffer; session 11)
+_config("n64s3_ds", (128,), dict(CONFIGS["n64s3"][1], defer_store=True), p7=True)
 # the Triton kernels (tiles["triton"] = (kernel, TileConfig)): D=64's short tiles (variants.SM90_SHORT)
 CONFIGS["t_m64n64s3"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
 # ... and its neighbours at D=64 S <= 1K (session 10 run 15): stages, pointer loads, 128 keys, 128 rows

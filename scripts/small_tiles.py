@@ -60,6 +60,14 @@ PRESETS = {
     "d64s512": [("attn_fwd_tma", T(64, 64, 4, 2), (64,)), ("attn_fwd_tma", T(64, 64, 4, 4), (64,)),
                 ("attn_fwd_tma", T(64, 64, 8, 3), (64,)), ("attn_fwd_tma", T(64, 32, 4, 4), (64,)),
                 ("attn_fwd", T(64, 64, 4, 2), (64,)), ("attn_fwd", T(64, 64, 4, 4), (64,))],
+    # session 11: (1,8,512,64), the Gluon kernel's one-consumer 64-row tiles (shipped at D=128) beside the shipped
+    # D=64 pointer-load tiles
+    "x1d64": [("attn_fwd", T(64, 64, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (64,)),
+              ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (64,)), ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64,)),
+              ("attn_fwd_sm90_ws", T(64, 128, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 4), (64,))],
+    # ... and at D=128 (the shipped 64-key tiles beside 128-key blocks)
+    "x1d128": [("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)), ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (128,)),
+               ("attn_fwd_sm90_ws", T(64, 128, 4, 3), (128,))],
     # few-program grids: two consumer warpgroups split one 64-row tile's key blocks (SPLIT_K; stages are
     # slots per consumer, each with a sub-ring of its own), beside the shipped few-program tiles
     "splitk": [("attn_fwd", T(64, 64, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
