@@ -52,6 +52,21 @@ def test_head_dims_odd_shapes_gqa(d, sq, sk, h, hk, causal, dtype):
     _check(2, sq, sk, h, hk, d, causal, dtype, d + sq)
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("sq,sk,h,hk,causal,kernel", [(512, 512, 8, 8, False, "attn_fwd_sm90_ws"),
+                                                      (512, 512, 8, 8, True, "attn_fwd"),
+                                                      (300, 1000, 4, 2, False, "attn_fwd_sm90_ws"),
+                                                      (700, 301, 4, 2, False, "attn_fwd")])
+def test_few_program_grids_at_d64(sq, sk, h, hk, causal, kernel, dtype):
+    """Grids of at most one 64-row program per SM at D=64 through the API: the Gluon one-consumer tiles from
+    variants.FEW_PROGRAMS_MID_SEQ keys (non-causal), the pointer-load tiles below it and causal; float64."""
+    from dhpfa import tune
+    programs = h * -(-sq // variants.FEW_PROGRAMS_ROWS)
+    chosen = tune.choose(dtype, 64, causal, sk, torch.device("cuda"), sm90=True, programs=programs)
+    assert chosen.kernel == kernel and chosen in variants.shipped_variants()
+    _check(1, sq, sk, h, hk, 64, causal, dtype, sq + sk)
+
+
 def test_bitwise_deterministic():
     g = torch.Generator(device="cuda").manual_seed(1)
     q, k, v = (torch.randn(4, 2048, 16, 128, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))

@@ -116,18 +116,28 @@ def test_tune_times_every_candidate_on_the_gpu(cache_dir, timing):
 
 
 def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
-    """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs take SM90_FEW_PROGRAMS (pointer loads), even over
-    a cached choice for the class; 1,024 programs, other head dims and other GPUs do not."""
+    """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs take SM90_FEW_PROGRAMS_MID (the Gluon one-consumer
+    tiles; below FEW_PROGRAMS_MID_SEQ keys SM90_FEW_PROGRAMS, pointer loads), even over a cached choice for the
+    class; 1,024 programs, other head dims and other GPUs do not."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
-    few = variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, False)], torch.bfloat16, 64, False)
-    assert few in variants.shipped_variants()  # audited like every other
-    other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v != few)
-    key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 512)
-    (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": other.name}}))
-    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=True, programs=64) == few
-    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=True, programs=132) == few
-    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=True, programs=133) == other
-    assert tune.choose(torch.bfloat16, 64, False, 512, CPU, sm90=False, programs=64) != few
+    few = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(64, False)], torch.bfloat16, 64, False)
+    fewer_keys = variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, False)], torch.bfloat16, 64, False)
+    assert few.kernel == "attn_fwd_sm90_ws" and few.config.split == 1 and fewer_keys.kernel == "attn_fwd"
+    assert few in variants.shipped_variants() and fewer_keys in variants.shipped_variants()  # audited
+    other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v not in (few, fewer_keys))
+    mid = variants.FEW_PROGRAMS_MID_SEQ
+    for seq_k in (mid - 1, mid, 512):
+        key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, seq_k)
+        (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": other.name}}))
+        tune._chosen.clear()
+        want = few if seq_k >= mid else fewer_keys
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=64) == want
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=132) == want
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=133) == other
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=False, programs=64) not in (few, fewer_keys)
+    # causal keeps the pointer-load tiles at every length below the split-key one
+    assert tune.choose(torch.bfloat16, 64, True, 512, CPU, sm90=True, programs=64) == \
+        variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, True)], torch.bfloat16, 64, True)
     assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=64).head_dim == 128
     # past the short-tile lengths the long-sequence variant runs, however few the programs
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8) == \
@@ -144,7 +154,8 @@ def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, c
     v = tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=128)
     assert v.config.split_k and v.config.split == 2 and v in variants.shipped_variants()
     short = tune.choose(torch.bfloat16, d, causal, long_k - 1, CPU, sm90=True, programs=128)
-    assert short == variants.Variant(*variants.SM90_FEW_PROGRAMS[(d, causal)], torch.bfloat16, d, causal)
+    tiles = variants.SM90_FEW_PROGRAMS_MID.get((d, causal), variants.SM90_FEW_PROGRAMS[(d, causal)])
+    assert short == variants.Variant(*tiles, torch.bfloat16, d, causal)
     beyond = 265 if causal else 133  # causal grids of up to twice the SMs split too (next test)
     assert not tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=beyond).config.split_k
     wide = tune.choose(torch.bfloat16, 256, causal, long_k, CPU, sm90=True, programs=128)

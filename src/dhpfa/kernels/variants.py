@@ -123,6 +123,14 @@ SM90_FEW_PROGRAMS = {
     (256, True): SM90_SHORT[256],
 }
 FEW_PROGRAMS_ROWS = 64
+# ... at D=64 non-causal with FEW_PROGRAMS_MID_SEQ <= seq_k < FEW_PROGRAMS_LONG_SEQ: the Gluon kernel with one
+# consumer warpgroup on 64-row tiles and 128-key blocks (the next block's QK^T beside this one's softmax; 4 steps
+# of the serial chain at 512 keys instead of the pointer-load tiles' 8). Session 11 run 2 (graph replay, 15 and
+# 11 rounds): (1,8,512,64) 6.39 / 6.40 us against 6.63 / 6.69 (x1.037 / x1.045); at 256 keys 4.59 against 4.52,
+# at 128 / 64 keys 3.68 / 3.85 against 3.47 / 3.01 (the pointer-load tiles stay there); causal x0.73-0.82.
+_FEW_D64_X1 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2))
+SM90_FEW_PROGRAMS_MID = {(64, False): _FEW_D64_X1}
+FEW_PROGRAMS_MID_SEQ = 512
 # ... and where each of those programs has many key blocks (seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]): at D=64
 # and 128 the Gluon kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile
 # (SPLIT_K), merged through shared memory; at D=256 causal the Gluon one-consumer tiles. Session 7 runs 10-12
@@ -183,6 +191,7 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
         out += list(SM90_TUNE_EXTRA.get(head_dim, ()))
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
+        out += [SM90_FEW_PROGRAMS_MID[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_MID]
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
     return list(dict.fromkeys(out))
 
@@ -220,14 +229,16 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
-    run: SM90_FEW_PROGRAMS (or with long keys SM90_FEW_PROGRAMS_LONG) for at most sm_count programs,
-    SM90_FEW_PROGRAMS_CAUSAL_2X for causal grids of up to twice that; else None. Shapes and the GPU decide
-    (public)."""
+    run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG) for at most
+    sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for causal grids of up to twice that; else None. Shapes and
+    the GPU decide (public)."""
     if (head_dim, causal) not in SM90_FEW_PROGRAMS or not use_short_tiles(head_dim, causal, seq_k):
         return None
     if programs <= sm_count:
         if (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
             kernel, config = SM90_FEW_PROGRAMS_LONG[(head_dim, causal)]
+        elif (head_dim, causal) in SM90_FEW_PROGRAMS_MID and seq_k >= FEW_PROGRAMS_MID_SEQ:
+            kernel, config = SM90_FEW_PROGRAMS_MID[(head_dim, causal)]
         else:
             kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
     elif causal and programs <= 2 * sm_count and head_dim in SM90_FEW_PROGRAMS_CAUSAL_2X \

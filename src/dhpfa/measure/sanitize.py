@@ -21,7 +21,7 @@ def child():
     # past GLUON_SHORT_SEQ_K, and at most it: the causal builds that skip masked blocks, and D=128's deferred
     # O store, with 4-5 tiles a program so the store is waited for before its buffer is rewritten), then D=64
     # past the short-tile lengths, causal too (three consumers), then few programs with long keys (split keys
-    # at D=64/128)
+    # at D=64/128), and few programs with keys in between at D=64 (the Gluon one-consumer tiles, non-causal)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
     short = variants.GLUON_SHORT_SEQ_K
     cases = [(1, 197, 301, variants.HEAD_DIMS),
@@ -29,7 +29,9 @@ def child():
              (36, short - 12, short, tuple(sorted({d for d, _ in variants.SM90_GLUON_SHORT}))),
              (1, 700, long_k, tuple(variants.SM90_GLUON_LONG)),
              (1, 300, max(variants.FEW_PROGRAMS_LONG_SEQ.values()) + 37,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_LONG})))]
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_LONG}))),
+             (1, 333, variants.FEW_PROGRAMS_MID_SEQ + 77,
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_MID})))]
     for b, sq, sk, dims in cases:
         for d in dims:
             for causal in (False, True):
