@@ -24,6 +24,7 @@ KERNELS = {  # name -> (kernel, tiles): the shipped few-program choice at D=64 a
     "gluon_x1_m64n64s3": ("attn_fwd_sm90_ws", T(64, 64, 4, 3)),
     "gluon_x1_m64n128s2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2)),
 }
+# at D=128 the shipped few-program choice is the Gluon one-consumer 64x64 tiles (variants.SM90_FEW_PROGRAMS)
 
 
 def fit(xs, ys):

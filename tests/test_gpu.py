@@ -53,18 +53,18 @@ def test_head_dims_odd_shapes_gqa(d, sq, sk, h, hk, causal, dtype):
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-@pytest.mark.parametrize("sq,sk,h,hk,causal,kernel", [(512, 512, 8, 8, False, "attn_fwd_sm90_ws"),
-                                                      (512, 512, 8, 8, True, "attn_fwd"),
-                                                      (300, 1000, 4, 2, False, "attn_fwd_sm90_ws"),
-                                                      (700, 301, 4, 2, False, "attn_fwd")])
-def test_few_program_grids_at_d64(sq, sk, h, hk, causal, kernel, dtype):
-    """Grids of at most one 64-row program per SM at D=64 through the API: the Gluon one-consumer tiles from
-    variants.FEW_PROGRAMS_MID_SEQ keys (non-causal), the pointer-load tiles below it and causal; float64."""
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("sq,sk,h,hk,causal,block_n", [(512, 512, 8, 8, False, 128), (512, 512, 8, 8, True, 64),
+                                                       (300, 1000, 4, 2, False, 128), (700, 301, 4, 2, False, 64)])
+def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype):
+    """Grids of at most one 64-row program per SM through the API: non-causal from variants.FEW_PROGRAMS_MID_SEQ
+    keys the Gluon one-consumer 64x128 tiles (SM90_FEW_PROGRAMS_MID), below it and causal the 64x64 tiles of
+    SM90_FEW_PROGRAMS (pointer loads at D=64); float64 reference."""
     from dhpfa import tune
     programs = h * -(-sq // variants.FEW_PROGRAMS_ROWS)
-    chosen = tune.choose(dtype, 64, causal, sk, torch.device("cuda"), sm90=True, programs=programs)
-    assert chosen.kernel == kernel and chosen in variants.shipped_variants()
-    _check(1, sq, sk, h, hk, 64, causal, dtype, sq + sk)
+    chosen = tune.choose(dtype, d, causal, sk, torch.device("cuda"), sm90=True, programs=programs)
+    assert chosen.config.block_m == 64 and chosen.config.block_n == block_n and chosen in variants.shipped_variants()
+    _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
 
 
 def test_bitwise_deterministic():

@@ -123,13 +123,15 @@ SM90_FEW_PROGRAMS = {
     (256, True): SM90_SHORT[256],
 }
 FEW_PROGRAMS_ROWS = 64
-# ... at D=64 non-causal with FEW_PROGRAMS_MID_SEQ <= seq_k < FEW_PROGRAMS_LONG_SEQ: the Gluon kernel with one
-# consumer warpgroup on 64-row tiles and 128-key blocks (the next block's QK^T beside this one's softmax; 4 steps
-# of the serial chain at 512 keys instead of the pointer-load tiles' 8). Session 11 run 2 (graph replay, 15 and
-# 11 rounds): (1,8,512,64) 6.39 / 6.40 us against 6.63 / 6.69 (x1.037 / x1.045); at 256 keys 4.59 against 4.52,
-# at 128 / 64 keys 3.68 / 3.85 against 3.47 / 3.01 (the pointer-load tiles stay there); causal x0.73-0.82.
-_FEW_D64_X1 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2))
-SM90_FEW_PROGRAMS_MID = {(64, False): _FEW_D64_X1}
+# ... non-causal at D=64 / 128 with FEW_PROGRAMS_MID_SEQ <= seq_k < FEW_PROGRAMS_LONG_SEQ: the Gluon kernel with
+# one consumer warpgroup on 64-row tiles and 128-key blocks (4 steps of each program's serial chain at 512 keys
+# instead of 8). Session 11, graph replay, against the tiles above: D=64 (1,8,512) 6.39 / 6.40 / 6.37 us against
+# 6.63 / 6.69 / 6.58 (runs 2, 2, 4: x1.037 / x1.045 / x1.033); at 256 keys 4.59 against 4.52, at 128 / 64 keys
+# 3.68 / 3.85 against 3.47 / 3.01 (the pointer-load tiles stay there). D=128 (1,8,512) 8.11 / 8.18 us against
+# 8.50 / 8.55 (runs 3, 4: x1.048 / x1.045), 256 keys 5.79 against 6.04, 128 keys 4.66 / 4.74, 64 keys 4.72 / 4.08.
+# Causal x0.73-0.82: not there.
+_FEW_X1_N128 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2))
+SM90_FEW_PROGRAMS_MID = {(64, False): _FEW_X1_N128, (128, False): _FEW_X1_N128}
 FEW_PROGRAMS_MID_SEQ = 512
 # ... and where each of those programs has many key blocks (seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]): at D=64
 # and 128 the Gluon kernel with two consumer warpgroups taking alternate key blocks of one 64-row tile
