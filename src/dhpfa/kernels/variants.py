@@ -129,7 +129,7 @@ FEW_PROGRAMS_ROWS = 64
 # 6.63 / 6.69 / 6.58 (runs 2, 2, 4: x1.037 / x1.045 / x1.033); at 256 keys 4.59 against 4.52, at 128 / 64 keys
 # 3.68 / 3.85 against 3.47 / 3.01 (the pointer-load tiles stay there). D=128 (1,8,512) 8.11 / 8.18 us against
 # 8.50 / 8.55 (runs 3, 4: x1.048 / x1.045), 256 keys 5.79 against 6.04, 128 keys 4.66 / 4.74, 64 keys 4.72 / 4.08.
-# Causal x0.73-0.82: not there.
+# Causal x0.73-0.90 (runs 2-5; the Gluon causal grid pairs two tiles per program): not there.
 _FEW_X1_N128 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2))
 SM90_FEW_PROGRAMS_MID = {(64, False): _FEW_X1_N128, (128, False): _FEW_X1_N128}
 FEW_PROGRAMS_MID_SEQ = 512

@@ -21,7 +21,7 @@ def child():
     # past GLUON_SHORT_SEQ_K, and at most it: the causal builds that skip masked blocks, and D=128's deferred
     # O store, with 4-5 tiles a program so the store is waited for before its buffer is rewritten), then D=64
     # past the short-tile lengths, causal too (three consumers), then few programs with long keys (split keys
-    # at D=64/128), and few programs with keys in between at D=64 (the Gluon one-consumer tiles, non-causal)
+    # at D=64/128), and few programs with keys in between at D=64/128 (the Gluon one-consumer 64x128 tiles)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
     short = variants.GLUON_SHORT_SEQ_K
     cases = [(1, 197, 301, variants.HEAD_DIMS),
