@@ -11,6 +11,7 @@ import json
 import os
 import statistics
 
+import numpy as np
 import torch
 
 from dhpfa.kernels import variants
@@ -27,13 +28,6 @@ KERNELS = {  # name -> (kernel, tiles): the shipped few-program choice at D=64 a
 # at D=128 the shipped few-program choice is the Gluon one-consumer 64x64 tiles (variants.SM90_FEW_PROGRAMS)
 
 
-def fit(xs, ys):
-    """(intercept, slope) of the least-squares line."""
-    mx, my = statistics.mean(xs), statistics.mean(ys)
-    slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
-    return my - slope * mx, slope
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
@@ -47,10 +41,7 @@ def main():
     peers = bench.peer_kernels()
     res = {"device": torch.cuda.get_device_name(), "shape": [1, h, sq, d], "us": {}}
     for sk in (int(x) for x in args.seq_k.split(",")):
-        g = torch.Generator(device="cuda").manual_seed(sk)
-        sets = [(torch.randn(1, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
-                 *(torch.randn(1, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2)))
-                for _ in range(4)]
+        sets = bench.make_inputs(bench.Case(1, h, sq, d, False), 4, seed=sk, seq_k=sk)
         kernels = {"dhpfa": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         for name, (kern, cfg) in KERNELS.items():
             kernels[name] = variant_fn(variants.Variant(kern, cfg, torch.bfloat16, d, False), (1, h, sq, d))
@@ -60,7 +51,7 @@ def main():
     sks = sorted(res["us"])
     res["fit"] = {}
     for n in res["us"][sks[0]]:
-        fixed, per_block = fit([sk / 64 for sk in sks], [res["us"][sk][n] for sk in sks])
+        per_block, fixed = (float(c) for c in np.polyfit([sk / 64 for sk in sks], [res["us"][sk][n] for sk in sks], 1))
         res["fit"][n] = dict(fixed_us=fixed, per_64key_block_us=per_block)
         print(f"fit {n:<22} fixed {fixed:.2f} us + {per_block:.3f} us per 64-key block")
     with open(os.path.join(args.out, "small_sweep.json"), "w") as f:

@@ -14,7 +14,6 @@ import statistics
 import numpy as np
 import torch
 
-import dhpfa
 from dhpfa.measure import bench
 
 SHAPES = ((128, 2048), (256, 1024), (512, 512), (1024, 256))
@@ -35,10 +34,7 @@ def main():
         b, h = 32, 2048 // d
         rows = []
         for sq, sk in SHAPES:
-            g = torch.Generator(device="cuda").manual_seed(sq)
-            sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
-                     torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
-                     torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+            sets = bench.make_inputs(bench.Case(b, h, sq, d, False), 3, seed=sq, seq_k=sk)
             times = bench.interleaved_ms(kernels, sets, False, rounds=a.rounds, graph=True)
             ms = {n: statistics.median(t) for n, t in times.items()}
             flops = 4 * b * h * sq * sk * d

@@ -59,12 +59,14 @@ def test_head_dims_odd_shapes_gqa(d, sq, sk, h, hk, causal, dtype):
 def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype):
     """Grids of at most one 64-row program per SM through the API: non-causal from variants.FEW_PROGRAMS_MID_SEQ
     keys the Gluon one-consumer 64x128 tiles (SM90_FEW_PROGRAMS_MID), below it and causal the 64x64 tiles of
-    SM90_FEW_PROGRAMS (pointer loads at D=64); float64 reference."""
-    from dhpfa import tune
-    programs = h * -(-sq // variants.FEW_PROGRAMS_ROWS)
-    chosen = tune.choose(dtype, d, causal, sk, torch.device("cuda"), sm90=True, programs=programs)
-    assert chosen.config.block_m == 64 and chosen.config.block_n == block_n and chosen in variants.shipped_variants()
+    SM90_FEW_PROGRAMS (pointer loads at D=64); float64 reference. The variant checked is the one the call's plan
+    holds (api._PLANS), so the API's own count of programs decides it."""
+    from dhpfa import api
+    api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
+    (plan,) = api._PLANS.values()
+    chosen = plan.variant
+    assert chosen.config.block_m == 64 and chosen.config.block_n == block_n and chosen in variants.shipped_variants()
 
 
 def test_bitwise_deterministic():

@@ -46,12 +46,14 @@ def grid_cases(head_dims=(64, 128, 256), seqs=(512, 1024, 2048, 4096, 8192, 1638
             for dt in dtypes for d in head_dims for s in seqs for c in (False, True)]
 
 
-def make_inputs(case: Case, n_sets: int, seed: int = 0):
-    """n_sets independent random (q, k, v) in (B, H, S, D) layout."""
+def make_inputs(case: Case, n_sets: int, seed: int = 0, seq_k=None):
+    """n_sets independent random (q, k, v) in (B, H, S, D) layout; seq_k: keys and values of that length
+    instead of case.seq (queries keep case.seq)."""
     g = torch.Generator(device="cuda").manual_seed(seed)
     shape = (case.batch, case.heads, case.seq, case.head_dim)
-    return [tuple(torch.randn(shape, device="cuda", dtype=case.torch_dtype, generator=g) for _ in range(3))
-            for _ in range(n_sets)]
+    kv_shape = shape if seq_k is None else (case.batch, case.heads, seq_k, case.head_dim)
+    return [tuple(torch.randn(sh, device="cuda", dtype=case.torch_dtype, generator=g)
+                  for sh in (shape, kv_shape, kv_shape)) for _ in range(n_sets)]
 
 
 def n_sets_for(case: Case, l2_bytes=60 * 2 ** 20) -> int:
