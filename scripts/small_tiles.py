@@ -77,6 +77,13 @@ PRESETS = {
                ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True), (64, 128)),
                ("attn_fwd_sm90_ws", T(64, 64, 4, 1, split=2, split_k=True), (64, 128, 256)),
                ("attn_fwd_sm90_ws", T(64, 128, 4, 1, split=2, split_k=True), (64, 128))],
+    # session 12: few-program grids, two programs per 64-row tile with half of its key blocks each (SPLIT_KV),
+    # beside the shipped few-program tiles
+    "splitkv": [("attn_fwd", T(64, 64, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
+                ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64, 128)),
+                ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=True), (64, 128)),
+                ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split_kv=True), (64, 128)),
+                ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=True), (64, 128))],
 }
 
 

@@ -103,6 +103,17 @@ def test_sync_state_may_steer_spin_loop_but_votes_keep_secrets():
     assert kinds["branch"] == 1
 
 
+def test_barrier_reduction_carries_the_taint_of_its_predicates():
+    # bar.red.or over the CTA, read back with B2R.RESULT: a secret predicate stays secret through it
+    kinds, _ = _kinds(*LOAD, "FSETP.GT.AND P1, PT, R5, RZ, PT", "BAR.RED.OR.DEFER_BLOCKING 0xc, 0x80, P1",
+                      "B2R.RESULT RZ, P1", "@!P1 BRA 0x80", "EXIT")
+    assert kinds["branch"] == 1
+    # ... and a public one (a thread index) stays public
+    kinds, _ = _kinds(*LOAD, "S2R R6, SR_TID.X", "ISETP.EQ.AND P1, PT, R6, RZ, PT",
+                      "BAR.RED.OR.DEFER_BLOCKING 0xc, 0x80, P1", "B2R.RESULT RZ, P1", "@!P1 BRA 0x80", "EXIT")
+    assert not any(kinds.values())
+
+
 def _dispatch(index_load, scale="IMAD.SHL.U32 R5, R2, 0x4, RZ"):
     # entry dispatch as Triton's warp_specialize emits it; targets 0x90 and 0xa0 via the jump table
     return _sass("S2UR UR5, SR_CgaCtaId", "ULDC.64 UR4, c[0x0][0x208]", "LDC.64 R2, c[0x0][0x210]",

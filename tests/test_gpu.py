@@ -69,6 +69,42 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
     assert chosen.config.block_m == 64 and chosen.config.block_n == block_n and chosen in variants.shipped_variants()
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("sq,sk,h,hk,causal", [(512, 1024, 8, 8, False), (100, 3001, 3, 1, True), (64, 4096, 8, 2, False),
+                                               (1, 1500, 2, 2, False), (700, 2500, 4, 2, True)])
+def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, dtype):
+    """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ[causal] keys: two
+    programs per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; float64 reference;
+    then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
+    must be reset for the next call on the same workspace)."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
+    (plan,) = api._PLANS.values()
+    assert plan.variant.config.split_kv and plan.variant in variants.shipped_variants()
+    g = torch.Generator(device="cuda").manual_seed(d)
+    q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(1, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    for _ in range(10):
+        o2, l2 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+        assert torch.equal(o2, out) and torch.equal(l2, lse)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        dhpfa.flash_attn_func(q, k, v, causal=causal)
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        o3, l3 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    for _ in range(10):
+        o3.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(o3, out) and torch.equal(l3, lse)
+
+
 def test_bitwise_deterministic():
     g = torch.Generator(device="cuda").manual_seed(1)
     q, k, v = (torch.randn(4, 2048, 16, 128, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))

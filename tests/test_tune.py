@@ -139,9 +139,11 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     assert tune.choose(torch.bfloat16, 64, True, 512, CPU, sm90=True, programs=64) == \
         variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, True)], torch.bfloat16, 64, True)
     assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=64).head_dim == 128
-    # past the short-tile lengths the long-sequence variant runs, however few the programs
-    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8) == \
+    # past the short-tile lengths the long-sequence variant runs unless twice the grid fits the SMs (then the
+    # split across programs: next tests)
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv
 
 
 @pytest.mark.parametrize("d", [64, 128])
@@ -160,6 +162,30 @@ def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, c
     assert not tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=beyond).config.split_k
     wide = tune.choose(torch.bfloat16, 256, causal, long_k, CPU, sm90=True, programs=128)
     assert not wide.config.split_k and wide.kernel == "attn_fwd_sm90_ws"
+
+
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [False, True])
+def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(cache_dir, monkeypatch, d, causal):
+    """2 x programs <= SM count, seq_k >= FEW_PROGRAMS_SPLIT_KV_SEQ: two programs per tile (SPLIT_KV), past the
+    short-tile lengths too; one program more and fewer keys keep the choices before it (the split inside a
+    program, the one-program tiles, the long-sequence builds), D=256 its own. The workspace is declared secret to
+    the auditor and the flags public."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    seq = variants.FEW_PROGRAMS_SPLIT_KV_SEQ
+    v = tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=66)
+    assert v.config.split_kv and v.causal == causal and v in variants.shipped_variants()
+    assert "WS" in v.secret_args and v.public_loads == ("FLAGS",)
+    for seq_k in (4096, 16384, 131072):
+        assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=1) == v
+    assert tune.choose(torch.bfloat16, d, causal, 16384, CPU, sm90=True, programs=67) == \
+        variants.select(torch.bfloat16, d, causal, False, seq_k=16384, sm90=True)
+    if not causal:  # causal grids split keys inside a program from FEW_PROGRAMS_LONG_SEQ[True] = 2048 keys
+        assert tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=67).config.split_k
+    assert not tune.choose(torch.bfloat16, d, causal, seq - 1, CPU, sm90=True, programs=66).config.split_kv
+    assert not tune.choose(torch.bfloat16, 256, causal, seq, CPU, sm90=True, programs=66).config.split_kv
+    plain = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(d, False)], torch.bfloat16, d, False)
+    assert "WS" not in plain.secret_args and plain.public_loads == ()
 
 
 @pytest.mark.parametrize("d", [64, 128])

@@ -14,10 +14,10 @@ from .taint import KINDS, Finding, FunctionReport, audit_sass
 
 __all__ = ["audit_cubin", "audit_triton", "audit_shipped", "KINDS", "Finding", "FunctionReport", "VariantReport"]
 
-PARAM_BASE_SM90 = 0x210  # first kernel parameter in constant bank 0 on sm_90
+from .taint import PARAM_BASE as PARAM_BASE_SM90
 
 
-def audit_cubin(cubin, kernel=None, public_param_offsets=()):
+def audit_cubin(cubin, kernel=None, public_param_offsets=(), neutral_offsets=()):
     """Audit a cubin (path or bytes), or any ELF with sm_90 device code that cuobjdump reads."""
     if isinstance(cubin, (bytes, bytearray)):
         data = bytes(cubin)
@@ -27,15 +27,22 @@ def audit_cubin(cubin, kernel=None, public_param_offsets=()):
         with open(str(cubin), "rb") as f:
             data = f.read()
     reports = audit_sass(text, kernel=kernel, public_param_offsets=public_param_offsets,
-                         jump_tables=_compile.jump_tables(data))
+                         jump_tables=_compile.jump_tables(data), neutral_offsets=neutral_offsets)
     if not reports:
         raise ValueError("no sm_90 device function found in the input")
     return reports
 
 
+def _align(cur, n):
+    return (cur + n - 1) // n * n
+
+
 def param_offsets(fn, signature) -> dict:
     """Constant-bank offsets of a Triton kernel's pointer and scalar parameters (sm_90 ABI: natural
-    alignment from 0x210). Descriptor parameters end the mapping: their layout is the compiler's."""
+    alignment from 0x210). A host TMA descriptor of rank r (signature `tensordesc<dtype[shape], layout>`) is
+    passed as Triton 3.6 expands it: the 128-byte CUtensorMap aligned to 64 bytes, then r int32 sizes and r
+    int64 strides. Any other parameter kind ends the mapping. audit_triton checks every offset it uses
+    against the SASS (a parameter the kernel reads appears there)."""
     sizes = {"i1": 1, "i8": 1, "u8": 1, "i16": 2, "u16": 2, "fp16": 2, "bf16": 2, "i32": 4, "u32": 4,
              "fp32": 4, "i64": 8, "u64": 8, "fp64": 8}
     offs, cur = {}, PARAM_BASE_SM90
@@ -43,10 +50,16 @@ def param_offsets(fn, signature) -> dict:
         ty = signature.get(name)
         if ty == "constexpr":
             continue
+        if isinstance(ty, str) and ty.startswith("tensordesc<") and "[" in ty:
+            rank = len(ty[ty.index("[") + 1:ty.index("]")].split(","))
+            cur = _align(cur, 64) + 128
+            cur = _align(cur, 4) + 4 * rank
+            cur = _align(cur, 8) + 8 * rank
+            continue
         if ty is None or not (ty.startswith("*") or ty in sizes):
             break
         size = 8 if ty.startswith("*") else sizes[ty]
-        cur = (cur + size - 1) // size * size
+        cur = _align(cur, size)
         offs[name] = cur
         cur += size
     return offs
@@ -59,16 +72,24 @@ def audit_triton(fn, args, kwargs, public_params=(), use_cache=True):
     loads whose addresses derive only from them are not taint sources.
     """
     compiled = _compile.compile_offline(fn, args, kwargs, use_cache=use_cache)
-    offsets = ()
+    offsets, neutral = (), ()
     if public_params:
         signature = _compile.bind(fn, args, kwargs)[0]
         table = param_offsets(fn, signature)
+        # scalar parameters are public values that index into a public buffer (both words of 64-bit ones)
+        neutral = [o + w for n, o in table.items() if not signature[n].startswith("*") for w in (0, 4)]
         missing = [p for p in public_params if p not in table]
         if missing:
-            raise ValueError(f"public_params {missing}: not pointer/scalar parameters placed before any "
-                             f"tensor descriptor; known: {sorted(table)}")
+            raise ValueError(f"public_params {missing}: not pointer/scalar parameters the offset table places; "
+                             f"known: {sorted(table)}")
         offsets = [table[p] for p in public_params]
-    return audit_cubin(compiled.cubin, kernel=compiled.name, public_param_offsets=offsets), compiled
+        text = _compile.sass_text(compiled.cubin)
+        unseen = [p for p, o in zip(public_params, offsets) if f"c[0x0][{o:#x}]" not in text]
+        if unseen:  # the table disagrees with the compiled parameter layout: refuse rather than trust it
+            raise ValueError(f"public_params {unseen}: the kernel reads no constant at the computed offsets "
+                             f"{[hex(table[p]) for p in unseen]}")
+    return audit_cubin(compiled.cubin, kernel=compiled.name, public_param_offsets=offsets,
+                       neutral_offsets=neutral), compiled
 
 
 @dataclass

@@ -45,6 +45,12 @@ class FunctionReport:
         return out
 
 
+# The outcome of the last CTA barrier reduction (BAR.RED), read back by B2R.RESULT: a pseudo-location.
+BARRIER_RESULT = S.Loc("BRED", 0)
+
+# First kernel parameter in constant bank 0 on sm_90; below it, the driver's launch constants (grid sizes).
+PARAM_BASE = 0x210
+
 # sm_90 kernels load the global-memory descriptor (desc[URx] in LDG/STG) from this constant-bank slot.
 GLOBAL_DESCRIPTOR_OFFSET = 0x208
 
@@ -112,7 +118,7 @@ def _guard_keys(ins, st):
 
 
 class _Analysis:
-    def __init__(self, instrs, public_param_offsets=(), jump_table=None):
+    def __init__(self, instrs, public_param_offsets=(), jump_table=None, neutral_offsets=()):
         self.instrs = instrs
         self.succ = S.successors(instrs, jump_table)
         self.dispatch_loads = S.dispatch_state_loads(instrs)
@@ -125,6 +131,9 @@ class _Analysis:
         self.secret_cells = set()
         self.sub_body = S.subroutine_bodies(instrs, self.succ)
         self.public_offsets = set(public_param_offsets)
+        # scalar parameters (shapes, flags) and the driver's constants below the parameters: public values
+        # that enter address arithmetic (an index), but no pointer: they neither make a load public nor secret
+        self.neutral_offsets = set(neutral_offsets)
         self.cause = {}  # instr index -> (loc, witness index) of its first secret source, or a source label
 
     def _origin_public(self, ins, st):
@@ -134,14 +143,17 @@ class _Analysis:
             return False
         regs = [r for o in ins.operands for r in o.address_regs]
         origins = [st.origin.get(r, frozenset()) for r in regs]
-        allowed = self.public_offsets | {GLOBAL_DESCRIPTOR_OFFSET}
-        return bool(regs) and all(o and o <= allowed for o in origins) \
+        allowed = self.public_offsets | self.neutral_offsets | {GLOBAL_DESCRIPTOR_OFFSET}
+        return bool(regs) and all(o and all(x in allowed or x < PARAM_BASE for x in o) for o in origins) \
             and any(o & self.public_offsets for o in origins)
 
     # -- the transfer function ------------------------------------------------------------------------
     def transfer(self, ins, st, record=False):
         root = ins.root
         keys = _guard_keys(ins, st)
+        if (root == "BAR" and ".RED" in ins.opcode) or (root == "B2R" and ".RESULT" in ins.opcode):
+            self._barrier_reduction(ins, st, keys, record)
+            return
         srcs = [loc for o in ins.sources() for loc in o.regs + o.preds]
         tainted = [loc for loc in srcs if st.is_secret(loc, keys)]
         guard_secret = ins.guard is not None and st.is_secret(ins.guard)
@@ -197,6 +209,33 @@ class _Analysis:
                 st.implies[ins.operands[0].preds[0]] = (src.preds[0], src.text.startswith("!"))
         if self.public_offsets:
             self._track_origin(ins, st, srcs, dests)
+
+    def _barrier_reduction(self, ins, st, keys, record):
+        """BAR.RED.{OR,AND,POPC} reduces a predicate over the CTA's threads; B2R.RESULT reads the outcome (a
+        predicate and a register). The outcome carries the inputs' taint (any thread's), through the
+        pseudo-location BARRIER_RESULT; it is not synchronisation state."""
+        if ins.root == "BAR":
+            srcs = [loc for o in ins.operands for loc in o.preds]
+            tainted = [loc for loc in srcs if st.is_secret(loc, keys)]
+            if ins.guard is not None and st.is_secret(ins.guard):
+                tainted.append(ins.guard)
+            if tainted:
+                st.secret[BARRIER_RESULT] = ins.index
+                if record:
+                    self.cause[ins.index] = (tainted[0], st.secret[tainted[0]])
+            elif ins.guard is None:
+                st.secret.pop(BARRIER_RESULT, None)
+            return
+        secret = st.is_secret(BARRIER_RESULT)
+        for loc in [loc for o in ins.operands for loc in o.regs + o.preds]:
+            if secret:
+                st.secret[loc] = ins.index
+                st.clean_when.pop(loc, None)
+            elif ins.guard is None:
+                st.secret.pop(loc, None)
+                st.clean_when.pop(loc, None)
+        if secret and record:
+            self.cause[ins.index] = (BARRIER_RESULT, st.secret[BARRIER_RESULT])
 
     def _track_origin(self, ins, st, srcs, dests):
         if ins.root in ("LDC", "ULDC"):
@@ -359,11 +398,11 @@ def _cells_written_with_secrets(a, state_in):
     return out
 
 
-def analyse(name, instrs, public_param_offsets=(), jump_table=None):
+def analyse(name, instrs, public_param_offsets=(), jump_table=None, neutral_offsets=()):
     # Cells are summarised flow-insensitively, because the store (default partition) and the load
     # (worker partition) sit on different paths: start with every stored cell public, mark the cells some
     # store writes with a secret, and repeat until no cell changes (the secret set only grows).
-    a = _Analysis(instrs, public_param_offsets, jump_table)
+    a = _Analysis(instrs, public_param_offsets, jump_table, neutral_offsets)
     while True:
         state_in = a.run()
         grown = a.secret_cells | _cells_written_with_secrets(a, state_in)
@@ -382,7 +421,7 @@ def analyse(name, instrs, public_param_offsets=(), jump_table=None):
     return FunctionReport(name, counts, findings)
 
 
-def audit_sass(text, kernel=None, public_param_offsets=(), jump_tables=None):
+def audit_sass(text, kernel=None, public_param_offsets=(), jump_tables=None, neutral_offsets=()):
     """Audit every function (or the one named `kernel`) in cuobjdump -sass text. jump_tables: {function:
     bytes of its .nv.constant2 section}, for exact BRX targets."""
     funcs = S.parse_functions(text)
@@ -391,4 +430,5 @@ def audit_sass(text, kernel=None, public_param_offsets=(), jump_tables=None):
             raise KeyError(f"kernel {kernel!r} not in the SASS; functions: {sorted(funcs)}")
         funcs = {kernel: funcs[kernel]}
     tables = jump_tables or {}
-    return [analyse(name, instrs, public_param_offsets, tables.get(name)) for name, instrs in funcs.items()]
+    return [analyse(name, instrs, public_param_offsets, tables.get(name), neutral_offsets)
+            for name, instrs in funcs.items()]

@@ -55,7 +55,7 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, split=c.split,
                                     pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k,
-                                    q_double=c.q_double, defer_store=c.defer_store)
+                                    q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 
@@ -67,6 +67,19 @@ class _Desc:
 
     def __init__(self, base, shape, strides, padding):
         self.base, self.shape, self.strides, self.padding = base, shape, strides, padding
+
+
+# Kernel arguments that are scratch memory of one launch (sm90_fwd.split_kv_workspace): the fast path allocates them
+# per call from torch's caching allocator (stream-ordered), as the JIT path does; their shape is a function of the
+# launch key.
+WORKSPACE_ARGS = ("WS", "FLAGS")
+
+
+class _Workspace:
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, dtype
 
 
 class _Launcher:
@@ -92,8 +105,10 @@ class _Launcher:
                 self.plan.append(("c", a))
             else:
                 raise _NoFastPath(f"argument of type {type(a).__name__}")
-        # constexprs and defaults after the positional arguments, in the kernel's parameter order
+        # constexprs and defaults after the positional arguments, in the kernel's parameter order; a
+        # _Workspace among them is allocated afresh for every call (sm90_fwd SPLIT_KV's WS and FLAGS)
         self.tail = tuple(param_values[len(args):])
+        self.workspace = any(isinstance(t, _Workspace) for t in self.tail)
         # With Triton's C launch function and its descriptor metadata, descriptors are passed pre-expanded:
         # raw = (launch, expand), desc_meta = {plan index: metadata}; else every call goes through kernel.run
         self.raw, self.desc_meta = None, None
@@ -124,11 +139,15 @@ class _Launcher:
                 vals.append(float(scale) * LOG2E)
             else:
                 vals.append(p[1])
+        tail = self.tail
+        if self.workspace:
+            dev = tensors[0].device
+            tail = [torch.empty(t.shape, dtype=t.dtype, device=dev) if isinstance(t, _Workspace) else t for t in tail]
         if raw is None:
-            return run_compiled(self.kernel, self.grid, device_index, *vals, *self.tail)
+            return run_compiled(self.kernel, self.grid, device_index, *vals, *tail)
         k = self.kernel
         raw[0](*self.grid, _current_stream(device_index), k.function, k.run.launch_cooperative_grid,
-               k.run.launch_pdl, None, None, k.packed_metadata, None, None, None, *vals, *self.tail)
+               k.run.launch_pdl, None, None, k.packed_metadata, None, None, None, *vals, *tail)
         return k
 
     def _descriptor(self, i, t, ptr):
@@ -251,9 +270,15 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
             return None
         tail = []
         for p in params[len(args):]:
-            if not p.is_constexpr:  # a runtime argument passed by name: not rebuilt per call
-                return None
-            if p.name in kwargs:
+            if not p.is_constexpr:  # a runtime argument passed by name: a per-call workspace, else no fast path
+                t = kwargs.get(p.name, p.default)
+                if t is None:  # not passed (None: Triton specialises it away)
+                    tail.append(None)
+                elif p.name in WORKSPACE_ARGS and isinstance(t, torch.Tensor):
+                    tail.append(_Workspace(tuple(t.shape), t.dtype))
+                else:
+                    return None
+            elif p.name in kwargs:
                 tail.append(kwargs[p.name])
             elif p.default is not inspect.Parameter.empty:
                 tail.append(p.default)

@@ -223,6 +223,15 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
+def _split_kv_unit(n, half):
+    """SPLIT_KV: (first block, block count) of half 0 or 1 of a tile's n key blocks: the first ceil(n / 2)
+    and the rest (none when n = 1). Public: a block count and the program id."""
+    n_half = (n + 1) // 2
+    j_lo = half * n_half
+    return j_lo, gl.minimum(n - j_lo, n_half)
+
+
+@gluon.jit
 def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred):
     """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
@@ -401,13 +410,14 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
-                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0):
+                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
     overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
-    RELEASE_Q: Q is released (q_empty) once every QK^T has completed. Returns (m_i, l_i, acc)."""
+    RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
+    every block index (split KV: the program's first key block). Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
@@ -417,18 +427,18 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s0), count=1)
-    p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                        BLOCK_N, True, CAUSAL)
+    p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
+                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL)
     p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
     for t in range(1, n_full):  # blocks every row sees in full: no mask
-        j = J0 + STRIDE * t
+        j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
                                        t <= n_first, SKIP, SLOT0)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
-        j = J0 + STRIDE * t
+        j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
@@ -548,6 +558,103 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
             mbarrier.arrive(q_empty, count=1)
 
 
+# SPLIT_KV: the value a program leaves in its tile's flag once its partial state is written; the tile's
+# second program to arrive finds it there, combines and writes 0 back. A public constant: 64 random bits, so
+# that memory never written by this protocol (a fresh workspace) holds it by chance with probability 2^-64.
+SPLIT_KV_MAGIC = gl.constexpr(0x6A09E667F3BCC909)
+
+
+# Thread 0 of the consumer warpgroup (threads 0-127 of the CTA) swaps the magic into the flag (release: after the
+# thread barrier, every thread's state stores come first; acquire: the other slot's stores come before the loads
+# that follow); bar.red.or on named barrier 12 (unused elsewhere: Triton 3.6 takes 0-3, the turns 13-15) hands its
+# finding to all 128 threads in registers. Triton's own scalar atomic would hand it over through shared memory
+# that also stages secret data, which the auditor cannot tell apart.
+_ARRIVE_ASM = gl.constexpr(
+    "{\n.reg .pred t0, got, last;\n.reg .b64 old;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
+    "setp.eq.u32 t0, tid, 0;\nmov.b64 old, 0;\n"
+    f"@t0 atom.acq_rel.gpu.global.exch.b64 old, [$1], {SPLIT_KV_MAGIC.value};\n"
+    f"setp.eq.and.b64 got, old, {SPLIT_KV_MAGIC.value}, t0;\n"
+    "bar.red.or.pred last, 12, 128, got;\nselp.u32 $0, 1, 0, last;\n}")
+
+
+@gluon.jit
+def _arrive_second(flag):
+    """Swap SPLIT_KV_MAGIC into *flag (one thread, acq_rel, GPU scope); 1 where the magic was already there (the
+    other program of the tile arrived first), else 0; the same in every thread of the warpgroup. Public."""
+    gl.static_assert(gl.num_warps() == 4, "one consumer warpgroup")
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
+    got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l", [addr], dtype=gl.int32, is_pure=False, pack=1)
+    return gl.max(got, 0)
+
+
+@gluon.jit
+def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
+                           empty_v, kvs, half, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                           BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
+                           STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
+    """SPLIT_KV (few-program grids, session 12): two programs share the BLOCK_M rows from m0 (work unit u),
+    program `half` computing half 0 or 1 of the tile's n key blocks (_split_kv_unit), so the tile's serial
+    chain runs on two SMs. Each writes its partial state (O unnormalised, m, l; fp32) to its slot of the
+    workspace, then swaps SPLIT_KV_MAGIC into the unit's flag (acq_rel, GPU scope). The program that gets the
+    magic back arrives second: it resets the flag to 0 (for the next call on this memory, CUDA-graph replay
+    included), reads the other slot, combines half 0's state with half 1's in that fixed order (so the result
+    is bitwise the same whichever arrives second) and writes O and LSE; the other returns. No program waits
+    for another, so nothing depends on the two being resident together. Which program combines depends on
+    timing only; the flag and the branch on it are public, the workspace's states secret (variants.Variant)."""
+    ws, flags = kvs
+    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, BLOCK_N, 16])
+    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
+                                                       instr_shape=[16, HEAD_DIM, 16])
+    row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
+    row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
+    j_lo, n_own = _split_kv_unit(n, half)
+    t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
+    m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
+    mbarrier.wait(q_bar, i & 1)
+    if n_own > 0:
+        m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
+                                      empty_v, q_empty, 13, 14, c, 0, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
+                                      offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
+                                      STAGES, s_layout, o_layout, False, False, 1, O_SMEM, 0, j_lo)
+    elif O_SMEM:
+        mbarrier.arrive(q_empty, count=1)
+    # this program's state into slot `half` of the unit's pair: O (BLOCK_M x HEAD_DIM), then m, then l
+    SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)
+    rows_o = gl.arange(0, BLOCK_M, layout=row_o)
+    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    rows_s = gl.arange(0, BLOCK_M, layout=row_s)
+    o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
+    mine = ws + (2 * u + half).to(gl.int64) * SLOT
+    other = ws + (2 * u + 1 - half).to(gl.int64) * SLOT
+    gl.store(mine + o_offs, acc)
+    gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
+    gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
+    gl.thread_barrier()  # every thread's stores come before the release below
+    if _arrive_second(flags + u) != 0:  # the other half's state is written: combine (public: timing, not data)
+        gl.store(flags + u, 0)
+        acc_o = gl.load(other + o_offs, cache_modifier=".cg")
+        m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, cache_modifier=".cg")
+        l_o = gl.load(other + BLOCK_M * (HEAD_DIM + 1) + rows_s, cache_modifier=".cg")
+        first = half == 0
+        m_a = gl.where(first, m_i, m_o)
+        m_b = gl.where(first, m_o, m_i)
+        l_a = gl.where(first, l_i, l_o)
+        l_b = gl.where(first, l_o, l_i)
+        acc_a = gl.where(first, acc, acc_o)
+        acc_b = gl.where(first, acc_o, acc)
+        m_new = gl.maximum(m_a, m_b)
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+        w_a = gl.exp2(m_a - m_sub)
+        w_b = gl.exp2(m_b - m_sub)
+        l_new = l_a * w_a + l_b * w_b
+        acc = acc_a * gl.convert_layout(w_a, row_o)[:, None] + acc_b * gl.convert_layout(w_b, row_o)[:, None]
+        _epilogue(o_desc, LSE, acc, m_new, l_new, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+    if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
+        mbarrier.arrive(q_empty, count=1)
+
+
 @gluon.jit
 def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
@@ -620,13 +727,57 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
 
 
 @gluon.jit
+def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
+                          CAUSAL: gl.constexpr):
+    """SPLIT_KV (one program per unit): the producer of program p, which runs half p // U of tile p % U (U: the
+    tiles, head-major, one per unit even when causal): Q once, then that half's key blocks (_split_kv_unit)."""
+    (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
+     SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
+    units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
+    half = gl.program_id(0) // units
+    bh, _n_tiles, mb, _step = _unit_tiles(gl.program_id(0) % units, SEQ_Q, BLOCK_M, False)
+    b = bh // H
+    h_kv = (bh % H) // (H // H_KV)
+    m0 = mb * BLOCK_M
+    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
+    j_lo, n_own = _split_kv_unit(_kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL), half)
+    for j in range(n_own):
+        s = j % STAGES
+        phase = ((j // STAGES) & 1) ^ 1
+        mbarrier.wait(empty_k.index(s), phase)
+        mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(k_desc, [b, (j_lo + j) * BLOCK_N, h_kv, 0], ready_k.index(s), k_ring.index(s))
+        mbarrier.wait(empty_v.index(s), phase)
+        mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(v_desc, [b, (j_lo + j) * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
+
+
+@gluon.jit
+def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
+    """SPLIT_KV: the consumer of program p (half p // U of tile p % U; see _ws_producer_split_kv)."""
+    (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
+     H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
+    units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
+    unit = gl.program_id(0) % units
+    bh, _n_tiles, mb, _step = _unit_tiles(unit, SEQ_Q, BLOCK_M, False)
+    m0 = mb * BLOCK_M
+    n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+    _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
+                           ready_v, empty_k, empty_v, kvs, gl.program_id(0) // units, unit, 0, 0, bh // H, bh % H, bh,
+                           m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                           num_warps, O_SMEM)
+
+
+@gluon.jit
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      CAUSAL: gl.constexpr, STAGES: gl.constexpr, SPLIT: gl.constexpr,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
-                     Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False):
+                     Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
+                     SPLIT_KV: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -643,13 +794,18 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
     key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
     Q buffers, the next tile's loaded during this one (_ws_producer). DEFER_STORE (with O_SMEM): a tile's O
-    store is waited for before the next tile writes its buffer (_epilogue)."""
+    store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV (SPLIT=1, one unit per
+    program, causal tiles unpaired; few-program grids): two programs per tile, each with half of its key blocks, combined
+    through the workspace WS (fp32 partial states, secret) by whichever arrives second at the tile's flag in
+    FLAGS (int64, public; 0 or SPLIT_KV_MAGIC between calls): _consume_tile_split_kv."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
     gl.static_assert(not DEFER_STORE or (O_SMEM and not SPLIT_K), "deferred O store: O in a buffer of its own")
+    gl.static_assert(not SPLIT_KV or (SPLIT == 1 and not Q_DOUBLE and not DEFER_STORE),
+                     "split KV: one consumer, one Q buffer, O stored at once")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
     Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
@@ -720,6 +876,11 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 1], [CONSUMER_REGS, 24])
+    elif SPLIT_KV:
+        kvs = (WS, FLAGS)
+        gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
+                                                     O_SMEM)),
+                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))], [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE)),
@@ -790,12 +951,15 @@ def consumer_rows(block_m, split, split_k=False):
 
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
-                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False):
+                num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
+                split_kv=False, workspace=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None). maxnreg: ptxas's register limit per thread at launch
-    (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one)."""
+    (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: two programs
+    per tile, each with half of its key blocks (attn_fwd_sm90_ws SPLIT_KV); workspace: (ws, flags) from
+    split_kv_workspace, allocated here on q's device when None."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -807,6 +971,13 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         return (triton.cdiv(seq_q, block_m), batch * heads), descs + shape, kwargs
     num_m = triton.cdiv(seq_q, block_m)
     units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
+    if split_kv:
+        if split != 1 or persistent or split_k or q_double or defer_store:
+            raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
+                             "split_k, q_double or defer_store")
+        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m)
+        kwargs.update(SPLIT_KV=True, WS=ws, FLAGS=flags)
+        units = 2 * batch * heads * num_m  # causal tiles are not paired: two programs for each tile
     if persistent:
         if num_sms is None:
             num_sms = sm_count(q.device) if q.is_cuda else 132
@@ -840,6 +1011,17 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                              f"keys: block_m={block_m}, block_n={block_n}, stages={stages}, head_dim={head_dim}")
         kwargs.update(DEFER_STORE=True)
     return grid, descs + (batch * heads,) + shape, kwargs
+
+
+def split_kv_workspace(q, block_m):
+    """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D): two fp32 partial states (BLOCK_M x (D + 2): O, m, l)
+    per tile and one int64 flag per tile. Neither needs initialising: a flag reads SPLIT_KV_MAGIC only between
+    the two halves of one tile (the kernel writes 0 back), and a state is read only after its writer's flag
+    swap. Fresh per call from the caching allocator (stream-ordered, so no two launches in flight share it)."""
+    batch, seq_q, heads, head_dim = q.shape
+    units = batch * heads * triton.cdiv(seq_q, block_m)
+    ws = torch.empty(2 * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
+    return ws, torch.empty(units, dtype=torch.int64, device=q.device)
 
 
 def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_specialized=False, **tiles):

@@ -25,12 +25,13 @@ class TileConfig:
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
     q_double: bool = False  # Gluon kernel, persistent: two Q buffers, the next tile's Q loaded during this one
     defer_store: bool = False  # Gluon kernel, O in its own buffer: a tile's O store waited for at the next epilogue
+    split_kv: bool = False  # Gluon kernel, split=1, not persistent: two programs per tile, half the key blocks each
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
             if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
+            ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + ("kv2" if self.split_kv else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -146,6 +147,24 @@ _SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
+# ... and non-causal where twice the grid still fits the SMs (2 x programs <= SM count) with seq_k >=
+# FEW_PROGRAMS_SPLIT_KV_SEQ: two programs per 64-row tile, each with half of its key blocks, the second to arrive
+# combining both states through a per-call workspace (sm90_fwd SPLIT_KV; TileConfig.split_kv), so each tile's chain
+# runs on two SMs. Session 12 (graph replay, 512 queries, interleaved rounds) against the split-key build that ran
+# there before (SM90_FEW_PROGRAMS_LONG): run 1, D=64, 8 heads (64 tiles): 1,024 keys 9.09 us against 9.85, 2,048
+# 12.70 against 15.59; run 2, 4 heads: 8.10 / 9.78, 11.42 / 15.40, 4,096 18.06 / 26.21; D=128, 8 heads: 12.00 /
+# 12.38, 16.74 / 19.71, 26.04 / 33.69; causal (1, 2, 2048, D) x1.48 (D=64, 11.70 against 17.35 us) and x1.41 (D=128).
+# Run 3, (1, 4, 1024, D) causal: x1.25 at D=64 (8.50 us against 10.65) and D=128 (11.41 against 14.32). Past the
+# short-tile lengths, where variants.select's long-sequence builds ran (4 heads, 512 queries; run 3): D=64 8K keys
+# 31.64 us against 108.67, 16K 58.54 against 206.77; D=128 42.73 / 96.66, 77.86 / 186.38. So the split applies at
+# every length from FEW_PROGRAMS_SPLIT_KV_SEQ on. Fit (run 1): 5.67 us fixed + 0.219 us per 64-key block against
+# 3.04 + 0.432 for one program per tile: the hand-over costs about 2.6 us, so at 512 keys it loses (7.36 against
+# 6.45 us). With 16 heads (128 tiles, two waves of 256 programs) it loses too (x0.70-0.74, run 2): hence
+# 2 x programs <= SM count.
+_SPLIT_KV = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=True))
+SM90_FEW_PROGRAMS_SPLIT_KV = {(64, False): _SPLIT_KV, (128, False): _SPLIT_KV, (64, True): _SPLIT_KV,
+                              (128, True): _SPLIT_KV}
+FEW_PROGRAMS_SPLIT_KV_SEQ = 1024
 # Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
 # build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
 # halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
@@ -176,6 +195,11 @@ class Variant:
     secret_args: tuple = ("Q", "K", "V", "O", "LSE")
     public_loads: tuple = field(default=())
 
+    def __post_init__(self):
+        if self.config.split_kv:  # the workspace holds partial states (secret); the flags only say who arrived
+            object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
+            object.__setattr__(self, "public_loads", tuple(dict.fromkeys(self.public_loads + ("FLAGS",))))
+
     @property
     def name(self) -> str:
         dt = {torch.float16: "fp16", torch.bfloat16: "bf16", torch.float32: "fp32"}[self.dtype]
@@ -195,6 +219,8 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
         out += [SM90_FEW_PROGRAMS_MID[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_MID]
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
+        out += [SM90_FEW_PROGRAMS_SPLIT_KV[(head_dim, c)] for c in (False, True)
+                if (head_dim, c) in SM90_FEW_PROGRAMS_SPLIT_KV]
     return list(dict.fromkeys(out))
 
 
@@ -231,9 +257,14 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
-    run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG) for at most
-    sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for causal grids of up to twice that; else None. Shapes and
-    the GPU decide (public)."""
+    run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
+    grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
+    causal grids of up to twice that; else None. The split across programs applies at every length from
+    FEW_PROGRAMS_SPLIT_KV_SEQ on, the others where the short tiles would run. Shapes and the GPU decide (public)."""
+    if (head_dim, causal) in SM90_FEW_PROGRAMS_SPLIT_KV and 2 * programs <= sm_count \
+            and seq_k >= FEW_PROGRAMS_SPLIT_KV_SEQ:
+        kernel, config = SM90_FEW_PROGRAMS_SPLIT_KV[(head_dim, causal)]
+        return Variant(kernel, config, dtype, head_dim, causal)
     if (head_dim, causal) not in SM90_FEW_PROGRAMS or not use_short_tiles(head_dim, causal, seq_k):
         return None
     if programs <= sm_count:
