@@ -10,11 +10,9 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from . import compile as _compile
-from .taint import KINDS, Finding, FunctionReport, audit_sass
+from .taint import KINDS, PARAM_BASE as PARAM_BASE_SM90, Finding, FunctionReport, audit_sass
 
 __all__ = ["audit_cubin", "audit_triton", "audit_shipped", "KINDS", "Finding", "FunctionReport", "VariantReport"]
-
-from .taint import PARAM_BASE as PARAM_BASE_SM90
 
 
 def audit_cubin(cubin, kernel=None, public_param_offsets=(), neutral_offsets=()):
