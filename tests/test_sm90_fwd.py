@@ -241,6 +241,31 @@ def test_deferred_o_store_needs_its_own_o_buffer():
         args(64, block_m=64, block_n=64, stages=2, split_k=True, persistent=True)  # split keys
 
 
+def test_split_kv_launches_twice_the_tiles_with_a_fresh_workspace_and_nonce():
+    """split_kv: one program per half of each 64-row tile (causal tiles unpaired), a workspace of two fp32 states
+    per tile and an int64 flag per tile, and a nonce drawn per launch (odd, in [2^62, 2^63): one Triton
+    specialisation for all); refused with persistent grids, two consumers, split keys, two Q buffers."""
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 300, 4, 64, dtype=torch.bfloat16)
+    k = torch.empty(2, 1000, 2, 64, dtype=torch.bfloat16)
+    nonces = set()
+    for causal in (False, True):
+        grid, _, kwargs = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300),
+                                               0.1, causal, 700, block_m=64, block_n=128, stages=2,
+                                               warp_specialized=True, split_kv=True)
+        tiles = 2 * 4 * 5
+        assert grid == (2 * tiles,) and kwargs["SPLIT_KV"]
+        assert kwargs["WS"].shape == (2 * tiles * 64 * 66,) and kwargs["WS"].dtype == torch.float32
+        assert kwargs["FLAGS"].shape == (tiles,) and kwargs["FLAGS"].dtype == torch.int64
+        nonces.add(kwargs["NONCE"])
+    nonces |= {sm90_fwd.split_kv_nonce() for _ in range(1000)}
+    assert len(nonces) == 1002 and all(n >> 62 == 1 and n & 1 for n in nonces)
+    for bad in (dict(persistent=True), dict(split=2), dict(split_k=True, split=2), dict(q_double=True)):
+        with pytest.raises(ValueError, match="split_kv"):
+            sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1, False, 0,
+                                 block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=True, **bad)
+
+
 def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():
     """SKIP_MASKED (each consumer computes only its own causal blocks) is the default of exactly the causal
     warp-specialised builds with two or three consumers and key blocks narrower than the tile."""

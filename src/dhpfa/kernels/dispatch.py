@@ -71,8 +71,9 @@ class _Desc:
 
 # Kernel arguments that are scratch memory of one launch (sm90_fwd.split_kv_workspace): the fast path allocates them
 # per call from torch's caching allocator (stream-ordered), as the JIT path does; their shape is a function of the
-# launch key.
+# launch key. And one drawn afresh for every launch (sm90_fwd.split_kv_nonce).
 WORKSPACE_ARGS = ("WS", "FLAGS")
+NONCE_ARGS = ("NONCE",)
 
 
 class _Workspace:
@@ -80,6 +81,15 @@ class _Workspace:
 
     def __init__(self, shape, dtype):
         self.shape, self.dtype = shape, dtype
+
+    def fresh(self, device):
+        return torch.empty(self.shape, dtype=self.dtype, device=device)
+
+
+class _Nonce:
+    def fresh(self, device):
+        from .sm90_fwd import split_kv_nonce
+        return split_kv_nonce()
 
 
 class _Launcher:
@@ -105,10 +115,10 @@ class _Launcher:
                 self.plan.append(("c", a))
             else:
                 raise _NoFastPath(f"argument of type {type(a).__name__}")
-        # constexprs and defaults after the positional arguments, in the kernel's parameter order; a
-        # _Workspace among them is allocated afresh for every call (sm90_fwd SPLIT_KV's WS and FLAGS)
+        # constexprs and defaults after the positional arguments, in the kernel's parameter order; a _Workspace
+        # or _Nonce among them is made afresh for every call (sm90_fwd SPLIT_KV's WS, FLAGS and NONCE)
         self.tail = tuple(param_values[len(args):])
-        self.workspace = any(isinstance(t, _Workspace) for t in self.tail)
+        self.per_call = any(isinstance(t, (_Workspace, _Nonce)) for t in self.tail)
         # With Triton's C launch function and its descriptor metadata, descriptors are passed pre-expanded:
         # raw = (launch, expand), desc_meta = {plan index: metadata}; else every call goes through kernel.run
         self.raw, self.desc_meta = None, None
@@ -140,9 +150,9 @@ class _Launcher:
             else:
                 vals.append(p[1])
         tail = self.tail
-        if self.workspace:
+        if self.per_call:
             dev = tensors[0].device
-            tail = [torch.empty(t.shape, dtype=t.dtype, device=dev) if isinstance(t, _Workspace) else t for t in tail]
+            tail = [t.fresh(dev) if isinstance(t, (_Workspace, _Nonce)) else t for t in tail]
         if raw is None:
             return run_compiled(self.kernel, self.grid, device_index, *vals, *tail)
         k = self.kernel
@@ -270,12 +280,14 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
             return None
         tail = []
         for p in params[len(args):]:
-            if not p.is_constexpr:  # a runtime argument passed by name: a per-call workspace, else no fast path
+            if not p.is_constexpr:  # passed by name: a per-call workspace or nonce, else no fast path
                 t = kwargs.get(p.name, p.default)
                 if t is None:  # not passed (None: Triton specialises it away)
                     tail.append(None)
                 elif p.name in WORKSPACE_ARGS and isinstance(t, torch.Tensor):
                     tail.append(_Workspace(tuple(t.shape), t.dtype))
+                elif p.name in NONCE_ARGS and isinstance(t, int):
+                    tail.append(_Nonce())
                 else:
                     return None
             elif p.name in kwargs:

@@ -17,6 +17,7 @@ Constant-time rules as in triton_fwd: every loop bound, predicate, barrier phase
 function of program ids, shapes and flags; masking is a select.
 """
 import functools
+import secrets
 
 import torch
 import triton
@@ -558,33 +559,28 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
             mbarrier.arrive(q_empty, count=1)
 
 
-# SPLIT_KV: the value a program leaves in its tile's flag once its partial state is written; the tile's
-# second program to arrive finds it there, combines and writes 0 back. A public constant: 64 random bits, so
-# that memory never written by this protocol (a fresh workspace) holds it by chance with probability 2^-64.
-SPLIT_KV_MAGIC = gl.constexpr(0x6A09E667F3BCC909)
-
-
-# Thread 0 of the consumer warpgroup (threads 0-127 of the CTA) swaps the magic into the flag (release: after the
-# thread barrier, every thread's state stores come first; acquire: the other slot's stores come before the loads
-# that follow); bar.red.or on named barrier 12 (unused elsewhere: Triton 3.6 takes 0-3, the turns 13-15) hands its
-# finding to all 128 threads in registers. Triton's own scalar atomic would hand it over through shared memory
-# that also stages secret data, which the auditor cannot tell apart.
+# SPLIT_KV: thread 0 of the consumer warpgroup (threads 0-127 of the CTA) swaps the call's nonce into the tile's
+# flag (release: after the thread barrier, every thread's state stores come first; acquire: the other slot's
+# stores come before the loads that follow); bar.red.or on named barrier 12 (unused elsewhere: Triton 3.6 takes
+# 0-3, the turns 13-15) hands its finding to all 128 threads in registers. Triton's own scalar atomic would hand
+# it over through shared memory that also stages secret data, which the auditor cannot tell apart.
 _ARRIVE_ASM = gl.constexpr(
     "{\n.reg .pred t0, got, last;\n.reg .b64 old;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
     "setp.eq.u32 t0, tid, 0;\nmov.b64 old, 0;\n"
-    f"@t0 atom.acq_rel.gpu.global.exch.b64 old, [$1], {SPLIT_KV_MAGIC.value};\n"
-    f"setp.eq.and.b64 got, old, {SPLIT_KV_MAGIC.value}, t0;\n"
+    "@t0 atom.acq_rel.gpu.global.exch.b64 old, [$1], $2;\n"
+    "setp.eq.and.b64 got, old, $2, t0;\n"
     "bar.red.or.pred last, 12, 128, got;\nselp.u32 $0, 1, 0, last;\n}")
 
 
 @gluon.jit
-def _arrive_second(flag):
-    """Swap SPLIT_KV_MAGIC into *flag (one thread, acq_rel, GPU scope); 1 where the magic was already there (the
-    other program of the tile arrived first), else 0; the same in every thread of the warpgroup. Public."""
+def _arrive_second(flag, nonce):
+    """Swap `nonce` into *flag (one thread, acq_rel, GPU scope); 1 where it was already there (the other program
+    of the tile arrived first), else 0; the same in every thread of the warpgroup. Public."""
     gl.static_assert(gl.num_warps() == 4, "one consumer warpgroup")
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
-    got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l", [addr], dtype=gl.int32, is_pure=False, pack=1)
+    key = gl.full([1], 0, gl.int64, one) + nonce
+    got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -596,13 +592,13 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     """SPLIT_KV (few-program grids, session 12): two programs share the BLOCK_M rows from m0 (work unit u),
     program `half` computing half 0 or 1 of the tile's n key blocks (_split_kv_unit), so the tile's serial
     chain runs on two SMs. Each writes its partial state (O unnormalised, m, l; fp32) to its slot of the
-    workspace, then swaps SPLIT_KV_MAGIC into the unit's flag (acq_rel, GPU scope). The program that gets the
-    magic back arrives second: it resets the flag to 0 (for the next call on this memory, CUDA-graph replay
-    included), reads the other slot, combines half 0's state with half 1's in that fixed order (so the result
+    workspace, then swaps the call's nonce (split_kv_nonce) into the unit's flag (acq_rel, GPU scope). The
+    program that gets the nonce back arrives second: it resets the flag to 0 (for the next launch on this
+    memory: a CUDA-graph replay has the same nonce), reads the other slot, combines half 0's state with half 1's in that fixed order (so the result
     is bitwise the same whichever arrives second) and writes O and LSE; the other returns. No program waits
     for another, so nothing depends on the two being resident together. Which program combines depends on
     timing only; the flag and the branch on it are public, the workspace's states secret (variants.Variant)."""
-    ws, flags = kvs
+    ws, flags, nonce = kvs
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
@@ -632,7 +628,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
     gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
     gl.thread_barrier()  # every thread's stores come before the release below
-    if _arrive_second(flags + u) != 0:  # the other half's state is written: combine (public: timing, not data)
+    if _arrive_second(flags + u, nonce) != 0:  # the other half's state is written: combine (public: timing, not data)
         gl.store(flags + u, 0)
         acc_o = gl.load(other + o_offs, cache_modifier=".cg")
         m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, cache_modifier=".cg")
@@ -777,7 +773,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
-                     SPLIT_KV: gl.constexpr = False):
+                     NONCE=None, SPLIT_KV: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -797,7 +793,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV (SPLIT=1, one unit per
     program, causal tiles unpaired; few-program grids): two programs per tile, each with half of its key blocks, combined
     through the workspace WS (fp32 partial states, secret) by whichever arrives second at the tile's flag in
-    FLAGS (int64, public; 0 or SPLIT_KV_MAGIC between calls): _consume_tile_split_kv."""
+    FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the first arrival:
+    _consume_tile_split_kv."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -877,7 +874,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
-        kvs = (WS, FLAGS)
+        kvs = (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                                      O_SMEM)),
                             (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))], [1], [24])
@@ -976,7 +973,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
                              "split_k, q_double or defer_store")
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m)
-        kwargs.update(SPLIT_KV=True, WS=ws, FLAGS=flags)
+        kwargs.update(SPLIT_KV=True, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
         units = 2 * batch * heads * num_m  # causal tiles are not paired: two programs for each tile
     if persistent:
         if num_sms is None:
@@ -1013,11 +1010,21 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     return grid, descs + (batch * heads,) + shape, kwargs
 
 
+def split_kv_nonce():
+    """A fresh SPLIT_KV nonce: 62 random bits (the OS's CSPRNG), odd and in [2^62, 2^63), so that Triton types
+    and specialises every nonce alike (int64, neither 1 nor a multiple of 16: one binary). A flag holds it only
+    between the two halves of one tile of the call that drew it (the kernel writes 0 back); whatever else the
+    flag's memory held before (a fresh workspace is not initialised) equals it with probability 2^-61, and
+    nothing the kernel computes on can steer that, as no input decides the nonce."""
+    return (1 << 62) | (secrets.randbits(61) << 1) | 1
+
+
 def split_kv_workspace(q, block_m):
     """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D): two fp32 partial states (BLOCK_M x (D + 2): O, m, l)
-    per tile and one int64 flag per tile. Neither needs initialising: a flag reads SPLIT_KV_MAGIC only between
-    the two halves of one tile (the kernel writes 0 back), and a state is read only after its writer's flag
-    swap. Fresh per call from the caching allocator (stream-ordered, so no two launches in flight share it)."""
+    per tile and one int64 flag per tile. Neither is initialised (zeroing the flags cost a memset node, about
+    1 us per CUDA-graph replay: session 12 run 5): a flag is compared with the call's nonce only, and a state is
+    read only after its writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two
+    launches in flight share it)."""
     batch, seq_q, heads, head_dim = q.shape
     units = batch * heads * triton.cdiv(seq_q, block_m)
     ws = torch.empty(2 * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
