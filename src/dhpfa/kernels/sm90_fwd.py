@@ -503,6 +503,19 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 
 @gluon.jit
+def _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o: gl.constexpr):
+    """(m, l, O) of two online-softmax states over disjoint key blocks, a's first (a fixed order: the same bits
+    whichever state was computed where). Rows with no visible key in either keep m = -inf, l = 0, O = 0."""
+    m_new = gl.maximum(m_a, m_b)
+    m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    w_a = gl.exp2(m_a - m_sub)
+    w_b = gl.exp2(m_b - m_sub)
+    l_new = l_a * w_a + l_b * w_b
+    acc = acc_a * gl.convert_layout(w_a, row_o)[:, None] + acc_b * gl.convert_layout(w_b, row_o)[:, None]
+    return m_new, l_new, acc
+
+
+@gluon.jit
 def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                           empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_own, qk_scale, SEQ_Q, SEQ_K,
                           CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
@@ -546,12 +559,7 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
         m1 = ml_smem.index(0).load(row_s)
         l1 = ml_smem.index(1).load(row_s)
         _named_barrier(_BAR_ARRIVE_14)
-        m_new = gl.maximum(m_i, m1)
-        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-        w0 = gl.exp2(m_i - m_sub)
-        w1 = gl.exp2(m1 - m_sub)
-        l_i = l_i * w0 + l1 * w1
-        acc = acc * gl.convert_layout(w0, row_o)[:, None] + acc1 * gl.convert_layout(w1, row_o)[:, None]
+        m_new, l_i, acc = _merge_states(m_i, l_i, acc, m1, l1, acc1, row_o)
         if O_SMEM:
             mbarrier.arrive(q_empty, count=1)
         _epilogue(o_desc, LSE, acc, m_new, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
@@ -594,8 +602,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     chain runs on two SMs. Each writes its partial state (O unnormalised, m, l; fp32) to its slot of the
     workspace, then swaps the call's nonce (split_kv_nonce) into the unit's flag (acq_rel, GPU scope). The
     program that gets the nonce back arrives second: it resets the flag to 0 (for the next launch on this
-    memory: a CUDA-graph replay has the same nonce), reads the other slot, combines half 0's state with half 1's in that fixed order (so the result
-    is bitwise the same whichever arrives second) and writes O and LSE; the other returns. No program waits
+    memory: a CUDA-graph replay has the same nonce), reads the other slot, combines half 0's state with half
+    1's in that fixed order (so the result is bitwise the same whichever arrives second) and writes O and LSE;
+    the other returns. No program waits
     for another, so nothing depends on the two being resident together. Which program combines depends on
     timing only; the flag and the branch on it are public, the workspace's states secret (variants.Variant)."""
     ws, flags, nonce = kvs
@@ -640,12 +649,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         l_b = gl.where(first, l_o, l_i)
         acc_a = gl.where(first, acc, acc_o)
         acc_b = gl.where(first, acc_o, acc)
-        m_new = gl.maximum(m_a, m_b)
-        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-        w_a = gl.exp2(m_a - m_sub)
-        w_b = gl.exp2(m_b - m_sub)
-        l_new = l_a * w_a + l_b * w_b
-        acc = acc_a * gl.convert_layout(w_a, row_o)[:, None] + acc_b * gl.convert_layout(w_b, row_o)[:, None]
+        m_new, l_new, acc = _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o)
         _epilogue(o_desc, LSE, acc, m_new, l_new, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
@@ -791,10 +795,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
     Q buffers, the next tile's loaded during this one (_ws_producer). DEFER_STORE (with O_SMEM): a tile's O
     store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV (SPLIT=1, one unit per
-    program, causal tiles unpaired; few-program grids): two programs per tile, each with half of its key blocks, combined
-    through the workspace WS (fp32 partial states, secret) by whichever arrives second at the tile's flag in
-    FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the first arrival:
-    _consume_tile_split_kv."""
+    program, causal tiles unpaired; few-program grids): two programs per tile, each with half of its key
+    blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
+    tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
+    first arrival: _consume_tile_split_kv."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
