@@ -25,7 +25,8 @@ KERNELS = {  # name -> (kernel, tiles): the shipped few-program choice at D=64 a
     "gluon_x1_m64n64s3": ("attn_fwd_sm90_ws", T(64, 64, 4, 3)),
     "gluon_x1_m64n128s2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2)),
     # session 12: two programs per tile, half of its key blocks each; and the shipped long-key split (SPLIT_K)
-    "gluon_x1_m64n128s2_kv2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=True)),
+    "gluon_x1_m64n128s2_kv2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=2)),
+    "gluon_x1_m64n128s2_kv4": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=4)),
     "gluon_splitk_m64n64s2": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True)),
 }
 # at D=128 the shipped few-program choice is the Gluon one-consumer 64x64 tiles (variants.SM90_FEW_PROGRAMS)
@@ -38,20 +39,21 @@ def main():
     ap.add_argument("--heads", type=int, default=8)
     ap.add_argument("--d", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--causal", action="store_true", help="causal (bottom-right aligned: seq_k - 512 offset)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     h, d, sq = args.heads, args.d, 512
     peers = bench.peer_kernels()
     res = {"device": torch.cuda.get_device_name(), "shape": [1, h, sq, d], "us": {}}
     for sk in (int(x) for x in args.seq_k.split(",")):
-        sets = bench.make_inputs(bench.Case(1, h, sq, d, False), 4, seed=sk, seq_k=sk)
+        sets = bench.make_inputs(bench.Case(1, h, sq, d, args.causal), 4, seed=sk, seq_k=sk)
         kernels = {"dhpfa": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         for name, (kern, cfg) in KERNELS.items():
-            kernels[name] = variant_fn(variants.Variant(kern, cfg, torch.bfloat16, d, False), (1, h, sq, d))
+            kernels[name] = variant_fn(variants.Variant(kern, cfg, torch.bfloat16, d, args.causal), (1, h, sq, d))
         # the choice for these lengths without the few-program rules (variants.select)
-        kernels["select"] = variant_fn(variants.select(torch.bfloat16, d, False, False, seq_k=sk, sm90=True),
+        kernels["select"] = variant_fn(variants.select(torch.bfloat16, d, args.causal, False, seq_k=sk, sm90=True),
                                        (1, h, sq, d))
-        times = interleaved_ms(kernels, sets, False, rounds=args.rounds, batch_ms=5.0, graph=True)
+        times = interleaved_ms(kernels, sets, args.causal, rounds=args.rounds, batch_ms=5.0, graph=True)
         res["us"][sk] = {n: statistics.median(t) * 1000 for n, t in times.items()}
         print(f"seq_k={sk:5d} " + "  ".join(f"{n}={u:.2f}" for n, u in res["us"][sk].items()), flush=True)
     sks = sorted(res["us"])

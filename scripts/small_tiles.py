@@ -81,9 +81,10 @@ PRESETS = {
     # beside the shipped few-program tiles
     "splitkv": [("attn_fwd", T(64, 64, 4, 3), (64,)), ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
                 ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64, 128)),
-                ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=True), (64, 128)),
-                ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split_kv=True), (64, 128)),
-                ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=True), (64, 128))],
+                ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=2), (64, 128)),
+                ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=4), (64, 128)),
+                ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split_kv=2), (64, 128)),
+                ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=2), (64, 128))],
 }
 
 
@@ -96,7 +97,7 @@ def variant_fn(variant, shape):
 
     def fn(q, k, v, causal):
         dispatch.launch(variant, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out, lse, d ** -0.5,
-                        causal, 0)
+                        causal, k.shape[2] - q.shape[2])  # bottom-right causal alignment, as the API
         return out.transpose(1, 2)
     return fn
 

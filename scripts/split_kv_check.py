@@ -1,7 +1,8 @@
 """Device check of the Gluon kernel's cross-program key split (sm90_fwd SPLIT_KV, TileConfig.split_kv): each
-64-row tile runs as two programs with half of its key blocks each, the second to arrive combining both states.
+64-row tile runs as two (or four) programs with a part of its key blocks each, combined in pairs by the second
+to arrive.
 
-1. float64 on poisoned outputs over odd shapes (one key block: the second half has none; GQA; seq_q != seq_k),
+1. float64 on poisoned outputs over odd shapes (one key block: the later parts have none; GQA; seq_q != seq_k),
    bf16 and fp16;
 2. bitwise determinism: 200 eager calls and 200 CUDA-graph replays (the flags reset themselves) against the
    first call's output and LSE, on one input;
@@ -20,7 +21,7 @@ from dhpfa.kernels import dispatch, variants
 from sm90_check import check
 
 T = variants.TileConfig
-BUILDS = [T(64, 128, 4, 2, split_kv=True), T(64, 64, 4, 3, split_kv=True)]
+BUILDS = [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)]
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]

@@ -16,7 +16,7 @@ from dhpfa.kernels import sm90_fwd
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 
-TILES = dict(block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=True)
+TILES = dict(block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=2)
 
 
 def build(shape, seq_k, flags_mode):

@@ -103,6 +103,22 @@ def test_sync_state_may_steer_spin_loop_but_votes_keep_secrets():
     assert kinds["branch"] == 1
 
 
+def test_p2r_reads_the_predicates_it_packs():
+    # P2R packs predicates into a register: a secret predicate makes the register secret, and the predicates
+    # are not rewritten (before, PR counted as a destination and every predicate came out public)
+    instrs = S.parse_functions(_sass("P2R R8, PR, RZ, 0x40", "EXIT"))["k"]
+    assert instrs[0].ndest == 1
+    kinds, _ = _kinds(*LOAD, "FSETP.GT.AND P1, PT, R5, RZ, PT", "P2R R8, PR, RZ, 0x2", "@P1 BRA 0x80", "EXIT")
+    assert kinds["branch"] == 1
+    kinds, _ = _kinds(*LOAD, "FSETP.GT.AND P1, PT, R5, RZ, PT", "P2R R8, PR, RZ, 0x2",
+                      "ISETP.NE.AND P2, PT, R8, RZ, PT", "@P2 BRA 0x90", "EXIT")
+    assert kinds["branch"] == 1
+    # ... only the predicates its mask selects: P1 secret, mask 0x1 packs P0 alone
+    kinds, _ = _kinds(*LOAD, "FSETP.GT.AND P1, PT, R5, RZ, PT", "P2R R8, PR, RZ, 0x1",
+                      "ISETP.NE.AND P2, PT, R8, RZ, PT", "@P2 BRA 0x90", "EXIT")
+    assert not any(kinds.values())
+
+
 def test_barrier_reduction_carries_the_taint_of_its_predicates():
     # bar.red.or over the CTA, read back with B2R.RESULT: a secret predicate stays secret through it
     kinds, _ = _kinds(*LOAD, "FSETP.GT.AND P1, PT, R5, RZ, PT", "BAR.RED.OR.DEFER_BLOCKING 0xc, 0x80, P1",

@@ -252,7 +252,7 @@ def test_split_kv_launches_twice_the_tiles_with_a_fresh_workspace_and_nonce():
     for causal in (False, True):
         grid, _, kwargs = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300),
                                                0.1, causal, 700, block_m=64, block_n=128, stages=2,
-                                               warp_specialized=True, split_kv=True)
+                                               warp_specialized=True, split_kv=2)
         tiles = 2 * 4 * 5
         assert grid == (2 * tiles,) and kwargs["SPLIT_KV"]
         assert kwargs["WS"].shape == (2 * tiles * 64 * 66,) and kwargs["WS"].dtype == torch.float32
@@ -263,7 +263,7 @@ def test_split_kv_launches_twice_the_tiles_with_a_fresh_workspace_and_nonce():
     for bad in (dict(persistent=True), dict(split=2), dict(split_k=True, split=2), dict(q_double=True)):
         with pytest.raises(ValueError, match="split_kv"):
             sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1, False, 0,
-                                 block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=True, **bad)
+                                 block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=2, **bad)
 
 
 def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():

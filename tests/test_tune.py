@@ -143,7 +143,7 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     # split across programs: next tests)
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
-    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 4
 
 
 @pytest.mark.parametrize("d", [64, 128])
@@ -177,13 +177,22 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     assert v.config.split_kv and v.causal == causal and v in variants.shipped_variants()
     assert "WS" in v.secret_args and v.public_loads == ("FLAGS",)
     for seq_k in (4096, 16384, 131072):
-        assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=1) == v
+        assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=34) == v
     assert tune.choose(torch.bfloat16, d, causal, 16384, CPU, sm90=True, programs=67) == \
         variants.select(torch.bfloat16, d, causal, False, seq_k=16384, sm90=True)
     if not causal:  # causal grids split keys inside a program from FEW_PROGRAMS_LONG_SEQ[True] = 2048 keys
         assert tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=67).config.split_k
     assert not tune.choose(torch.bfloat16, d, causal, seq - 1, CPU, sm90=True, programs=66).config.split_kv
     assert not tune.choose(torch.bfloat16, 256, causal, seq, CPU, sm90=True, programs=66).config.split_kv
+    assert v.config.split_kv == 2
+    # four programs per tile where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys
+    seq4 = variants.FEW_PROGRAMS_SPLIT_KV4_SEQ
+    v4 = tune.choose(torch.bfloat16, d, causal, seq4, CPU, sm90=True, programs=33)
+    assert v4.config.split_kv == 4 and v4.causal == causal and v4 in variants.shipped_variants()
+    assert v4.public_loads == ("FLAGS",) and "WS" in v4.secret_args
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=1) == v4
+    assert tune.choose(torch.bfloat16, d, causal, seq4 - 1, CPU, sm90=True, programs=33) == v
+    assert tune.choose(torch.bfloat16, d, causal, seq4, CPU, sm90=True, programs=34) == v
     plain = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(d, False)], torch.bfloat16, d, False)
     assert "WS" not in plain.secret_args and plain.public_loads == ()
 

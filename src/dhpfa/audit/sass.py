@@ -243,8 +243,8 @@ def _operand(text: str, width: int = 1) -> Operand:
         op.regs += locs
     for m in _REG.finditer(in_brackets):
         op.address_regs += _regs(m.group(1), m.group(2), {"64": 2, "128": 4}.get(m.group(3), 1))
-    if text == "PR":  # P2R / R2P move all predicates at once
-        op.preds = [Loc("P", i) for i in range(7)]
+    if text in ("PR", "UPR"):  # P2R / R2P (UP2R / R2UP) move predicates at once (P2R: those of its mask)
+        op.preds = [Loc("UP" if text == "UPR" else "P", i) for i in range(7)]
         op.is_pred = True
     for m in _PRED.finditer(text):
         if m.group(3) != "T":
@@ -307,6 +307,8 @@ def _count_dests(ins: Instr) -> int:
         return 0
     if root in ("VOTE", "VOTEU"):
         return len(ops) - 1  # VOTE.ANY R0, PT, P1 / VOTEU.ANY UP1, P0: the last operand is the input
+    if root in ("P2R", "UP2R"):
+        return 1  # P2R R8, PR, RZ, 0x40: the predicates (PR) are read into R8, not written
     if ops[0].is_pred:
         if root in ONE_PRED_DEST or root == "SYNCS" or root == "R2P":
             return 1

@@ -155,6 +155,8 @@ class _Analysis:
             self._barrier_reduction(ins, st, keys, record)
             return
         srcs = [loc for o in ins.sources() for loc in o.regs + o.preds]
+        if root in ("P2R", "UP2R"):  # P2R R8, PR, RZ, 0x2: only the predicates the mask selects (here P1) are read
+            srcs = [loc for loc in srcs if loc.kind not in ("P", "UP") or (_p2r_mask(ins) >> loc.index) & 1]
         tainted = [loc for loc in srcs if st.is_secret(loc, keys)]
         guard_secret = ins.guard is not None and st.is_secret(ins.guard)
         cond = None  # with an unguarded, data-only instruction: dest is public whenever `cond` holds
@@ -373,6 +375,12 @@ class _Analysis:
                 return True
             j += 1
         return False
+
+
+def _p2r_mask(ins):
+    """The predicate mask of P2R / UP2R (its last operand, an immediate); all predicates where it is not one."""
+    m = re.fullmatch(r"(0x[0-9a-f]+|\d+)", ins.operands[-1].text.strip()) if ins.operands else None
+    return int(m.group(1), 0) if m else 0x7f
 
 
 def _const_offset(ins):

@@ -224,12 +224,16 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
-def _split_kv_unit(n, half):
-    """SPLIT_KV: (first block, block count) of half 0 or 1 of a tile's n key blocks: the first ceil(n / 2)
-    and the rest (none when n = 1). Public: a block count and the program id."""
-    n_half = (n + 1) // 2
-    j_lo = half * n_half
-    return j_lo, gl.minimum(n - j_lo, n_half)
+def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
+    """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
+    and the rest to the last (none for the later parts of short tiles). Public: a block count and the program
+    id."""
+    n_part = (n + PARTS - 1) // PARTS
+    j_lo = part * n_part
+    if PARTS == 2:
+        return j_lo, gl.minimum(n - j_lo, n_part)
+    else:
+        return j_lo, gl.maximum(gl.minimum(n - j_lo, n_part), 0)
 
 
 @gluon.jit
@@ -593,28 +597,59 @@ def _arrive_second(flag, nonce):
 
 
 @gluon.jit
+def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, BLOCK_M: gl.constexpr,
+               HEAD_DIM: gl.constexpr, row_o: gl.constexpr):
+    """One SPLIT_KV meeting of two programs: this one's state (O unnormalised, m, l; fp32) into its workspace slot
+    `mine`, then the call's nonce swapped into `flag` (_arrive_second). (go, m, l, O): go where this program
+    arrived second; then it has written the flag back to 0 and merged the other slot's state with its own, the
+    slot of FIRST (this one's when FIRST, a public flag) first, so the bits are the same whichever arrives
+    second. Otherwise its own state, unused."""
+    gl.store(mine + o_offs, acc)
+    gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
+    gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
+    gl.thread_barrier()  # every thread's stores come before the release in _arrive_second
+    go = _arrive_second(flag, nonce) != 0
+    m_new = m_i
+    l_new = l_i
+    if go:  # the other state is written: combine (public: timing, not data)
+        gl.store(flag, 0)
+        acc_o = gl.load(other + o_offs, cache_modifier=".cg")
+        m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, cache_modifier=".cg")
+        l_o = gl.load(other + BLOCK_M * (HEAD_DIM + 1) + rows_s, cache_modifier=".cg")
+        m_a = gl.where(FIRST, m_i, m_o)
+        m_b = gl.where(FIRST, m_o, m_i)
+        l_a = gl.where(FIRST, l_i, l_o)
+        l_b = gl.where(FIRST, l_o, l_i)
+        acc_a = gl.where(FIRST, acc, acc_o)
+        acc_b = gl.where(FIRST, acc_o, acc)
+        m_new, l_new, acc = _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o)
+    return go, m_new, l_new, acc
+
+
+@gluon.jit
 def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
-                           empty_v, kvs, half, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
+                           empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
-                           STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
-    """SPLIT_KV (few-program grids, session 12): two programs share the BLOCK_M rows from m0 (work unit u),
-    program `half` computing half 0 or 1 of the tile's n key blocks (_split_kv_unit), so the tile's serial
-    chain runs on two SMs. Each writes its partial state (O unnormalised, m, l; fp32) to its slot of the
-    workspace, then swaps the call's nonce (split_kv_nonce) into the unit's flag (acq_rel, GPU scope). The
-    program that gets the nonce back arrives second: it resets the flag to 0 (for the next launch on this
-    memory: a CUDA-graph replay has the same nonce), reads the other slot, combines half 0's state with half
-    1's in that fixed order (so the result is bitwise the same whichever arrives second) and writes O and LSE;
-    the other returns. No program waits
-    for another, so nothing depends on the two being resident together. Which program combines depends on
-    timing only; the flag and the branch on it are public, the workspace's states secret (variants.Variant)."""
+                           STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
+                           PARTS: gl.constexpr = 2):
+    """SPLIT_KV (few-program grids, session 12): PARTS (2 or 4) programs share the BLOCK_M rows from m0 (work unit
+    u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's serial
+    chain runs on PARTS SMs. Programs meet in pairs (_hand_over): parts 2k and 2k + 1 at flag k of the tile; the
+    second to arrive merges the two states, part 2k's first. With two parts it writes O and LSE; with four, the
+    two pair states meet once more (pair 0's first) at the tile's third flag, and the second to arrive there
+    writes O and LSE. The others return. No program waits for another, so nothing depends on programs being
+    resident together. Which program combines depends on timing only; the flags and the branches on them are
+    public, the workspace's states secret (variants.Variant). Workspace per tile: PARTS state slots, then two for
+    the pair states (four parts); flags per tile: PARTS // 2, then one (four parts) (split_kv_workspace)."""
     ws, flags, nonce = kvs
+    gl.static_assert(PARTS == 2 or PARTS == 4, "split KV: two or four programs per tile")
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, BLOCK_N, 16])
     o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
                                                        instr_shape=[16, HEAD_DIM, 16])
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    j_lo, n_own = _split_kv_unit(n, half)
+    j_lo, n_own = _split_kv_unit(n, part, PARTS)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     mbarrier.wait(q_bar, i & 1)
@@ -625,32 +660,27 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                       STAGES, s_layout, o_layout, False, False, 1, O_SMEM, 0, j_lo)
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
-    # this program's state into slot `half` of the unit's pair: O (BLOCK_M x HEAD_DIM), then m, then l
-    SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)
+    SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
+    SLOTS: gl.constexpr = PARTS + 2 if PARTS == 4 else PARTS
+    NFLAGS: gl.constexpr = PARTS // 2 + 1 if PARTS == 4 else PARTS // 2
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
     cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
     rows_s = gl.arange(0, BLOCK_M, layout=row_s)
     o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
-    mine = ws + (2 * u + half).to(gl.int64) * SLOT
-    other = ws + (2 * u + 1 - half).to(gl.int64) * SLOT
-    gl.store(mine + o_offs, acc)
-    gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
-    gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
-    gl.thread_barrier()  # every thread's stores come before the release below
-    if _arrive_second(flags + u, nonce) != 0:  # the other half's state is written: combine (public: timing, not data)
-        gl.store(flags + u, 0)
-        acc_o = gl.load(other + o_offs, cache_modifier=".cg")
-        m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, cache_modifier=".cg")
-        l_o = gl.load(other + BLOCK_M * (HEAD_DIM + 1) + rows_s, cache_modifier=".cg")
-        first = half == 0
-        m_a = gl.where(first, m_i, m_o)
-        m_b = gl.where(first, m_o, m_i)
-        l_a = gl.where(first, l_i, l_o)
-        l_b = gl.where(first, l_o, l_i)
-        acc_a = gl.where(first, acc, acc_o)
-        acc_b = gl.where(first, acc_o, acc)
-        m_new, l_new, acc = _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o)
-        _epilogue(o_desc, LSE, acc, m_new, l_new, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+    base = ws + (u * SLOTS).to(gl.int64) * SLOT
+    go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
+                                   flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
+                                   HEAD_DIM, row_o)
+    if PARTS == 4:
+        go2 = False
+        if go:  # this pair's state meets the other pair's
+            pair = part // 2
+            go2, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (PARTS + pair) * SLOT,
+                                            base + (PARTS + 1 - pair) * SLOT, flags + u * NFLAGS + PARTS // 2, nonce,
+                                            pair == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o)
+        go = go2
+    if go:
+        _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -728,19 +758,19 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
 
 @gluon.jit
 def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                          CAUSAL: gl.constexpr):
-    """SPLIT_KV (one program per unit): the producer of program p, which runs half p // U of tile p % U (U: the
-    tiles, head-major, one per unit even when causal): Q once, then that half's key blocks (_split_kv_unit)."""
+                          CAUSAL: gl.constexpr, PARTS: gl.constexpr):
+    """SPLIT_KV (one program per unit): the producer of program p, which runs part p // U of tile p % U (U: the
+    tiles, head-major, one per unit even when causal): Q once, then that part's key blocks (_split_kv_unit)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
-    half = gl.program_id(0) // units
+    part = gl.program_id(0) // units
     bh, _n_tiles, mb, _step = _unit_tiles(gl.program_id(0) % units, SEQ_Q, BLOCK_M, False)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
     m0 = mb * BLOCK_M
     _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
-    j_lo, n_own = _split_kv_unit(_kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL), half)
+    j_lo, n_own = _split_kv_unit(_kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL), part, PARTS)
     for j in range(n_own):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
@@ -754,8 +784,9 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 
 @gluon.jit
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
-    """SPLIT_KV: the consumer of program p (half p // U of tile p % U; see _ws_producer_split_kv)."""
+                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
+                          PARTS: gl.constexpr):
+    """SPLIT_KV: the consumer of program p (part p // U of tile p % U; see _ws_producer_split_kv)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
@@ -766,7 +797,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                            ready_v, empty_k, empty_v, kvs, gl.program_id(0) // units, unit, 0, 0, bh // H, bh % H, bh,
                            m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                           num_warps, O_SMEM)
+                           num_warps, O_SMEM, PARTS)
 
 
 @gluon.jit
@@ -777,7 +808,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
-                     NONCE=None, SPLIT_KV: gl.constexpr = False):
+                     NONCE=None, SPLIT_KV: gl.constexpr = 0):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -794,9 +825,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
     key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
     Q buffers, the next tile's loaded during this one (_ws_producer). DEFER_STORE (with O_SMEM): a tile's O
-    store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV (SPLIT=1, one unit per
-    program, causal tiles unpaired; few-program grids): two programs per tile, each with half of its key
-    blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
+    store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV = 2 or 4 (SPLIT=1, one unit
+    per program, causal tiles unpaired; few-program grids): that many programs per tile, each with a part of its
+    key blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
     tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
     first arrival: _consume_tile_split_kv."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
@@ -880,8 +911,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                                     O_SMEM)),
-                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))], [1], [24])
+                                                     O_SMEM, SPLIT_KV)),
+                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV))], [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE)),
@@ -959,8 +990,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None). maxnreg: ptxas's register limit per thread at launch
     (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: two programs
-    per tile, each with half of its key blocks (attn_fwd_sm90_ws SPLIT_KV); workspace: (ws, flags) from
-    split_kv_workspace, allocated here on q's device when None."""
+    or four per tile (2 or 4; True = 2), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
+    workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -976,9 +1007,12 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         if split != 1 or persistent or split_k or q_double or defer_store:
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
                              "split_k, q_double or defer_store")
-        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m)
-        kwargs.update(SPLIT_KV=True, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
-        units = 2 * batch * heads * num_m  # causal tiles are not paired: two programs for each tile
+        parts = 2 if split_kv is True else int(split_kv)
+        if parts not in (2, 4):
+            raise ValueError(f"split_kv: 2 or 4 programs per tile, got {split_kv!r}")
+        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts)
+        kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
+        units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
     if persistent:
         if num_sms is None:
             num_sms = sm_count(q.device) if q.is_cuda else 132
@@ -1023,16 +1057,18 @@ def split_kv_nonce():
     return (1 << 62) | (secrets.randbits(61) << 1) | 1
 
 
-def split_kv_workspace(q, block_m):
-    """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D): two fp32 partial states (BLOCK_M x (D + 2): O, m, l)
-    per tile and one int64 flag per tile. Neither is initialised (zeroing the flags cost a memset node, about
-    1 us per CUDA-graph replay: session 12 run 5): a flag is compared with the call's nonce only, and a state is
-    read only after its writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two
+def split_kv_workspace(q, block_m, parts=2):
+    """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile: per tile, `parts` fp32
+    partial states (BLOCK_M x (D + 2): O, m, l) and `parts` // 2 int64 flags, and with four parts two more
+    states and one more flag for the pairs' meeting (_consume_tile_split_kv). Neither is initialised (zeroing
+    the flags cost a memset node, about 1 us per CUDA-graph replay: session 12 run 5): a flag is compared with
+    the call's nonce only, and a state is read only after its writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two
     launches in flight share it)."""
     batch, seq_q, heads, head_dim = q.shape
     units = batch * heads * triton.cdiv(seq_q, block_m)
-    ws = torch.empty(2 * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
-    return ws, torch.empty(units, dtype=torch.int64, device=q.device)
+    slots, nflags = (parts + 2, parts // 2 + 1) if parts == 4 else (parts, parts // 2)
+    ws = torch.empty(slots * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
+    return ws, torch.empty(nflags * units, dtype=torch.int64, device=q.device)
 
 
 def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_specialized=False, **tiles):

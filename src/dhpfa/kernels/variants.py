@@ -25,13 +25,14 @@ class TileConfig:
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
     q_double: bool = False  # Gluon kernel, persistent: two Q buffers, the next tile's Q loaded during this one
     defer_store: bool = False  # Gluon kernel, O in its own buffer: a tile's O store waited for at the next epilogue
-    split_kv: bool = False  # Gluon kernel, split=1, not persistent: two programs per tile, half the key blocks each
+    split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2 or 4 programs per tile, a part of the key blocks each
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
             if self.split > 1 else ""
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
-            ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + ("kv2" if self.split_kv else "") + \
+            ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
+            (f"kv{self.split_kv}" if self.split_kv else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -161,10 +162,22 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # 3.04 + 0.432 for one program per tile: the hand-over costs about 2.6 us, so at 512 keys it loses (7.36 against
 # 6.45 us). With 16 heads (128 tiles, two waves of 256 programs) it loses too (x0.70-0.74, run 2): hence
 # 2 x programs <= SM count.
-_SPLIT_KV = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=True))
+_SPLIT_KV = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=2))
 SM90_FEW_PROGRAMS_SPLIT_KV = {(64, False): _SPLIT_KV, (128, False): _SPLIT_KV, (64, True): _SPLIT_KV,
                               (128, True): _SPLIT_KV}
 FEW_PROGRAMS_SPLIT_KV_SEQ = 1024
+# ... and four programs per tile where four times the grid fits the SMs (4 x programs <= SM count) with seq_k >=
+# FEW_PROGRAMS_SPLIT_KV4_SEQ: the pairs' states meet once more (sm90_fwd SPLIT_KV = 4). Session 12 run 7 (graph
+# replay, 512 queries, 2 and 4 heads: 16 / 32 tiles) against two programs per tile: D=64 2,048 keys 10.13 / 10.43
+# us against 11.52 / 11.49, 4,096 13.71 / 13.73 against 18.26 / 18.15, 8,192 20.23 / 20.58 against 31.39 / 31.61,
+# 16,384 33.84 / 34.32 against 58.53 / 58.55 (variants.select's long-sequence build there: 208.55 / 207.05);
+# D=128 2,048 13.54 / 14.75 against 14.86 / 15.29, 16,384 45.19 / 46.35 against 77.07 / 77.35. Fit: 6.8-10.2 us
+# fixed + 0.106 (D=64) / 0.142 (D=128) us per 64-key block against 4.8-6.4 + 0.210 / 0.278; at 1,024 keys it
+# loses (8.46 against 8.16 at D=64, 11.18 against 10.52 at D=128).
+_SPLIT_KV4 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=4))
+SM90_FEW_PROGRAMS_SPLIT_KV4 = {(64, False): _SPLIT_KV4, (128, False): _SPLIT_KV4, (64, True): _SPLIT_KV4,
+                               (128, True): _SPLIT_KV4}
+FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
 # Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
 # build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
 # halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
@@ -221,6 +234,8 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
         out += [SM90_FEW_PROGRAMS_SPLIT_KV[(head_dim, c)] for c in (False, True)
                 if (head_dim, c) in SM90_FEW_PROGRAMS_SPLIT_KV]
+        out += [SM90_FEW_PROGRAMS_SPLIT_KV4[(head_dim, c)] for c in (False, True)
+                if (head_dim, c) in SM90_FEW_PROGRAMS_SPLIT_KV4]
     return list(dict.fromkeys(out))
 
 
@@ -259,8 +274,13 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
     grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
-    causal grids of up to twice that; else None. The split across programs applies at every length from
-    FEW_PROGRAMS_SPLIT_KV_SEQ on, the others where the short tiles would run. Shapes and the GPU decide (public)."""
+    causal grids of up to twice that; else None. The split across two programs applies at every length from
+    FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ), the
+    others where the short tiles would run. Shapes and the GPU decide (public)."""
+    if (head_dim, causal) in SM90_FEW_PROGRAMS_SPLIT_KV4 and 4 * programs <= sm_count \
+            and seq_k >= FEW_PROGRAMS_SPLIT_KV4_SEQ:
+        kernel, config = SM90_FEW_PROGRAMS_SPLIT_KV4[(head_dim, causal)]
+        return Variant(kernel, config, dtype, head_dim, causal)
     if (head_dim, causal) in SM90_FEW_PROGRAMS_SPLIT_KV and 2 * programs <= sm_count \
             and seq_k >= FEW_PROGRAMS_SPLIT_KV_SEQ:
         kernel, config = SM90_FEW_PROGRAMS_SPLIT_KV[(head_dim, causal)]

@@ -21,7 +21,7 @@ def child():
     # past GLUON_SHORT_SEQ_K, and at most it: the causal builds that skip masked blocks, and D=128's deferred
     # O store, with 4-5 tiles a program so the store is waited for before its buffer is rewritten), then D=64
     # past the short-tile lengths, causal too (three consumers), then few programs with long keys (split keys
-    # at D=64/128; non-causal, 20 programs: two programs per tile, SPLIT_KV), few programs with keys in between
+    # at D=64/128; 20 programs: four programs per tile, SPLIT_KV = 4), few programs with keys in between
     # at D=64/128 (the Gluon one-consumer 64x128 tiles), and 72 programs with long keys (split keys in one program)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
     short = variants.GLUON_SHORT_SEQ_K
@@ -35,6 +35,9 @@ def child():
               tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_MID}))),
              # 72 programs with long keys: too many to split across programs, so split keys inside one
              (1, 1100, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 37,
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
+             # 40 programs: two programs per tile (the 20-program case above takes four)
+             (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476,
               tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV})))]
     for b, sq, sk, dims in cases:
         for d in dims:
