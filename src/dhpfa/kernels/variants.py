@@ -148,8 +148,8 @@ _SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
-# ... and non-causal where twice the grid still fits the SMs (2 x programs <= SM count) with seq_k >=
-# FEW_PROGRAMS_SPLIT_KV_SEQ: two programs per 64-row tile, each with half of its key blocks, the second to arrive
+# ... and, causal or not, where twice the grid still fits the SMs (2 x programs <= SM count) with seq_k >=
+# FEW_PROGRAMS_SPLIT_KV_SEQ, at every length: two programs per 64-row tile, each with half of its key blocks, the second to arrive
 # combining both states through a per-call workspace (sm90_fwd SPLIT_KV; TileConfig.split_kv), so each tile's chain
 # runs on two SMs. Session 12 (graph replay, 512 queries, interleaved rounds) against the split-key build that ran
 # there before (SM90_FEW_PROGRAMS_LONG): run 1, D=64, 8 heads (64 tiles): 1,024 keys 9.09 us against 9.85, 2,048
