@@ -110,6 +110,27 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
         assert torch.equal(o3, out) and torch.equal(l3, lse)
 
 
+@pytest.mark.parametrize("d", [64, 128])
+def test_top_left_causal_chooses_by_the_keys_rows_can_see(d):
+    """SDPA's is_causal aligns the mask top-left: with 512 queries and 16,384 keys no row sees past key 512, so the
+    plan is the one for 512 keys (one program per tile), not the split across programs that 16,384 keys would
+    take; float64 reference with the top-left mask."""
+    from dhpfa import api
+    from dhpfa import tune
+    api._PLANS.clear()
+    g = torch.Generator(device="cuda").manual_seed(d)
+    q = torch.randn(1, 4, 512, d, device="cuda", dtype=torch.bfloat16, generator=g)
+    k, v = (torch.randn(1, 4, 16384, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    out = dhpfa.scaled_dot_product_attention(q, k, v, is_causal=True)
+    (plan,) = api._PLANS.values()
+    assert plan.variant == tune.choose(torch.bfloat16, d, True, 512, q.device, sm90=True, programs=32)
+    assert not plan.variant.config.split_kv
+    rows = torch.arange(0, 512, 7, device="cuda")
+    ro, _ = attention_ref_rows(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), d ** -0.5, 0, 0, 3, rows)
+    err = float((out[0, 3, rows].double() - ro).norm() / ro.norm())
+    assert err < TOL[torch.bfloat16], f"rel err {err:.2e}"
+
+
 def test_bitwise_deterministic():
     g = torch.Generator(device="cuda").manual_seed(1)
     q, k, v = (torch.randn(4, 2048, 16, 128, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))

@@ -173,7 +173,12 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
         from . import tune
         _tune = tune
         rows = variants.FEW_PROGRAMS_ROWS
-        variant = tune.choose(q.dtype, d, causal, k.shape[1], q.device, sm90=_is_sm90(q.device),
+        # keys any row can see: with causal masking aligned so that the last row sees sq + causal_offset keys
+        # (top-left, as SDPA's is_causal, with seq_q < seq_k: the rest are masked for every row)
+        seq_k = k.shape[1]
+        if causal:
+            seq_k = max(1, min(seq_k, sq + causal_offset))
+        variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
                               programs=b * h * ((sq + rows - 1) // rows))
         plan = _Plan(variant, scale, causal_offset, tune.generation)
     if sig is not None:
