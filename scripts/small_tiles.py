@@ -88,16 +88,17 @@ PRESETS = {
 }
 
 
-def variant_fn(variant, shape):
+def variant_fn(variant, shape, causal_offset=None):
     """fn(q, k, v, causal) on (B, H, S, D) inputs of `shape`, writing one output buffer (no allocation
-    inside the timed graphs)."""
+    inside the timed graphs). causal_offset: None aligns a causal mask bottom-right (seq_k - seq_q, as
+    flash_attn_func), 0 top-left (as SDPA's is_causal)."""
     b, h, s, d = shape
     out = torch.empty((b, s, h, d), device="cuda", dtype=torch.bfloat16)
     lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
 
     def fn(q, k, v, causal):
         dispatch.launch(variant, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out, lse, d ** -0.5,
-                        causal, k.shape[2] - q.shape[2])  # bottom-right causal alignment, as the API
+                        causal, k.shape[2] - q.shape[2] if causal_offset is None else causal_offset)
         return out.transpose(1, 2)
     return fn
 

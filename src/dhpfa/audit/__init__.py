@@ -15,13 +15,14 @@ from .taint import KINDS, PARAM_BASE as PARAM_BASE_SM90, Finding, FunctionReport
 __all__ = ["audit_cubin", "audit_triton", "audit_shipped", "KINDS", "Finding", "FunctionReport", "VariantReport"]
 
 
-def audit_cubin(cubin, kernel=None, public_param_offsets=(), neutral_offsets=()):
-    """Audit a cubin (path or bytes), or any ELF with sm_90 device code that cuobjdump reads."""
+def audit_cubin(cubin, kernel=None, public_param_offsets=(), neutral_offsets=(), text=None):
+    """Audit a cubin (path or bytes), or any ELF with sm_90 device code that cuobjdump reads. text: its
+    `cuobjdump -sass`, where the caller has it already."""
     if isinstance(cubin, (bytes, bytearray)):
         data = bytes(cubin)
-        text = _compile.sass_text(data)
+        text = text if text is not None else _compile.sass_text(data)
     else:
-        text = _compile.sass_text_of_file(str(cubin))
+        text = text if text is not None else _compile.sass_text_of_file(str(cubin))
         with open(str(cubin), "rb") as f:
             data = f.read()
     reports = audit_sass(text, kernel=kernel, public_param_offsets=public_param_offsets,
@@ -70,7 +71,7 @@ def audit_triton(fn, args, kwargs, public_params=(), use_cache=True):
     loads whose addresses derive only from them are not taint sources.
     """
     compiled = _compile.compile_offline(fn, args, kwargs, use_cache=use_cache)
-    offsets, neutral = (), ()
+    offsets, neutral, text = (), (), None
     if public_params:
         signature = _compile.bind(fn, args, kwargs)[0]
         table = param_offsets(fn, signature)
@@ -87,7 +88,7 @@ def audit_triton(fn, args, kwargs, public_params=(), use_cache=True):
             raise ValueError(f"public_params {unseen}: the kernel reads no constant at the computed offsets "
                              f"{[hex(table[p]) for p in unseen]}")
     return audit_cubin(compiled.cubin, kernel=compiled.name, public_param_offsets=offsets,
-                       neutral_offsets=neutral), compiled
+                       neutral_offsets=neutral, text=text), compiled
 
 
 @dataclass

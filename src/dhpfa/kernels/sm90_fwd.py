@@ -230,10 +230,7 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
     id."""
     n_part = (n + PARTS - 1) // PARTS
     j_lo = part * n_part
-    if PARTS == 2:
-        return j_lo, gl.minimum(n - j_lo, n_part)
-    else:
-        return j_lo, gl.maximum(gl.minimum(n - j_lo, n_part), 0)
+    return j_lo, gl.maximum(gl.minimum(n - j_lo, n_part), 0)
 
 
 @gluon.jit
@@ -640,7 +637,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     writes O and LSE. The others return. No program waits for another, so nothing depends on programs being
     resident together. Which program combines depends on timing only; the flags and the branches on them are
     public, the workspace's states secret (variants.Variant). Workspace per tile: PARTS state slots, then two for
-    the pair states (four parts); flags per tile: PARTS // 2, then one (four parts) (split_kv_workspace)."""
+    the pair states (four parts); flags per tile: one per meeting, PARTS - 1 (split_kv_workspace)."""
     ws, flags, nonce = kvs
     gl.static_assert(PARTS == 2 or PARTS == 4, "split KV: two or four programs per tile")
     s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
@@ -661,8 +658,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
-    SLOTS: gl.constexpr = PARTS + 2 if PARTS == 4 else PARTS
-    NFLAGS: gl.constexpr = PARTS // 2 + 1 if PARTS == 4 else PARTS // 2
+    SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
+    NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
     cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
     rows_s = gl.arange(0, BLOCK_M, layout=row_s)
@@ -757,20 +754,29 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
 
 
 @gluon.jit
+def _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
+                   CAUSAL: gl.constexpr):
+    """SPLIT_KV: (part, tile, bh, m0, key blocks of the tile) of this program: part p // U of tile p % U (U: the
+    tiles, head-major, one per unit even when causal). Public: shapes and the program id."""
+    units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
+    unit = gl.program_id(0) % units
+    bh, _n_tiles, mb, _step = _unit_tiles(unit, SEQ_Q, BLOCK_M, False)
+    m0 = mb * BLOCK_M
+    return gl.program_id(0) // units, unit, bh, m0, _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+
+
+@gluon.jit
 def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                           CAUSAL: gl.constexpr, PARTS: gl.constexpr):
-    """SPLIT_KV (one program per unit): the producer of program p, which runs part p // U of tile p % U (U: the
-    tiles, head-major, one per unit even when causal): Q once, then that part's key blocks (_split_kv_unit)."""
+    """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
+    then that part's key blocks (_split_kv_unit)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
-    part = gl.program_id(0) // units
-    bh, _n_tiles, mb, _step = _unit_tiles(gl.program_id(0) % units, SEQ_Q, BLOCK_M, False)
+    part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
-    m0 = mb * BLOCK_M
     _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
-    j_lo, n_own = _split_kv_unit(_kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL), part, PARTS)
+    j_lo, n_own = _split_kv_unit(n, part, PARTS)
     for j in range(n_own):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
@@ -786,16 +792,12 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                           PARTS: gl.constexpr):
-    """SPLIT_KV: the consumer of program p (part p // U of tile p % U; see _ws_producer_split_kv)."""
+    """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
-    unit = gl.program_id(0) % units
-    bh, _n_tiles, mb, _step = _unit_tiles(unit, SEQ_Q, BLOCK_M, False)
-    m0 = mb * BLOCK_M
-    n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+    part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
     _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
-                           ready_v, empty_k, empty_v, kvs, gl.program_id(0) // units, unit, 0, 0, bh // H, bh % H, bh,
+                           ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                            m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
                            num_warps, O_SMEM, PARTS)
 
@@ -990,7 +992,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None). maxnreg: ptxas's register limit per thread at launch
     (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: two programs
-    or four per tile (2 or 4; True = 2), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
+    or four per tile (2 or 4), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
     workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
@@ -1007,7 +1009,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         if split != 1 or persistent or split_k or q_double or defer_store:
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
                              "split_k, q_double or defer_store")
-        parts = 2 if split_kv is True else int(split_kv)
+        parts = int(split_kv)
         if parts not in (2, 4):
             raise ValueError(f"split_kv: 2 or 4 programs per tile, got {split_kv!r}")
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts)
@@ -1058,17 +1060,16 @@ def split_kv_nonce():
 
 
 def split_kv_workspace(q, block_m, parts=2):
-    """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile: per tile, `parts` fp32
-    partial states (BLOCK_M x (D + 2): O, m, l) and `parts` // 2 int64 flags, and with four parts two more
-    states and one more flag for the pairs' meeting (_consume_tile_split_kv). Neither is initialised (zeroing
-    the flags cost a memset node, about 1 us per CUDA-graph replay: session 12 run 5): a flag is compared with
-    the call's nonce only, and a state is read only after its writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two
-    launches in flight share it)."""
+    """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile. The programs of a tile
+    meet in a binary tree (_consume_tile_split_kv): per tile, a fp32 state slot (BLOCK_M x (D + 2): O, m, l) for
+    every node below the root (2 x parts - 2) and an int64 flag for every meeting (parts - 1). Neither is
+    initialised (zeroing the flags cost a memset node, about 1 us per CUDA-graph replay: session 12 run 5): a flag
+    is compared with the call's nonce only, and a state is read only after its writer's flag swap. Fresh per call
+    from the caching allocator (stream-ordered, so no two launches in flight share it)."""
     batch, seq_q, heads, head_dim = q.shape
     units = batch * heads * triton.cdiv(seq_q, block_m)
-    slots, nflags = (parts + 2, parts // 2 + 1) if parts == 4 else (parts, parts // 2)
-    ws = torch.empty(slots * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
-    return ws, torch.empty(nflags * units, dtype=torch.int64, device=q.device)
+    ws = torch.empty((2 * parts - 2) * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
+    return ws, torch.empty((parts - 1) * units, dtype=torch.int64, device=q.device)
 
 
 def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_specialized=False, **tiles):

@@ -178,6 +178,9 @@ _SPLIT_KV4 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=4))
 SM90_FEW_PROGRAMS_SPLIT_KV4 = {(64, False): _SPLIT_KV4, (128, False): _SPLIT_KV4, (64, True): _SPLIT_KV4,
                                (128, True): _SPLIT_KV4}
 FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
+# (tiles by (head dim, causal), least seq_k) of the splits across programs, most programs per tile first
+_SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ),
+                    (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ))
 # Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
 # build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
 # halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
@@ -232,10 +235,8 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
         out += [SM90_FEW_PROGRAMS_MID[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_MID]
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
-        out += [SM90_FEW_PROGRAMS_SPLIT_KV[(head_dim, c)] for c in (False, True)
-                if (head_dim, c) in SM90_FEW_PROGRAMS_SPLIT_KV]
-        out += [SM90_FEW_PROGRAMS_SPLIT_KV4[(head_dim, c)] for c in (False, True)
-                if (head_dim, c) in SM90_FEW_PROGRAMS_SPLIT_KV4]
+        out += [table[(head_dim, c)] for table, _ in _SPLIT_KV_TABLES for c in (False, True)
+                if (head_dim, c) in table]
     return list(dict.fromkeys(out))
 
 
@@ -277,14 +278,10 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ), the
     others where the short tiles would run. Shapes and the GPU decide (public)."""
-    if (head_dim, causal) in SM90_FEW_PROGRAMS_SPLIT_KV4 and 4 * programs <= sm_count \
-            and seq_k >= FEW_PROGRAMS_SPLIT_KV4_SEQ:
-        kernel, config = SM90_FEW_PROGRAMS_SPLIT_KV4[(head_dim, causal)]
-        return Variant(kernel, config, dtype, head_dim, causal)
-    if (head_dim, causal) in SM90_FEW_PROGRAMS_SPLIT_KV and 2 * programs <= sm_count \
-            and seq_k >= FEW_PROGRAMS_SPLIT_KV_SEQ:
-        kernel, config = SM90_FEW_PROGRAMS_SPLIT_KV[(head_dim, causal)]
-        return Variant(kernel, config, dtype, head_dim, causal)
+    for table, least_seq_k in _SPLIT_KV_TABLES:  # most programs per tile first
+        kernel, config = table.get((head_dim, causal), (None, None))
+        if config is not None and config.split_kv * programs <= sm_count and seq_k >= least_seq_k:
+            return Variant(kernel, config, dtype, head_dim, causal)
     if (head_dim, causal) not in SM90_FEW_PROGRAMS or not use_short_tiles(head_dim, causal, seq_k):
         return None
     if programs <= sm_count:
