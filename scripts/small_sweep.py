@@ -7,6 +7,7 @@ floor under `fixed`.
     PYTHONPATH=src:scripts python3 scripts/small_sweep.py --out DIR [--seq-k 64,128,256,512,1024,2048]
 """
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -29,6 +30,9 @@ KERNELS = {  # name -> (kernel, tiles): the shipped few-program choice at D=64 a
     "gluon_x1_m64n128s2_kv4": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=4)),
     "gluon_splitk_m64n64s2": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True)),
 }
+# session 13: the same Gluon builds with each softmax beside the previous block's PV GEMM (pv_overlap)
+KERNELS.update({f"{n}_ov": (kern, dataclasses.replace(cfg, pv_overlap=True))
+                for n, (kern, cfg) in list(KERNELS.items()) if kern == "attn_fwd_sm90_ws"})
 # at D=128 the shipped few-program choice is the Gluon one-consumer 64x64 tiles (variants.SM90_FEW_PROGRAMS)
 
 
@@ -40,6 +44,7 @@ def main():
     ap.add_argument("--d", type=int, default=64)
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--causal", action="store_true", help="causal (bottom-right aligned: seq_k - 512 offset)")
+    ap.add_argument("--kernels", default="", help="comma-separated names of KERNELS to time (default: all)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     h, d, sq = args.heads, args.d, 512
@@ -49,6 +54,8 @@ def main():
         sets = bench.make_inputs(bench.Case(1, h, sq, d, args.causal), 4, seed=sk, seq_k=sk)
         kernels = {"dhpfa": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         for name, (kern, cfg) in KERNELS.items():
+            if args.kernels and name not in args.kernels.split(","):
+                continue
             kernels[name] = variant_fn(variants.Variant(kern, cfg, torch.bfloat16, d, args.causal), (1, h, sq, d))
         # the choice for these lengths without the few-program rules (variants.select)
         kernels["select"] = variant_fn(variants.select(torch.bfloat16, d, args.causal, False, seq_k=sk, sm90=True),

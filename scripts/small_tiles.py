@@ -85,6 +85,15 @@ PRESETS = {
                 ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=4), (64, 128)),
                 ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split_kv=2), (64, 128)),
                 ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=2), (64, 128))],
+    # session 13: the shipped one-consumer few-program builds with and without each softmax beside the previous
+    # block's PV GEMM (pv_overlap)
+    "ov": [("attn_fwd", T(64, 64, 4, 3), (64,)),
+           ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64, 128)),
+           ("attn_fwd_sm90_ws", T(64, 128, 4, 2, pv_overlap=True), (64, 128)),
+           ("attn_fwd_sm90_ws", T(64, 64, 4, 3), (128,)),
+           ("attn_fwd_sm90_ws", T(64, 64, 4, 3, pv_overlap=True), (64, 128)),
+           ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (256,)),
+           ("attn_fwd_sm90_ws", T(64, 64, 4, 2, pv_overlap=True), (256,))],
 }
 
 
@@ -110,13 +119,14 @@ def main():
                     "H = 2048 / D)")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--preset", default="small", choices=sorted(PRESETS))
+    ap.add_argument("--causal", default="0,1", help="causal flags to run: 0, 1 or 0,1")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     peers = bench.peer_kernels()
     res = []
     for spec in args.shapes.split(";"):
         b, h, s, d = (int(x) for x in spec.split(","))
-        for causal in (False, True):
+        for causal in (bool(int(c)) for c in args.causal.split(",")):
             case = bench.Case(b, h, s, d, causal)
             kernels = {"dhpfa": peers["dhpfa"], "sdpa_flash": peers["sdpa_flash"], "sdpa_cudnn": peers["sdpa_cudnn"]}
             errs = {}  # (worst relative error against float64, NaN or LSE mismatch): sm90_check.check

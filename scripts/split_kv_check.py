@@ -7,11 +7,14 @@ to arrive.
 2. bitwise determinism: 200 eager calls and 200 CUDA-graph replays (the flags reset themselves) against the
    first call's output and LSE, on one input;
 3. graph-replay timing beside the shipped few-program tiles: scripts/small_tiles.py --preset splitkv.
+--builds ov (session 13): the one-consumer builds with each softmax beside the previous PV GEMM (pv_overlap), the
+split ones among them, causal and not.
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov]
 """
 import argparse
 import functools
+import itertools
 import json
 import os
 
@@ -21,22 +24,25 @@ from dhpfa.kernels import dispatch, variants
 from sm90_check import check
 
 T = variants.TileConfig
-BUILDS = [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)]
+BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
+          "ov": [T(64, 128, 4, 2, pv_overlap=True), T(64, 64, 4, 3, pv_overlap=True),
+                 T(64, 128, 4, 2, split_kv=2, pv_overlap=True), T(64, 128, 4, 2, split_kv=4, pv_overlap=True),
+                 T(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True)]}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
 
 
-def determinism(cfg, d, dtype, calls=200):
+def determinism(cfg, d, dtype, calls=200, causal=False):
     """(eager calls bitwise equal to the first, graph replays bitwise equal) out of `calls` each."""
-    v = variants.Variant("attn_fwd_sm90_ws", cfg, dtype, d, False)
+    v = variants.Variant("attn_fwd_sm90_ws", cfg, dtype, d, causal)
     g = torch.Generator(device="cuda").manual_seed(d)
     q, k, vv = (torch.randn(1, 512, 8, d, device="cuda", dtype=dtype, generator=g) for _ in range(3))
     out = torch.full_like(q, float("nan"))
     lse = torch.full((1, 8, 512), float("nan"), device="cuda")
 
     def call():
-        dispatch.launch(v, q, k, vv, out, lse, d ** -0.5, False, 0)
+        dispatch.launch(v, q, k, vv, out, lse, d ** -0.5, causal, 0)
     call()
     torch.cuda.synchronize()
     ref_o, ref_l = out.clone(), lse.clone()
@@ -65,22 +71,25 @@ def determinism(cfg, d, dtype, calls=200):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
+    ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     args = ap.parse_args()
+    causals = (False, True) if args.builds == "ov" else (False,)
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
-    for cfg in BUILDS:
-        for dtype in (torch.bfloat16, torch.float16):
-            for b, sq, sk, h, hk, d in SHAPES:
-                v = variants.Variant("attn_fwd_sm90_ws", cfg, dtype, d, False)
-                err, bad = check(b, sq, sk, h, hk, d, False, dtype, {}, launch=functools.partial(dispatch.launch, v))
-                ok = err < (1e-2 if dtype == torch.bfloat16 else 2e-3) and not bad
-                res["correctness"].append(dict(build=v.name, shape=[b, sq, sk, h, hk, d], rel_err=err, bad=bad, ok=ok))
-                print(f"{v.name:<52} {(b, sq, sk, h, hk, d)} err {err:.2e} {'OK' if ok else 'FAIL'}", flush=True)
-        for d in (64, 128):
-            eager, replays = determinism(cfg, d, torch.bfloat16)
-            res["determinism"].append(dict(build=cfg.label(), d=d, eager_equal=eager, replays_equal=replays, of=200))
-            print(f"determinism {cfg.label()} d{d}: eager {eager}/200, graph replays {replays}/200", flush=True)
-    with open(os.path.join(args.out, "split_kv_check.json"), "w") as f:
+    for cfg in BUILDS[args.builds]:
+        for dtype, (b, sq, sk, h, hk, d), causal in itertools.product((torch.bfloat16, torch.float16), SHAPES, causals):
+            v = variants.Variant("attn_fwd_sm90_ws", cfg, dtype, d, causal)
+            err, bad = check(b, sq, sk, h, hk, d, causal, dtype, {}, launch=functools.partial(dispatch.launch, v))
+            ok = err < (1e-2 if dtype == torch.bfloat16 else 2e-3) and not bad
+            res["correctness"].append(dict(build=v.name, shape=[b, sq, sk, h, hk, d], rel_err=err, bad=bad, ok=ok))
+            print(f"{v.name:<52} {(b, sq, sk, h, hk, d)} err {err:.2e} {'OK' if ok else 'FAIL'}", flush=True)
+        for d, causal in itertools.product((64, 128), causals):
+            eager, replays = determinism(cfg, d, torch.bfloat16, causal=causal)
+            res["determinism"].append(dict(build=cfg.label(), d=d, causal=causal, eager_equal=eager,
+                                           replays_equal=replays, of=200))
+            print(f"determinism {cfg.label()} d{d} causal={causal}: eager {eager}/200, graph replays {replays}/200",
+                  flush=True)
+    with open(os.path.join(args.out, f"split_kv_check_{args.builds}.json"), "w") as f:
         json.dump(res, f, indent=1)
     fails = sum(not r["ok"] for r in res["correctness"]) + sum(r["eager_equal"] + r["replays_equal"] != 400
                                                                for r in res["determinism"])

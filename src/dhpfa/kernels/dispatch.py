@@ -55,7 +55,8 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
         return sm90_fwd.launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=c.block_m,
                                     block_n=c.block_n, stages=c.num_stages, warp_specialized=True, split=c.split,
                                     pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k,
-                                    q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv)
+                                    q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv,
+                                    pv_overlap=c.pv_overlap)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 

@@ -378,13 +378,19 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
-             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0):
+             o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
+             PV_OVERLAP: gl.constexpr = False):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
     S_j = Q K_j^T and O += P_{j-1} V_{j-1} are issued together; the softmax of S_j runs while the PV GEMM
     is in flight. Every GEMM is waited on before the step returns, so no accumulator is in flight across a
-    loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514)."""
+    loop edge (ptxas serialises every WGMMA of a kernel where one is: advisory C7514).
+    PV_OVERLAP: the wait for the PV GEMM sits behind a block boundary (a branch on a public condition that is
+    never taken), so that the softmax's exponentials run while that GEMM is in flight. Without it ptxas moves
+    the wait up before them (it converts P into the registers the GEMM in flight reads; session 9), and the
+    softmax overlaps only other consumers' GEMMs. With two or three consumers it lost (session 9 run 3); with
+    one consumer per SM nothing else fills the tensor cores during a softmax (session 13)."""
     dtype: gl.constexpr = q_tile.dtype
     s_idx = SLOT0 + c % STAGES
     prev = SLOT0 + (c + STAGES - 1) % STAGES
@@ -399,8 +405,14 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                           BLOCK_N, MASKED, CAUSAL)
-    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    if PV_OVERLAP:
+        if SEQ_K < 0:  # never (a length): a block boundary ptxas does not move the wait over
+            mbarrier.arrive(empty_v.index(prev), count=1)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    else:
+        p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
     return p_op, m_new, l_i, acc
@@ -412,14 +424,15 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
-                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0):
+                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
     overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
-    every block index (split KV: the program's first key block). Returns (m_i, l_i, acc)."""
+    every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's.
+    Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
@@ -438,14 +451,14 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
@@ -465,7 +478,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
-                  SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False):
+                  SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -488,7 +501,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM)
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, 0, PV_OVERLAP)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -520,7 +533,8 @@ def _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o: gl.constexpr):
 def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                           empty_v, merge, W: gl.constexpr, i, c, b, h, bh, m0, n_own, qk_scale, SEQ_Q, SEQ_K,
                           CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr):
+                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
+                          PV_OVERLAP: gl.constexpr = False):
     """SPLIT_K: consumers 0 and 1 share the BLOCK_M rows from m0 and take alternate blocks of the tile
     (consumer W: its n_own blocks W, W + 2, ..., from its own sub-ring, slots W * STAGES .., at its position
     c; consumer 0 has >= 1, consumer 1 may have none), so each runs half of the serial chain. Consumer 1
@@ -545,7 +559,8 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
                                       empty_v, q_empty, 13, 14, c, W, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES)
+                                      STAGES, s_layout, o_layout, False, False, 2, False, W * STAGES, 0,
+                                      PV_OVERLAP)
     if W == 1:  # hand O, m, l over; Q is no longer read
         if i > 0:  # consumer 0 has read the previous hand-over
             _named_barrier(_BAR_SYNC_14)
@@ -628,7 +643,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                           PARTS: gl.constexpr = 2):
+                           PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False):
     """SPLIT_KV (few-program grids, session 12): PARTS (2 or 4) programs share the BLOCK_M rows from m0 (work unit
     u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's serial
     chain runs on PARTS SMs. Programs meet in pairs (_hand_over): parts 2k and 2k + 1 at flag k of the tile; the
@@ -654,7 +669,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
                                       empty_v, q_empty, 13, 14, c, 0, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
                                       offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                      STAGES, s_layout, o_layout, False, False, 1, O_SMEM, 0, j_lo)
+                                      STAGES, s_layout, o_layout, False, False, 1, O_SMEM, 0, j_lo,
+                                      PV_OVERLAP)
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
@@ -687,7 +703,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
-                 DEFER_STORE: gl.constexpr = False):
+                 DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -728,7 +744,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v,
                                       empty_k, empty_v, merge, W, i, c, bh // H, bh % H, bh, m0, n_own, qk_scale, SEQ_Q,
                                       SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                      O_SMEM)
+                                      O_SMEM, PV_OVERLAP)
             else:
                 if Q_DOUBLE:  # tile i's Q in buffer i % 2, its (i // 2)-th fill
                     q_i, q_bar_i, q_empty_i, q_fill = q_all.index((i % 2) * SPLIT + W), q_bar.index(i % 2), \
@@ -738,7 +754,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0 + ROW0, n,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE)
+                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -791,7 +807,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 @gluon.jit
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                          PARTS: gl.constexpr):
+                          PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False):
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -799,7 +815,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                            ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                            m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                           num_warps, O_SMEM, PARTS)
+                           num_warps, O_SMEM, PARTS, PV_OVERLAP)
 
 
 @gluon.jit
@@ -810,7 +826,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
-                     NONCE=None, SPLIT_KV: gl.constexpr = 0):
+                     NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -831,7 +847,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     per program, causal tiles unpaired; few-program grids): that many programs per tile, each with a part of its
     key blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
     tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
-    first arrival: _consume_tile_split_kv."""
+    first arrival: _consume_tile_split_kv. PV_OVERLAP: the softmax runs while the previous block's PV GEMM is in
+    flight (_ov_step)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -889,35 +906,35 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         ml_smem = gl.allocate_shared_memory(gl.float32, [2, ROWS], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
         merge = (acc_smem, ml_smem)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True)),
+                                            False, merge, True, False, False, PV_OVERLAP)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True)),
+                                            False, merge, True, False, False, PV_OVERLAP)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                                     O_SMEM, SPLIT_KV)),
+                                                     O_SMEM, SPLIT_KV, PV_OVERLAP)),
                             (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV))], [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
-                                            O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE)),
+                                            O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))], [1], [24])
 
 
@@ -986,14 +1003,15 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None):
+                split_kv=False, workspace=None, pv_overlap=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None). maxnreg: ptxas's register limit per thread at launch
     (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: two programs
     or four per tile (2 or 4), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
-    workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None."""
+    workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None. pv_overlap: each
+    softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP)."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -1047,6 +1065,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError(f"a deferred O store needs a persistent build with O in a buffer of its own and no split "
                              f"keys: block_m={block_m}, block_n={block_n}, stages={stages}, head_dim={head_dim}")
         kwargs.update(DEFER_STORE=True)
+    if pv_overlap:
+        kwargs.update(PV_OVERLAP=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 

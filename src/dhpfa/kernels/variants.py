@@ -26,6 +26,7 @@ class TileConfig:
     q_double: bool = False  # Gluon kernel, persistent: two Q buffers, the next tile's Q loaded during this one
     defer_store: bool = False  # Gluon kernel, O in its own buffer: a tile's O store waited for at the next epilogue
     split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2 or 4 programs per tile, a part of the key blocks each
+    pv_overlap: bool = False  # Gluon kernel: each softmax runs while the previous block's PV GEMM is in flight
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -33,6 +34,7 @@ class TileConfig:
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
             ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
             (f"kv{self.split_kv}" if self.split_kv else "") + \
+            ("ov" if self.pv_overlap else "") + \
             ("-persistent" if self.persistent else "")
 
 
