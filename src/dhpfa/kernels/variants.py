@@ -117,13 +117,22 @@ SM90_GLUON_LONG = {64: _GLUON_X3}
 # D=128 8.38 us (x1.27 over the API before it; TMA short tiles 8.62), D=256 11.54 us (x1.33; TMA short
 # tiles 13.53); causal, the TMA short tiles, D=128 8.84 us (x1.65; Gluon 10.08), D=256 13.85 us (x1.56;
 # Gluon 14.59). cuDNN: 11.67 / 12.08 / 17.48 / 17.78 us.
+# The one-consumer Gluon builds of few-program grids (here and below; and the split-key build, whose two consumers
+# take no turns) run each softmax while the previous key block's PV GEMM is in flight (sm90_fwd PV_OVERLAP,
+# TileConfig.pv_overlap: with one consumer warpgroup per SM nothing else fills the tensor cores during a softmax;
+# where two or three consumers take turns it lost, session 9 run 3). Session 13
+# (graph replay, interleaved rounds, against the same builds without it): (1,8,512,D) D=64 x1.008 / x1.010, D=128
+# x1.028 / x1.024, D=256 x1.026 / x1.026 (runs 1 / 2); 512 queries, 8 heads, D=64: per 64-key block 0.423 / 0.414 us
+# against 0.440 / 0.428; two programs per tile at 2,048 keys 12.18 / 12.08 us against 12.55 / 12.17; split keys
+# at 1,024 / 2,048 keys x1.03 / x1.06; four programs per tile, D=128 4 heads, 8,192 keys 27.94 / 28.11 against
+# 28.36 / 28.42. Not at D=128 below 512 keys (the 64x64 tiles: 8.43 against 8.27 us at 512).
 _FEW_D64 = ("attn_fwd", TileConfig(64, 64, 4, 3))
 SM90_FEW_PROGRAMS = {
     (64, False): _FEW_D64,
     (64, True): _FEW_D64,
     (128, False): ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 3)),
     (128, True): SM90_SHORT[128],
-    (256, False): ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2)),
+    (256, False): ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, pv_overlap=True)),
     (256, True): SM90_SHORT[256],
 }
 FEW_PROGRAMS_ROWS = 64
@@ -134,7 +143,7 @@ FEW_PROGRAMS_ROWS = 64
 # 3.68 / 3.85 against 3.47 / 3.01 (the pointer-load tiles stay there). D=128 (1,8,512) 8.11 / 8.18 us against
 # 8.50 / 8.55 (runs 3, 4: x1.048 / x1.045), 256 keys 5.79 against 6.04, 128 keys 4.66 / 4.74, 64 keys 4.72 / 4.08.
 # Causal x0.73-0.90 (runs 2-5; the Gluon causal grid pairs two tiles per program): not there.
-_FEW_X1_N128 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2))
+_FEW_X1_N128 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, pv_overlap=True))
 SM90_FEW_PROGRAMS_MID = {(64, False): _FEW_X1_N128, (128, False): _FEW_X1_N128}
 FEW_PROGRAMS_MID_SEQ = 512
 # ... and where each of those programs has many key blocks (seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]): at D=64
@@ -146,7 +155,7 @@ FEW_PROGRAMS_MID_SEQ = 512
 # D=256 split keys x0.59-0.74; (1,4,2048,256) causal, one consumer x1.16 over the TMA tiles (at S=512 x0.95).
 # Split keys read from a sub-ring of `stages` slots per consumer (4 slots here; session 7 measured one shared
 # ring of 3, which raced: sm90_fwd._ws_consumer, session 8 run 2).
-_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
+_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
@@ -164,7 +173,7 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # 3.04 + 0.432 for one program per tile: the hand-over costs about 2.6 us, so at 512 keys it loses (7.36 against
 # 6.45 us). With 16 heads (128 tiles, two waves of 256 programs) it loses too (x0.70-0.74, run 2): hence
 # 2 x programs <= SM count.
-_SPLIT_KV = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=2))
+_SPLIT_KV = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=2, pv_overlap=True))
 SM90_FEW_PROGRAMS_SPLIT_KV = {(64, False): _SPLIT_KV, (128, False): _SPLIT_KV, (64, True): _SPLIT_KV,
                               (128, True): _SPLIT_KV}
 FEW_PROGRAMS_SPLIT_KV_SEQ = 1024
@@ -176,7 +185,7 @@ FEW_PROGRAMS_SPLIT_KV_SEQ = 1024
 # D=128 2,048 13.54 / 14.75 against 14.86 / 15.29, 16,384 45.19 / 46.35 against 77.07 / 77.35. Fit: 6.8-10.2 us
 # fixed + 0.106 (D=64) / 0.142 (D=128) us per 64-key block against 4.8-6.4 + 0.210 / 0.278; at 1,024 keys it
 # loses (8.46 against 8.16 at D=64, 11.18 against 10.52 at D=128).
-_SPLIT_KV4 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=4))
+_SPLIT_KV4 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=4, pv_overlap=True))
 SM90_FEW_PROGRAMS_SPLIT_KV4 = {(64, False): _SPLIT_KV4, (128, False): _SPLIT_KV4, (64, True): _SPLIT_KV4,
                                (128, True): _SPLIT_KV4}
 FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
