@@ -117,15 +117,17 @@ SM90_GLUON_LONG = {64: _GLUON_X3}
 # D=128 8.38 us (x1.27 over the API before it; TMA short tiles 8.62), D=256 11.54 us (x1.33; TMA short
 # tiles 13.53); causal, the TMA short tiles, D=128 8.84 us (x1.65; Gluon 10.08), D=256 13.85 us (x1.56;
 # Gluon 14.59). cuDNN: 11.67 / 12.08 / 17.48 / 17.78 us.
-# The one-consumer Gluon builds of few-program grids (here and below; and the split-key build, whose two consumers
-# take no turns) run each softmax while the previous key block's PV GEMM is in flight (sm90_fwd PV_OVERLAP,
-# TileConfig.pv_overlap: with one consumer warpgroup per SM nothing else fills the tensor cores during a softmax;
-# where two or three consumers take turns it lost, session 9 run 3). Session 13
-# (graph replay, interleaved rounds, against the same builds without it): (1,8,512,D) D=64 x1.008 / x1.010, D=128
-# x1.028 / x1.024, D=256 x1.026 / x1.026 (runs 1 / 2); 512 queries, 8 heads, D=64: per 64-key block 0.423 / 0.414 us
-# against 0.440 / 0.428; two programs per tile at 2,048 keys 12.18 / 12.08 us against 12.55 / 12.17; split keys
-# at 1,024 / 2,048 keys x1.03 / x1.06; four programs per tile, D=128 4 heads, 8,192 keys 27.94 / 28.11 against
-# 28.36 / 28.42. Not at D=128 below 512 keys (the 64x64 tiles: 8.43 against 8.27 us at 512).
+# The one-consumer Gluon builds of few-program grids (here and below) run each softmax while the previous key
+# block's PV GEMM is in flight (sm90_fwd PV_OVERLAP, TileConfig.pv_overlap: with one consumer warpgroup per SM
+# nothing else fills the tensor cores during a softmax; where two or three consumers take turns it lost, session
+# 9 run 3). Session 13 (graph replay, interleaved rounds, against the same builds without it): (1,8,512,D) D=64
+# x1.008 / x1.010, D=128 x1.028 / x1.024, D=256 x1.026 / x1.026 (runs 1 / 2); 512 queries, 8 heads, D=64: per
+# 64-key block 0.423 / 0.414 us against 0.440 / 0.428; two programs per tile at 2,048 keys 12.18 / 12.08 us
+# against 12.55 / 12.17 (causal D=128, run 3: x1.007 / x1.025 at 1,024 / 2,048 keys); four programs per tile,
+# D=128 4 heads, 8,192 keys 27.94 / 28.11 against 28.36 / 28.42. Not at D=128 below 512 keys (the 64x64 tiles:
+# 8.43 against 8.27 us at 512), nor in the split-key build (two consumers on one SM; SM90_FEW_PROGRAMS_LONG):
+# x1.03-1.06 at 8 heads, but where the API runs it (16-32 heads, 128-256 programs; run 3) x0.89-0.97, causal and
+# not, D=64 and 128.
 _FEW_D64 = ("attn_fwd", TileConfig(64, 64, 4, 3))
 SM90_FEW_PROGRAMS = {
     (64, False): _FEW_D64,
@@ -155,7 +157,7 @@ FEW_PROGRAMS_MID_SEQ = 512
 # D=256 split keys x0.59-0.74; (1,4,2048,256) causal, one consumer x1.16 over the TMA tiles (at S=512 x0.95).
 # Split keys read from a sub-ring of `stages` slots per consumer (4 slots here; session 7 measured one shared
 # ring of 3, which raced: sm90_fwd._ws_consumer, session 8 run 2).
-_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True))
+_SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
