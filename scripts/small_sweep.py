@@ -25,6 +25,7 @@ KERNELS = {  # name -> (kernel, tiles): the shipped few-program choice at D=64 a
     "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
     "gluon_x1_m64n64s3": ("attn_fwd_sm90_ws", T(64, 64, 4, 3)),
     "gluon_x1_m64n128s2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2)),
+    "gluon_x1_m64n256s2": ("attn_fwd_sm90_ws", T(64, 256, 4, 2)),  # session 13: 256-key blocks (D=64 only)
     # session 12: two programs per tile, half of its key blocks each; and the shipped long-key split (SPLIT_K)
     "gluon_x1_m64n128s2_kv2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=2)),
     "gluon_x1_m64n128s2_kv4": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=4)),

@@ -1,0 +1,47 @@
+"""Decode-like calls (one query per sequence against a long key cache) through the API beside the SDPA backends, in
+CUDA-graph replay (interleaved rounds). No decode path exists yet: the API runs its usual choice for one 64-row tile
+with one valid row per (batch, head), so this measures how far that is from the peers. Prints us per call and the
+K/V bytes read per second (the bound a decode kernel works against).
+
+    PYTHONPATH=src:scripts python3 scripts/decode_probe.py --out DIR [--shapes 1,32,4096,128;...] (B,H,Sk,D)
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+from dhpfa import api
+from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
+    ap.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    peers = bench.peer_kernels()
+    res = []
+    for spec in args.shapes.split(";"):
+        b, h, sk, d = (int(x) for x in spec.split(","))
+        sets = bench.make_inputs(bench.Case(b, h, 1, d, False), 4, seed=sk, seq_k=sk)
+        errors = {}
+        api._PLANS.clear()
+        times = interleaved_ms(peers, sets, False, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
+        variant = next(iter(api._PLANS.values())).variant.name if api._PLANS else None
+        us = {n: statistics.median(t) * 1000 for n, t in times.items()}
+        kv_bytes = 2 * b * h * sk * d * 2
+        res.append(dict(shape=[b, h, 1, sk, d], variant=variant, us=us, errors=errors,
+                        kv_gbps={n: kv_bytes / (u * 1e-6) / 1e9 for n, u in us.items()}))
+        print(f"({b},{h},1,{sk},{d}) {variant}: " + "  ".join(f"{n}={u:.1f}us/{kv_bytes / u / 1e3:.0f}GB/s"
+                                                           for n, u in us.items()), flush=True)
+    with open(os.path.join(args.out, "decode_probe.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
