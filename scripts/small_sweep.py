@@ -30,6 +30,8 @@ KERNELS = {  # name -> (kernel, tiles): the shipped few-program choice at D=64 a
     "gluon_x1_m64n128s2_kv2": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=2)),
     "gluon_x1_m64n128s2_kv4": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=4)),
     "gluon_splitk_m64n64s2": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True)),
+    # session 13: causal, one tile per program instead of a heavy and a light one
+    "gluon_splitk_m64n64s2_up": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True, unpaired=True)),
 }
 # session 13: the same Gluon builds with each softmax beside the previous block's PV GEMM (pv_overlap)
 KERNELS.update({f"{n}_ov": (kern, dataclasses.replace(cfg, pv_overlap=True))

@@ -8,9 +8,9 @@ to arrive.
    first call's output and LSE, on one input;
 3. graph-replay timing beside the shipped few-program tiles: scripts/small_tiles.py --preset splitkv.
 --builds ov (session 13): the one-consumer builds with each softmax beside the previous PV GEMM (pv_overlap), the
-split ones among them, causal and not.
+split ones among them, causal and not; --builds up: the causal split-key build with one tile per program (unpaired).
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov]
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up]
 """
 import argparse
 import functools
@@ -27,7 +27,8 @@ T = variants.TileConfig
 BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
           "ov": [T(64, 128, 4, 2, pv_overlap=True), T(64, 64, 4, 3, pv_overlap=True),
                  T(64, 128, 4, 2, split_kv=2, pv_overlap=True), T(64, 128, 4, 2, split_kv=4, pv_overlap=True),
-                 T(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True)]}
+                 T(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True)],
+          "up": [T(64, 64, 4, 2, split=2, split_k=True, unpaired=True)]}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
@@ -73,7 +74,7 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     args = ap.parse_args()
-    causals = (False, True) if args.builds == "ov" else (False,)
+    causals = {"ov": (False, True), "up": (True,)}.get(args.builds, (False,))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
     for cfg in BUILDS[args.builds]:

@@ -110,6 +110,23 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
         assert torch.equal(o3, out) and torch.equal(l3, lse)
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("sq,sk,h,hk,causal", [(512, 9000, 16, 16, True), (512, 5000, 16, 4, False),
+                                               (130, 2500, 40, 40, True), (2100, 2048, 4, 2, True)])
+def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk, h, hk, causal, dtype):
+    """Grids of 67-132 64-row programs (too many for a split across programs) with at least FEW_PROGRAMS_LONG_SEQ
+    keys, past the short-tile lengths too: the split-key build, causal with one tile per program (unpaired; the
+    last case has rows that see no key); float64 reference; the variant is the one the call's plan holds."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
+    (plan,) = api._PLANS.values()
+    assert 66 < h * ((sq + 63) // 64) <= dispatch.sm_count(torch.device("cuda"))
+    assert plan.variant.config.split_k and plan.variant.config.unpaired == causal
+    assert plan.variant in variants.shipped_variants()
+
+
 @pytest.mark.parametrize("d", [64, 128])
 def test_top_left_causal_chooses_by_the_keys_rows_can_see(d):
     """SDPA's is_causal aligns the mask top-left: with 512 queries and 16,384 keys no row sees past key 512, so the

@@ -266,6 +266,30 @@ def test_split_kv_launches_twice_the_tiles_with_a_fresh_workspace_and_nonce():
                                  block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=2, **bad)
 
 
+def test_unpaired_split_keys_launch_one_program_per_causal_tile():
+    """paired=False (causal split keys on few-program grids, session 13): one program per 64-row tile instead of one
+    per pair of tiles, and PAIRED=False reaches the kernel; non-causal launches are the same either way; refused
+    without split keys and with persistent grids."""
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 300, 4, 64, dtype=torch.bfloat16)
+    k = torch.empty(2, 1000, 2, 64, dtype=torch.bfloat16)
+
+    def launch(causal, **tiles):
+        return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1,
+                                    causal, 700, block_m=64, block_n=64, stages=2, warp_specialized=True, split=2,
+                                    **tiles)
+    tiles = 2 * 4 * 5
+    grid, _, kwargs = launch(True, split_k=True, paired=False)
+    assert grid == (tiles,) and kwargs["PAIRED"] is False and kwargs["SPLIT_K"]
+    grid, _, kwargs = launch(True, split_k=True)
+    assert grid == (2 * 4 * 3,) and "PAIRED" not in kwargs  # pairs: the heaviest tile with the lightest
+    (grid_u, _, kw_u), (grid_p, _, kw_p) = launch(False, split_k=True, paired=False), launch(False, split_k=True)
+    assert grid_u == grid_p == (tiles,) and kw_u == kw_p
+    for bad in (dict(), dict(split_k=True, persistent=True)):
+        with pytest.raises(ValueError, match="paired=False"):
+            launch(True, paired=False, **bad)
+
+
 def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():
     """SKIP_MASKED (each consumer computes only its own causal blocks) is the default of exactly the causal
     warp-specialised builds with two or three consumers and key blocks narrower than the tile."""

@@ -139,22 +139,27 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     assert tune.choose(torch.bfloat16, 64, True, 512, CPU, sm90=True, programs=64) == \
         variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, True)], torch.bfloat16, 64, True)
     assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=64).head_dim == 128
-    # past the short-tile lengths the long-sequence variant runs unless twice the grid fits the SMs (then the
-    # split across programs: next tests)
-    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100) == \
-        variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
+    # past the short-tile lengths: split keys inside a program (next test), across programs where twice the grid
+    # fits the SMs, and the long-sequence variant for more programs than SMs
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100).config.split_k
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 4
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=133) == \
+        variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
 
 
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, causal):
-    """D=64/128, few programs, seq_k >= FEW_PROGRAMS_LONG_SEQ: the two-consumer split-key Gluon build;
-    shorter keys keep the few-program tiles, more programs the usual choice; D=256 never splits keys."""
+    """D=64/128, few programs, seq_k >= FEW_PROGRAMS_LONG_SEQ, at every length: the two-consumer split-key Gluon
+    build, causal with one tile per program (unpaired); shorter keys keep the few-program tiles, more programs the
+    usual choice; D=256 never splits keys."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     long_k = variants.FEW_PROGRAMS_LONG_SEQ[causal]
     v = tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=128)
     assert v.config.split_k and v.config.split == 2 and v in variants.shipped_variants()
+    assert v.config.unpaired == causal
+    for seq_k in (4096, 16384, 131072):  # past the short-tile lengths too (session 13)
+        assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=128) == v
     short = tune.choose(torch.bfloat16, d, causal, long_k - 1, CPU, sm90=True, programs=128)
     tiles = variants.SM90_FEW_PROGRAMS_MID.get((d, causal), variants.SM90_FEW_PROGRAMS[(d, causal)])
     assert short == variants.Variant(*tiles, torch.bfloat16, d, causal)
@@ -178,7 +183,8 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     assert "WS" in v.secret_args and v.public_loads == ("FLAGS",)
     for seq_k in (4096, 16384, 131072):
         assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=34) == v
-    assert tune.choose(torch.bfloat16, d, causal, 16384, CPU, sm90=True, programs=67) == \
+    assert tune.choose(torch.bfloat16, d, causal, 16384, CPU, sm90=True, programs=67).config.split_k
+    assert tune.choose(torch.bfloat16, d, causal, 16384, CPU, sm90=True, programs=133) == \
         variants.select(torch.bfloat16, d, causal, False, seq_k=16384, sm90=True)
     if not causal:  # causal grids split keys inside a program from FEW_PROGRAMS_LONG_SEQ[True] = 2048 keys
         assert tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=67).config.split_k
@@ -204,7 +210,7 @@ def test_causal_grids_of_up_to_twice_the_sms_split_the_keys(cache_dir, monkeypat
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     seq = variants.FEW_PROGRAMS_CAUSAL_2X_SEQ
     v = tune.choose(torch.bfloat16, d, True, seq, CPU, sm90=True, programs=256)
-    assert v.config.split_k and v in variants.shipped_variants()
+    assert v.config.split_k and not v.config.unpaired and v in variants.shipped_variants()  # pairs balance two waves
     assert tune.choose(torch.bfloat16, d, True, seq, CPU, sm90=True, programs=264).config.split_k
     for kw in (dict(causal=True, seq_k=seq, programs=265), dict(causal=True, seq_k=seq - 1, programs=256),
                dict(causal=False, seq_k=seq, programs=256)):

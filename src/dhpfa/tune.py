@@ -91,7 +91,7 @@ def _forget_choices():
 
 
 def candidate_variants(dtype, head_dim: int, causal: bool, sm90: bool):
-    return [variants.Variant(k, c, dtype, head_dim, causal) for k, c in variants.candidates(head_dim, sm90)]
+    return [variants.Variant(k, c, dtype, head_dim, causal) for k, c in variants.candidates(head_dim, sm90, causal)]
 
 
 def lookup(gpu: str, dtype, head_dim: int, causal: bool, seq_k: int, sm90: bool):

@@ -246,7 +246,7 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred):
 @gluon.jit
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False,
-                 Q_DOUBLE: gl.constexpr = False):
+                 Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
@@ -256,6 +256,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     after its block min(1, n - 1) (whose K slot comes free when the previous tile's last QK^T has completed,
     as its Q buffer does), instead of when this tile's last QK^T has completed: it is then in place when the
     consumers finish this tile (session 9).
+    PAIRED (causal): the schedule's units pair a heavy and a light tile (_unit_count); else one tile each.
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -264,10 +265,10 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
         c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
     i = 0  # tiles done by this program
     if Q_DOUBLE:  # the first tile's Q, into buffer 0 (fresh: no release to wait for)
-        bh0, _n0, mb0, _s0 = _unit_tiles(gl.program_id(0), SEQ_Q, BLOCK_M, CAUSAL)
+        bh0, _n0, mb0, _s0 = _unit_tiles(gl.program_id(0), SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
         _load_q(q_desc, q_smem, q_bar.index(0), 0, bh0, mb0 * BLOCK_M, H, SPLIT, True)
-    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL), gl.num_programs(0)):
-        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL)
+    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL and PAIRED), gl.num_programs(0)):
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
         b = bh // H
         h_kv = (bh % H) // (H // H_KV)
         for t in range(n_tiles):
@@ -275,8 +276,8 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
             if Q_DOUBLE:  # the next tile of this program: the same unit's second, or the next unit's first
                 last_t = t + 1 >= n_tiles
                 u_next = gl.where(last_t, u + gl.num_programs(0), u)
-                has_next = u_next < _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL)
-                bh_u, _n_u, mb_u, _s_u = _unit_tiles(u_next, SEQ_Q, BLOCK_M, CAUSAL)
+                has_next = u_next < _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL and PAIRED)
+                bh_u, _n_u, mb_u, _s_u = _unit_tiles(u_next, SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
                 bh_next = gl.where(last_t, bh_u, bh)
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
             else:
@@ -703,7 +704,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
-                 DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
+                 DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -729,8 +730,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
         _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
     i = 0
-    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, TILE_M, CAUSAL), gl.num_programs(0)):
-        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, TILE_M, CAUSAL)
+    for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, TILE_M, CAUSAL and PAIRED), gl.num_programs(0)):
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, TILE_M, CAUSAL and PAIRED)
         for t in range(n_tiles):
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
@@ -826,7 +827,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
-                     NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False):
+                     NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
+                     PAIRED: gl.constexpr = True):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -848,7 +850,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     key blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
     tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
     first arrival: _consume_tile_split_kv. PV_OVERLAP: the softmax runs while the previous block's PV GEMM is in
-    flight (_ov_step)."""
+    flight (_ov_step). PAIRED (causal, split keys): the work units pair a heavy and a light tile (_unit_count); False:
+    one tile each (grids of at most one program per SM, where pairs would leave half of the SMs idle; session 13)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -906,10 +909,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         ml_smem = gl.allocate_shared_memory(gl.float32, [2, ROWS], gl.SwizzledSharedLayout(1, 1, 1, order=[0]))
         merge = (acc_smem, ml_smem)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True, False, False, PV_OVERLAP)),
+                                            False, merge, True, False, False, PV_OVERLAP, PAIRED)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, False, O_SMEM,
-                                            False, merge, True, False, False, PV_OVERLAP)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True))],
+                                            False, merge, True, False, False, PV_OVERLAP, PAIRED)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True, False, PAIRED))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
@@ -1003,7 +1006,7 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None, pv_overlap=False):
+                split_kv=False, workspace=None, pv_overlap=False, paired=True):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -1011,7 +1014,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: two programs
     or four per tile (2 or 4), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
     workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None. pv_overlap: each
-    softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP)."""
+    softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
+    split keys, not persistent): one tile per work unit, so one program per tile (PAIRED)."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -1022,7 +1026,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     if not warp_specialized:
         return (triton.cdiv(seq_q, block_m), batch * heads), descs + shape, kwargs
     num_m = triton.cdiv(seq_q, block_m)
-    units = batch * heads * ((num_m + 1) // 2 if causal else num_m)
+    if not paired and (not split_k or persistent):
+        raise ValueError("paired=False: split keys (split_k=True), one program per unit (not persistent)")
+    units = batch * heads * ((num_m + 1) // 2 if causal and paired else num_m)
     if split_kv:
         if split != 1 or persistent or split_k or q_double or defer_store:
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
@@ -1067,6 +1073,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(DEFER_STORE=True)
     if pv_overlap:
         kwargs.update(PV_OVERLAP=True)
+    if not paired and causal:
+        kwargs.update(PAIRED=False)
     return grid, descs + (batch * heads,) + shape, kwargs
 
 

@@ -27,6 +27,7 @@ class TileConfig:
     defer_store: bool = False  # Gluon kernel, O in its own buffer: a tile's O store waited for at the next epilogue
     split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2 or 4 programs per tile, a part of the key blocks each
     pv_overlap: bool = False  # Gluon kernel: each softmax runs while the previous block's PV GEMM is in flight
+    unpaired: bool = False  # Gluon kernel, split_k, causal: one tile per work unit (not a heavy and a light tile)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -34,7 +35,7 @@ class TileConfig:
         return f"m{self.block_m}n{self.block_n}w{self.num_warps}s{self.num_stages}{extra}" + \
             ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
             (f"kv{self.split_kv}" if self.split_kv else "") + \
-            ("ov" if self.pv_overlap else "") + \
+            ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -157,10 +158,23 @@ FEW_PROGRAMS_MID_SEQ = 512
 # D=256 split keys x0.59-0.74; (1,4,2048,256) causal, one consumer x1.16 over the TMA tiles (at S=512 x0.95).
 # Split keys read from a sub-ring of `stages` slots per consumer (4 slots here; session 7 measured one shared
 # ring of 3, which raced: sm90_fwd._ws_consumer, session 8 run 2).
+# Session 13 (run 6, graph replay, 512 queries, 16 heads: 128 programs) found two things. (1) Causal, the split-key
+# build paired a heavy and a light tile per program as the persistent builds do, so half of the SMs sat idle: at
+# bottom-right causal 4,096 keys it took 49.08 us (D=64) against 26.96 non-causal. The causal entries now run one
+# tile per program (sm90_fwd PAIRED=False, TileConfig.unpaired; the causal grids of up to twice the SMs below keep
+# the pairs, which balance their two waves). (2) Past the short-tile lengths variants.select's long-sequence builds
+# ran, with 128- or 192-row tiles (48-64 tiles on 132 SMs): split keys there, non-causal, D=64 8,192 / 16,384 keys
+# 48.25 / 91.35 us against 108.27 / 206.88 (cuDNN 75.39 / 144.23), D=128 63.37 / 122.05 against 96.94 / 190.74
+# (cuDNN 100.31 / 196.72); causal (paired) D=64 16,384 182.25 against 410.74, D=128 8,192 / 16,384 117.78 / 227.05
+# against 184.22 / 365.27. So split keys apply at every length from FEW_PROGRAMS_LONG_SEQ on (D=64 / 128), as the
+# splits across programs do.
 _SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
-SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K, (128, False): _SPLIT_K,
-                          (128, True): _SPLIT_K, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
+_SPLIT_K_UNPAIRED = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True, unpaired=True))
+SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K_UNPAIRED, (128, False): _SPLIT_K,
+                          (128, True): _SPLIT_K_UNPAIRED, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
+# head dims whose split-key builds apply at every length (elsewhere where the short tiles would run)
+FEW_PROGRAMS_LONG_ANY_SEQ = (64, 128)
 # ... and, causal or not, where twice the grid still fits the SMs (2 x programs <= SM count) with seq_k >=
 # FEW_PROGRAMS_SPLIT_KV_SEQ, at every length: two programs per 64-row tile, each with half of its key blocks, the second to arrive
 # combining both states through a per-call workspace (sm90_fwd SPLIT_KV; TileConfig.split_kv), so each tile's chain
@@ -235,9 +249,9 @@ class Variant:
         return f"{self.kernel}-{dt}-d{self.head_dim}-{'causal' if self.causal else 'full'}-{self.config.label()}"
 
 
-def candidates(head_dim: int, sm90: bool):
+def candidates(head_dim: int, sm90: bool, causal=None):
     """(kernel, tiles) the dispatcher or the autotuner may run for this head dim, defaults first; the Gluon
-    kernels only on sm_90."""
+    kernels only on sm_90. causal=False leaves out tiles that only causal calls run (TileConfig.unpaired)."""
     out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
     if sm90:
         out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
@@ -250,13 +264,15 @@ def candidates(head_dim: int, sm90: bool):
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
         out += [table[(head_dim, c)] for table, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
+    if causal is False:
+        out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))
 
 
 def shipped_variants():
     """Every variant the GPU dispatcher or the autotuner can choose."""
     return [Variant(kernel, config, dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)
-            for kernel, config in candidates(d, sm90=True)]
+            for kernel, config in candidates(d, sm90=True, causal=c)]
 
 
 def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
@@ -289,12 +305,16 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
     grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
-    FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ), the
-    others where the short tiles would run. Shapes and the GPU decide (public)."""
+    FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ), and so
+    do the split keys of SM90_FEW_PROGRAMS_LONG at the head dims in FEW_PROGRAMS_LONG_ANY_SEQ; the others where the
+    short tiles would run. Shapes and the GPU decide (public)."""
     for table, least_seq_k in _SPLIT_KV_TABLES:  # most programs per tile first
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is not None and config.split_kv * programs <= sm_count and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
+    if programs <= sm_count and head_dim in FEW_PROGRAMS_LONG_ANY_SEQ and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG \
+            and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
+        return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)
     if (head_dim, causal) not in SM90_FEW_PROGRAMS or not use_short_tiles(head_dim, causal, seq_k):
         return None
     if programs <= sm_count:

@@ -38,7 +38,9 @@ def child():
               tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
              # 40 programs: two programs per tile (the 20-program case above takes four)
              (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV})))]
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
+             # 72 programs past the short-tile lengths: split keys in one program, causal one tile per program
+             (1, 1100, long_k, variants.FEW_PROGRAMS_LONG_ANY_SEQ)]
     for b, sq, sk, dims in cases:
         for d in dims:
             for causal in (False, True):
