@@ -3,7 +3,7 @@ CUDA-graph replay (interleaved rounds). No decode path exists yet: the API runs 
 with one valid row per (batch, head), so this measures how far that is from the peers. Prints us per call and the
 K/V bytes read per second (the bound a decode kernel works against).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_probe.py --out DIR [--shapes 1,32,4096,128;...] (B,H,Sk,D)
+    PYTHONPATH=src:scripts python3 scripts/decode_probe.py --out DIR [--shapes 1,32,4096,128;...] (B,H,Sk,D) [--tiles ..]
 """
 import argparse
 import json
@@ -13,8 +13,15 @@ import statistics
 import torch
 
 from dhpfa import api
+from dhpfa.kernels import variants
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
+from small_tiles import variant_fn  # scripts/
+
+T = variants.TileConfig
+# --tiles: shipped builds launched directly beside the API's choice, by name
+TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
+         "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True))}
 
 
 def main():
@@ -22,6 +29,7 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (D=64/128 builds)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     peers = bench.peer_kernels()
@@ -31,7 +39,10 @@ def main():
         sets = bench.make_inputs(bench.Case(b, h, 1, d, False), 4, seed=sk, seq_k=sk)
         errors = {}
         api._PLANS.clear()
-        times = interleaved_ms(peers, sets, False, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
+        kernels = dict(peers)
+        for name in filter(None, args.tiles.split(",")):
+            kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, False), (b, h, 1, d))
+        times = interleaved_ms(kernels, sets, False, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
         variant = next(iter(api._PLANS.values())).variant.name if api._PLANS else None
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
         kv_bytes = 2 * b * h * sk * d * 2
