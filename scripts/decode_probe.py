@@ -12,6 +12,7 @@ import statistics
 
 import torch
 
+import dhpfa
 from dhpfa import api
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
@@ -21,7 +22,8 @@ from small_tiles import variant_fn  # scripts/
 T = variants.TileConfig
 # --tiles: shipped builds launched directly beside the API's choice, by name
 TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
-         "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True))}
+         "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
+         "gluon_x3": variants.SM90_GLUON_LONG[64]}
 
 
 def main():
@@ -30,6 +32,8 @@ def main():
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (D=64/128 builds)")
+    ap.add_argument("--causal", action="store_true", help="causal, bottom-right (flash_attn_func; the query sees every "
+                    "key): the API and the tiles only (SDPA's causal mask is top-left)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     peers = bench.peer_kernels()
@@ -40,9 +44,12 @@ def main():
         errors = {}
         api._PLANS.clear()
         kernels = dict(peers)
+        if args.causal:
+            kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(
+                q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal)}
         for name in filter(None, args.tiles.split(",")):
-            kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, False), (b, h, 1, d))
-        times = interleaved_ms(kernels, sets, False, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
+            kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, args.causal), (b, h, 1, d))
+        times = interleaved_ms(kernels, sets, args.causal, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
         variant = next(iter(api._PLANS.values())).variant.name if api._PLANS else None
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
         kv_bytes = 2 * b * h * sk * d * 2

@@ -127,6 +127,21 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
     assert plan.variant in variants.shipped_variants()
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 8, False), (1, 9000, 4, 40, 40, True),
+                                                 (37, 4500, 3, 50, 10, True)])
+def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtype):
+    """Decode-like calls (at most FEW_PROGRAMS_ROWS queries per head) on more programs than SMs at D=64: the 64-row
+    short tiles (SM90_ONE_TILE) past the short-tile lengths; float64 reference (bottom-right causal: the last
+    query sees every key)."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(b, sq, sk, h, hk, 64, causal, dtype, sq + sk)
+    (plan,) = api._PLANS.values()
+    assert b * h > dispatch.sm_count(torch.device("cuda"))
+    assert plan.variant == variants.Variant(*variants.SM90_ONE_TILE[64], dtype, 64, causal)
+
+
 @pytest.mark.parametrize("d", [64, 128])
 def test_top_left_causal_chooses_by_the_keys_rows_can_see(d):
     """SDPA's is_causal aligns the mask top-left: with 512 queries and 16,384 keys no row sees past key 512, so the

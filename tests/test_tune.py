@@ -203,6 +203,27 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     assert "WS" not in plain.secret_args and plain.public_loads == ()
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, causal):
+    """At most FEW_PROGRAMS_ROWS queries per head (decode-like) on more programs than SMs, D=64: the 64-row short
+    tiles at every length (SM90_ONE_TILE), even over a cached choice; more queries, other head dims, other GPUs and
+    grids of few programs keep their choices."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    want = variants.Variant(*variants.SM90_SHORT[64], torch.bfloat16, 64, causal)
+    assert want in variants.shipped_variants()
+    other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, causal, True) if v != want)
+    key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, causal, 16384)
+    (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": other.name}}))
+    tune._chosen.clear()
+    for seq_q in (1, 16, variants.FEW_PROGRAMS_ROWS):
+        assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=seq_q) == want
+    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=65) == other
+    assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=1024, seq_q=1) == \
+        variants.select(torch.bfloat16, 128, causal, False, seq_k=16384, sm90=True)
+    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=False, programs=1024, seq_q=1) != want
+    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=128, seq_q=1).config.split_k
+
+
 @pytest.mark.parametrize("d", [64, 128])
 def test_causal_grids_of_up_to_twice_the_sms_split_the_keys(cache_dir, monkeypatch, d):
     """Causal, SM count < programs <= 2 x SM count, seq_k >= FEW_PROGRAMS_CAUSAL_2X_SEQ: the split-key build;

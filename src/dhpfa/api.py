@@ -179,7 +179,7 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
         if causal:
             seq_k = max(1, min(seq_k, sq + causal_offset))
         variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
-                              programs=b * h * ((sq + rows - 1) // rows))
+                              programs=b * h * ((sq + rows - 1) // rows), seq_q=sq)
         plan = _Plan(variant, scale, causal_offset, tune.generation)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:

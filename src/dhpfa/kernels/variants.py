@@ -215,6 +215,14 @@ _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ),
 # two waves are balanced, split keys lose (x0.77-0.87) and the usual choice stays.
 SM90_FEW_PROGRAMS_CAUSAL_2X = {64: _SPLIT_K, 128: _SPLIT_K}
 FEW_PROGRAMS_CAUSAL_2X_SEQ = 1024
+# Calls with at most FEW_PROGRAMS_ROWS queries per head (decode-like: one query tile per head) on grids of more
+# programs than the SM count (fewer take the rules above), at the head dims listed: the 64-row short tiles at every
+# length, where variants.select's long-sequence builds would waste 128 or 191 of their 192-row tiles. Session 13
+# run 8 (graph replay, one query per sequence, D=64): (32,32) x 8,192 keys 486.0 us (4.42 TB/s of K/V) against
+# 814.2 for the three-consumer build select chose (cuDNN 484.8, FA2 941.1); (16,32) x 16,384 488.3 / 794.6;
+# (64,16) x 8,192 486.1 / 804.3. At D=128 every build reads at 4.4-4.5 TB/s there (the persistent 128-row tiles
+# 482.4-485.5 us, the short tiles 481.0-482.7): no change.
+SM90_ONE_TILE = {64: SM90_SHORT[64]}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -298,6 +306,14 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
     return Variant(kernel, config, dtype, head_dim, causal)
+
+
+def one_tile_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int):
+    """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE), else None. Public: a
+    shape."""
+    if seq_q > FEW_PROGRAMS_ROWS or head_dim not in SM90_ONE_TILE:
+        return None
+    return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
 
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
