@@ -7,7 +7,7 @@ export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1
 OUT=${OUT:-out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
 timeout 150 python3 -m pytest -q -m gpu tests/test_gpu.py -p no:cacheprovider \
-  -k "one_query_tile or split_keys_inside or top_left" 2>&1 | tail -4
+  -k "one_query_tile or split_keys_inside or top_left" 2>&1 | tail -2
 timeout 120 python3 scripts/decode_probe.py --out $OUT/full --rounds 7 --tiles triton_m64n64s3_tma,gluon_x3 \
   --shapes "32,32,8192,64;8,32,4096,64;4,64,16384,64"
 timeout 120 python3 scripts/decode_probe.py --out $OUT/causal --rounds 7 --causal --tiles triton_m64n64s3_tma,gluon_x3 \
