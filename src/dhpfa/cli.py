@@ -136,6 +136,7 @@ def build_parser():
                     help="dhpfa with and without the timing envelope (default calibration)")
     lk.add_argument("--isolated", action="store_true",
                     help="with --envelope: each call waits for the last (default: calls queued back to back)")
+    lk.add_argument("--causal", action="store_true", help="causal attention (default: full; not with --envelope)")
 
     c = sub.add_parser("counters", help="hardware-counter equality across input classes (GPU, ncu)")
     c.add_argument("--out", default="out/counters")

@@ -143,6 +143,9 @@ def format_table(results, classes=CLASSES) -> str:
 def main(args):
     shape = tuple(int(x) for x in args.shape.split(","))
     samples = min(int(args.samples), 100_000)
+    causal = bool(getattr(args, "causal", False))
+    if causal and args.envelope:
+        raise ValueError("--causal: not with --envelope (the envelope study times full attention)")
     os.makedirs(args.out, exist_ok=True)
     if args.envelope:
         r = run_envelope_leak(shape, samples=samples, pipelined=not args.isolated)
@@ -151,7 +154,7 @@ def main(args):
         print(format_envelope(r))
         return 0
     results = {}
-    for name, fn in kernels(args.peers).items():
+    for name, fn in kernels(args.peers, causal).items():
         try:
             results[name] = run_leak(fn, shape, samples=samples)
         except Exception as e:
@@ -161,8 +164,9 @@ def main(args):
             print(f"{name}: calibration class (fixed-random) shows |t| > 4.5: the measurement is not "
                   "trustworthy on this machine now; the other classes are reported but not meaningful.")
     with open(os.path.join(args.out, "leak.json"), "w") as f:
-        json.dump(dict(shape=shape, samples_per_class=samples, results=results), f, indent=1)
-    print(f"dudect-style Welch t, (B,H,S,D)={shape} bf16, {samples} samples per class, |t| > 4.5 = leak")
+        json.dump(dict(shape=shape, causal=causal, samples_per_class=samples, results=results), f, indent=1)
+    print(f"dudect-style Welch t, (B,H,S,D)={shape} bf16{' causal' if causal else ''}, {samples} samples per class, "
+          "|t| > 4.5 = leak")
     print(format_table(results))
     return 0
 
