@@ -860,6 +860,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(not DEFER_STORE or (O_SMEM and not SPLIT_K), "deferred O store: O in a buffer of its own")
     gl.static_assert(not SPLIT_KV or (SPLIT == 1 and not Q_DOUBLE and not DEFER_STORE),
                      "split KV: one consumer, one Q buffer, O stored at once")
+    gl.static_assert(PAIRED or SPLIT_K, "one tile per causal work unit: split keys only")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
     Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
