@@ -32,6 +32,7 @@ def main():
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (D=64/128 builds)")
+    ap.add_argument("--queries", type=int, default=1, help="queries per sequence (default 1)")
     ap.add_argument("--causal", action="store_true", help="causal, bottom-right (flash_attn_func; the query sees every "
                     "key): the API and the tiles only (SDPA's causal mask is top-left)")
     args = ap.parse_args()
@@ -40,7 +41,8 @@ def main():
     res = []
     for spec in args.shapes.split(";"):
         b, h, sk, d = (int(x) for x in spec.split(","))
-        sets = bench.make_inputs(bench.Case(b, h, 1, d, False), 4, seed=sk, seq_k=sk)
+        sq = args.queries
+        sets = bench.make_inputs(bench.Case(b, h, sq, d, False), 4, seed=sk, seq_k=sk)
         errors = {}
         api._PLANS.clear()
         kernels = dict(peers)
@@ -48,14 +50,14 @@ def main():
             kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(
                 q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal)}
         for name in filter(None, args.tiles.split(",")):
-            kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, args.causal), (b, h, 1, d))
+            kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, args.causal), (b, h, sq, d))
         times = interleaved_ms(kernels, sets, args.causal, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
         variant = next(iter(api._PLANS.values())).variant.name if api._PLANS else None
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
         kv_bytes = 2 * b * h * sk * d * 2
-        res.append(dict(shape=[b, h, 1, sk, d], variant=variant, us=us, errors=errors,
+        res.append(dict(shape=[b, h, sq, sk, d], variant=variant, us=us, errors=errors,
                         kv_gbps={n: kv_bytes / (u * 1e-6) / 1e9 for n, u in us.items()}))
-        print(f"({b},{h},1,{sk},{d}) {variant}: " + "  ".join(f"{n}={u:.1f}us/{kv_bytes / u / 1e3:.0f}GB/s"
+        print(f"({b},{h},{sq},{sk},{d}) {variant}: " + "  ".join(f"{n}={u:.1f}us/{kv_bytes / u / 1e3:.0f}GB/s"
                                                            for n, u in us.items()), flush=True)
     with open(os.path.join(args.out, "decode_probe.json"), "w") as f:
         json.dump(res, f, indent=1)
