@@ -129,18 +129,21 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 8, False), (1, 9000, 4, 80, 16, True),
-                                                 (37, 4500, 3, 100, 10, True)])
+                                                 (37, 4500, 3, 100, 10, True), (100, 5000, 4, 32, 8, False),
+                                                 (128, 9000, 2, 80, 80, True)])
 def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtype):
     """Decode-like calls (at most FEW_PROGRAMS_ROWS queries per head) on more programs than SMs at D=64 (causal: more
     than twice as many, variants.SM90_FEW_PROGRAMS_CAUSAL_2X takes up to that): the 64-row short tiles
-    (SM90_ONE_TILE) past the short-tile lengths; float64 reference (bottom-right causal: the last query sees every
-    key)."""
+    (SM90_ONE_TILE); up to twice as many queries past the short-tile lengths the 128-row tiles (SM90_TWO_TILES);
+    float64 reference (bottom-right causal: the last query sees every key)."""
     from dhpfa import api
     api._PLANS.clear()
     _check(b, sq, sk, h, hk, 64, causal, dtype, sq + sk)
     (plan,) = api._PLANS.values()
-    assert b * h > (2 if causal else 1) * dispatch.sm_count(torch.device("cuda"))
-    assert plan.variant == variants.Variant(*variants.SM90_ONE_TILE[64], dtype, 64, causal), plan.variant.name
+    programs = b * h * ((sq + variants.FEW_PROGRAMS_ROWS - 1) // variants.FEW_PROGRAMS_ROWS)
+    assert programs > (2 if causal else 1) * dispatch.sm_count(torch.device("cuda"))
+    tiles = variants.SM90_ONE_TILE if sq <= variants.FEW_PROGRAMS_ROWS else variants.SM90_TWO_TILES
+    assert plan.variant == variants.Variant(*tiles[64], dtype, 64, causal), plan.variant.name
 
 
 @pytest.mark.parametrize("d", [64, 128])

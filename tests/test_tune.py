@@ -206,8 +206,9 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
 @pytest.mark.parametrize("causal", [False, True])
 def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, causal):
     """At most FEW_PROGRAMS_ROWS queries per head (decode-like) on more programs than SMs, D=64: the 64-row short
-    tiles at every length (SM90_ONE_TILE), even over a cached choice; more queries, other head dims, other GPUs and
-    grids of few programs keep their choices."""
+    tiles at every length (SM90_ONE_TILE), even over a cached choice; up to twice that past the short-tile lengths
+    the 128-row tiles (SM90_TWO_TILES); more queries, other head dims, other GPUs and grids of few programs keep
+    their choices."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     want = variants.Variant(*variants.SM90_SHORT[64], torch.bfloat16, 64, causal)
     assert want in variants.shipped_variants()
@@ -217,7 +218,13 @@ def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, c
     tune._chosen.clear()
     for seq_q in (1, 16, variants.FEW_PROGRAMS_ROWS):
         assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=seq_q) == want
-    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=65) == other
+    two = variants.Variant(*variants.SM90_TWO_TILES[64], torch.bfloat16, 64, causal)
+    assert two in variants.shipped_variants() and two.config.block_m == 128
+    for seq_q in (65, 2 * variants.FEW_PROGRAMS_ROWS):
+        assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=seq_q) == two
+    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=129) == other
+    assert tune.choose(torch.bfloat16, 64, causal, 1024, CPU, sm90=True, programs=1024, seq_q=100) == \
+        variants.select(torch.bfloat16, 64, causal, False, seq_k=1024, sm90=True)  # short-tile lengths
     assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=1024, seq_q=1) == \
         variants.select(torch.bfloat16, 128, causal, False, seq_k=16384, sm90=True)
     assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=False, programs=1024, seq_q=1) != want

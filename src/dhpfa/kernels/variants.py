@@ -223,6 +223,12 @@ FEW_PROGRAMS_CAUSAL_2X_SEQ = 1024
 # (64,16) x 8,192 486.1 / 804.3. At D=128 every build reads at 4.4-4.5 TB/s there (the persistent 128-row tiles
 # 482.4-485.5 us, the short tiles 481.0-482.7): no change.
 SM90_ONE_TILE = {64: SM90_SHORT[64]}
+# ... and with up to 128 queries per head past the short-tile lengths (where select would run the 192-row tiles),
+# the two-consumer build's 128-row tiles. Session 13 run 12 (graph replay, D=64, non-causal), 96 / 128 queries:
+# (16,32) x 8,192 keys 337.4 / 347.0 us against 493.9 / 503.2 for the 192-row tiles (the short tiles 346.7 / 355.4,
+# cuDNN 328.7 / 337.1); (8,16) x 16,384 159.6 / 164.4 against 231.8 / 238.0 (short tiles 196.0 / 200.6, cuDNN
+# 158.3 / 165.6). At 192 queries the 192-row tiles stay ahead (485.1 us against 660.1).
+SM90_TWO_TILES = {64: _GLUON_N128S2}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
     64: (_GLUON_N128S2, _GLUON_N128S3),
@@ -308,12 +314,14 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     return Variant(kernel, config, dtype, head_dim, causal)
 
 
-def one_tile_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int):
-    """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE), else None. Public: a
-    shape."""
-    if seq_q > FEW_PROGRAMS_ROWS or head_dim not in SM90_ONE_TILE:
-        return None
-    return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
+def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int):
+    """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE), or of at most twice that
+    past the short-tile lengths (SM90_TWO_TILES), else None. Public: shapes."""
+    if seq_q <= FEW_PROGRAMS_ROWS and head_dim in SM90_ONE_TILE:
+        return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
+    if seq_q <= 2 * FEW_PROGRAMS_ROWS and head_dim in SM90_TWO_TILES and not use_short_tiles(head_dim, causal, seq_k):
+        return Variant(*SM90_TWO_TILES[head_dim], dtype, head_dim, causal)
+    return None
 
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
