@@ -227,7 +227,9 @@ SM90_ONE_TILE = {64: SM90_SHORT[64]}
 # the two-consumer build's 128-row tiles. Session 13 run 12 (graph replay, D=64, non-causal), 96 / 128 queries:
 # (16,32) x 8,192 keys 337.4 / 347.0 us against 493.9 / 503.2 for the 192-row tiles (the short tiles 346.7 / 355.4,
 # cuDNN 328.7 / 337.1); (8,16) x 16,384 159.6 / 164.4 against 231.8 / 238.0 (short tiles 196.0 / 200.6, cuDNN
-# 158.3 / 165.6). At 192 queries the 192-row tiles stay ahead (485.1 us against 660.1).
+# 158.3 / 165.6). At 192 queries the 192-row tiles stay ahead (485.1 us against 660.1). Causal (bottom-right, run 13),
+# 96 / 128 queries: (16,32) x 16,384 keys 700.3 / 711.8 against 979.4 / 997.6; (8,16) x 16,384 171.9 / 176.2 against
+# 246.4 / 251.5.
 SM90_TWO_TILES = {64: _GLUON_N128S2}
 # Further configurations the autotuner (dhpfa.tune) may choose on sm_90; shipped, so audited like the rest.
 SM90_TUNE_EXTRA = {
