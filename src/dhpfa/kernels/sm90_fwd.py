@@ -30,6 +30,12 @@ from .ctmath import LOG2E
 from .dispatch import sm_count
 
 
+@gluon.constexpr_function
+def _acc_layout(num_warps, n):
+    """The wgmma accumulator layout of a [rows, n] fp32 tile over num_warps warps (S: n = BLOCK_N; O: HEAD_DIM)."""
+    return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1], instr_shape=[16, n, 16])
+
+
 @gluon.jit
 def _query_tile(H, H_KV, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, CAUSAL: gl.constexpr):
     """(pid_bh, batch, head, kv head, first row, n_blocks) of this program (one tile per program, as in
@@ -126,10 +132,8 @@ def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                   BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                   CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr):
     dtype: gl.constexpr = q_desc.dtype
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, HEAD_DIM, 16])
+    s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
+    o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     p_layout: gl.constexpr = gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
 
@@ -489,10 +493,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     unread. Turns are taken at the turn indices 0..n_first that every consumer has (n_first: the first
     consumer's n_own, the smallest), so the rotation stays matched; the last consumer's final steps run
     alone."""
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, HEAD_DIM, 16])
+    s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
+    o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
     if CAUSAL:
         n_full = gl.minimum(n_full, n_own)
@@ -545,10 +547,8 @@ def _consume_tile_split_k(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_
     arrives, consumer 0 syncs), 14 = read (consumer 0 arrives, consumer 1 syncs before its next hand-over,
     and once after its last: _ws_consumer). Every count and position is public (tile indices, shapes)."""
     acc_smem, ml_smem = merge
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, HEAD_DIM, 16])
+    s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
+    o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     t_full = (_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - W + 1) // 2  # own blocks seen in full
@@ -656,10 +656,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     the pair states (four parts); flags per tile: one per meeting, PARTS - 1 (split_kv_workspace)."""
     ws, flags, nonce = kvs
     gl.static_assert(PARTS == 2 or PARTS == 4, "split KV: two or four programs per tile")
-    s_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, BLOCK_N, 16])
-    o_layout: gl.constexpr = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1],
-                                                       instr_shape=[16, HEAD_DIM, 16])
+    s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
+    o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
