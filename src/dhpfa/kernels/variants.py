@@ -166,15 +166,13 @@ FEW_PROGRAMS_MID_SEQ = 512
 # ran, with 128- or 192-row tiles (48-64 tiles on 132 SMs): split keys there, non-causal, D=64 8,192 / 16,384 keys
 # 48.25 / 91.35 us against 108.27 / 206.88 (cuDNN 75.39 / 144.23), D=128 63.37 / 122.05 against 96.94 / 190.74
 # (cuDNN 100.31 / 196.72); causal (paired) D=64 16,384 182.25 against 410.74, D=128 8,192 / 16,384 117.78 / 227.05
-# against 184.22 / 365.27. So split keys apply at every length from FEW_PROGRAMS_LONG_SEQ on (D=64 / 128), as the
-# splits across programs do.
+# against 184.22 / 365.27. So this table applies at every length from FEW_PROGRAMS_LONG_SEQ on, as the splits across
+# programs do (for D=256 causal, the short tiles' lengths are every length anyway: use_short_tiles).
 _SPLIT_K = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True))
 _SPLIT_K_UNPAIRED = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split=2, split_k=True, unpaired=True))
 SM90_FEW_PROGRAMS_LONG = {(64, False): _SPLIT_K, (64, True): _SPLIT_K_UNPAIRED, (128, False): _SPLIT_K,
                           (128, True): _SPLIT_K_UNPAIRED, (256, True): SM90_FEW_PROGRAMS[(256, False)]}
 FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
-# head dims whose split-key builds apply at every length (elsewhere where the short tiles would run)
-FEW_PROGRAMS_LONG_ANY_SEQ = (64, 128)
 # ... and, causal or not, where twice the grid still fits the SMs (2 x programs <= SM count) with seq_k >=
 # FEW_PROGRAMS_SPLIT_KV_SEQ, at every length: two programs per 64-row tile, each with half of its key blocks, the second to arrive
 # combining both states through a per-call workspace (sm90_fwd SPLIT_KV; TileConfig.split_kv), so each tile's chain
@@ -332,21 +330,18 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ), and so
-    do the split keys of SM90_FEW_PROGRAMS_LONG at the head dims in FEW_PROGRAMS_LONG_ANY_SEQ; the others where the
-    short tiles would run. Shapes and the GPU decide (public)."""
+    does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. Shapes
+    and the GPU decide (public)."""
     for table, least_seq_k in _SPLIT_KV_TABLES:  # most programs per tile first
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is not None and config.split_kv * programs <= sm_count and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
-    if programs <= sm_count and head_dim in FEW_PROGRAMS_LONG_ANY_SEQ and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG \
-            and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
+    if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)
     if (head_dim, causal) not in SM90_FEW_PROGRAMS or not use_short_tiles(head_dim, causal, seq_k):
         return None
     if programs <= sm_count:
-        if (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
-            kernel, config = SM90_FEW_PROGRAMS_LONG[(head_dim, causal)]
-        elif (head_dim, causal) in SM90_FEW_PROGRAMS_MID and seq_k >= FEW_PROGRAMS_MID_SEQ:
+        if (head_dim, causal) in SM90_FEW_PROGRAMS_MID and seq_k >= FEW_PROGRAMS_MID_SEQ:
             kernel, config = SM90_FEW_PROGRAMS_MID[(head_dim, causal)]
         else:
             kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]

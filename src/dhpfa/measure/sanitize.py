@@ -40,7 +40,8 @@ def child():
              (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476,
               tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
              # 72 programs past the short-tile lengths: split keys in one program, causal one tile per program
-             (1, 1100, long_k, variants.FEW_PROGRAMS_LONG_ANY_SEQ)]
+             (1, 1100, long_k, tuple(sorted({d for (d, _), (_, t) in variants.SM90_FEW_PROGRAMS_LONG.items()
+                                             if t.split_k})))]
     for b, sq, sk, dims in cases:
         for d in dims:
             for causal in (False, True):
