@@ -1,9 +1,13 @@
 """Decode-like calls (one query per sequence against a long key cache) through the API beside the SDPA backends, in
-CUDA-graph replay (interleaved rounds). No decode path exists yet: the API runs its usual choice for one 64-row tile
-with one valid row per (batch, head), so this measures how far that is from the peers. Prints us per call and the
-K/V bytes read per second (the bound a decode kernel works against).
+CUDA-graph replay (interleaved rounds). Prints us per call and the K/V bytes read per second (the bound a decode
+kernel works against).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_probe.py --out DIR [--shapes 1,32,4096,128;...] (B,H,Sk,D) [--tiles ..]
+A fifth shape field is the key/value head count (grouped-query attention; SDPA runs with enable_gqa=True). With one
+query per sequence the API packs each group's query heads as rows of one tile (api.pack_gqa); `unpacked` is the
+variant the API chose before that (one tile per query head, tune.choose on the unpacked shape) launched directly.
+
+    PYTHONPATH=src:scripts python3 scripts/decode_probe.py --out DIR [--shapes 1,32,4096,128[,8];...] (B,H,Sk,D[,Hkv])
+        [--tiles ..]
 """
 import argparse
 import json
@@ -13,7 +17,7 @@ import statistics
 import torch
 
 import dhpfa
-from dhpfa import api
+from dhpfa import api, tune
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
@@ -24,6 +28,24 @@ T = variants.TileConfig
 TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
          "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
          "gluon_x3": variants.SM90_GLUON_LONG[64]}
+
+
+def gqa_peers():
+    """name -> fn(q, k, v, causal) with fewer key/value heads: dhpfa's SDPA and each SDPA backend, enable_gqa=True."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    F = torch.nn.functional
+
+    def sdpa(backend):
+        def fn(q, k, v, causal):
+            with sdpa_kernel([backend]):
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+        return fn
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal,
+                                                                                   enable_gqa=True)}
+    for name, be in (("sdpa_flash", SDPBackend.FLASH_ATTENTION), ("sdpa_cudnn", SDPBackend.CUDNN_ATTENTION),
+                     ("sdpa_efficient", SDPBackend.EFFICIENT_ATTENTION)):
+        kernels[name] = sdpa(be)
+    return kernels
 
 
 def main():
@@ -40,24 +62,35 @@ def main():
     peers = bench.peer_kernels()
     res = []
     for spec in args.shapes.split(";"):
-        b, h, sk, d = (int(x) for x in spec.split(","))
+        fields = [int(x) for x in spec.split(",")]
+        b, h, sk, d = fields[:4]
+        hk = fields[4] if len(fields) > 4 else h
         sq = args.queries
-        sets = bench.make_inputs(bench.Case(b, h, sq, d, False), 4, seed=sk, seq_k=sk)
+        if hk == h:
+            sets = bench.make_inputs(bench.Case(b, h, sq, d, False), 4, seed=sk, seq_k=sk)
+        else:
+            gen = torch.Generator(device="cuda").manual_seed(sk)
+            sets = [tuple(torch.randn(sh, device="cuda", dtype=torch.bfloat16, generator=gen)
+                          for sh in ((b, h, sq, d), (b, hk, sk, d), (b, hk, sk, d))) for _ in range(4)]
         errors = {}
         api._PLANS.clear()
-        kernels = dict(peers)
+        kernels = dict(peers) if hk == h else gqa_peers()
         if args.causal:
             kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(
                 q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal)}
+        if hk != h:
+            before = tune.choose(torch.bfloat16, d, args.causal, sk, torch.device("cuda"), sm90=True,
+                                 programs=b * h * -(-sq // variants.FEW_PROGRAMS_ROWS), seq_q=sq)
+            kernels["unpacked"] = variant_fn(before, (b, h, sq, d))
         for name in filter(None, args.tiles.split(",")):
             kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, args.causal), (b, h, sq, d))
         times = interleaved_ms(kernels, sets, args.causal, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
         variant = next(iter(api._PLANS.values())).variant.name if api._PLANS else None
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
-        kv_bytes = 2 * b * h * sk * d * 2
-        res.append(dict(shape=[b, h, sq, sk, d], variant=variant, us=us, errors=errors,
+        kv_bytes = 2 * b * hk * sk * d * 2
+        res.append(dict(shape=[b, h, sq, sk, d], kv_heads=hk, variant=variant, us=us, errors=errors,
                         kv_gbps={n: kv_bytes / (u * 1e-6) / 1e9 for n, u in us.items()}))
-        print(f"({b},{h},{sq},{sk},{d}) {variant}: " + "  ".join(f"{n}={u:.1f}us/{kv_bytes / u / 1e3:.0f}GB/s"
+        print(f"({b},{h},{sq},{sk},{d}) kv {hk} {variant}: " + "  ".join(f"{n}={u:.1f}us/{kv_bytes / u / 1e3:.0f}GB/s"
                                                            for n, u in us.items()), flush=True)
     with open(os.path.join(args.out, "decode_probe.json"), "w") as f:
         json.dump(res, f, indent=1)

@@ -128,7 +128,7 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-@pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 8, False), (1, 9000, 4, 80, 16, True),
+@pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 32, False), (1, 9000, 4, 80, 80, True),
                                                  (37, 4500, 3, 100, 10, True), (100, 5000, 4, 32, 8, False),
                                                  (128, 9000, 2, 80, 80, True)])
 def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtype):
@@ -144,6 +144,44 @@ def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtyp
     assert programs > (2 if causal else 1) * dispatch.sm_count(torch.device("cuda"))
     tiles = variants.SM90_ONE_TILE if sq <= variants.FEW_PROGRAMS_ROWS else variants.SM90_TWO_TILES
     assert plan.variant == variants.Variant(*tiles[64], dtype, 64, causal), plan.variant.name
+
+
+_PACKED = [(1, 4096, 32, 8, False), (8, 5000, 32, 8, False), (24, 2000, 32, 8, False), (16, 8191, 28, 4, True),
+           (4, 9000, 64, 2, False), (2, 777, 128, 1, True)]
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", variants.HEAD_DIMS)
+@pytest.mark.parametrize("b,sk,h,hk,causal", _PACKED)
+def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, d, dtype):
+    """Decode with grouped heads (one query per sequence): the API runs the h // hk query heads of a key/value head as
+    rows of one tile (api.pack_gqa), over grids that take the splits across programs (8 and 64 packed programs), the
+    many-program tiles (192), 7 and 32 rows per tile, and MQA with 128 rows (two tiles); bottom-right causal, where
+    the query sees every key. Every head of every sequence against float64, out and lse, on poisoned outputs."""
+    from dhpfa import api
+    if d not in (64, 128) and (b, sk) not in ((1, 4096), (16, 8191), (2, 777)):
+        pytest.skip("the other head dims run three of the shapes")
+    api._PLANS.clear()
+    g = torch.Generator(device="cuda").manual_seed(b * sk + d)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    orig_empty = api._empty
+    try:
+        api._empty = lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev)
+        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    finally:
+        api._empty = orig_empty
+    (plan,) = api._PLANS.values()
+    assert plan.pack == h // hk and not plan.causal
+    grp = h // hk
+    s = torch.einsum("bkgd,bskd->bkgs", q.double().view(b, hk, grp, d), k.double()) / math.sqrt(d)
+    ref_lse = torch.logsumexp(s, -1)
+    ref = torch.einsum("bkgs,bskd->bkgd", torch.softmax(s, -1), v.double()).reshape(b, 1, h, d)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
+    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
+    assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
+    assert torch.allclose(lse.double(), ref_lse.reshape(b, h, 1), rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize("d", [64, 128])

@@ -86,7 +86,7 @@ def test_a_new_tuner_choice_retires_the_plans(monkeypatch):
     monkeypatch.setattr(api, "_tune", fake)
     q, k, v = qkv()
     sig = api._signature("flash", q, k, v, False, None)
-    monkeypatch.setitem(api._PLANS, sig, api._Plan("variant", 0.125, 0, 3))
+    monkeypatch.setitem(api._PLANS, sig, api._Plan("variant", 0.125, 0, 3, False))
     assert api._cached_plan(sig, q, k, v) is api._PLANS[sig]
     fake.generation = 4
     assert api._cached_plan(sig, q, k, v) is None

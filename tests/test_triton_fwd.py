@@ -77,6 +77,44 @@ def test_gqa_mqa(h, hk):
     _check(2, 29, 41, h, hk, 32, True, torch.float16, torch.Generator().manual_seed(h * 10 + hk))
 
 
+@pytest.mark.parametrize("h,hk,sk", [(8, 2, 70), (4, 1, 1), (6, 3, 37), (12, 4, 129)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(h, hk, sk, causal):
+    """Decode (one query per sequence) with grouped heads: the plan packs the h // hk query heads of a key/value head
+    as rows of one tile (api.pack_gqa), bottom-right causal included (the query sees every key), and out and lse
+    still match float64 per query head."""
+    api._PLANS.clear()
+    _check(2, 1, sk, h, hk, 64, causal, torch.float16, torch.Generator().manual_seed(h * 100 + sk + causal))
+    assert [p.pack for p in api._PLANS.values()] == [h // hk]
+    assert not any(p.causal for p in api._PLANS.values()), "a packed tile runs unmasked"
+
+
+def test_one_query_gqa_packs_strided_heads():
+    """Packing reads q's head stride: q heads from a wider buffer (head stride 2 x head_dim)."""
+    def strided(q, k, v):
+        wide = torch.randn(*q.shape[:2], q.shape[2], 2 * q.shape[3]).to(q.dtype)
+        wide[..., : q.shape[3]] = q
+        return wide[..., : q.shape[3]], k, v
+    api._PLANS.clear()
+    _check(3, 1, 50, 8, 2, 32, False, torch.float16, torch.Generator().manual_seed(9), transform=strided)
+    assert [p.pack for p in api._PLANS.values()] == [4]
+
+
+def test_one_query_top_left_causal_is_not_packed():
+    """SDPA's is_causal aligns top-left: one query sees key 0 only, so the group cannot run as unmasked rows."""
+    gen = torch.Generator().manual_seed(4)
+    q, k, v = (torch.randn(2, hh, s, 64, generator=gen).half() for hh, s in ((8, 1), (2, 30), (2, 30)))
+    api._PLANS.clear()
+    for causal in (False, True):
+        out = dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
+        ref = torch.nn.functional.scaled_dot_product_attention(q.double(), k.double(), v.double(),
+                                                               is_causal=causal, enable_gqa=True)
+        assert rel_err(out, ref) < TOL[torch.float16]
+    assert sorted(p.pack for p in api._PLANS.values()) == [0, 4]
+    assert api.pack_gqa(1, 30, 8, 2, True, 0) == 0 and api.pack_gqa(1, 30, 8, 2, True, 29) == 4
+    assert api.pack_gqa(2, 30, 8, 2, False, 28) == 0 and api.pack_gqa(1, 30, 8, 8, False, 29) == 0
+
+
 def test_fully_masked_rows_are_zero_and_lse_neg_inf():
     # Bottom-right causal with sq > sk: the first sq - sk query rows see no key.
     gen = torch.Generator().manual_seed(7)

@@ -124,11 +124,13 @@ def _empty(shape, dtype, device):
 class _Plan:
     """What every call with one signature (argument types, shapes, strides, dtypes, devices, flags and the
     environment switches the choice reads: public metadata only) needs once its checks have passed: the
-    variant, the softmax scale, the causal offset, and the launcher the dispatcher made for it."""
-    __slots__ = ("variant", "scale", "offset", "generation", "launcher")
+    variant, the softmax scale, the causal offset, the causal flag the kernel runs with, the query heads packed
+    per key/value head (pack_gqa; 0 where not packed), and the launcher the dispatcher made for it."""
+    __slots__ = ("variant", "scale", "offset", "causal", "pack", "generation", "launcher")
 
-    def __init__(self, variant, scale, offset, generation):
+    def __init__(self, variant, scale, offset, generation, causal, pack=0):
         self.variant, self.scale, self.offset, self.generation = variant, scale, offset, generation
+        self.causal, self.pack = causal, pack
         self.launcher = None
 
 
@@ -163,12 +165,42 @@ def _cached_plan(sig, q, k, v):
     return plan
 
 
+# One query per sequence with grouped-query heads (decode): the g = H / H_kv query heads that share a key/value head
+# run as g rows of one query tile over H_kv heads (pack_gqa), so each key/value block is read and multiplied once
+# per group, not once per query head. flash-attn's `seqlenq_ngroups_swapped` does the same. Set False to compare.
+PACK_GQA_DECODE = True
+
+
+def pack_gqa(sq, sk, h, hk, causal, causal_offset) -> int:
+    """g = h // hk where one query per sequence can run as g rows over hk heads, else 0. Rows of one packed tile are
+    one query position, so a causal mask applies only where that query sees every key (flash-attn's bottom-right
+    alignment; SDPA's top-left is_causal with seq_k > 1 hides all but key 0: not packed). Public: shapes, flags."""
+    if not PACK_GQA_DECODE or sq != 1 or h == hk or (causal and causal_offset < sk - 1):
+        return 0
+    return h // hk
+
+
+def packed_views(q, out, lse, g):
+    """(q, out, lse) of a (B, 1, H, D) call as (B, g, H // g, D) views over the same memory, the g query heads of a
+    key/value head as its g rows (head hk * g + i is row i of head hk), and lse (B, H, 1) as (B, H // g, g)."""
+    b, _, h, d = q.shape
+
+    def rows(t):
+        sb, _, sh, sd = t.stride()
+        return t.as_strided((b, g, h // g, d), (sb, sh, g * sh, sd), t.storage_offset())
+    return rows(q), rows(out), lse.view(b, h // g, g)
+
+
 def _new_plan(sig, q, k, causal, scale, causal_offset):
     """Choose the variant for checked (B, S, H, D) views, and keep the plan under `sig`."""
     global _tune
     b, sq, h, d = q.shape
+    g = pack_gqa(sq, k.shape[1], h, k.shape[2], causal, causal_offset)
+    if g:  # the kernel runs g rows (one query position each) over the key/value heads, every key visible
+        sq, h, causal, causal_offset = g, k.shape[2], False, k.shape[1] - g
     if _interpreter_active():
-        plan = _Plan(variants.select(q.dtype, d, causal, True, seq_k=k.shape[1]), scale, causal_offset, None)
+        plan = _Plan(variants.select(q.dtype, d, causal, True, seq_k=k.shape[1]), scale, causal_offset, None,
+                     causal, g)
     else:  # the tuned choice for this class where the cache has one, else the heuristic default
         from . import tune
         _tune = tune
@@ -180,7 +212,7 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
             seq_k = max(1, min(seq_k, sq + causal_offset))
         variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
                               programs=b * h * ((sq + rows - 1) // rows), seq_q=sq)
-        plan = _Plan(variant, scale, causal_offset, tune.generation)
+        plan = _Plan(variant, scale, causal_offset, tune.generation, causal, g)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.clear()
@@ -188,10 +220,13 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
     return plan
 
 
-def _forward(plan, q, k, v, causal, out):
+def _forward(plan, q, k, v, out):
     """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
     b, sq, h, d = q.shape
     lse = _empty((b, h, sq), torch.float32, q.device)
+    lse_k, causal = lse, plan.causal
+    if plan.pack:
+        q, out, lse_k = packed_views(q, out, lse, plan.pack)
     from .kernels import dispatch  # kernels load at first call: TRITON_INTERPRET is read when they are defined
     # launch on the tensors' GPU, not the current one (switching only when they differ: host time)
     on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
@@ -199,9 +234,9 @@ def _forward(plan, q, k, v, causal, out):
     with on_device:
         launcher = plan.launcher
         if launcher is not None and dispatch._fast_path_allowed():
-            launcher((q, k, v, out, lse), plan.scale, q.device.index)
+            launcher((q, k, v, out, lse_k), plan.scale, q.device.index)
         else:
-            plan.launcher = dispatch.launch_keeping_launcher(plan.variant, q, k, v, out, lse, plan.scale, causal,
+            plan.launcher = dispatch.launch_keeping_launcher(plan.variant, q, k, v, out, lse_k, plan.scale, causal,
                                                              plan.offset)
     return lse
 
@@ -240,7 +275,7 @@ def flash_attn_func(q, k, v, softmax_scale=None, causal=False, return_lse=False)
         plan = _new_plan(sig, q, k, causal, scale, sk - sq)
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
-    lse = _forward(plan, q, k, v, causal, out)
+    lse = _forward(plan, q, k, v, out)
     return (out, lse) if return_lse else out
 
 
@@ -275,5 +310,5 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
     _check_no_grad(q, k, v)
     b, sq, h, d = q.shape
     out = _empty((b, h, sq, d), query.dtype, query.device)
-    _forward(plan, q, k, v, is_causal, out.transpose(1, 2))
+    _forward(plan, q, k, v, out.transpose(1, 2))
     return out
