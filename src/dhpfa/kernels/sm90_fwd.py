@@ -645,17 +645,18 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False):
-    """SPLIT_KV (few-program grids, session 12): PARTS (2 or 4) programs share the BLOCK_M rows from m0 (work unit
-    u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's serial
-    chain runs on PARTS SMs. Programs meet in pairs (_hand_over): parts 2k and 2k + 1 at flag k of the tile; the
-    second to arrive merges the two states, part 2k's first. With two parts it writes O and LSE; with four, the
-    two pair states meet once more (pair 0's first) at the tile's third flag, and the second to arrive there
+    """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
+    (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
+    serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
+    the tile; the second to arrive merges the two states, part 2k's first. Each merged state meets its sibling the
+    same way one level up (node part >> L; the lower node's state first), and the second to arrive at the root
     writes O and LSE. The others return. No program waits for another, so nothing depends on programs being
     resident together. Which program combines depends on timing only; the flags and the branches on them are
-    public, the workspace's states secret (variants.Variant). Workspace per tile: PARTS state slots, then two for
-    the pair states (four parts); flags per tile: one per meeting, PARTS - 1 (split_kv_workspace)."""
+    public, the workspace's states secret (variants.Variant). Workspace per tile: a state slot for every node below
+    the root, level by level (PARTS, PARTS / 2, ..., 2); flags per tile: one per meeting, level by level, PARTS - 1
+    (split_kv_workspace)."""
     ws, flags, nonce = kvs
-    gl.static_assert(PARTS == 2 or PARTS == 4, "split KV: two or four programs per tile")
+    gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16, "split KV: 2, 4, 8 or 16 programs per tile")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
@@ -683,14 +684,24 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                    flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
                                    HEAD_DIM, row_o)
-    if PARTS == 4:
-        go2 = False
-        if go:  # this pair's state meets the other pair's
-            pair = part // 2
-            go2, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (PARTS + pair) * SLOT,
-                                            base + (PARTS + 1 - pair) * SLOT, flags + u * NFLAGS + PARTS // 2, nonce,
-                                            pair == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o)
-        go = go2
+    # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
+    # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
+    for LVL in gl.static_range(1, 4):
+        if (PARTS >> LVL) >= 2:
+            go_up = False
+            if go:  # this node's state (the merge just made) meets its sibling's
+                if (PARTS >> LVL) == 2:  # the root's two children, at the tree's last flag
+                    pair = part // (PARTS // 2)
+                    go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
+                                                      base + (2 * PARTS - 3 - pair) * SLOT, flags + u * NFLAGS + PARTS - 2,
+                                                      nonce, pair == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o)
+                else:
+                    node = part // (1 << LVL)
+                    go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
+                                                      base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
+                                                      flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2, nonce,
+                                                      node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o)
+            go = go_up
     if go:
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
@@ -843,7 +854,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     grids with long keys, variants.SM90_FEW_PROGRAMS_LONG): both consumers on the tile's rows, alternate
     key blocks, merged through shared memory (_consume_tile_split_k). Q_DOUBLE (with O_SMEM, not SPLIT_K): two
     Q buffers, the next tile's loaded during this one (_ws_producer). DEFER_STORE (with O_SMEM): a tile's O
-    store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV = 2 or 4 (SPLIT=1, one unit
+    store is waited for before the next tile writes its buffer (_epilogue). SPLIT_KV = 2, 4, 8 or 16 (SPLIT=1, one unit
     per program, causal tiles unpaired; few-program grids): that many programs per tile, each with a part of its
     key blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
     tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
@@ -975,6 +986,7 @@ def _descriptor(t, rows, head_dim):
 
 
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
+SPLIT_KV_PARTS = (2, 4, 8, 16)  # programs per tile that SPLIT_KV's tree of meetings takes
 
 
 def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False):
@@ -1010,8 +1022,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
     count (public; read from q's device when None). maxnreg: ptxas's register limit per thread at launch
-    (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: two programs
-    or four per tile (2 or 4), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
+    (experiments: the one-consumer build at 128 fits two CTAs per SM instead of one). split_kv: programs
+    per tile (SPLIT_KV_PARTS), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
     workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None. pv_overlap: each
     softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
     split keys, not persistent): one tile per work unit, so one program per tile (PAIRED)."""
@@ -1033,8 +1045,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
                              "split_k, q_double or defer_store")
         parts = int(split_kv)
-        if parts not in (2, 4):
-            raise ValueError(f"split_kv: 2 or 4 programs per tile, got {split_kv!r}")
+        if parts not in SPLIT_KV_PARTS:
+            raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile, got {split_kv!r}")
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts)
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
         units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
