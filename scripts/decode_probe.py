@@ -31,24 +31,6 @@ TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n6
          **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16)}}
 
 
-def gqa_peers():
-    """name -> fn(q, k, v, causal) with fewer key/value heads: dhpfa's SDPA and each SDPA backend, enable_gqa=True."""
-    from torch.nn.attention import SDPBackend, sdpa_kernel
-    F = torch.nn.functional
-
-    def sdpa(backend):
-        def fn(q, k, v, causal):
-            with sdpa_kernel([backend]):
-                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=True)
-        return fn
-    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal,
-                                                                                   enable_gqa=True)}
-    for name, be in (("sdpa_flash", SDPBackend.FLASH_ATTENTION), ("sdpa_cudnn", SDPBackend.CUDNN_ATTENTION),
-                     ("sdpa_efficient", SDPBackend.EFFICIENT_ATTENTION)):
-        kernels[name] = sdpa(be)
-    return kernels
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
@@ -75,7 +57,7 @@ def main():
                           for sh in ((b, h, sq, d), (b, hk, sk, d), (b, hk, sk, d))) for _ in range(4)]
         errors = {}
         api._PLANS.clear()
-        kernels = dict(peers) if hk == h else gqa_peers()
+        kernels = dict(peers) if hk == h else bench.peer_kernels(gqa=True)
         if args.causal:
             kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(
                 q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal)}

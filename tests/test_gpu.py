@@ -71,23 +71,26 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", [64, 128])
-@pytest.mark.parametrize("sq,sk,h,hk,causal", [(512, 1024, 8, 8, False), (100, 3001, 3, 1, True), (64, 4096, 8, 2, False),
-                                               (1, 1500, 2, 2, False), (700, 2500, 4, 2, True),
-                                               (512, 2048, 6, 6, False), (300, 9000, 4, 1, True)])
-def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, dtype):
+@pytest.mark.parametrize("sq,sk,h,hk,causal,parts", [(512, 1024, 8, 8, False, 2), (100, 3001, 3, 1, True, 4),
+                                                     (64, 4096, 8, 2, False, 8), (1, 1500, 2, 2, False, 2),
+                                                     (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
+                                                     (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
+                                                     (1, 20000, 3, 3, True, 16), (65, 5000, 4, 4, True, 8)])
+def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype):
     """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ keys: two programs
     per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; four (SPLIT_KV4) where four
-    times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys; float64 reference;
+    times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys; eight and sixteen (a tree of meetings three and four
+    levels deep) where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ /
+    FEW_PROGRAMS_SPLIT_KV16_SEQ keys (on a GPU of 132 SMs; `parts`); float64 reference;
     then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
     must be reset for the next call on the same workspace)."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
-    programs = h * ((sq + 63) // 64)
-    parts = 4 if 4 * programs <= dispatch.sm_count(torch.device("cuda")) and sk >= variants.FEW_PROGRAMS_SPLIT_KV4_SEQ \
-        else 2
-    assert plan.variant.config.split_kv == parts and plan.variant in variants.shipped_variants()
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.variant.config.split_kv == parts
+    assert plan.variant.config.split_kv and plan.variant in variants.shipped_variants()
     g = torch.Generator(device="cuda").manual_seed(d)
     q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(1, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))

@@ -190,3 +190,13 @@ def test_gpu_commands_stop_with_a_message_without_gpu(cmd):
     res = subprocess.run([sys.executable, "-m", "dhpfa", cmd], capture_output=True, text=True, timeout=120)
     assert res.returncode == 2
     assert "needs a CUDA GPU" in res.stderr and "Traceback" not in res.stderr
+
+
+def test_leak_and_counter_shapes_take_grouped_heads():
+    """`dhpfa leak/counters --shape B,H,Sq,D,Sk,H_kv`: q (B, H, Sq, D), k and v (B, H_kv, Sk, D), and the kernels run
+    with enable_gqa; four numbers keep one shape for all three; other lengths are refused by name."""
+    assert leak.qkv_shapes((2, 8, 64, 128)) == ((2, 8, 64, 128),) * 3
+    assert leak.qkv_shapes((4, 32, 1, 128, 8192, 8)) == ((4, 32, 1, 128), (4, 8, 8192, 128), (4, 8, 8192, 128))
+    assert leak.is_gqa((4, 32, 1, 128, 8192, 8)) and not leak.is_gqa((4, 32, 1, 128, 8192, 32))
+    with pytest.raises(ValueError, match="shape: expected B,H,S,D or B,H,Sq,D,Sk,H_kv"):
+        leak.qkv_shapes((1, 2, 3))

@@ -142,7 +142,8 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     # past the short-tile lengths: split keys inside a program (next test), across programs where twice the grid
     # fits the SMs, and the long-sequence variant for more programs than SMs
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100).config.split_k
-    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 4
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 8
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=20).config.split_kv == 4
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=133) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
 
@@ -196,9 +197,22 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     v4 = tune.choose(torch.bfloat16, d, causal, seq4, CPU, sm90=True, programs=33)
     assert v4.config.split_kv == 4 and v4.causal == causal and v4 in variants.shipped_variants()
     assert v4.public_loads == ("FLAGS",) and "WS" in v4.secret_args
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=1) == v4
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=9) == v4
     assert tune.choose(torch.bfloat16, d, causal, seq4 - 1, CPU, sm90=True, programs=33) == v
     assert tune.choose(torch.bfloat16, d, causal, seq4, CPU, sm90=True, programs=34) == v
+    # eight and sixteen where that many times the grid fits half of the SMs (66), from FEW_PROGRAMS_SPLIT_KV8_SEQ /
+    # FEW_PROGRAMS_SPLIT_KV16_SEQ keys
+    seq8, seq16 = variants.FEW_PROGRAMS_SPLIT_KV8_SEQ, variants.FEW_PROGRAMS_SPLIT_KV16_SEQ
+    v8 = tune.choose(torch.bfloat16, d, causal, seq8, CPU, sm90=True, programs=8)
+    assert v8.config.split_kv == 8 and v8.causal == causal and v8 in variants.shipped_variants()
+    assert v8.public_loads == ("FLAGS",) and "WS" in v8.secret_args
+    assert tune.choose(torch.bfloat16, d, causal, seq8 - 1, CPU, sm90=True, programs=8) == v4
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=9) == v4
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=5) == v8
+    v16 = tune.choose(torch.bfloat16, d, causal, seq16, CPU, sm90=True, programs=4)
+    assert v16.config.split_kv == 16 and v16.causal == causal and v16 in variants.shipped_variants()
+    assert tune.choose(torch.bfloat16, d, causal, seq16 - 1, CPU, sm90=True, programs=4) == v8
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=1) == v16
     plain = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(d, False)], torch.bfloat16, d, False)
     assert "WS" not in plain.secret_args and plain.public_loads == ()
 

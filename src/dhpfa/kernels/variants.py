@@ -203,9 +203,27 @@ _SPLIT_KV4 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=4, pv_overl
 SM90_FEW_PROGRAMS_SPLIT_KV4 = {(64, False): _SPLIT_KV4, (128, False): _SPLIT_KV4, (64, True): _SPLIT_KV4,
                                (128, True): _SPLIT_KV4}
 FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
-# (tiles by (head dim, causal), least seq_k) of the splits across programs, most programs per tile first
-_SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ),
-                    (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ))
+# ... and eight or sixteen programs per tile (three or four levels of meetings) where that many times the grid fits
+# half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ / FEW_PROGRAMS_SPLIT_KV16_SEQ keys: the grids of packed decode calls
+# (api.pack_gqa: one tile per key/value head) are this small. Session 14 run 2 (graph replay, 4 query rows per tile,
+# D=128): 8 tiles, 4,096 / 8,192 / 16,384 keys: eight parts 17.5 / 22.2 / 31.9 us against four 18.5 / 27.2 / 44.6
+# (sixteen 19.4 / 23.2 / 32.2; SDPA flash 18.7 / 22.8 / 30.8); at 2,048 keys eight 14.3 against four 13.7. 16 tiles
+# (128 programs with eight parts): 20.8 / 45.3 against 20.0 / 47.3 at 4,096 / 16,384 keys: no gain where the split
+# fills the SMs, hence half. D=64, 4 tiles of 32 rows, 8,192 keys: sixteen 13.6 us, eight 15.1, four 19.6.
+_SPLIT_KV8 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=8, pv_overlap=True))
+SM90_FEW_PROGRAMS_SPLIT_KV8 = {(64, False): _SPLIT_KV8, (128, False): _SPLIT_KV8, (64, True): _SPLIT_KV8,
+                               (128, True): _SPLIT_KV8}
+FEW_PROGRAMS_SPLIT_KV8_SEQ = 4096
+_SPLIT_KV16 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=16, pv_overlap=True))
+SM90_FEW_PROGRAMS_SPLIT_KV16 = {(64, False): _SPLIT_KV16, (128, False): _SPLIT_KV16, (64, True): _SPLIT_KV16,
+                                (128, True): _SPLIT_KV16}
+FEW_PROGRAMS_SPLIT_KV16_SEQ = 8192
+# (tiles by (head dim, causal), least seq_k, share) of the splits across programs, most programs per tile first: a
+# table applies where parts x programs <= SM count // share
+_SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV16, FEW_PROGRAMS_SPLIT_KV16_SEQ, 2),
+                    (SM90_FEW_PROGRAMS_SPLIT_KV8, FEW_PROGRAMS_SPLIT_KV8_SEQ, 2),
+                    (SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ, 1),
+                    (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ, 1))
 # Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
 # build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
 # halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
@@ -276,7 +294,7 @@ def candidates(head_dim: int, sm90: bool, causal=None):
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
         out += [SM90_FEW_PROGRAMS_MID[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_MID]
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
-        out += [table[(head_dim, c)] for table, _ in _SPLIT_KV_TABLES for c in (False, True)
+        out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
@@ -329,12 +347,13 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
     grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
-    FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ), and so
-    does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. Shapes
-    and the GPU decide (public)."""
-    for table, least_seq_k in _SPLIT_KV_TABLES:  # most programs per tile first
+    FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
+    eight or sixteen where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ /
+    FEW_PROGRAMS_SPLIT_KV16_SEQ), and so does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where
+    the short tiles would run. Shapes and the GPU decide (public)."""
+    for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         kernel, config = table.get((head_dim, causal), (None, None))
-        if config is not None and config.split_kv * programs <= sm_count and seq_k >= least_seq_k:
+        if config is not None and config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
     if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)

@@ -138,19 +138,21 @@ def interleaved_ms(kernels, sets, causal, rounds=15, batch_ms=30.0, warmup=2, se
     return times
 
 
-def peer_kernels():
-    """name -> fn(q, k, v, causal) for every SDPA backend that runs here, plus dhpfa."""
+def peer_kernels(gqa=False):
+    """name -> fn(q, k, v, causal) for every SDPA backend that runs here, plus dhpfa. gqa: k and v have fewer heads
+    than q (every call passes enable_gqa=True)."""
     import dhpfa
     from torch.nn.attention import SDPBackend, sdpa_kernel
     F = torch.nn.functional
+    extra = dict(enable_gqa=True) if gqa else {}
 
     def sdpa(backend):
         def fn(q, k, v, causal):
             with sdpa_kernel([backend]):
-                return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+                return F.scaled_dot_product_attention(q, k, v, is_causal=causal, **extra)
         return fn
 
-    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)}
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, **extra)}
     for name, be in (("sdpa_flash", SDPBackend.FLASH_ATTENTION), ("sdpa_cudnn", SDPBackend.CUDNN_ATTENTION),
                      ("sdpa_efficient", SDPBackend.EFFICIENT_ATTENTION)):
         kernels[name] = sdpa(be)

@@ -100,10 +100,10 @@ def compare(per_call, classes, work=WORK, control=CONTROL, dram=DRAM):
 def child(kernel, shape, causal=False):
     import torch
 
-    from .leak import CLASSES, kernels, make_class_inputs
-    fn = kernels(peers=True, causal=causal)[kernel]
+    from .leak import CLASSES, empty_qkv, is_gqa, kernels, make_class_inputs
+    fn = kernels(peers=True, causal=causal, gqa=is_gqa(shape))[kernel]
     inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
-    bufs = tuple(torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    bufs = empty_qkv(shape, torch.bfloat16)
     labels = list(CLASSES) + list(REPEATS)
     for dst, src in zip(bufs, inputs["random"][0]):  # warm-up (compilation) outside the profiled range
         dst.copy_(src)

@@ -18,35 +18,54 @@ CLASSES = ("fixed-random", "zeros", "ones", "spiky", "sink")
 PRIME = 8  # untimed calls that put the host ahead of the GPU before pipelined timing
 
 
+def qkv_shapes(shape):
+    """(q, k, v) shapes in (B, H, S, D) layout of a test shape: (B, H, S, D), or (B, H, Sq, D, Sk, H_kv) for queries and
+    keys of different lengths and fewer key/value heads (grouped-query attention; one query per sequence: decode)."""
+    if len(shape) == 4:
+        return shape, shape, shape
+    if len(shape) != 6:
+        raise ValueError(f"shape: expected B,H,S,D or B,H,Sq,D,Sk,H_kv, got {shape}")
+    b, h, sq, d, sk, hk = shape
+    return (b, h, sq, d), (b, hk, sk, d), (b, hk, sk, d)
+
+
+def is_gqa(shape) -> bool:
+    q, k, _ = qkv_shapes(shape)
+    return q[1] != k[1]
+
+
+def empty_qkv(shape, dtype):
+    return tuple(torch.empty(sh, device="cuda", dtype=dtype) for sh in qkv_shapes(shape))
+
+
 def random_pool(shape, dtype, pool_size=8, seed=0, generator=None):
     """pool_size independent random (q, k, v): the 'random' class (the first draws of `seed`)."""
     g = generator or torch.Generator(device="cuda").manual_seed(seed)
-    return [tuple(torch.randn(shape, device="cuda", dtype=dtype, generator=g) for _ in range(3))
+    return [tuple(torch.randn(sh, device="cuda", dtype=dtype, generator=g) for sh in qkv_shapes(shape))
             for _ in range(pool_size)]
 
 
 def make_class_inputs(shape, dtype, pool_size=8, seed=0):
     """{class: [ (q, k, v), ... ]}; 'random' holds the pool of fresh random inputs."""
     g = torch.Generator(device="cuda").manual_seed(seed)
-    b, h, s, d = shape
+    shapes = qkv_shapes(shape)
+    d = shapes[0][3]
 
-    def rnd():
-        return torch.randn(shape, device="cuda", dtype=dtype, generator=g)
+    def rnd(i):
+        return torch.randn(shapes[i], device="cuda", dtype=dtype, generator=g)
 
     inputs = {"random": random_pool(shape, dtype, pool_size, generator=g)}
-    inputs["fixed-random"] = [(rnd(), rnd(), rnd())]
-    z = torch.zeros(shape, device="cuda", dtype=dtype)
-    o = torch.ones(shape, device="cuda", dtype=dtype)
-    inputs["zeros"] = [(z, z, z)]
-    inputs["ones"] = [(o, o, o)]
-    inputs["spiky"] = [(rnd() * 8, rnd() * 8, rnd() * 8)]
+    inputs["fixed-random"] = [(rnd(0), rnd(1), rnd(2))]
+    inputs["zeros"] = [tuple(torch.zeros(sh, device="cuda", dtype=dtype) for sh in shapes)]
+    inputs["ones"] = [tuple(torch.ones(sh, device="cuda", dtype=dtype) for sh in shapes)]
+    inputs["spiky"] = [(rnd(0) * 8, rnd(1) * 8, rnd(2) * 8)]
     # attention sink: every query shares a direction u; key 0 is aligned with it.
     u = torch.randn(d, device="cuda", generator=g)
     u = (u / u.norm() * d ** 0.5).to(dtype)
-    q = (rnd().float() * 0.5 + u.float()).to(dtype)
-    k = rnd()
+    q = (rnd(0).float() * 0.5 + u.float()).to(dtype)
+    k = rnd(1)
     k[:, :, 0, :] = 4 * u
-    inputs["sink"] = [(q, k, rnd())]
+    inputs["sink"] = [(q, k, rnd(2))]
     return inputs
 
 
@@ -58,7 +77,7 @@ def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, see
     still one call between its own pair of events, after its own input copy.
     """
     inputs = make_class_inputs(shape, dtype, seed=seed)
-    bufs = tuple(torch.empty(shape, device="cuda", dtype=dtype) for _ in range(3))
+    bufs = empty_qkv(shape, dtype)
     rng = random.Random(seed)
     labels = ["random"] * samples + [c for c in classes for _ in range(samples)]
     rng.shuffle(labels)
@@ -115,9 +134,9 @@ def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, see
     return out
 
 
-def kernels(peers: bool, causal: bool = False):
+def kernels(peers: bool, causal: bool = False, gqa: bool = False):
     from .bench import peer_kernels
-    ks = peer_kernels()
+    ks = peer_kernels(gqa=gqa)
     names = ["dhpfa"] + ([n for n in ks if n.startswith("sdpa_")] if peers else [])
     return {n: (lambda f: (lambda q, k, v: f(q, k, v, causal)))(ks[n]) for n in names}
 
@@ -154,7 +173,7 @@ def main(args):
         print(format_envelope(r))
         return 0
     results = {}
-    for name, fn in kernels(args.peers, causal).items():
+    for name, fn in kernels(args.peers, causal, gqa=is_gqa(shape)).items():
         try:
             results[name] = run_leak(fn, shape, samples=samples)
         except Exception as e:
@@ -165,7 +184,8 @@ def main(args):
                   "trustworthy on this machine now; the other classes are reported but not meaningful.")
     with open(os.path.join(args.out, "leak.json"), "w") as f:
         json.dump(dict(shape=shape, causal=causal, samples_per_class=samples, results=results), f, indent=1)
-    print(f"dudect-style Welch t, (B,H,S,D)={shape} bf16{' causal' if causal else ''}, {samples} samples per class, "
+    dims = "(B,H,S,D)" if len(shape) == 4 else "(B,H,Sq,D,Sk,H_kv)"
+    print(f"dudect-style Welch t, {dims}={shape} bf16{' causal' if causal else ''}, {samples} samples per class, "
           "|t| > 4.5 = leak")
     print(format_table(results))
     return 0
@@ -176,7 +196,7 @@ def run_envelope_leak(shape, samples=10_000, plain_samples=2000, quantile=0.999,
     """The leak test on dhpfa with and without the envelope, plus overhead and misses (default calibration,
     pipelined: calls queued back to back)."""
     from ..envelope import TimingEnvelope
-    fn = kernels(peers=False)["dhpfa"]
+    fn = kernels(peers=False, gqa=is_gqa(shape))["dhpfa"]
     pool = random_pool(shape, torch.bfloat16, seed=7)
     env = TimingEnvelope(policy="count")
     mode = "pipelined" if pipelined else "isolated"

@@ -39,6 +39,12 @@ def child():
              # 40 programs: two programs per tile (the 20-program case above takes four)
              (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476,
               tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
+             # 8 programs: eight programs per tile (three levels of meetings)
+             (1, 100, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 301,
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV8}))),
+             # one query, 4 heads over 2 key/value heads: packed (api.pack_gqa) into 2 programs, sixteen per tile
+             (1, 1, variants.FEW_PROGRAMS_SPLIT_KV16_SEQ + 99,
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV16}))),
              # 72 programs past the short-tile lengths: split keys in one program, causal one tile per program
              (1, 1100, long_k, tuple(sorted({d for (d, _), (_, t) in variants.SM90_FEW_PROGRAMS_LONG.items()
                                              if t.split_k})))]
