@@ -28,15 +28,21 @@ def main():
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--peer", choices=("cudnn", "flash"), help="profile this SDPA backend instead")
     ap.add_argument("--variant", help="a (kernel, TileConfig) name in variants to run instead of the API's choice")
+    ap.add_argument("--shape", help="B,H,Sq,Sk instead of the grid cell's (say 1,8,4,4096: a packed decode call's "
+                    "grid, with --variant)")
     a = ap.parse_args()
     v = variants.select(torch.bfloat16, a.d, a.causal, False, seq_k=a.seq, sm90=True)  # what the API runs
     if a.variant:
         kernel, config = getattr(variants, a.variant)
         v = variants.Variant(kernel, config, torch.bfloat16, a.d, a.causal)
     b, h = max(1, 16384 // a.seq), 2048 // a.d
+    sq = sk = a.seq
+    if a.shape:
+        b, h, sq, sk = (int(x) for x in a.shape.split(","))
     g = torch.Generator(device="cuda").manual_seed(0)
-    q, k, vv = (torch.randn(b, a.seq, h, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
-    out, lse = torch.empty_like(q), torch.empty(b, h, a.seq, device="cuda")
+    q = torch.randn(b, sq, h, a.d, device="cuda", dtype=torch.bfloat16, generator=g)
+    k, vv = (torch.randn(b, sk, h, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    out, lse = torch.empty_like(q), torch.empty(b, h, sq, device="cuda")
     if a.peer:
         from torch.nn.attention import SDPBackend, sdpa_kernel
         backend = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}[a.peer]
@@ -48,7 +54,7 @@ def main():
         name = f"sdpa_{a.peer}"
     else:
         def call():
-            dispatch.launch(v, q, k, vv, out, lse, a.d ** -0.5, a.causal, 0)
+            dispatch.launch(v, q, k, vv, out, lse, a.d ** -0.5, a.causal, sk - sq)
         name = v.name
     for _ in range(2):
         torch.cuda.nvtx.range_push("attn")
