@@ -611,24 +611,37 @@ def _arrive_second(flag, nonce):
 
 @gluon.jit
 def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, BLOCK_M: gl.constexpr,
-               HEAD_DIM: gl.constexpr, row_o: gl.constexpr):
+               HEAD_DIM: gl.constexpr, row_o: gl.constexpr, valid=None, ROWS_MASKED: gl.constexpr = False):
     """One SPLIT_KV meeting of two programs: this one's state (O unnormalised, m, l; fp32) into its workspace slot
     `mine`, then the call's nonce swapped into `flag` (_arrive_second). (go, m, l, O): go where this program
     arrived second; then it has written the flag back to 0 and merged the other slot's state with its own, the
     slot of FIRST (this one's when FIRST, a public flag) first, so the bits are the same whichever arrives
-    second. Otherwise its own state, unused."""
-    gl.store(mine + o_offs, acc)
-    gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
-    gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
+    second. Otherwise its own state, unused. ROWS_MASKED: only the tile's first `valid` rows (those below SEQ_Q, a
+    public count) are stored and loaded; the others' merged state is never stored (rows past SEQ_Q)."""
+    if ROWS_MASKED:
+        ok_s = rows_s < valid
+        ok_o = gl.expand_dims(gl.convert_layout(ok_s, row_o), 1) & (o_offs >= 0)
+        gl.store(mine + o_offs, acc, mask=ok_o)
+        gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i, mask=ok_s)
+        gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i, mask=ok_s)
+    else:
+        gl.store(mine + o_offs, acc)
+        gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
+        gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
     gl.thread_barrier()  # every thread's stores come before the release in _arrive_second
     go = _arrive_second(flag, nonce) != 0
     m_new = m_i
     l_new = l_i
     if go:  # the other state is written: combine (public: timing, not data)
         gl.store(flag, 0)
-        acc_o = gl.load(other + o_offs, cache_modifier=".cg")
-        m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, cache_modifier=".cg")
-        l_o = gl.load(other + BLOCK_M * (HEAD_DIM + 1) + rows_s, cache_modifier=".cg")
+        if ROWS_MASKED:
+            acc_o = gl.load(other + o_offs, mask=ok_o, other=0.0, cache_modifier=".cg")
+            m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, mask=ok_s, other=float("-inf"), cache_modifier=".cg")
+            l_o = gl.load(other + BLOCK_M * (HEAD_DIM + 1) + rows_s, mask=ok_s, other=0.0, cache_modifier=".cg")
+        else:
+            acc_o = gl.load(other + o_offs, cache_modifier=".cg")
+            m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, cache_modifier=".cg")
+            l_o = gl.load(other + BLOCK_M * (HEAD_DIM + 1) + rows_s, cache_modifier=".cg")
         m_a = gl.where(FIRST, m_i, m_o)
         m_b = gl.where(FIRST, m_o, m_i)
         l_a = gl.where(FIRST, l_i, l_o)
@@ -644,7 +657,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                           PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False):
+                           PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
+                           ROWS_MASKED: gl.constexpr = False):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -683,7 +697,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     base = ws + (u * SLOTS).to(gl.int64) * SLOT
     go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                    flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
-                                   HEAD_DIM, row_o)
+                                   HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
     # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
     # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
     for LVL in gl.static_range(1, 4):
@@ -694,13 +708,15 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                     pair = part // (PARTS // 2)
                     go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
                                                       base + (2 * PARTS - 3 - pair) * SLOT, flags + u * NFLAGS + PARTS - 2,
-                                                      nonce, pair == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o)
+                                                      nonce, pair == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
+                                                      SEQ_Q - m0, ROWS_MASKED)
                 else:
                     node = part // (1 << LVL)
                     go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
                                                       base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
                                                       flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2, nonce,
-                                                      node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o)
+                                                      node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
+                                                      SEQ_Q - m0, ROWS_MASKED)
             go = go_up
     if go:
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
@@ -817,7 +833,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 @gluon.jit
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                          PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False):
+                          PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False, ROWS_MASKED: gl.constexpr = False):
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -825,7 +841,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                            ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                            m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                           num_warps, O_SMEM, PARTS, PV_OVERLAP)
+                           num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED)
 
 
 @gluon.jit
@@ -837,7 +853,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
-                     PAIRED: gl.constexpr = True):
+                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -943,7 +959,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                                     O_SMEM, SPLIT_KV, PV_OVERLAP)),
+                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS)),
                             (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV))], [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
@@ -1017,7 +1033,7 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None, pv_overlap=False, paired=True):
+                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -1026,7 +1042,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     per tile (SPLIT_KV_PARTS), each with a part of its key blocks (attn_fwd_sm90_ws SPLIT_KV);
     workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None. pv_overlap: each
     softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
-    split keys, not persistent): one tile per work unit, so one program per tile (PAIRED)."""
+    split keys, not persistent): one tile per work unit, so one program per tile (PAIRED). kv_rows (split_kv): the
+    programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS)."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -1040,6 +1057,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     if not paired and (not split_k or persistent):
         raise ValueError("paired=False: split keys (split_k=True), one program per unit (not persistent)")
     units = batch * heads * ((num_m + 1) // 2 if causal and paired else num_m)
+    if kv_rows and not split_kv:
+        raise ValueError("kv_rows: only with split_kv")
     if split_kv:
         if split != 1 or persistent or split_k or q_double or defer_store:
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
@@ -1049,6 +1068,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile, got {split_kv!r}")
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts)
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
+        if kv_rows:
+            kwargs.update(SPLIT_KV_ROWS=True)
         units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
     if persistent:
         if num_sms is None:
