@@ -9,9 +9,10 @@ to arrive.
 3. graph-replay timing beside the shipped few-program tiles: scripts/small_tiles.py --preset splitkv.
 --builds ov (session 13): the one-consumer builds with each softmax beside the previous PV GEMM (pv_overlap), the
 split ones among them, causal and not; --builds up: the causal split-key build with one tile per program (unpaired);
---builds tree (session 14): 8 and 16 programs per tile (three and four levels of meetings), causal and not.
+--builds tree (session 14): 8 and 16 programs per tile (three and four levels of meetings), causal and not;
+--builds splits: 2, 4, 8 and 16 programs per tile, causal and not (after SPLIT_KV_ROWS became the default).
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree]
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits]
 """
 import argparse
 import functools
@@ -30,7 +31,8 @@ BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
                  T(64, 128, 4, 2, split_kv=2, pv_overlap=True), T(64, 128, 4, 2, split_kv=4, pv_overlap=True),
                  T(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True)],
           "up": [T(64, 64, 4, 2, split=2, split_k=True, unpaired=True)],
-          "tree": [T(64, 128, 4, 2, split_kv=8, pv_overlap=True), T(64, 128, 4, 2, split_kv=16, pv_overlap=True)]}
+          "tree": [T(64, 128, 4, 2, split_kv=8, pv_overlap=True), T(64, 128, 4, 2, split_kv=16, pv_overlap=True)],
+          "splits": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16)]}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
@@ -76,7 +78,8 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     args = ap.parse_args()
-    causals = {"ov": (False, True), "up": (True,), "tree": (False, True)}.get(args.builds, (False,))
+    causals = {"ov": (False, True), "up": (True,), "tree": (False, True), "splits": (False, True)}.get(args.builds,
+                                                                                                  (False,))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
     for cfg in BUILDS[args.builds]:

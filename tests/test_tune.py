@@ -190,6 +190,8 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     if not causal:  # causal grids split keys inside a program from FEW_PROGRAMS_LONG_SEQ[True] = 2048 keys
         assert tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=67).config.split_k
     assert not tune.choose(torch.bfloat16, d, causal, seq - 1, CPU, sm90=True, programs=66).config.split_kv
+    # D=256 keeps its tiles: split across programs, its 64x64 builds spill the merge's address registers (two O
+    # accumulators of 64 x 256 fp32), which the auditor cannot tell from secret data (session 14)
     assert not tune.choose(torch.bfloat16, 256, causal, seq, CPU, sm90=True, programs=66).config.split_kv
     assert v.config.split_kv == 2
     # four programs per tile where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys

@@ -853,7 +853,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
-                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = False):
+                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -874,7 +874,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     per program, causal tiles unpaired; few-program grids): that many programs per tile, each with a part of its
     key blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
     tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
-    first arrival: _consume_tile_split_kv. PV_OVERLAP: the softmax runs while the previous block's PV GEMM is in
+    first arrival: _consume_tile_split_kv; SPLIT_KV_ROWS (default): the meetings store and load only the tile's
+    rows below SEQ_Q (a public count; packed decode tiles fill 1-32 of 64). PV_OVERLAP: the softmax runs while the previous block's PV GEMM is in
     flight (_ov_step). PAIRED (causal, split keys): the work units pair a heavy and a light tile (_unit_count); False:
     one tile each (grids of at most one program per SM, where pairs would leave half of the SMs idle; session 13)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
@@ -1033,7 +1034,7 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=False):
+                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -1043,7 +1044,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     workspace: (ws, flags) from split_kv_workspace, allocated here on q's device when None. pv_overlap: each
     softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
     split keys, not persistent): one tile per work unit, so one program per tile (PAIRED). kv_rows (split_kv): the
-    programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS)."""
+    programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS; False: every row,
+    for comparison)."""
     batch, seq_q, heads, head_dim = q.shape
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
@@ -1057,8 +1059,6 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     if not paired and (not split_k or persistent):
         raise ValueError("paired=False: split keys (split_k=True), one program per unit (not persistent)")
     units = batch * heads * ((num_m + 1) // 2 if causal and paired else num_m)
-    if kv_rows and not split_kv:
-        raise ValueError("kv_rows: only with split_kv")
     if split_kv:
         if split != 1 or persistent or split_k or q_double or defer_store:
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
@@ -1068,8 +1068,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile, got {split_kv!r}")
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts)
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
-        if kv_rows:
-            kwargs.update(SPLIT_KV_ROWS=True)
+        if not kv_rows:
+            kwargs.update(SPLIT_KV_ROWS=False)
         units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
     if persistent:
         if num_sms is None:
