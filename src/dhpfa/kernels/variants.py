@@ -187,9 +187,15 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # 3.04 + 0.432 for one program per tile: the hand-over costs about 2.6 us, so at 512 keys it loses (7.36 against
 # 6.45 us). With 16 heads (128 tiles, two waves of 256 programs) it loses too (x0.70-0.74, run 2): hence
 # 2 x programs <= SM count.
-_SPLIT_KV = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=2, pv_overlap=True))
-SM90_FEW_PROGRAMS_SPLIT_KV = {(64, False): _SPLIT_KV, (128, False): _SPLIT_KV, (64, True): _SPLIT_KV,
-                              (128, True): _SPLIT_KV}
+
+
+def _split_kv_tables(parts):
+    """{(head dim, causal): build} of the one-consumer 64x128 tiles split across `parts` programs, D=64 / 128."""
+    build = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=parts, pv_overlap=True))
+    return {(d, c): build for d in (64, 128) for c in (False, True)}
+
+
+SM90_FEW_PROGRAMS_SPLIT_KV = _split_kv_tables(2)
 FEW_PROGRAMS_SPLIT_KV_SEQ = 1024
 # ... and four programs per tile where four times the grid fits the SMs (4 x programs <= SM count) with seq_k >=
 # FEW_PROGRAMS_SPLIT_KV4_SEQ: the pairs' states meet once more (sm90_fwd SPLIT_KV = 4). Session 12 run 7 (graph
@@ -199,9 +205,7 @@ FEW_PROGRAMS_SPLIT_KV_SEQ = 1024
 # D=128 2,048 13.54 / 14.75 against 14.86 / 15.29, 16,384 45.19 / 46.35 against 77.07 / 77.35. Fit: 6.8-10.2 us
 # fixed + 0.106 (D=64) / 0.142 (D=128) us per 64-key block against 4.8-6.4 + 0.210 / 0.278; at 1,024 keys it
 # loses (8.46 against 8.16 at D=64, 11.18 against 10.52 at D=128).
-_SPLIT_KV4 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=4, pv_overlap=True))
-SM90_FEW_PROGRAMS_SPLIT_KV4 = {(64, False): _SPLIT_KV4, (128, False): _SPLIT_KV4, (64, True): _SPLIT_KV4,
-                               (128, True): _SPLIT_KV4}
+SM90_FEW_PROGRAMS_SPLIT_KV4 = _split_kv_tables(4)
 FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
 # ... and eight or sixteen programs per tile (three or four levels of meetings) where that many times the grid fits
 # half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ / FEW_PROGRAMS_SPLIT_KV16_SEQ keys: the grids of packed decode calls
@@ -210,13 +214,9 @@ FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
 # (sixteen 19.4 / 23.2 / 32.2; SDPA flash 18.7 / 22.8 / 30.8); at 2,048 keys eight 14.3 against four 13.7. 16 tiles
 # (128 programs with eight parts): 20.8 / 45.3 against 20.0 / 47.3 at 4,096 / 16,384 keys: no gain where the split
 # fills the SMs, hence half. D=64, 4 tiles of 32 rows, 8,192 keys: sixteen 13.6 us, eight 15.1, four 19.6.
-_SPLIT_KV8 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=8, pv_overlap=True))
-SM90_FEW_PROGRAMS_SPLIT_KV8 = {(64, False): _SPLIT_KV8, (128, False): _SPLIT_KV8, (64, True): _SPLIT_KV8,
-                               (128, True): _SPLIT_KV8}
+SM90_FEW_PROGRAMS_SPLIT_KV8 = _split_kv_tables(8)
 FEW_PROGRAMS_SPLIT_KV8_SEQ = 4096
-_SPLIT_KV16 = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=16, pv_overlap=True))
-SM90_FEW_PROGRAMS_SPLIT_KV16 = {(64, False): _SPLIT_KV16, (128, False): _SPLIT_KV16, (64, True): _SPLIT_KV16,
-                                (128, True): _SPLIT_KV16}
+SM90_FEW_PROGRAMS_SPLIT_KV16 = _split_kv_tables(16)
 FEW_PROGRAMS_SPLIT_KV16_SEQ = 8192
 # (tiles by (head dim, causal), least seq_k, share) of the splits across programs, most programs per tile first: a
 # table applies where parts x programs <= SM count // share
