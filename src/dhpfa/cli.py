@@ -5,6 +5,8 @@ import os
 import sys
 import time
 
+SHAPE_HELP = "B,H,S,D, or B,H,Sq,D,Sk,H_kv (fewer key/value heads: enable_gqa)"
+
 
 def _has_cuda():
     import torch
@@ -131,7 +133,7 @@ def build_parser():
     lk.add_argument("--out", default="out/leak")
     lk.add_argument("--samples", type=int, default=2000, help="per class (up to 100000)")
     lk.add_argument("--peers", action="store_true", help="also test the SDPA backends")
-    lk.add_argument("--shape", default="4,16,2048,128", help="B,H,S,D, or B,H,Sq,D,Sk,H_kv (fewer key/value heads: enable_gqa)")
+    lk.add_argument("--shape", default="4,16,2048,128", help=SHAPE_HELP)
     lk.add_argument("--envelope", action="store_true",
                     help="dhpfa with and without the timing envelope (default calibration)")
     lk.add_argument("--isolated", action="store_true",
@@ -141,7 +143,7 @@ def build_parser():
     c = sub.add_parser("counters", help="hardware-counter equality across input classes (GPU, ncu)")
     c.add_argument("--out", default="out/counters")
     c.add_argument("--peers", action="store_true")
-    c.add_argument("--shape", default="2,16,2048,128", help="B,H,S,D, or B,H,Sq,D,Sk,H_kv (fewer key/value heads: enable_gqa)")
+    c.add_argument("--shape", default="2,16,2048,128", help=SHAPE_HELP)
     c.add_argument("--causal", action="store_true", help="causal attention (default: full)")
 
     t = sub.add_parser("tune", help="autotune the kernel choice per shape class into the on-disk cache (GPU)")

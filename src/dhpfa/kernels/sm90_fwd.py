@@ -707,12 +707,13 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                 if (PARTS >> LVL) == 2:  # the root's two children, at the tree's last flag
                     pair = part // (PARTS // 2)
                     go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
-                                                      base + (2 * PARTS - 3 - pair) * SLOT, flags + u * NFLAGS + PARTS - 2,
-                                                      nonce, pair == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
-                                                      SEQ_Q - m0, ROWS_MASKED)
+                                                      base + (2 * PARTS - 3 - pair) * SLOT,
+                                                      flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
+                                                      rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
                 else:
                     node = part // (1 << LVL)
-                    go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
+                    go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
+                                                      base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
                                                       base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
                                                       flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2, nonce,
                                                       node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
@@ -875,9 +876,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     key blocks, combined through the workspace WS (fp32 partial states, secret) by whichever arrives second at the
     tile's flag in FLAGS (int64, public), where NONCE (int64, public, fresh per call: split_kv_nonce) marks the
     first arrival: _consume_tile_split_kv; SPLIT_KV_ROWS (default): the meetings store and load only the tile's
-    rows below SEQ_Q (a public count; packed decode tiles fill 1-32 of 64). PV_OVERLAP: the softmax runs while the previous block's PV GEMM is in
-    flight (_ov_step). PAIRED (causal, split keys): the work units pair a heavy and a light tile (_unit_count); False:
-    one tile each (grids of at most one program per SM, where pairs would leave half of the SMs idle; session 13)."""
+    rows below SEQ_Q (a public count; packed decode tiles fill 1-32 of 64). PV_OVERLAP: the softmax runs while the
+    previous block's PV GEMM is in flight (_ov_step). PAIRED (causal, split keys): the work units pair a heavy and a
+    light tile (_unit_count); False: one tile each (grids of at most one program per SM, where pairs would leave half
+    of the SMs idle; session 13)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
