@@ -28,7 +28,7 @@ T = variants.TileConfig
 TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
          "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
          "gluon_x3": variants.SM90_GLUON_LONG[64],
-         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16)}}
+         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16, 32, 64)}}
 
 
 def main():

@@ -10,9 +10,10 @@ to arrive.
 --builds ov (session 13): the one-consumer builds with each softmax beside the previous PV GEMM (pv_overlap), the
 split ones among them, causal and not; --builds up: the causal split-key build with one tile per program (unpaired);
 --builds tree (session 14): 8 and 16 programs per tile (three and four levels of meetings), causal and not;
---builds splits: 2, 4, 8 and 16 programs per tile, causal and not (after SPLIT_KV_ROWS became the default).
+--builds splits: 2, 4, 8 and 16 programs per tile, causal and not (after SPLIT_KV_ROWS became the default);
+--builds wide: 32 and 64 (five and six levels).
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits]
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits|wide]
 """
 import argparse
 import functools
@@ -32,7 +33,8 @@ BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
                  T(64, 64, 4, 2, split=2, split_k=True, pv_overlap=True)],
           "up": [T(64, 64, 4, 2, split=2, split_k=True, unpaired=True)],
           "tree": [T(64, 128, 4, 2, split_kv=8, pv_overlap=True), T(64, 128, 4, 2, split_kv=16, pv_overlap=True)],
-          "splits": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16)]}
+          "splits": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16)],
+          "wide": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (32, 64)]}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
@@ -78,7 +80,8 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     args = ap.parse_args()
-    causals = {"ov": (False, True), "up": (True,), "tree": (False, True), "splits": (False, True)}.get(args.builds,
+    causals = {"ov": (False, True), "up": (True,), "tree": (False, True), "splits": (False, True),
+               "wide": (False, True)}.get(args.builds,
                                                                                                   (False,))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])

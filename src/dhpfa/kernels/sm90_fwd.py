@@ -670,7 +670,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     the root, level by level (PARTS, PARTS / 2, ..., 2); flags per tile: one per meeting, level by level, PARTS - 1
     (split_kv_workspace)."""
     ws, flags, nonce = kvs
-    gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16, "split KV: 2, 4, 8 or 16 programs per tile")
+    gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64,
+                     "split KV: 2, 4, 8, 16, 32 or 64 programs per tile")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
@@ -700,7 +701,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                    HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
     # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
     # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
-    for LVL in gl.static_range(1, 4):
+    for LVL in gl.static_range(1, 6):
         if (PARTS >> LVL) >= 2:
             go_up = False
             if go:  # this node's state (the merge just made) meets its sibling's
@@ -1005,7 +1006,7 @@ def _descriptor(t, rows, head_dim):
 
 
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
-SPLIT_KV_PARTS = (2, 4, 8, 16)  # programs per tile that SPLIT_KV's tree of meetings takes
+SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes
 
 
 def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False):
