@@ -80,9 +80,8 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     args = ap.parse_args()
-    causals = {"ov": (False, True), "up": (True,), "tree": (False, True), "splits": (False, True),
-               "wide": (False, True)}.get(args.builds,
-                                                                                                  (False,))
+    both = (False, True)
+    causals = {"ov": both, "up": (True,), "tree": both, "splits": both, "wide": both}.get(args.builds, (False,))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
     for cfg in BUILDS[args.builds]:
