@@ -75,13 +75,14 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
                                                      (64, 4096, 8, 2, False, 8), (1, 1500, 2, 2, False, 2),
                                                      (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
                                                      (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
-                                                     (1, 20000, 3, 3, True, 16), (65, 5000, 4, 4, True, 8)])
+                                                     (1, 20000, 3, 3, True, 16), (65, 5000, 4, 4, True, 8),
+                                                     (1, 20000, 1, 1, False, 32), (30, 40000, 1, 1, True, 64)])
 def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype):
     """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ keys: two programs
     per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; four (SPLIT_KV4) where four
-    times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys; eight and sixteen (a tree of meetings three and four
-    levels deep) where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ /
-    FEW_PROGRAMS_SPLIT_KV16_SEQ keys (on a GPU of 132 SMs; `parts`); float64 reference;
+    times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys; 8, 16, 32 and 64 (a tree of meetings three to six
+    levels deep) where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
+    FEW_PROGRAMS_SPLIT_KV64_SEQ keys (on a GPU of 132 SMs; `parts`); float64 reference;
     then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
     must be reset for the next call on the same workspace)."""
     from dhpfa import api

@@ -214,7 +214,16 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     v16 = tune.choose(torch.bfloat16, d, causal, seq16, CPU, sm90=True, programs=4)
     assert v16.config.split_kv == 16 and v16.causal == causal and v16 in variants.shipped_variants()
     assert tune.choose(torch.bfloat16, d, causal, seq16 - 1, CPU, sm90=True, programs=4) == v8
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=1) == v16
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=3) == v16
+    # 32 and 64 for one or two tiles, from FEW_PROGRAMS_SPLIT_KV32_SEQ / FEW_PROGRAMS_SPLIT_KV64_SEQ keys
+    seq32, seq64 = variants.FEW_PROGRAMS_SPLIT_KV32_SEQ, variants.FEW_PROGRAMS_SPLIT_KV64_SEQ
+    v32 = tune.choose(torch.bfloat16, d, causal, seq32, CPU, sm90=True, programs=2)
+    assert v32.config.split_kv == 32 and v32 in variants.shipped_variants()
+    assert tune.choose(torch.bfloat16, d, causal, seq32 - 1, CPU, sm90=True, programs=2) == v16
+    v64 = tune.choose(torch.bfloat16, d, causal, seq64, CPU, sm90=True, programs=1)
+    assert v64.config.split_kv == 64 and v64 in variants.shipped_variants()
+    assert tune.choose(torch.bfloat16, d, causal, seq64 - 1, CPU, sm90=True, programs=1) == v32
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=2) == v32
     plain = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(d, False)], torch.bfloat16, d, False)
     assert "WS" not in plain.secret_args and plain.public_loads == ()
 

@@ -218,9 +218,20 @@ SM90_FEW_PROGRAMS_SPLIT_KV8 = _split_kv_tables(8)
 FEW_PROGRAMS_SPLIT_KV8_SEQ = 4096
 SM90_FEW_PROGRAMS_SPLIT_KV16 = _split_kv_tables(16)
 FEW_PROGRAMS_SPLIT_KV16_SEQ = 8192
+# ... and 32 or 64 (five and six levels) for grids of one or two tiles (MQA at batch 1), from 16,384 / 32,768 keys: at
+# least 512 keys per part, as for eight and sixteen. Session 14 run 9 (graph replay, D=128, 32 query rows, one tile):
+# 32,768 keys 16 / 32 / 64 parts 29.2 / 22.7 / 21.2 us (SDPA flash 36.1), 65,536 keys 46.8 / 31.9 / 26.4 (flash 40.9);
+# at 8,192 keys no gain (15.1 / 15.4 / 16.1); D=64 16,384 keys 14.7 / 13.0 / 12.8; two tiles, 16,384 keys 21.0 / 19.4
+# / 21.1 (128 programs with 64 parts), 4 rows 18.1 / 16.5 with 32.
+SM90_FEW_PROGRAMS_SPLIT_KV32 = _split_kv_tables(32)
+FEW_PROGRAMS_SPLIT_KV32_SEQ = 16384
+SM90_FEW_PROGRAMS_SPLIT_KV64 = _split_kv_tables(64)
+FEW_PROGRAMS_SPLIT_KV64_SEQ = 32768
 # (tiles by (head dim, causal), least seq_k, share) of the splits across programs, most programs per tile first: a
 # table applies where parts x programs <= SM count // share
-_SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV16, FEW_PROGRAMS_SPLIT_KV16_SEQ, 2),
+_SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 2),
+                    (SM90_FEW_PROGRAMS_SPLIT_KV32, FEW_PROGRAMS_SPLIT_KV32_SEQ, 2),
+                    (SM90_FEW_PROGRAMS_SPLIT_KV16, FEW_PROGRAMS_SPLIT_KV16_SEQ, 2),
                     (SM90_FEW_PROGRAMS_SPLIT_KV8, FEW_PROGRAMS_SPLIT_KV8_SEQ, 2),
                     (SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ, 1),
                     (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ, 1))
@@ -348,8 +359,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
-    eight or sixteen where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ /
-    FEW_PROGRAMS_SPLIT_KV16_SEQ), and so does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where
+    8, 16, 32 or 64 where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
+    FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where
     the short tiles would run. Shapes and the GPU decide (public)."""
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         kernel, config = table.get((head_dim, causal), (None, None))
