@@ -45,6 +45,9 @@ def child():
              # one query, 4 heads over 2 key/value heads: packed (api.pack_gqa) into 2 programs, sixteen per tile
              (1, 1, variants.FEW_PROGRAMS_SPLIT_KV16_SEQ + 99,
               tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV16}))),
+             # the same, 16,451 keys: thirty-two parts (five levels)
+             (1, 1, variants.FEW_PROGRAMS_SPLIT_KV32_SEQ + 67,
+              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV32}))),
              # 72 programs past the short-tile lengths: split keys in one program, causal one tile per program
              (1, 1100, long_k, tuple(sorted({d for (d, _), (_, t) in variants.SM90_FEW_PROGRAMS_LONG.items()
                                              if t.split_k})))]
