@@ -214,19 +214,15 @@ FEW_PROGRAMS_SPLIT_KV4_SEQ = 2048
 # (sixteen 19.4 / 23.2 / 32.2; SDPA flash 18.7 / 22.8 / 30.8); at 2,048 keys eight 14.3 against four 13.7. 16 tiles
 # (128 programs with eight parts): 20.8 / 45.3 against 20.0 / 47.3 at 4,096 / 16,384 keys: no gain where the split
 # fills the SMs, hence half. D=64, 4 tiles of 32 rows, 8,192 keys: sixteen 13.6 us, eight 15.1, four 19.6.
-SM90_FEW_PROGRAMS_SPLIT_KV8 = _split_kv_tables(8)
-FEW_PROGRAMS_SPLIT_KV8_SEQ = 4096
-SM90_FEW_PROGRAMS_SPLIT_KV16 = _split_kv_tables(16)
-FEW_PROGRAMS_SPLIT_KV16_SEQ = 8192
+SM90_FEW_PROGRAMS_SPLIT_KV8, SM90_FEW_PROGRAMS_SPLIT_KV16 = _split_kv_tables(8), _split_kv_tables(16)
+FEW_PROGRAMS_SPLIT_KV8_SEQ, FEW_PROGRAMS_SPLIT_KV16_SEQ = 4096, 8192
 # ... and 32 or 64 (five and six levels) for grids of one or two tiles (MQA at batch 1), from 16,384 / 32,768 keys: at
 # least 512 keys per part, as for eight and sixteen. Session 14 run 9 (graph replay, D=128, 32 query rows, one tile):
 # 32,768 keys 16 / 32 / 64 parts 29.2 / 22.7 / 21.2 us (SDPA flash 36.1), 65,536 keys 46.8 / 31.9 / 26.4 (flash 40.9);
 # at 8,192 keys no gain (15.1 / 15.4 / 16.1); D=64 16,384 keys 14.7 / 13.0 / 12.8; two tiles, 16,384 keys 21.0 / 19.4
 # / 21.1 (128 programs with 64 parts), 4 rows 18.1 / 16.5 with 32.
-SM90_FEW_PROGRAMS_SPLIT_KV32 = _split_kv_tables(32)
-FEW_PROGRAMS_SPLIT_KV32_SEQ = 16384
-SM90_FEW_PROGRAMS_SPLIT_KV64 = _split_kv_tables(64)
-FEW_PROGRAMS_SPLIT_KV64_SEQ = 32768
+SM90_FEW_PROGRAMS_SPLIT_KV32, SM90_FEW_PROGRAMS_SPLIT_KV64 = _split_kv_tables(32), _split_kv_tables(64)
+FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
 # (tiles by (head dim, causal), least seq_k, share) of the splits across programs, most programs per tile first: a
 # table applies where parts x programs <= SM count // share
 _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 2),

@@ -25,29 +25,25 @@ def child():
     # at D=64/128 (the Gluon one-consumer 64x128 tiles), and 72 programs with long keys (split keys in one program)
     long_k = max(variants.SHORT_SEQ_K, variants.SHORT_SEQ_K_CAUSAL) + 109
     short = variants.GLUON_SHORT_SEQ_K
+    def dims_of(table):  # the head dims of a {(head dim, causal): build} table
+        return tuple(sorted({d for d, _ in table}))
+
     cases = [(1, 197, 301, variants.HEAD_DIMS),
              (4, 1100, max(1300, short + 1), tuple(variants.SM90_GLUON)),
-             (36, short - 12, short, tuple(sorted({d for d, _ in variants.SM90_GLUON_SHORT}))),
+             (36, short - 12, short, dims_of(variants.SM90_GLUON_SHORT)),
              (1, 700, long_k, tuple(variants.SM90_GLUON_LONG)),
-             (1, 300, max(variants.FEW_PROGRAMS_LONG_SEQ.values()) + 37,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_LONG}))),
-             (1, 333, variants.FEW_PROGRAMS_MID_SEQ + 77,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_MID}))),
+             (1, 300, max(variants.FEW_PROGRAMS_LONG_SEQ.values()) + 37, dims_of(variants.SM90_FEW_PROGRAMS_LONG)),
+             (1, 333, variants.FEW_PROGRAMS_MID_SEQ + 77, dims_of(variants.SM90_FEW_PROGRAMS_MID)),
              # 72 programs with long keys: too many to split across programs, so split keys inside one
-             (1, 1100, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 37,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
+             (1, 1100, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 37, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV)),
              # 40 programs: two programs per tile (the 20-program case above takes four)
-             (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV}))),
+             (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV)),
              # 8 programs: eight programs per tile (three levels of meetings)
-             (1, 100, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 301,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV8}))),
+             (1, 100, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 301, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV8)),
              # one query, 4 heads over 2 key/value heads: packed (api.pack_gqa) into 2 programs, sixteen per tile
-             (1, 1, variants.FEW_PROGRAMS_SPLIT_KV16_SEQ + 99,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV16}))),
+             (1, 1, variants.FEW_PROGRAMS_SPLIT_KV16_SEQ + 99, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV16)),
              # the same, 16,451 keys: thirty-two parts (five levels)
-             (1, 1, variants.FEW_PROGRAMS_SPLIT_KV32_SEQ + 67,
-              tuple(sorted({d for d, _ in variants.SM90_FEW_PROGRAMS_SPLIT_KV32}))),
+             (1, 1, variants.FEW_PROGRAMS_SPLIT_KV32_SEQ + 67, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV32)),
              # 72 programs past the short-tile lengths: split keys in one program, causal one tile per program
              (1, 1100, long_k, tuple(sorted({d for (d, _), (_, t) in variants.SM90_FEW_PROGRAMS_LONG.items()
                                              if t.split_k})))]
