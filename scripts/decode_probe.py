@@ -21,6 +21,7 @@ from dhpfa import api, tune
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
+from dhpfa.measure.leak import random_pool
 from small_tiles import variant_fn  # scripts/
 
 T = variants.TileConfig
@@ -42,22 +43,16 @@ def main():
                     "key): the API and the tiles only (SDPA's causal mask is top-left)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    peers = bench.peer_kernels()
     res = []
     for spec in args.shapes.split(";"):
         fields = [int(x) for x in spec.split(",")]
         b, h, sk, d = fields[:4]
         hk = fields[4] if len(fields) > 4 else h
         sq = args.queries
-        if hk == h:
-            sets = bench.make_inputs(bench.Case(b, h, sq, d, False), 4, seed=sk, seq_k=sk)
-        else:
-            gen = torch.Generator(device="cuda").manual_seed(sk)
-            sets = [tuple(torch.randn(sh, device="cuda", dtype=torch.bfloat16, generator=gen)
-                          for sh in ((b, h, sq, d), (b, hk, sk, d), (b, hk, sk, d))) for _ in range(4)]
+        sets = random_pool((b, h, sq, d, sk, hk), torch.bfloat16, pool_size=4, seed=sk)
         errors = {}
         api._PLANS.clear()
-        kernels = dict(peers) if hk == h else bench.peer_kernels(gqa=True)
+        kernels = bench.peer_kernels(gqa=hk != h)
         if args.causal:
             kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(
                 q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), causal=causal)}

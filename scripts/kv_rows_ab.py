@@ -17,6 +17,7 @@ import torch
 
 from dhpfa.kernels import sm90_fwd
 from dhpfa.measure.bench import interleaved_ms
+from dhpfa.measure.leak import random_pool
 from sm90_check import check
 
 SHAPES = [(1, 4, 4096, 8, 8, 128), (1, 32, 32768, 1, 1, 128), (2, 7, 9000, 4, 4, 64), (1, 1, 777, 2, 1, 64),
@@ -64,9 +65,7 @@ def main():
         print("correctness:", sum(r["ok"] for r in res["correctness"]), "of", len(res["correctness"]), "OK", flush=True)
     timed = [TIMED[int(i)] for i in args.timed.split(",")] if args.timed else TIMED
     for b, h, sq, sk, d, parts in timed:
-        g = torch.Generator(device="cuda").manual_seed(sk + sq)
-        sets = [tuple(torch.randn(sh, device="cuda", dtype=torch.bfloat16, generator=g)
-                      for sh in ((b, h, sq, d), (b, h, sk, d), (b, h, sk, d))) for _ in range(4)]
+        sets = random_pool((b, h, sq, d, sk, h), torch.bfloat16, pool_size=4, seed=sk + sq)
         kernels = {"all_rows": fn_for((b, h, sq, sk, d), parts, False), "rows": fn_for((b, h, sq, sk, d), parts, True)}
         times = interleaved_ms(kernels, sets, False, rounds=args.rounds, batch_ms=5.0, graph=True)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

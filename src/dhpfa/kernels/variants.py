@@ -25,7 +25,7 @@ class TileConfig:
     split_k: bool = False   # Gluon kernel, split=2: both consumers on one block_m-row tile, alternate key blocks
     q_double: bool = False  # Gluon kernel, persistent: two Q buffers, the next tile's Q loaded during this one
     defer_store: bool = False  # Gluon kernel, O in its own buffer: a tile's O store waited for at the next epilogue
-    split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2 or 4 programs per tile, a part of the key blocks each
+    split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2-64 programs per tile, a part of the key blocks each
     pv_overlap: bool = False  # Gluon kernel: each softmax runs while the previous block's PV GEMM is in flight
     unpaired: bool = False  # Gluon kernel, split_k, causal: one tile per work unit (not a heavy and a light tile)
 
