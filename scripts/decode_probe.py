@@ -29,7 +29,10 @@ T = variants.TileConfig
 TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
          "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
          "gluon_x3": variants.SM90_GLUON_LONG[64],
-         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16, 32, 64)}}
+         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16, 32, 64)},
+         # D=256's split builds (64-key blocks: 64x128 tiles do not fit its shared memory)
+         **{f"kv{n}w": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16, 32, 64)},
+         "few_d256": variants.SM90_FEW_PROGRAMS[(256, False)]}
 
 
 def main():
@@ -37,7 +40,7 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (D=64/128 builds)")
+    ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (kvN: D=64/128, kvNw: D=256)")
     ap.add_argument("--queries", type=int, default=1, help="queries per sequence (default 1)")
     ap.add_argument("--causal", action="store_true", help="causal, bottom-right (flash_attn_func; the query sees every "
                     "key): the API and the tiles only (SDPA's causal mask is top-left)")

@@ -11,9 +11,10 @@ to arrive.
 split ones among them, causal and not; --builds up: the causal split-key build with one tile per program (unpaired);
 --builds tree (session 14): 8 and 16 programs per tile (three and four levels of meetings), causal and not;
 --builds splits: 2, 4, 8 and 16 programs per tile, causal and not (after SPLIT_KV_ROWS became the default);
---builds wide: 32 and 64 (five and six levels).
+--builds wide: 32 and 64 (five and six levels); --builds d256 (session 15): the D=256 builds (64x64 tiles, 2-64 parts,
+whose meetings merge from the workspace: sm90_fwd WS_MERGE), on D=256 shapes.
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits|wide]
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits|wide|d256]
 """
 import argparse
 import functools
@@ -34,10 +35,15 @@ BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
           "up": [T(64, 64, 4, 2, split=2, split_k=True, unpaired=True)],
           "tree": [T(64, 128, 4, 2, split_kv=8, pv_overlap=True), T(64, 128, 4, 2, split_kv=16, pv_overlap=True)],
           "splits": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16)],
-          "wide": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (32, 64)]}
+          "wide": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (32, 64)],
+          "d256": [T(64, 64, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)]}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
+# D=256 (--builds d256): one key block (later parts have none), GQA, seq_q != seq_k, odd lengths, and enough keys
+# for every one of 64 parts to have blocks
+SHAPES_256 = [(1, 512, 512, 4, 4, 256), (2, 333, 589, 3, 1, 256), (1, 1, 777, 2, 2, 256), (3, 130, 1025, 2, 2, 256),
+              (1, 100, 100, 2, 2, 256), (1, 64, 4096, 4, 1, 256), (1, 4, 8195, 2, 1, 256)]
 
 
 def determinism(cfg, d, dtype, calls=200, causal=False):
@@ -81,17 +87,19 @@ def main():
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     args = ap.parse_args()
     both = (False, True)
-    causals = {"ov": both, "up": (True,), "tree": both, "splits": both, "wide": both}.get(args.builds, (False,))
+    causals = {"ov": both, "up": (True,), "tree": both, "splits": both, "wide": both,
+               "d256": both}.get(args.builds, (False,))
+    shapes, dims = (SHAPES_256, (256,)) if args.builds == "d256" else (SHAPES, (64, 128))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
     for cfg in BUILDS[args.builds]:
-        for dtype, (b, sq, sk, h, hk, d), causal in itertools.product((torch.bfloat16, torch.float16), SHAPES, causals):
+        for dtype, (b, sq, sk, h, hk, d), causal in itertools.product((torch.bfloat16, torch.float16), shapes, causals):
             v = variants.Variant("attn_fwd_sm90_ws", cfg, dtype, d, causal)
             err, bad = check(b, sq, sk, h, hk, d, causal, dtype, {}, launch=functools.partial(dispatch.launch, v))
             ok = err < (1e-2 if dtype == torch.bfloat16 else 2e-3) and not bad
             res["correctness"].append(dict(build=v.name, shape=[b, sq, sk, h, hk, d], rel_err=err, bad=bad, ok=ok))
             print(f"{v.name:<52} {(b, sq, sk, h, hk, d)} err {err:.2e} {'OK' if ok else 'FAIL'}", flush=True)
-        for d, causal in itertools.product((64, 128), causals):
+        for d, causal in itertools.product(dims, causals):
             eager, replays = determinism(cfg, d, torch.bfloat16, causal=causal)
             res["determinism"].append(dict(build=cfg.label(), d=d, causal=causal, eager_equal=eager,
                                            replays_equal=replays, of=200))

@@ -119,6 +119,53 @@ def test_p2r_reads_the_predicates_it_packs():
     assert not any(kinds.values())
 
 
+# ptxas keeps public predicates as bits of a register that last held a secret (seen in the D=256 split builds,
+# session 15): clear the bit, set it under a public guard, read it back into a predicate
+_PACK = ["S2R R6, SR_TID.X", "ISETP.GE.AND P0, PT, R6, 0x4, PT", "LOP3.LUT R5, R5, 0xfffffffe, RZ, 0xc0, !PT",
+         "@P0 LOP3.LUT R5, R5, 0x1, RZ, 0xfc, !PT"]
+
+
+def test_public_bits_packed_in_a_secret_register_stay_public():
+    # bits: 0x0 LDC, 0x10 LDC, 0x20 LDG (R5 secret), 0x30 S2R, 0x40 ISETP, 0x50 clear bit 0, 0x60 set it under P0
+    kinds, _ = _kinds(*LOAD, *_PACK, "LOP3.LUT P1, RZ, R5, 0x1, RZ, 0xc0, !PT", "@P1 LDG.E R7, desc[UR4][R2.64]",
+                      "@!P1 BRA 0xa0", "EXIT", "EXIT")
+    assert not any(kinds.values())
+    # ... and the register as a whole is still secret
+    kinds, _ = _kinds(*LOAD, *_PACK, "ISETP.NE.AND P1, PT, R5, RZ, PT", "@P1 BRA 0x90", "EXIT", "EXIT")
+    assert kinds["branch"] == 1
+
+
+@pytest.mark.parametrize("body", [
+    # a bit that was never cleared: the secret's own bit 1
+    ["LOP3.LUT P1, RZ, R5, 0x2, RZ, 0xc0, !PT"],
+    # bit 0 together with a secret bit
+    ["LOP3.LUT P1, RZ, R5, 0x3, RZ, 0xc0, !PT"],
+    # set under a public guard without clearing first: where P0 fails, bit 0 is the secret's
+    ["LOP3.LUT R5, R5, 0x2, RZ, 0xfc, !PT", "@P0 LOP3.LUT R5, R5, 0x1, RZ, 0xfc, !PT",
+     "LOP3.LUT P1, RZ, R5, 0x1, RZ, 0xc0, !PT"],
+    # cleared, then set under a secret guard
+    ["FSETP.GT.AND P2, PT, R5, RZ, PT", "LOP3.LUT R5, R5, 0xfffffffe, RZ, 0xc0, !PT",
+     "@P2 LOP3.LUT R5, R5, 0x1, RZ, 0xfc, !PT", "LOP3.LUT P1, RZ, R5, 0x1, RZ, 0xc0, !PT"],
+    # cleared, then a secret added back in (not the LOP3 forms followed bit by bit)
+    ["LOP3.LUT R5, R5, 0xfffffffe, RZ, 0xc0, !PT", "IADD3 R5, R5, R5, RZ", "LOP3.LUT P1, RZ, R5, 0x1, RZ, 0xc0, !PT"],
+    # XOR with a secret bit
+    ["LOP3.LUT R6, RZ, 0x0, RZ, 0xc0, !PT", "LOP3.LUT R5, R5, 0xfffffffe, RZ, 0xc0, !PT",
+     "LOP3.LUT R5, R5, R5, RZ, 0x3c, !PT", "LOP3.LUT P1, RZ, R5, 0x1, RZ, 0xc0, !PT"],
+])
+def test_secret_bits_read_back_from_a_register_are_flagged(body):
+    kinds, _ = _kinds(*LOAD, "S2R R6, SR_TID.X", "ISETP.GE.AND P0, PT, R6, 0x4, PT", *body,
+                      f"@P1 BRA 0x{(5 + len(body) + 2) * 16:x}", "EXIT", "EXIT")
+    assert kinds["branch"] == 1
+
+
+def test_public_bits_meet_secret_bits_at_a_join():
+    # one path clears bit 0 (public), the other jumps past it with R5 whole (secret): after the join, secret
+    kinds, _ = _kinds(*LOAD, "S2R R6, SR_TID.X", "ISETP.GE.AND P0, PT, R6, 0x4, PT", "@P0 BRA 0x70",
+                      "LOP3.LUT R5, R5, 0xfffffffe, RZ, 0xc0, !PT", "LOP3.LUT P1, RZ, R5, 0x1, RZ, 0xc0, !PT",
+                      "@P1 BRA 0xa0", "EXIT", "EXIT")
+    assert kinds["branch"] == 1
+
+
 def test_barrier_reduction_carries_the_taint_of_its_predicates():
     # bar.red.or over the CTA, read back with B2R.RESULT: a secret predicate stays secret through it
     kinds, _ = _kinds(*LOAD, "FSETP.GT.AND P1, PT, R5, RZ, PT", "BAR.RED.OR.DEFER_BLOCKING 0xc, 0x80, P1",

@@ -48,6 +48,8 @@ class FunctionReport:
 # The outcome of the last CTA barrier reduction (BAR.RED), read back by B2R.RESULT: a pseudo-location.
 BARRIER_RESULT = S.Loc("BRED", 0)
 
+ALL_BITS = 0xFFFFFFFF
+
 # First kernel parameter in constant bank 0 on sm_90; below it, the driver's launch constants (grid sizes).
 PARAM_BASE = 0x210
 
@@ -66,17 +68,26 @@ class _State:
         lane that executed the guarded writes).
     origin: register -> frozenset of constant-bank offsets it derives from (pointer provenance, used only
         when some parameter's data is declared public).
+    pbits: secret register -> mask of its bits known to be public. ptxas keeps public predicates as bits of a
+        register that last held a secret (clear a bit with LOP3 &, set it under a public guard with LOP3 |, read
+        it back with LOP3 & into a predicate): _lop3_bits follows exactly that, bit by bit.
     """
-    __slots__ = ("secret", "clean_when", "implies", "origin")
+    __slots__ = ("secret", "clean_when", "implies", "origin", "pbits")
 
-    def __init__(self, secret=None, clean_when=None, implies=None, origin=None):
+    def __init__(self, secret=None, clean_when=None, implies=None, origin=None, pbits=None):
         self.secret = secret if secret is not None else {}
         self.clean_when = clean_when if clean_when is not None else {}
         self.implies = implies if implies is not None else {}
         self.origin = origin if origin is not None else {}
+        self.pbits = pbits if pbits is not None else {}
 
     def copy(self):
-        return _State(dict(self.secret), dict(self.clean_when), dict(self.implies), dict(self.origin))
+        return _State(dict(self.secret), dict(self.clean_when), dict(self.implies), dict(self.origin),
+                      dict(self.pbits))
+
+    def public_bits(self, loc, keys=()):
+        """The bits of register `loc` known to be public (all of them where it is public)."""
+        return ALL_BITS if not self.is_secret(loc, keys) else self.pbits.get(loc, 0)
 
     def is_secret(self, loc, keys=()):
         return loc in self.secret and self.clean_when.get(loc) not in keys
@@ -88,10 +99,20 @@ class _State:
                 self.secret[loc] = w
                 if loc in other.clean_when:
                     self.clean_when[loc] = other.clean_when[loc]
+                if other.pbits.get(loc):
+                    self.pbits[loc] = other.pbits[loc]
                 changed = True
-            elif loc in self.clean_when and (loc not in other.clean_when
-                                             or other.clean_when[loc] != self.clean_when[loc]):
+                continue
+            if loc in self.clean_when and (loc not in other.clean_when
+                                           or other.clean_when[loc] != self.clean_when[loc]):
                 del self.clean_when[loc]
+                changed = True
+            mine = self.pbits.get(loc, 0)
+            if mine & other.pbits.get(loc, 0) != mine:  # a bit is public where it is public on both paths
+                if mine & other.pbits.get(loc, 0):
+                    self.pbits[loc] = mine & other.pbits[loc]
+                else:
+                    del self.pbits[loc]
                 changed = True
         for up in list(self.implies):
             if other.implies.get(up) != self.implies[up]:
@@ -184,6 +205,8 @@ class _Analysis:
         if guard_secret:
             secret, cause, cond = True, (ins.guard, st.secret[ins.guard]), None
         dests = [loc for o in ins.dests() for loc in o.regs + o.preds]
+        before = {loc: st.public_bits(loc) for loc in dests} if ins.guard is not None else {}
+        bits_in = {loc: st.public_bits(loc, keys) for loc in srcs if loc.kind == "R"} if root == "LOP3" else {}
         for loc in dests:
             if secret:
                 st.secret[loc] = ins.index
@@ -196,6 +219,10 @@ class _Analysis:
                 st.clean_when.pop(loc, None)
             elif loc in st.secret:
                 st.clean_when[loc] = keys[0]  # public whenever this guard holds
+        for loc in dests:
+            st.pbits.pop(loc, None)
+        if secret and not guard_secret and root == "LOP3":
+            self._lop3_bits(ins, st, bits_in, before)
         if secret and record:
             self.cause[ins.index] = cause
         # a redefined predicate invalidates the facts stated in terms of it
@@ -211,6 +238,40 @@ class _Analysis:
                 st.implies[ins.operands[0].preds[0]] = (src.preds[0], src.text.startswith("!"))
         if self.public_offsets:
             self._track_origin(ins, st, srcs, dests)
+
+    def _lop3_bits(self, ins, st, bits_in, before):
+        """LOP3.LUT with one register, an immediate and RZ, as ptxas packs public predicates into a register that
+        last held a secret (the `secret` outcome of transfer() is refined, never the reverse):
+            LOP3.LUT Rd, Ra, imm, RZ, 0xc0, !PT       Rd = Ra & imm: bits outside imm are 0 (public)
+            LOP3.LUT Rd, Ra, imm, RZ, 0xfc, !PT       Rd = Ra | imm: bits in imm are 1 (public)
+            LOP3.LUT Pd, RZ, Ra, imm, RZ, 0xc0, !PT   Pd = (Ra & imm) != 0: public if imm's bits of Ra are
+        bits_in: the public bits of the source registers before the instruction. Under a (public) guard a
+        destination keeps its old value where the guard fails: a bit stays public only where it was public before
+        too (`before`)."""
+        ops = ins.operands
+        if ".LUT" not in ins.opcode or not ops or ops[-1].text != "!PT":
+            return
+        pred = ops[0].is_pred
+        args = ops[2:-1] if pred else ops[1:-1]
+        if len(args) != 4 or (pred and ops[1].text != "RZ"):
+            return
+        a, b, c, lut = args
+        imm, table = _immediate(b.text), _immediate(lut.text)
+        if imm is None or table not in (0xc0, 0xfc) or c.text != "RZ" or len(a.regs) != 1 \
+                or not re.fullmatch(r"R\d+(\.reuse)?", a.text) or (pred and table != 0xc0):
+            return
+        known = bits_in[a.regs[0]]
+        dest = ops[0].preds[0] if pred else ops[0].regs[0]
+        if pred:
+            public = ALL_BITS if not imm & ~known else 0
+        else:
+            public = (known | (~imm & ALL_BITS)) if table == 0xc0 else (known | imm)
+        public &= before.get(dest, ALL_BITS)
+        if public == ALL_BITS:
+            st.secret.pop(dest, None)
+            st.clean_when.pop(dest, None)
+        elif public and not pred:
+            st.pbits[dest] = public
 
     def _barrier_reduction(self, ins, st, keys, record):
         """BAR.RED.{OR,AND,POPC} reduces a predicate over the CTA's threads; B2R.RESULT reads the outcome (a
@@ -230,6 +291,7 @@ class _Analysis:
             return
         secret = st.is_secret(BARRIER_RESULT)
         for loc in [loc for o in ins.operands for loc in o.regs + o.preds]:
+            st.pbits.pop(loc, None)
             if secret:
                 st.secret[loc] = ins.index
                 st.clean_when.pop(loc, None)
@@ -375,6 +437,12 @@ class _Analysis:
                 return True
             j += 1
         return False
+
+
+def _immediate(text):
+    """The value of an integer immediate operand (32 bits), else None."""
+    m = re.fullmatch(r"(0x[0-9a-f]+|\d+)", text.strip())
+    return int(m.group(1), 0) & ALL_BITS if m else None
 
 
 def _p2r_mask(ins):

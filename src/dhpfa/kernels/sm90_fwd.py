@@ -610,6 +610,26 @@ def _arrive_second(flag, nonce):
 
 
 @gluon.jit
+def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr):
+    """This program's state (O unnormalised, m, l; fp32) into workspace slot `mine`; ROWS_MASKED: only the tile's
+    first `valid` rows (public). Returns the row masks (None, None unmasked)."""
+    if ROWS_MASKED:
+        ok_s = rows_s < valid
+        ok_o = gl.expand_dims(gl.convert_layout(ok_s, row_o), 1) & (o_offs >= 0)
+        gl.store(mine + o_offs, acc, mask=ok_o)
+        gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i, mask=ok_s)
+        gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i, mask=ok_s)
+    else:
+        ok_s = None
+        ok_o = None
+        gl.store(mine + o_offs, acc)
+        gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
+        gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
+    return ok_s, ok_o
+
+
+@gluon.jit
 def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, BLOCK_M: gl.constexpr,
                HEAD_DIM: gl.constexpr, row_o: gl.constexpr, valid=None, ROWS_MASKED: gl.constexpr = False):
     """One SPLIT_KV meeting of two programs: this one's state (O unnormalised, m, l; fp32) into its workspace slot
@@ -618,16 +638,7 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
     slot of FIRST (this one's when FIRST, a public flag) first, so the bits are the same whichever arrives
     second. Otherwise its own state, unused. ROWS_MASKED: only the tile's first `valid` rows (those below SEQ_Q, a
     public count) are stored and loaded; the others' merged state is never stored (rows past SEQ_Q)."""
-    if ROWS_MASKED:
-        ok_s = rows_s < valid
-        ok_o = gl.expand_dims(gl.convert_layout(ok_s, row_o), 1) & (o_offs >= 0)
-        gl.store(mine + o_offs, acc, mask=ok_o)
-        gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i, mask=ok_s)
-        gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i, mask=ok_s)
-    else:
-        gl.store(mine + o_offs, acc)
-        gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i)
-        gl.store(mine + BLOCK_M * (HEAD_DIM + 1) + rows_s, l_i)
+    ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED)
     gl.thread_barrier()  # every thread's stores come before the release in _arrive_second
     go = _arrive_second(flag, nonce) != 0
     m_new = m_i
@@ -650,6 +661,67 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
         acc_b = gl.where(FIRST, acc_o, acc)
         m_new, l_new, acc = _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o)
     return go, m_new, l_new, acc
+
+
+@gluon.jit
+def _arrive_meeting(flag, nonce):
+    """A thread barrier (this CTA's state stores first), then _arrive_second at `flag`; where this program arrived
+    second it writes the flag back to 0. Returns go (public)."""
+    gl.thread_barrier()
+    go = _arrive_second(flag, nonce) != 0
+    if go:
+        gl.store(flag, 0)
+    return go
+
+
+@gluon.jit
+def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
+                 HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr):
+    """WS_MERGE (_consume_tile_split_kv): the states in workspace slots a and b (a's first) combined through
+    registers MERGE_COLS columns at a time, so no 64 x HEAD_DIM accumulator is held twice. Not ROOT: the merged
+    state (O unnormalised, m, l) into slot dst. ROOT: LSE, and O = O / l staged in o_smem (Q's tile: its GEMMs are
+    done) for a TMA store. ROWS_MASKED: only the first `valid` rows (public) are read and written."""
+    MERGE_COLS: gl.constexpr = 64
+    cl: gl.constexpr = gl.BlockedLayout([1, 4], [2, 16], [4, 1], [1, 0])
+    rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, cl))
+    cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
+    offs = rows[:, None] * HEAD_DIM + cols[None, :]
+    if ROWS_MASKED:
+        ok = rows < valid
+    else:
+        ok = rows < BLOCK_M
+    ok2 = ok[:, None] & (cols >= 0)[None, :]
+    m_a = gl.load(slot_a + BLOCK_M * HEAD_DIM + rows, mask=ok, other=float("-inf"), cache_modifier=".cg")
+    l_a = gl.load(slot_a + BLOCK_M * (HEAD_DIM + 1) + rows, mask=ok, other=0.0, cache_modifier=".cg")
+    m_b = gl.load(slot_b + BLOCK_M * HEAD_DIM + rows, mask=ok, other=float("-inf"), cache_modifier=".cg")
+    l_b = gl.load(slot_b + BLOCK_M * (HEAD_DIM + 1) + rows, mask=ok, other=0.0, cache_modifier=".cg")
+    m_new = gl.maximum(m_a, m_b)
+    m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    w_a = gl.exp2(m_a - m_sub)
+    w_b = gl.exp2(m_b - m_sub)
+    l_new = l_a * w_a + l_b * w_b
+    if ROOT:
+        empty_row = l_new == 0.0
+        l_safe = gl.where(empty_row, 1.0, l_new)
+        lse = gl.where(empty_row, float("-inf"), (m_new + gl.log2(l_safe)) * 0.6931471805599453)
+        gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + rows, lse, mask=m0 + rows < SEQ_Q)
+        inv = 1.0 / l_safe
+        o_tile = o_smem.reshape([BLOCK_M, HEAD_DIM])
+    else:
+        gl.store(dst + BLOCK_M * HEAD_DIM + rows, m_new, mask=ok)
+        gl.store(dst + BLOCK_M * (HEAD_DIM + 1) + rows, l_new, mask=ok)
+    for c in gl.static_range(HEAD_DIM // MERGE_COLS):
+        o_a = gl.load(slot_a + c * MERGE_COLS + offs, mask=ok2, other=0.0, cache_modifier=".cg")
+        o_b = gl.load(slot_b + c * MERGE_COLS + offs, mask=ok2, other=0.0, cache_modifier=".cg")
+        o = o_a * w_a[:, None] + o_b * w_b[:, None]
+        if ROOT:
+            o_tile.slice(c * MERGE_COLS, MERGE_COLS, dim=1).store((o * inv[:, None]).to(o_desc.dtype))
+        else:
+            gl.store(dst + c * MERGE_COLS + offs, o, mask=ok2)
+    if ROOT:
+        fence_async_shared()
+        tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
+        tma.store_wait(pendings=0)
 
 
 @gluon.jit
@@ -689,6 +761,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
+    WS_MERGE: gl.constexpr = HEAD_DIM > 128  # D=256: two O accumulators in registers would spill (session 15)
     SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
     NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
@@ -696,32 +769,54 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     rows_s = gl.arange(0, BLOCK_M, layout=row_s)
     o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
     base = ws + (u * SLOTS).to(gl.int64) * SLOT
-    go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
-                                   flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
-                                   HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
-    # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
-    # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
-    for LVL in gl.static_range(1, 6):
-        if (PARTS >> LVL) >= 2:
-            go_up = False
-            if go:  # this node's state (the merge just made) meets its sibling's
-                if (PARTS >> LVL) == 2:  # the root's two children, at the tree's last flag
-                    pair = part // (PARTS // 2)
-                    go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
-                                                      base + (2 * PARTS - 3 - pair) * SLOT,
-                                                      flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
-                                                      rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
-                else:
-                    node = part // (1 << LVL)
-                    go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
-                                                      base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
-                                                      base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
-                                                      flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2, nonce,
-                                                      node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
-                                                      SEQ_Q - m0, ROWS_MASKED)
-            go = go_up
-    if go:
-        _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+    if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
+        _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
+                     ROWS_MASKED)
+        go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
+        # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
+        # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
+        for LVL in gl.static_range(0, 6):
+            if (PARTS >> LVL) >= 2:
+                go_up = False
+                if go:
+                    node = part >> LVL
+                    pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
+                    if (PARTS >> LVL) == 2:
+                        _merge_slots(pair, pair + SLOT, pair, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q,
+                                     BLOCK_M, HEAD_DIM, True, ROWS_MASKED)
+                    else:
+                        dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
+                        _merge_slots(pair, pair + SLOT, dst, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q,
+                                     BLOCK_M, HEAD_DIM, False, ROWS_MASKED)
+                        go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4, nonce)
+                go = go_up
+    else:
+        go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
+                                       flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
+                                       HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
+        # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
+        # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
+        for LVL in gl.static_range(1, 6):
+            if (PARTS >> LVL) >= 2:
+                go_up = False
+                if go:  # this node's state (the merge just made) meets its sibling's
+                    if (PARTS >> LVL) == 2:  # the root's two children, at the tree's last flag
+                        pair = part // (PARTS // 2)
+                        go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
+                                                          base + (2 * PARTS - 3 - pair) * SLOT,
+                                                          flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
+                                                          rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
+                    else:
+                        node = part // (1 << LVL)
+                        go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
+                                                          base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
+                                                          base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
+                                                          flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2, nonce,
+                                                          node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
+                                                          SEQ_Q - m0, ROWS_MASKED)
+                go = go_up
+        if go:
+            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
