@@ -7,7 +7,7 @@ query per sequence the API packs each group's query heads as rows of one tile (a
 variant the API chose before that (one tile per query head, tune.choose on the unpacked shape) launched directly.
 
     PYTHONPATH=src:scripts python3 scripts/decode_probe.py --out DIR [--shapes 1,32,4096,128[,8];...] (B,H,Sk,D[,Hkv])
-        [--tiles ..]
+        [--tiles ..] [--parts 8,16,..]
 """
 import argparse
 import json
@@ -35,12 +35,32 @@ TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n6
          "few_d256": variants.SM90_FEW_PROGRAMS[(256, False)]}
 
 
+def forced_parts(call, parts):
+    """`call` (the API's kernel) with variants' split-key tables narrowed to the one of `parts` programs per tile, from
+    any length and share 1 (where parts x programs fits the SMs): the plan is made afresh inside, and dropped after,
+    so the API's own calls keep theirs. In graph replay only the captured launch is timed."""
+    table = variants.SM90_FEW_PROGRAMS_SPLIT_KV if parts == 2 else getattr(variants, f"SM90_FEW_PROGRAMS_SPLIT_KV{parts}")
+
+    def fn(q, k, v, causal):
+        saved = variants._SPLIT_KV_TABLES
+        variants._SPLIT_KV_TABLES = ((table, 0, 1),)
+        api._PLANS.clear()
+        try:
+            return call(q, k, v, causal)
+        finally:
+            variants._SPLIT_KV_TABLES = saved
+            api._PLANS.clear()
+    return fn
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (kvN: D=64/128, kvNw: D=256)")
+    ap.add_argument("--parts", default="", help="comma-separated programs per tile (2-64) to force on the API's "
+                    "call (api_kvN: the split-key tables narrowed to that one, so packed shapes stay packed)")
     ap.add_argument("--queries", type=int, default=1, help="queries per sequence (default 1)")
     ap.add_argument("--causal", action="store_true", help="causal, bottom-right (flash_attn_func; the query sees every "
                     "key): the API and the tiles only (SDPA's causal mask is top-left)")
@@ -63,10 +83,14 @@ def main():
             before = tune.choose(torch.bfloat16, d, args.causal, sk, torch.device("cuda"), sm90=True,
                                  programs=b * h * -(-sq // variants.FEW_PROGRAMS_ROWS), seq_q=sq)
             kernels["unpacked"] = variant_fn(before, (b, h, sq, d))
+        for n in filter(None, args.parts.split(",")):
+            kernels[f"api_kv{n}"] = forced_parts(kernels["dhpfa"], int(n))
         for name in filter(None, args.tiles.split(",")):
             kernels[name] = variant_fn(variants.Variant(*TILES[name], torch.bfloat16, d, args.causal), (b, h, sq, d))
-        times = interleaved_ms(kernels, sets, args.causal, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
+        api._PLANS.clear()  # the API's own plan (forced_parts drops the plans it makes)
+        kernels["dhpfa"](*sets[0], args.causal)
         variant = next(iter(api._PLANS.values())).variant.name if api._PLANS else None
+        times = interleaved_ms(kernels, sets, args.causal, rounds=args.rounds, batch_ms=5.0, graph=True, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
         kv_bytes = 2 * b * hk * sk * d * 2
         res.append(dict(shape=[b, h, sq, sk, d], kv_heads=hk, variant=variant, us=us, errors=errors,

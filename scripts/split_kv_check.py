@@ -85,6 +85,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
+    ap.add_argument("--parts", default="", help="comma-separated: only the builds of these programs per tile")
     args = ap.parse_args()
     both = (False, True)
     causals = {"ov": both, "up": (True,), "tree": both, "splits": both, "wide": both,
@@ -92,7 +93,8 @@ def main():
     shapes, dims = (SHAPES_256, (256,)) if args.builds == "d256" else (SHAPES, (64, 128))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
-    for cfg in BUILDS[args.builds]:
+    only = {int(n) for n in args.parts.split(",") if n}
+    for cfg in [c for c in BUILDS[args.builds] if not only or c.split_kv in only]:
         for dtype, (b, sq, sk, h, hk, d), causal in itertools.product((torch.bfloat16, torch.float16), shapes, causals):
             v = variants.Variant("attn_fwd_sm90_ws", cfg, dtype, d, causal)
             err, bad = check(b, sq, sk, h, hk, d, causal, dtype, {}, launch=functools.partial(dispatch.launch, v))
