@@ -37,13 +37,14 @@ TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n6
 
 def forced_parts(call, parts):
     """`call` (the API's kernel) with variants' split-key tables narrowed to the one of `parts` programs per tile, from
-    any length and share 1 (where parts x programs fits the SMs): the plan is made afresh inside, and dropped after,
+    any length and share 1 (where parts x programs fits the SMs; 0: none, the choice without splits): the plan is made afresh inside, and dropped after,
     so the API's own calls keep theirs. In graph replay only the captured launch is timed."""
-    table = variants.SM90_FEW_PROGRAMS_SPLIT_KV if parts == 2 else getattr(variants, f"SM90_FEW_PROGRAMS_SPLIT_KV{parts}")
+    tables = () if parts == 0 else ((variants.SM90_FEW_PROGRAMS_SPLIT_KV if parts == 2 else
+                                     getattr(variants, f"SM90_FEW_PROGRAMS_SPLIT_KV{parts}"), 0, 1),)
 
     def fn(q, k, v, causal):
         saved = variants._SPLIT_KV_TABLES
-        variants._SPLIT_KV_TABLES = ((table, 0, 1),)
+        variants._SPLIT_KV_TABLES = tables
         api._PLANS.clear()
         try:
             return call(q, k, v, causal)
@@ -59,7 +60,7 @@ def main():
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (kvN: D=64/128, kvNw: D=256)")
-    ap.add_argument("--parts", default="", help="comma-separated programs per tile (2-64) to force on the API's "
+    ap.add_argument("--parts", default="", help="comma-separated programs per tile (2-64; 0: no split) to force on the API's "
                     "call (api_kvN: the split-key tables narrowed to that one, so packed shapes stay packed)")
     ap.add_argument("--queries", type=int, default=1, help="queries per sequence (default 1)")
     ap.add_argument("--causal", action="store_true", help="causal, bottom-right (flash_attn_func; the query sees every "

@@ -194,6 +194,11 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     # the workspace (sm90_fwd WS_MERGE: two 64 x 256 fp32 accumulators in registers spilled, session 14)
     wide = tune.choose(torch.bfloat16, 256, causal, seq, CPU, sm90=True, programs=66)
     assert wide.config.split_kv == 2 and wide.config.block_n == 64 and wide in variants.shipped_variants()
+    # ... and D=32 with the 64x128 tiles; D=96 / 192 have no Gluon build
+    narrow = tune.choose(torch.bfloat16, 32, causal, seq, CPU, sm90=True, programs=66)
+    assert narrow.config.split_kv == 2 and narrow.config.block_n == 128 and narrow in variants.shipped_variants()
+    for d_other in (96, 192):
+        assert not tune.choose(torch.bfloat16, d_other, causal, seq, CPU, sm90=True, programs=66).config.split_kv
     assert v.config.split_kv == 2
     # four programs per tile where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys
     seq4 = variants.FEW_PROGRAMS_SPLIT_KV4_SEQ
