@@ -12,9 +12,10 @@ split ones among them, causal and not; --builds up: the causal split-key build w
 --builds tree (session 14): 8 and 16 programs per tile (three and four levels of meetings), causal and not;
 --builds splits: 2, 4, 8 and 16 programs per tile, causal and not (after SPLIT_KV_ROWS became the default);
 --builds wide: 32 and 64 (five and six levels); --builds d256 (session 15): the D=256 builds (64x64 tiles, 2-64 parts,
-whose meetings merge from the workspace: sm90_fwd WS_MERGE), on D=256 shapes; --builds d32: the 64x128 builds at D=32.
+whose meetings merge from the workspace: sm90_fwd WS_MERGE), on D=256 shapes; --builds d32 / d96 / d192 (session 15): the D=64-128 builds at D=32 and 96, D=256's at 192 (D=96 / 192
+run as 128 / 256 with zero-filled columns).
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits|wide|d256|d32]
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits|wide|d32|d96|d192|d256]
 """
 import argparse
 import functools
@@ -37,7 +38,9 @@ BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
           "splits": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16)],
           "wide": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (32, 64)],
           "d256": [T(64, 64, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)],
-          "d32": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)]}
+          "d32": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)],
+          "d96": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)],
+          "d192": [T(64, 64, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)]}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
@@ -45,7 +48,7 @@ SHAPES = [  # (b, sq, sk, h, hk, d)
 # for every one of 64 parts to have blocks
 SHAPES_256 = [(1, 512, 512, 4, 4, 256), (2, 333, 589, 3, 1, 256), (1, 1, 777, 2, 2, 256), (3, 130, 1025, 2, 2, 256),
               (1, 100, 100, 2, 2, 256), (1, 64, 4096, 4, 1, 256), (1, 4, 8195, 2, 1, 256)]
-SHAPES_32 = [shape[:5] + (32,) for shape in SHAPES_256]  # --builds d32: the same shapes at D=32
+SHAPES_OF = {d: [shape[:5] + (d,) for shape in SHAPES_256] for d in (32, 96, 192, 256)}  # --builds dN: D=N
 
 
 def determinism(cfg, d, dtype, calls=200, causal=False):
@@ -91,8 +94,9 @@ def main():
     args = ap.parse_args()
     both = (False, True)
     causals = {"ov": both, "up": (True,), "tree": both, "splits": both, "wide": both,
-               "d256": both, "d32": both}.get(args.builds, (False,))
-    shapes, dims = {"d256": (SHAPES_256, (256,)), "d32": (SHAPES_32, (32,))}.get(args.builds, (SHAPES, (64, 128)))
+               "d256": both, "d32": both, "d96": both, "d192": both}.get(args.builds, (False,))
+    dn = int(args.builds[1:]) if args.builds in ("d32", "d96", "d192", "d256") else None
+    shapes, dims = (SHAPES_OF[dn], (dn,)) if dn else (SHAPES, (64, 128))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
     only = {int(n) for n in args.parts.split(",") if n}

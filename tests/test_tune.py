@@ -194,11 +194,10 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     # the workspace (sm90_fwd WS_MERGE: two 64 x 256 fp32 accumulators in registers spilled, session 14)
     wide = tune.choose(torch.bfloat16, 256, causal, seq, CPU, sm90=True, programs=66)
     assert wide.config.split_kv == 2 and wide.config.block_n == 64 and wide in variants.shipped_variants()
-    # ... and D=32 with the 64x128 tiles; D=96 / 192 have no Gluon build
-    narrow = tune.choose(torch.bfloat16, 32, causal, seq, CPU, sm90=True, programs=66)
-    assert narrow.config.split_kv == 2 and narrow.config.block_n == 128 and narrow in variants.shipped_variants()
-    for d_other in (96, 192):
-        assert not tune.choose(torch.bfloat16, d_other, causal, seq, CPU, sm90=True, programs=66).config.split_kv
+    # ... and D=32 / 96 with the 64x128 tiles, D=192 with D=256's (D=96 / 192 run as 128 / 256, zero-filled)
+    for d_other, block_n in ((32, 128), (96, 128), (192, 64)):
+        other = tune.choose(torch.bfloat16, d_other, causal, seq, CPU, sm90=True, programs=66)
+        assert other.config.split_kv == 2 and other.config.block_n == block_n and other in variants.shipped_variants()
     assert v.config.split_kv == 2
     # four programs per tile where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys
     seq4 = variants.FEW_PROGRAMS_SPLIT_KV4_SEQ

@@ -1104,6 +1104,14 @@ SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes
 
 
+def kernel_head_dim(head_dim):
+    """The head dim the kernel is built for: the next power of two (its row and column ranges need one). D=96 and 192
+    run as 128 and 256: the TMA descriptors keep the tensor's own last dim, so loads fill the columns past it with
+    zeros (they add nothing to QK^T, and give O zero columns there) and the O store clips them; the softmax scale is
+    the caller's (from D). Public: the shape."""
+    return 1 << (int(head_dim) - 1).bit_length()
+
+
 def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False):
     """Shared memory of attn_fwd_sm90_ws's tiles: Q (two with q_double; and O when it has a buffer of its own),
     K/V ring (split keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l)."""
@@ -1145,6 +1153,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS; False: every row,
     for comparison)."""
     batch, seq_q, heads, head_dim = q.shape
+    head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
     descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
              _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E)
@@ -1164,7 +1173,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         parts = int(split_kv)
         if parts not in SPLIT_KV_PARTS:
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile, got {split_kv!r}")
-        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts)
+        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim)
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
         if not kv_rows:
             kwargs.update(SPLIT_KV_ROWS=False)
@@ -1217,14 +1226,15 @@ def split_kv_nonce():
     return (1 << 62) | (secrets.randbits(61) << 1) | 1
 
 
-def split_kv_workspace(q, block_m, parts=2):
+def split_kv_workspace(q, block_m, parts=2, head_dim=None):
     """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile. The programs of a tile
-    meet in a binary tree (_consume_tile_split_kv): per tile, a fp32 state slot (BLOCK_M x (D + 2): O, m, l) for
-    every node below the root (2 x parts - 2) and an int64 flag for every meeting (parts - 1). Neither is
+    meet in a binary tree (_consume_tile_split_kv): per tile, a fp32 state slot (BLOCK_M x (D + 2): O, m, l; D the
+    kernel's head dim, kernel_head_dim) for every node below the root (2 x parts - 2) and an int64 flag for every meeting (parts - 1). Neither is
     initialised (zeroing the flags cost a memset node, about 1 us per CUDA-graph replay: session 12 run 5): a flag
     is compared with the call's nonce only, and a state is read only after its writer's flag swap. Fresh per call
     from the caching allocator (stream-ordered, so no two launches in flight share it)."""
-    batch, seq_q, heads, head_dim = q.shape
+    batch, seq_q, heads, d = q.shape
+    head_dim = head_dim or kernel_head_dim(d)
     units = batch * heads * triton.cdiv(seq_q, block_m)
     ws = torch.empty((2 * parts - 2) * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
     return ws, torch.empty((parts - 1) * units, dtype=torch.int64, device=q.device)

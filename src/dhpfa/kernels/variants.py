@@ -190,13 +190,13 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 
 
 def _split_kv_tables(parts):
-    """{(head dim, causal): build} of the one-consumer tiles split across `parts` programs: 64x128 at D=32 / 64 / 128,
-    64x64 at D=256 (whose meetings merge from the workspace, sm90_fwd WS_MERGE: two 64 x 256 fp32 accumulators in
-    registers spilled, session 14). Session 15 added D=256 and D=32 (D=96 / 192 have no Gluon build: its row and
-    column ranges need powers of two)."""
+    """{(head dim, causal): build} of the one-consumer tiles split across `parts` programs: 64x128 at D=32 / 64 / 96 /
+    128, 64x64 at D=192 / 256 (whose meetings merge from the workspace, sm90_fwd WS_MERGE: two 64 x 256 fp32
+    accumulators in registers spilled, session 14). Session 15 added D=256, D=32, and D=96 / 192, which the kernel runs
+    as 128 / 256 with zero-filled columns (sm90_fwd.kernel_head_dim)."""
     build = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=parts, pv_overlap=True))
     wide = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split_kv=parts, pv_overlap=True))
-    return {(d, c): (wide if d == 256 else build) for d in (32, 64, 128, 256) for c in (False, True)}
+    return {(d, c): (wide if d > 128 else build) for d in HEAD_DIMS for c in (False, True)}
 
 
 SM90_FEW_PROGRAMS_SPLIT_KV = _split_kv_tables(2)
