@@ -25,20 +25,22 @@ from dhpfa.measure.leak import random_pool
 from small_tiles import variant_fn  # scripts/
 
 T = variants.TileConfig
+PARTS = (2, 4, 8, 16, 32, 64)  # sm90_fwd.SPLIT_KV_PARTS
 # --tiles: shipped builds launched directly beside the API's choice, by name
 TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
          "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
          "gluon_x3": variants.SM90_GLUON_LONG[64],
-         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16, 32, 64)},
+         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in PARTS},
          # D=256's split builds (64-key blocks: 64x128 tiles do not fit its shared memory)
-         **{f"kv{n}w": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=n, pv_overlap=True)) for n in (2, 4, 8, 16, 32, 64)},
+         **{f"kv{n}w": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=n, pv_overlap=True)) for n in PARTS},
          "few_d256": variants.SM90_FEW_PROGRAMS[(256, False)]}
 
 
 def forced_parts(call, parts):
     """`call` (the API's kernel) with variants' split-key tables narrowed to the one of `parts` programs per tile, from
-    any length and share 1 (where parts x programs fits the SMs; 0: none, the choice without splits): the plan is made afresh inside, and dropped after,
-    so the API's own calls keep theirs. In graph replay only the captured launch is timed."""
+    any length and share 1 (where parts x programs fits the SMs; 0: none, the choice without splits): the plan is made
+    afresh inside, and dropped after, so the API's own calls keep theirs. In graph replay only the captured launch is
+    timed."""
     tables = () if parts == 0 else ((variants.SM90_FEW_PROGRAMS_SPLIT_KV if parts == 2 else
                                      getattr(variants, f"SM90_FEW_PROGRAMS_SPLIT_KV{parts}"), 0, 1),)
 
@@ -60,8 +62,8 @@ def main():
     ap.add_argument("--shapes", default="1,32,4096,128;4,32,4096,128;16,32,4096,128;16,32,16384,128;8,16,8192,64")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--tiles", default="", help="comma-separated TILES to time as well (kvN: D=64/128, kvNw: D=256)")
-    ap.add_argument("--parts", default="", help="comma-separated programs per tile (2-64; 0: no split) to force on the API's "
-                    "call (api_kvN: the split-key tables narrowed to that one, so packed shapes stay packed)")
+    ap.add_argument("--parts", default="", help="comma-separated programs per tile (2-64; 0: no split) to force on "
+                    "the API's call (api_kvN: the split-key tables narrowed to that one, so packed shapes stay packed)")
     ap.add_argument("--queries", type=int, default=1, help="queries per sequence (default 1)")
     ap.add_argument("--causal", action="store_true", help="causal, bottom-right (flash_attn_func; the query sees every "
                     "key): the API and the tiles only (SDPA's causal mask is top-left)")

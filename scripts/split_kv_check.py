@@ -12,10 +12,11 @@ split ones among them, causal and not; --builds up: the causal split-key build w
 --builds tree (session 14): 8 and 16 programs per tile (three and four levels of meetings), causal and not;
 --builds splits: 2, 4, 8 and 16 programs per tile, causal and not (after SPLIT_KV_ROWS became the default);
 --builds wide: 32 and 64 (five and six levels); --builds d256 (session 15): the D=256 builds (64x64 tiles, 2-64 parts,
-whose meetings merge from the workspace: sm90_fwd WS_MERGE), on D=256 shapes; --builds d32 / d96 / d192 (session 15): the D=64-128 builds at D=32 and 96, D=256's at 192 (D=96 / 192
-run as 128 / 256 with zero-filled columns).
+whose meetings merge from the workspace: sm90_fwd WS_MERGE), on D=256 shapes; --builds d32 / d96 / d192 (session 15):
+the D=64-128 builds at D=32 and 96, D=256's at 192 (D=96 / 192 run as 128 / 256 with zero-filled columns).
 
-    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds split|ov|up|tree|splits|wide|d32|d96|d192|d256]
+    PYTHONPATH=src:scripts python3 scripts/split_kv_check.py --out DIR [--builds NAME] [--parts 2,8,..]
+      NAME: split|ov|up|tree|splits|wide|d32|d96|d192|d256
 """
 import argparse
 import functools

@@ -761,7 +761,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
-    WS_MERGE: gl.constexpr = HEAD_DIM > 128  # D=256: two O accumulators in registers would spill (session 15)
+    WS_MERGE: gl.constexpr = HEAD_DIM > 128  # D=256 (and 192): two O accumulators in registers spill (session 15)
     SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
     NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
@@ -811,9 +811,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                         go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
                                                           base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
                                                           base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
-                                                          flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2, nonce,
-                                                          node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM, row_o,
-                                                          SEQ_Q - m0, ROWS_MASKED)
+                                                          flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
+                                                          nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
+                                                          row_o, SEQ_Q - m0, ROWS_MASKED)
                 go = go_up
         if go:
             _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
@@ -1229,10 +1229,11 @@ def split_kv_nonce():
 def split_kv_workspace(q, block_m, parts=2, head_dim=None):
     """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile. The programs of a tile
     meet in a binary tree (_consume_tile_split_kv): per tile, a fp32 state slot (BLOCK_M x (D + 2): O, m, l; D the
-    kernel's head dim, kernel_head_dim) for every node below the root (2 x parts - 2) and an int64 flag for every meeting (parts - 1). Neither is
-    initialised (zeroing the flags cost a memset node, about 1 us per CUDA-graph replay: session 12 run 5): a flag
-    is compared with the call's nonce only, and a state is read only after its writer's flag swap. Fresh per call
-    from the caching allocator (stream-ordered, so no two launches in flight share it)."""
+    kernel's head dim, kernel_head_dim) for every node below the root (2 x parts - 2) and an int64 flag for every
+    meeting (parts - 1). Neither is initialised (zeroing the flags cost a memset node, about 1 us per CUDA-graph
+    replay: session 12 run 5): a flag is compared with the call's nonce only, and a state is read only after its
+    writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two launches in flight share
+    it)."""
     batch, seq_q, heads, d = q.shape
     head_dim = head_dim or kernel_head_dim(d)
     units = batch * heads * triton.cdiv(seq_q, block_m)
