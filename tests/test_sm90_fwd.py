@@ -266,6 +266,25 @@ def test_split_kv_launches_twice_the_tiles_with_a_fresh_workspace_and_nonce():
                                  block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=2, **bad)
 
 
+@pytest.mark.parametrize("d,kernel_d", [(32, 32), (64, 64), (96, 128), (128, 128), (192, 256), (256, 256)])
+def test_head_dims_between_powers_of_two_run_padded(d, kernel_d):
+    """D=96 / 192 run as 128 / 256 (sm90_fwd.kernel_head_dim, session 15): the kernel's HEAD_DIM and the TMA blocks
+    take the padded dim, the descriptors keep the tensors' own shape and strides (so TMA zero-fills the columns past D
+    and clips the O store there), the softmax scale is the caller's, and the workspace slots hold the padded dim."""
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(1, 3, 8, d, dtype=torch.bfloat16)
+    k = torch.empty(1, 5000, 2, d, dtype=torch.bfloat16)
+    out = torch.empty_like(q)
+    grid, args, kwargs = sm90_fwd.launch_args(q, k, torch.empty_like(k), out, torch.empty(1, 8, 3), 0.25, False, 4997,
+                                              block_m=64, block_n=64, stages=2, warp_specialized=True, split_kv=4)
+    assert kwargs["HEAD_DIM"] == kernel_d
+    for desc, t in zip(args[:4], (q, k, k, out)):
+        assert list(desc.shape) == list(t.shape) and desc.block_shape[-1] == kernel_d
+        assert list(desc.strides)[1:] == list(t.stride())[1:]
+    assert args[5] == pytest.approx(0.25 * 1.4426950408889634)
+    assert kwargs["WS"].numel() == (2 * 4 - 2) * 8 * 64 * (kernel_d + 2)
+
+
 def test_unpaired_split_keys_launch_one_program_per_causal_tile():
     """paired=False (causal split keys on few-program grids, session 13): one program per 64-row tile instead of one
     per pair of tiles, and PAIRED=False reaches the kernel; non-causal launches are the same either way; refused
