@@ -19,20 +19,20 @@ import torch
 import dhpfa
 from dhpfa import api, tune
 from dhpfa.kernels import variants
+from dhpfa.kernels.sm90_fwd import SPLIT_KV_PARTS
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 from dhpfa.measure.leak import random_pool
 from small_tiles import variant_fn  # scripts/
 
 T = variants.TileConfig
-PARTS = (2, 4, 8, 16, 32, 64)  # sm90_fwd.SPLIT_KV_PARTS
 # --tiles: shipped builds launched directly beside the API's choice, by name
 TILES = {"triton_m64n64s3_tma": ("attn_fwd_tma", T(64, 64, 4, 3)), "triton_m64n64s3_ptr": ("attn_fwd", T(64, 64, 4, 3)),
          "gluon_n128s2": ("attn_fwd_sm90_ws", T(128, 128, 4, 2, split=2, pingpong=True, persistent=True)),
          "gluon_x3": variants.SM90_GLUON_LONG[64],
-         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in PARTS},
+         **{f"kv{n}": ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split_kv=n, pv_overlap=True)) for n in SPLIT_KV_PARTS},
          # D=256's split builds (64-key blocks: 64x128 tiles do not fit its shared memory)
-         **{f"kv{n}w": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=n, pv_overlap=True)) for n in PARTS},
+         **{f"kv{n}w": ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split_kv=n, pv_overlap=True)) for n in SPLIT_KV_PARTS},
          "few_d256": variants.SM90_FEW_PROGRAMS[(256, False)]}
 
 
@@ -41,8 +41,7 @@ def forced_parts(call, parts):
     any length and share 1 (where parts x programs fits the SMs; 0: none, the choice without splits): the plan is made
     afresh inside, and dropped after, so the API's own calls keep theirs. In graph replay only the captured launch is
     timed."""
-    tables = () if parts == 0 else ((variants.SM90_FEW_PROGRAMS_SPLIT_KV if parts == 2 else
-                                     getattr(variants, f"SM90_FEW_PROGRAMS_SPLIT_KV{parts}"), 0, 1),)
+    tables = () if parts == 0 else ((variants._split_kv_tables(parts), 0, 1),)
 
     def fn(q, k, v, causal):
         saved = variants._SPLIT_KV_TABLES

@@ -26,10 +26,11 @@ import os
 
 import torch
 
-from dhpfa.kernels import dispatch, variants
+from dhpfa.kernels import dispatch, sm90_fwd, variants
 from sm90_check import check
 
 T = variants.TileConfig
+DIM_BUILDS = (32, 96, 192, 256)  # --builds d32 .. d256
 BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
           "ov": [T(64, 128, 4, 2, pv_overlap=True), T(64, 64, 4, 3, pv_overlap=True),
                  T(64, 128, 4, 2, split_kv=2, pv_overlap=True), T(64, 128, 4, 2, split_kv=4, pv_overlap=True),
@@ -38,18 +39,16 @@ BUILDS = {"split": [T(64, 128, 4, 2, split_kv=2), T(64, 128, 4, 2, split_kv=4)],
           "tree": [T(64, 128, 4, 2, split_kv=8, pv_overlap=True), T(64, 128, 4, 2, split_kv=16, pv_overlap=True)],
           "splits": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16)],
           "wide": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (32, 64)],
-          "d256": [T(64, 64, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)],
-          "d32": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)],
-          "d96": [T(64, 128, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)],
-          "d192": [T(64, 64, 4, 2, split_kv=n, pv_overlap=True) for n in (2, 4, 8, 16, 32, 64)]}
+          # --builds dN: the shipped split builds of head dim N (variants._split_kv_tables), every part count
+          **{f"d{d}": [variants._split_kv_tables(n)[(d, False)][1] for n in sm90_fwd.SPLIT_KV_PARTS]
+             for d in DIM_BUILDS}}
 SHAPES = [  # (b, sq, sk, h, hk, d)
     (1, 512, 512, 8, 8, 64), (1, 512, 512, 8, 8, 128), (2, 333, 589, 3, 3, 64), (2, 333, 589, 3, 1, 128),
     (1, 100, 100, 4, 4, 64), (1, 64, 2048, 8, 2, 128), (1, 1, 777, 2, 2, 64), (3, 130, 1025, 2, 2, 128)]
-# D=256 (--builds d256): one key block (later parts have none), GQA, seq_q != seq_k, odd lengths, and enough keys
-# for every one of 64 parts to have blocks
-SHAPES_256 = [(1, 512, 512, 4, 4, 256), (2, 333, 589, 3, 1, 256), (1, 1, 777, 2, 2, 256), (3, 130, 1025, 2, 2, 256),
-              (1, 100, 100, 2, 2, 256), (1, 64, 4096, 4, 1, 256), (1, 4, 8195, 2, 1, 256)]
-SHAPES_OF = {d: [shape[:5] + (d,) for shape in SHAPES_256] for d in (32, 96, 192, 256)}  # --builds dN: D=N
+# --builds dN: one key block (later parts have none), GQA, seq_q != seq_k, odd lengths, and enough keys for every
+# one of 64 parts to have blocks
+SHAPES_DN = [(1, 512, 512, 4, 4), (2, 333, 589, 3, 1), (1, 1, 777, 2, 2), (3, 130, 1025, 2, 2), (1, 100, 100, 2, 2),
+             (1, 64, 4096, 4, 1), (1, 4, 8195, 2, 1)]  # (b, sq, sk, h, hk) at D=N
 
 
 def determinism(cfg, d, dtype, calls=200, causal=False):
@@ -93,11 +92,9 @@ def main():
     ap.add_argument("--builds", default="split", choices=sorted(BUILDS))
     ap.add_argument("--parts", default="", help="comma-separated: only the builds of these programs per tile")
     args = ap.parse_args()
-    both = (False, True)
-    causals = {"ov": both, "up": (True,), "tree": both, "splits": both, "wide": both,
-               "d256": both, "d32": both, "d96": both, "d192": both}.get(args.builds, (False,))
-    dn = int(args.builds[1:]) if args.builds in ("d32", "d96", "d192", "d256") else None
-    shapes, dims = (SHAPES_OF[dn], (dn,)) if dn else (SHAPES, (64, 128))
+    causals = {"split": (False,), "up": (True,)}.get(args.builds, (False, True))
+    dn = int(args.builds[1:]) if args.builds in {f"d{d}" for d in DIM_BUILDS} else None
+    shapes, dims = ([shape + (dn,) for shape in SHAPES_DN], (dn,)) if dn else (SHAPES, (64, 128))
     os.makedirs(args.out, exist_ok=True)
     res = dict(correctness=[], determinism=[])
     only = {int(n) for n in args.parts.split(",") if n}

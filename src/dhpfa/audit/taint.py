@@ -447,8 +447,8 @@ def _immediate(text):
 
 def _p2r_mask(ins):
     """The predicate mask of P2R / UP2R (its last operand, an immediate); all predicates where it is not one."""
-    m = re.fullmatch(r"(0x[0-9a-f]+|\d+)", ins.operands[-1].text.strip()) if ins.operands else None
-    return int(m.group(1), 0) if m else 0x7f
+    mask = _immediate(ins.operands[-1].text) if ins.operands else None
+    return 0x7f if mask is None else mask
 
 
 def _const_offset(ins):

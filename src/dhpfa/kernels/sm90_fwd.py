@@ -520,14 +520,21 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
 
 
 @gluon.jit
-def _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o: gl.constexpr):
-    """(m, l, O) of two online-softmax states over disjoint key blocks, a's first (a fixed order: the same bits
-    whichever state was computed where). Rows with no visible key in either keep m = -inf, l = 0, O = 0."""
+def _merge_weights(m_a, l_a, m_b, l_b):
+    """(m, l, w_a, w_b) of two online-softmax states over disjoint key blocks, a's first: O = O_a w_a + O_b w_b.
+    Rows with no visible key in either keep m = -inf, l = 0 (and weights 0)."""
     m_new = gl.maximum(m_a, m_b)
     m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
     w_a = gl.exp2(m_a - m_sub)
     w_b = gl.exp2(m_b - m_sub)
-    l_new = l_a * w_a + l_b * w_b
+    return m_new, l_a * w_a + l_b * w_b, w_a, w_b
+
+
+@gluon.jit
+def _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o: gl.constexpr):
+    """(m, l, O) of two online-softmax states over disjoint key blocks, a's first (a fixed order: the same bits
+    whichever state was computed where). Rows with no visible key in either keep m = -inf, l = 0, O = 0."""
+    m_new, l_new, w_a, w_b = _merge_weights(m_a, l_a, m_b, l_b)
     acc = acc_a * gl.convert_layout(w_a, row_o)[:, None] + acc_b * gl.convert_layout(w_b, row_o)[:, None]
     return m_new, l_new, acc
 
@@ -610,6 +617,17 @@ def _arrive_second(flag, nonce):
 
 
 @gluon.jit
+def _arrive_meeting(flag, nonce):
+    """A thread barrier (every thread's state stores come before the release in _arrive_second), then
+    _arrive_second at `flag`; where this program arrived second it writes the flag back to 0. Returns go (public)."""
+    gl.thread_barrier()
+    go = _arrive_second(flag, nonce) != 0
+    if go:
+        gl.store(flag, 0)
+    return go
+
+
+@gluon.jit
 def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
                  row_o: gl.constexpr, ROWS_MASKED: gl.constexpr):
     """This program's state (O unnormalised, m, l; fp32) into workspace slot `mine`; ROWS_MASKED: only the tile's
@@ -639,12 +657,10 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
     second. Otherwise its own state, unused. ROWS_MASKED: only the tile's first `valid` rows (those below SEQ_Q, a
     public count) are stored and loaded; the others' merged state is never stored (rows past SEQ_Q)."""
     ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED)
-    gl.thread_barrier()  # every thread's stores come before the release in _arrive_second
-    go = _arrive_second(flag, nonce) != 0
+    go = _arrive_meeting(flag, nonce)
     m_new = m_i
     l_new = l_i
     if go:  # the other state is written: combine (public: timing, not data)
-        gl.store(flag, 0)
         if ROWS_MASKED:
             acc_o = gl.load(other + o_offs, mask=ok_o, other=0.0, cache_modifier=".cg")
             m_o = gl.load(other + BLOCK_M * HEAD_DIM + rows_s, mask=ok_s, other=float("-inf"), cache_modifier=".cg")
@@ -661,17 +677,6 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
         acc_b = gl.where(FIRST, acc_o, acc)
         m_new, l_new, acc = _merge_states(m_a, l_a, acc_a, m_b, l_b, acc_b, row_o)
     return go, m_new, l_new, acc
-
-
-@gluon.jit
-def _arrive_meeting(flag, nonce):
-    """A thread barrier (this CTA's state stores first), then _arrive_second at `flag`; where this program arrived
-    second it writes the flag back to 0. Returns go (public)."""
-    gl.thread_barrier()
-    go = _arrive_second(flag, nonce) != 0
-    if go:
-        gl.store(flag, 0)
-    return go
 
 
 @gluon.jit
@@ -695,11 +700,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     l_a = gl.load(slot_a + BLOCK_M * (HEAD_DIM + 1) + rows, mask=ok, other=0.0, cache_modifier=".cg")
     m_b = gl.load(slot_b + BLOCK_M * HEAD_DIM + rows, mask=ok, other=float("-inf"), cache_modifier=".cg")
     l_b = gl.load(slot_b + BLOCK_M * (HEAD_DIM + 1) + rows, mask=ok, other=0.0, cache_modifier=".cg")
-    m_new = gl.maximum(m_a, m_b)
-    m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-    w_a = gl.exp2(m_a - m_sub)
-    w_b = gl.exp2(m_b - m_sub)
-    l_new = l_a * w_a + l_b * w_b
+    m_new, l_new, w_a, w_b = _merge_weights(m_a, l_a, m_b, l_b)
     if ROOT:
         empty_row = l_new == 0.0
         l_safe = gl.where(empty_row, 1.0, l_new)
