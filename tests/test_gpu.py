@@ -152,6 +152,17 @@ def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtyp
     assert plan.variant == variants.Variant(*tiles[64], dtype, 64, causal), plan.variant.name
 
 
+def _one_query_ref(q, k, v):
+    """(out (B, 1, H, D), lse (B, H, 1)) in float64 on the tensors' device for one query per sequence, every key
+    visible, grouped heads without repeating K/V per query head (dhpfa.reference.attention_ref does, on the CPU:
+    gigabytes at these shapes)."""
+    b, _, h, d = q.shape
+    hk = k.shape[2]
+    s = torch.einsum("bkgd,bskd->bkgs", q.double().view(b, hk, h // hk, d), k.double()) / math.sqrt(d)
+    ref = torch.einsum("bkgs,bskd->bkgd", torch.softmax(s, -1), v.double()).reshape(b, 1, h, d)
+    return ref, torch.logsumexp(s, -1).reshape(b, h, 1)
+
+
 _PACKED = [(1, 4096, 32, 8, False), (8, 5000, 32, 8, False), (24, 2000, 32, 8, False), (16, 8191, 28, 4, True),
            (4, 9000, 64, 2, False), (2, 777, 128, 1, True)]
 
@@ -179,15 +190,12 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
         api._empty = orig_empty
     (plan,) = api._PLANS.values()
     assert plan.pack == h // hk and not plan.causal
-    grp = h // hk
-    s = torch.einsum("bkgd,bskd->bkgs", q.double().view(b, hk, grp, d), k.double()) / math.sqrt(d)
-    ref_lse = torch.logsumexp(s, -1)
-    ref = torch.einsum("bkgs,bskd->bkgd", torch.softmax(s, -1), v.double()).reshape(b, 1, h, d)
+    ref, ref_lse = _one_query_ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
     assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
     per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
     assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
-    assert torch.allclose(lse.double(), ref_lse.reshape(b, h, 1), rtol=1e-3, atol=1e-3)
+    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize("d", [64, 128])
@@ -325,8 +333,7 @@ def test_packed_decode_under_torch_compile(d):
     compiled = torch.compile(step)
     for _ in range(2):
         assert torch.equal(compiled(q, k, v), eager)
-    s = torch.einsum("bkgd,bskd->bkgs", q.double().view(2, 8, 4, d), k.double()) / math.sqrt(d)
-    ref = torch.einsum("bkgs,bskd->bkgd", torch.softmax(s, -1), v.double()).reshape(2, 1, 32, d)
+    ref, _ = _one_query_ref(q, k, v)
     assert float((eager.double() - ref).norm() / ref.norm()) < TOL[torch.bfloat16]
 
 
