@@ -179,9 +179,13 @@ def test_tile_class_depends_only_on_public_shape():
                     v = variants.select(torch.float16, d, causal, False, seq_k=s, sm90=sm90)
                     assert (v.kernel, v.config, v.dtype, v.head_dim, v.causal) in shipped, \
                         "dispatch only to audited variants"
-                    gluon = d in (128, 256) or (d == 64 and s > (8192 if causal else 4096))
+                    gluon = d in (96, 128, 192, 256) or (d == 64 and s > (8192 if causal else 4096))
                     assert (v.kernel in variants.GLUON_KERNELS) == (sm90 and gluon)
                     assert v.config.persistent == (sm90 and gluon)
+                    if sm90 and d in variants.PADDED_HEAD_DIMS:  # D=96 / 192 run D=128 / 256's builds, padded
+                        same = variants.select(torch.float16, variants.PADDED_HEAD_DIMS[d], causal, False, seq_k=s,
+                                               sm90=True)
+                        assert (v.kernel, v.config) == (same.kernel, same.config)
                     if sm90 and d == 128 and causal:  # 64-key blocks for short causal tiles
                         assert v.config.block_n == (64 if s <= 512 else 128)
 

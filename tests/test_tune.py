@@ -289,3 +289,19 @@ def test_few_programs_at_wide_heads_take_64_row_tiles(cache_dir, monkeypatch, d,
     assert few.kernel == ("attn_fwd_tma" if causal else "attn_fwd_sm90_ws")
     usual = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=133)
     assert usual == variants.select(torch.bfloat16, d, causal, False, seq_k=512, sm90=True) != few
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_padded_head_dims_take_the_builds_of_their_kernel_dim(cache_dir, monkeypatch, causal):
+    """D=96 / 192 run every Hopper choice of D=128 / 256 (the kernel pads them: sm90_fwd.kernel_head_dim), on grids of
+    every size and at every length; only the head dim of the variant differs. The CPU choices stay their own."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    for padded, kernel_dim in variants.PADDED_HEAD_DIMS.items():
+        for programs in (1, 8, 33, 66, 128, 200, 264, 4096, None):
+            for seq_k in (1, 64, 512, 1024, 2048, 4096, 8192, 16384, 131072):
+                v = tune.choose(torch.bfloat16, padded, causal, seq_k, CPU, sm90=True, programs=programs)
+                same = tune.choose(torch.bfloat16, kernel_dim, causal, seq_k, CPU, sm90=True, programs=programs)
+                assert (v.kernel, v.config, v.head_dim) == (same.kernel, same.config, padded)
+                assert v in variants.shipped_variants()
+        portable = variants.select(torch.bfloat16, padded, causal, False, seq_k=16384, sm90=False)
+        assert portable.kernel in variants.TRITON_KERNELS

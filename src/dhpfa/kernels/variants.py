@@ -264,6 +264,26 @@ SM90_TUNE_EXTRA = {
     128: (_GLUON_N128S2, _GLUON_N64S3),
     256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),),  # one program per tile
 }
+# D=96 and 192 take every Gluon table's entry of D=128 and 256, which the kernel runs padded (sm90_fwd.kernel_head_dim:
+# the TMA loads zero-fill the columns past D, the O store clips them), as the split tables above do since session 15.
+# Their SASS is that of the D=128 / 256 builds. The portable Triton tiles pad the same way (BLOCK_D), so the Gluon
+# builds do no more padded work than those did. Session 16 (docs/perf-log.md) measured them on the prefill grid.
+PADDED_HEAD_DIMS = {96: 128, 192: 256}
+
+
+def _add_padded(table):
+    for key in list(table):
+        d = key[0] if isinstance(key, tuple) else key
+        for padded, kernel_dim in PADDED_HEAD_DIMS.items():
+            if d == kernel_dim:
+                table.setdefault((padded,) + key[1:] if isinstance(key, tuple) else padded, table[key])
+
+
+for _table in (SM90_GLUON, SM90_GLUON_QD, SM90_GLUON_SHORT, SM90_FEW_PROGRAMS, SM90_FEW_PROGRAMS_MID,
+               SM90_FEW_PROGRAMS_LONG, SM90_FEW_PROGRAMS_CAUSAL_2X, SM90_TUNE_EXTRA):
+    _add_padded(_table)
+del _table
+
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
 INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 
