@@ -327,3 +327,42 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
     assert elapsed < 300, f"audit took {elapsed:.0f} s"
+
+
+SHAPE_CLASSES = [(2, 128, 128, 4, 2), (2, 300, 200, 4, 2), (1, 1, 8192, 8, 2), (1, 17, 1000, 4, 4), (3, 1, 16, 16, 1),
+                 (1, 64, 64, 1, 1), (5, 33, 4099, 32, 8)]
+_ONE_BINARY = """
+import json, sys, torch
+from dhpfa.audit import variant_launch
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import dispatch, variants
+v = next(x for x in variants.shipped_variants() if x.name == sys.argv[1])
+out = {"audited": compile_offline(*variant_launch(v)).sha256, "shapes": {}}
+for b, sq, sk, h, hk in json.loads(sys.argv[2]):
+    q = torch.empty(b, sq, h, v.head_dim, dtype=v.dtype)
+    k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
+    _, args, kwargs = dispatch.launch_args(v, q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(b, h, sq),
+                                           0.1, v.causal, sk - sq)
+    out["shapes"][str((b, sq, sk, h, hk))] = compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("name", ["attn_fwd_sm90_ws-bf16-d128-full-m128n128w4s2x2ppqd-persistent",
+                                  "attn_fwd_sm90_ws-fp16-d64-causal-m192n128w4s2x3-persistent",
+                                  "attn_fwd_sm90_ws-bf16-d96-causal-m64n64w4s2x2skup",
+                                  "attn_fwd_sm90_ws-bf16-d256-full-m64n64w4s2kv4ov",
+                                  "attn_fwd_tma-bf16-d64-causal-m64n64w4s3"])
+def test_every_shape_launches_the_audited_binary(name):
+    """A variant compiles to one binary whatever the call's shapes: Triton would specialise an integer argument equal
+    to 1 or divisible by 16, so calls of other shapes (one query, odd lengths, one key/value head) would launch
+    binaries the audit, which compiles one shape, never read. The shape arguments are not specialised
+    (sm90_fwd.SHAPE_ARGS, triton_fwd.SHAPE_ARGS). Offline (the JIT's own binder on CPU placeholders), in a process
+    without the interpreter."""
+    res = subprocess.run([sys.executable, "-c", _ONE_BINARY, name, json.dumps(SHAPE_CLASSES)], cwd=ROOT, env=_env(),
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out["shapes"]) == len(SHAPE_CLASSES)
+    other = {shape: h for shape, h in out["shapes"].items() if h != out["audited"]}
+    assert not other, f"shapes that launch a binary the audit did not read: {sorted(other)}"

@@ -126,7 +126,15 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
         tma.store_wait(pendings=0)
 
 
-@gluon.jit
+# Shape arguments the kernels are not specialised on. Triton specialises an integer argument equal to 1 (a constant)
+# or divisible by 16 (an alignment hint) by default, so one variant would compile to up to three binaries per
+# argument depending on the call's shapes, and the audit (which compiles one shape) would not read the binary that
+# other shapes launch. Without it every shape of a variant launches the one audited binary (session 16; the Triton
+# kernels had this from the start: triton_fwd.SHAPE_ARGS). NONCE is odd and at least 2^62, so it has one class.
+SHAPE_ARGS = ["BH", "H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
+
+
+@gluon.jit(do_not_specialize=SHAPE_ARGS[1:])
 def attn_fwd_sm90(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                   H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                   BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
@@ -762,7 +770,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
-    WS_MERGE: gl.constexpr = HEAD_DIM > 128  # D=256 (and 192): two O accumulators in registers spill (session 15)
+    # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts, where
+    # the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session 16)
+    WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8)
     SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
     NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
@@ -942,7 +952,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                            num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED)
 
 
-@gluon.jit
+@gluon.jit(do_not_specialize=SHAPE_ARGS)
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
