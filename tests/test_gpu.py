@@ -116,6 +116,60 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
         assert torch.equal(o3, out) and torch.equal(l3, lse)
 
 
+_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 8), (2, 16, 4096, 32, 8, False, 4), (1, 7, 20000, 64, 8, True, 4),
+                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 32), (1, 5, 8192, 16, 8, True, 0)]
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", variants.HEAD_DIMS)
+@pytest.mark.parametrize("b,sq,sk,h,hk,causal,parts", _PACKED_QUERIES)
+def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d, dtype):
+    """2-16 queries per sequence with groups of a multiple of variants.PACK_HEADS query heads per key/value head
+    (speculative decoding's drafts): variants.PACK_HEADS heads of a group run as the rows of one tile (sm90_fwd PACK),
+    split across `parts` programs per tile (on 132 SMs; 0: a group of 2 heads, not packed); bottom-right causal masks
+    each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then
+    bitwise the same over repeated calls and CUDA-graph replays."""
+    from dhpfa import api
+    api._PLANS.clear()
+    g = torch.Generator(device="cuda").manual_seed(b * sk + d + sq)
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    orig_empty = api._empty
+    try:
+        api._empty = lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev)
+        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    finally:
+        api._empty = orig_empty
+    (plan,) = api._PLANS.values()
+    assert plan.variant in variants.shipped_variants()
+    assert bool(plan.variant.config.pack) == bool(parts)
+    if parts and dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.variant.config.split_kv == parts
+    rows = torch.arange(sq, device="cuda")
+    for bb in range(b):
+        for hh in range(h):
+            ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
+            err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
+            assert err < TOL[dtype], f"rel err {err:.2e} at b={bb} h={hh} ({plan.variant.name})"
+            assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
+    for _ in range(5):
+        o2, l2 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+        assert torch.equal(o2, out) and torch.equal(l2, lse)
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        dhpfa.flash_attn_func(q, k, v, causal=causal)
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        o3, l3 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    for _ in range(5):
+        o3.fill_(float("nan"))
+        graph.replay()
+        torch.cuda.synchronize()
+        assert torch.equal(o3, out) and torch.equal(l3, lse)
+
+
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("sq,sk,h,hk,causal", [(512, 9000, 16, 16, True), (512, 5000, 16, 4, False),
@@ -233,7 +287,8 @@ def test_every_shipped_variant_matches_float64(variant):
     tuner), on poisoned outputs: odd lengths, seq_q != seq_k (bottom-right causal), GQA."""
     d, dt = variant.head_dim, variant.dtype
     g = torch.Generator(device="cuda").manual_seed(d + variant.causal)
-    b, sq, sk, h, hk = 2, 333, 1000, 4, 2
+    # packed grouped-query builds (TileConfig.pack): at most `pack` queries, groups of a multiple of 64 // pack heads
+    b, sq, sk, h, hk = (2, 13, 1000, 8, 2) if variant.config.pack else (2, 333, 1000, 4, 2)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dt, generator=g)
     k = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
     v = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
@@ -243,7 +298,8 @@ def test_every_shipped_variant_matches_float64(variant):
     torch.cuda.synchronize()
     assert not out.isnan().any() and not lse.isnan().any()
     rows = torch.arange(sq, device="cuda")
-    for bb, hh in {(0, 0), (b - 1, h - 1)}:
+    heads = range(h) if variant.config.pack else (0, h - 1)  # packed: every head (a head's rows in another's place)
+    for bb, hh in {(bb, hh) for bb in (0, b - 1) for hh in heads}:
         ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if variant.causal else None, bb, hh, rows)
         err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
         assert err < TOL[dt], f"rel err {err:.2e} at b={bb} h={hh}"
@@ -255,9 +311,34 @@ def test_every_shipped_variant_on_a_full_grid(variant):
     """Each variant on a 16K-token grid (S = 1024: thousands of programs at 64-row tiles), as the tuner runs
     it, 10 calls queued back to back. The per-variant test above runs small grids, where a race between
     warp-specialised partitions (session 8: the split-key ring) did not show."""
+    if variant.config.pack:  # 16 queries of 32 heads over 8 key/value heads, 64 sequences: 512 packed tiles
+        _check_packed_grid(variant, 64, 16, 1024, 32, 8, calls=10)
+        return
     s = 1024
     check_variant_on_grid(variant, 16384 // s, 2048 // variant.head_dim, s, calls=10, tol=TOL[variant.dtype],
                           row_step=7)
+
+
+def _check_packed_grid(variant, b, sq, sk, h, hk, calls):
+    """A packed variant launched `calls` times back to back on (b, sq, h, d) queries over (b, sk, hk, d) keys (bottom-
+    right causal where causal), into poisoned outputs; every head of the first and last sequence against float64."""
+    d, dt = variant.head_dim, variant.dtype
+    g = torch.Generator(device="cuda").manual_seed(d + 3 * variant.causal)
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=dt, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g) for _ in range(2))
+    out = torch.full_like(q, float("nan"))
+    lse = torch.full((b, h, sq), float("nan"), device="cuda")
+    for _ in range(calls):
+        dispatch.launch(variant, q, k, v, out, lse, d ** -0.5, variant.causal, sk - sq)
+    torch.cuda.synchronize()
+    assert not out.isnan().any() and not lse.isnan().any()
+    rows = torch.arange(sq, device="cuda")
+    for bb in (0, b - 1):
+        for hh in range(h):
+            ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if variant.causal else None, bb, hh, rows)
+            err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
+            assert err < TOL[dt], f"rel err {err:.2e} at b={bb} h={hh}"
+            assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -290,11 +371,12 @@ def test_repeated_calls_of_one_signature(causal):
 def test_launched_binary_is_the_audited_binary(variant):
     from dhpfa.audit.compile import compile_offline
     d = variant.head_dim
-    q = torch.randn(2, 300, 4, d, device="cuda", dtype=variant.dtype)
+    sq, h = (13, 8) if variant.config.pack else (300, 4)
+    q = torch.randn(2, sq, h, d, device="cuda", dtype=variant.dtype)
     k = torch.randn(2, 200, 2, d, device="cuda", dtype=variant.dtype)
     v = torch.randn_like(k)
     out = torch.empty_like(q)
-    lse = torch.empty(2, 4, 300, device="cuda", dtype=torch.float32)
+    lse = torch.empty(2, h, sq, device="cuda", dtype=torch.float32)
     fn = dispatch.kernel_fn(variant.kernel)
     grid, args, kwargs = dispatch.launch_args(variant, q, k, v, out, lse, 0.1, variant.causal, 100)
     compiled = fn[grid](*args, **kwargs)

@@ -305,3 +305,25 @@ def test_padded_head_dims_take_the_builds_of_their_kernel_dim(cache_dir, monkeyp
                 assert v in variants.shipped_variants()
         portable = variants.select(torch.bfloat16, padded, causal, False, seq_k=16384, sm90=False)
         assert portable.kernel in variants.TRITON_KERNELS
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
+    """2-16 queries per sequence, groups of a multiple of PACK_HEADS heads: the packed split build whose part count the
+    split rules give the packed grid (batch * heads / PACK_HEADS tiles); else None (the call runs unpacked)."""
+    pv = variants.packed_variant
+    rows, heads = variants.PACK_ROWS, variants.PACK_HEADS
+    assert (rows, heads) == (16, 4)
+    for d in variants.HEAD_DIMS:
+        v = pv(torch.bfloat16, d, causal, 4, 8192, 32, 8, 1, 132)  # 8 packed tiles: 8 parts
+        assert v.config.pack == rows and v.config.split_kv == 8 and v in variants.shipped_variants()
+        assert v.config.block_n == (128 if d <= 128 else 64) and v.causal == causal and v.head_dim == d
+    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 4  # 16 tiles
+    assert pv(torch.bfloat16, 128, causal, 2, 40000, 8, 1, 1, 132).config.split_kv == 32  # MQA: 2 tiles
+    assert pv(torch.bfloat16, 128, causal, 3, 1500, 16, 4, 4, 132).config.split_kv == 2
+    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132) is None  # more queries than a tile's rows per head
+    assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132) is None  # groups of 2 heads
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 24, 4, 1, 132) is None  # groups of 6
+    assert pv(torch.bfloat16, 128, causal, 4, 1023, 32, 8, 1, 132) is None  # too few keys to split
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 32, 8, 64, 132) is None  # 512 tiles: no split

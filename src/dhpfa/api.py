@@ -167,7 +167,10 @@ def _cached_plan(sig, q, k, v):
 
 # One query per sequence with grouped-query heads (decode): the g = H / H_kv query heads that share a key/value head
 # run as g rows of one query tile over H_kv heads (pack_gqa), so each key/value block is read and multiplied once
-# per group, not once per query head. flash-attn's `seqlenq_ngroups_swapped` does the same. Set False to compare.
+# per group, not once per query head. flash-attn's `seqlenq_ngroups_swapped` does the same. With 2-16 queries per
+# sequence (speculative decoding's drafts) the kernel packs variants.PACK_HEADS heads of a group per tile itself
+# (variants.packed_variant, sm90_fwd PACK), where the key split rules give the packed grid a split. Set False to
+# compare.
 PACK_GQA_DECODE = True
 
 
@@ -210,8 +213,14 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
         seq_k = k.shape[1]
         if causal:
             seq_k = max(1, min(seq_k, sq + causal_offset))
-        variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
-                              programs=b * h * ((sq + rows - 1) // rows), seq_q=sq)
+        variant = None
+        if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-16 queries: the group's heads in one tile's rows
+            from .kernels import dispatch
+            variant = variants.packed_variant(q.dtype, d, causal, sq, seq_k, h, k.shape[2], b,
+                                              dispatch.sm_count(q.device))
+        if variant is None:
+            variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
+                                  programs=b * h * ((sq + rows - 1) // rows), seq_q=sq)
         plan = _Plan(variant, scale, causal_offset, tune.generation, causal, g)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:

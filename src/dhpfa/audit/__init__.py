@@ -111,10 +111,14 @@ def variant_launch(variant):
     import torch
     from ..kernels import dispatch
     d = variant.head_dim
-    q = torch.empty(2, 128, 4, d, dtype=variant.dtype)
+    # packed grouped-query builds (TileConfig.pack) take at most `pack` queries, block_m // pack heads per tile; the
+    # shape arguments are not specialised, so any valid shape gives the binary every call launches
+    sq, h = (variant.config.pack, 2 * (variant.config.block_m // variant.config.pack)) if variant.config.pack \
+        else (128, 4)
+    q = torch.empty(2, sq, h, d, dtype=variant.dtype)
     k = torch.empty(2, 128, 2, d, dtype=variant.dtype)
     _, args, kwargs = dispatch.launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
-                                           torch.empty(2, 4, 128), 0.1, variant.causal, 0)
+                                           torch.empty(2, h, sq), 0.1, variant.causal, 128 - sq)
     return dispatch.kernel_fn(variant.kernel), args, kwargs
 
 

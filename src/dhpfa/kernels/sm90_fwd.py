@@ -104,24 +104,52 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
 
 
 @gluon.jit
+def _pack_lse_offsets(bh, rows, SEQ_Q, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+    """PACK (packed grouped-query tiles): (offsets into LSE (B, H, SEQ_Q), mask) of a tile's rows, row r being query
+    position r % PACK of query head bh * (BLOCK_M // PACK) + r // PACK (bh: a block of BLOCK_M // PACK heads); rows
+    past SEQ_Q are padding. Public: shapes and row ids."""
+    pos = rows % PACK
+    return (bh.to(gl.int64) * (BLOCK_M // PACK) + rows // PACK) * SEQ_Q + pos, pos < SEQ_Q
+
+
+@gluon.jit
+def _store_o(o_desc, o_smem, b, m0, h, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+    """PACK: the TMA stores of a tile's O staged in o_smem (clipped at the tensor's bounds), BLOCK_M // PACK of PACK
+    rows, one per query head of the block h (rows w * PACK .. of the tile are head w's)."""
+    for w in gl.static_range(BLOCK_M // PACK):
+        tma.async_copy_shared_to_global(o_desc, [b, m0, h * (BLOCK_M // PACK) + w, 0],
+                                        o_smem.slice(w * PACK, PACK, dim=1))
+
+
+@gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
-              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False):
+              HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False,
+              PACK: gl.constexpr = 0):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
     dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
     store is waited for (until it has read the buffer) before the buffer's next write, and once at the
-    consumer's end, instead of at once, so the next tile starts without waiting for it (session 10)."""
+    consumer's end, instead of at once, so the next tile starts without waiting for it (session 10). PACK: the
+    tile holds BLOCK_M // PACK query heads of PACK rows each (_pack_lse_offsets, _store_o)."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-    gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
+    if PACK:
+        lse_offs, lse_ok = _pack_lse_offsets(pid_bh, gl.arange(0, BLOCK_M, layout=offs_m.type.layout), SEQ_Q, BLOCK_M,
+                                             PACK)
+        gl.store(LSE + lse_offs, lse, mask=lse_ok)
+    else:
+        gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
     if DEFER_STORE:  # the previous tile's store has read the buffer
         tma.store_wait(pendings=0)
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
-    tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
+    if PACK:
+        _store_o(o_desc, o_smem, b, m0, h, BLOCK_M, PACK)
+    else:
+        tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
     if not DEFER_STORE:
         tma.store_wait(pendings=0)
 
@@ -246,13 +274,21 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
 
 
 @gluon.jit
-def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred):
-    """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`."""
+def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PACK_HEADS: gl.constexpr = 0):
+    """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`.
+    PACK_HEADS (SPLIT = 1, packed grouped-query tiles): bh is a block of PACK_HEADS query heads, head w's rows m0 ..
+    m0 + rows loaded into rows w * rows .. of the tile (the descriptor's blocks have `rows` rows)."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
-    mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
-    for w in gl.static_range(SPLIT):
-        tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + w * rows, bh % H, 0], bar, q_smem.index(first + w),
-                                        pred=pred)
+    if PACK_HEADS:
+        mbarrier.expect(bar, PACK_HEADS * q_desc.block_type.nbytes, pred=pred)
+        for w in gl.static_range(PACK_HEADS):
+            tma.async_copy_global_to_shared(q_desc, [bh // H, m0, (bh % H) * PACK_HEADS + w, 0], bar,
+                                            q_smem.index(first).slice(w * rows, rows, dim=1), pred=pred)
+    else:
+        mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
+        for w in gl.static_range(SPLIT):
+            tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + w * rows, bh % H, 0], bar, q_smem.index(first + w),
+                                            pred=pred)
 
 
 @gluon.jit
@@ -689,7 +725,7 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
 
 @gluon.jit
 def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
-                 HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr):
+                 HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0):
     """WS_MERGE (_consume_tile_split_kv): the states in workspace slots a and b (a's first) combined through
     registers MERGE_COLS columns at a time, so no 64 x HEAD_DIM accumulator is held twice. Not ROOT: the merged
     state (O unnormalised, m, l) into slot dst. ROOT: LSE, and O = O / l staged in o_smem (Q's tile: its GEMMs are
@@ -713,7 +749,11 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
         empty_row = l_new == 0.0
         l_safe = gl.where(empty_row, 1.0, l_new)
         lse = gl.where(empty_row, float("-inf"), (m_new + gl.log2(l_safe)) * 0.6931471805599453)
-        gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + rows, lse, mask=m0 + rows < SEQ_Q)
+        if PACK:
+            lse_offs, lse_ok = _pack_lse_offsets(bh, rows, SEQ_Q, BLOCK_M, PACK)
+            gl.store(LSE + lse_offs, lse, mask=lse_ok)
+        else:
+            gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + rows, lse, mask=m0 + rows < SEQ_Q)
         inv = 1.0 / l_safe
         o_tile = o_smem.reshape([BLOCK_M, HEAD_DIM])
     else:
@@ -729,7 +769,10 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
             gl.store(dst + c * MERGE_COLS + offs, o, mask=ok2)
     if ROOT:
         fence_async_shared()
-        tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
+        if PACK:
+            _store_o(o_desc, o_smem, b, m0, h, BLOCK_M, PACK)
+        else:
+            tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
         tma.store_wait(pendings=0)
 
 
@@ -739,7 +782,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
-                           ROWS_MASKED: gl.constexpr = False):
+                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -749,7 +792,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     resident together. Which program combines depends on timing only; the flags and the branches on them are
     public, the workspace's states secret (variants.Variant). Workspace per tile: a state slot for every node below
     the root, level by level (PARTS, PARTS / 2, ..., 2); flags per tile: one per meeting, level by level, PARTS - 1
-    (split_kv_workspace)."""
+    (split_kv_workspace). PACK (packed grouped-query tiles, m0 = 0): the tile's rows are BLOCK_M // PACK query heads'
+    first PACK positions (rows w * PACK .. are head w's); row r is query position r % PACK, which the causal
+    mask uses."""
     ws, flags, nonce = kvs
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64,
                      "split KV: 2, 4, 8, 16, 32 or 64 programs per tile")
@@ -760,6 +805,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
+    if PACK:  # the meetings (ROWS_MASKED) move every row: a head's rows past SEQ_Q are padding, not the tile's last
+        offs_m = offs_m % PACK  # query positions (m0 = 0)
     mbarrier.wait(q_bar, i & 1)
     if n_own > 0:
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
@@ -772,7 +819,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
     # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts, where
     # the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session 16)
-    WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8)
+    WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8 and not PACK)
     SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
     NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
@@ -781,8 +828,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
     base = ws + (u * SLOTS).to(gl.int64) * SLOT
     if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
-        _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
-                     ROWS_MASKED)
+        _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, (BLOCK_M if PACK else SEQ_Q - m0), BLOCK_M,
+                     HEAD_DIM, row_o, ROWS_MASKED)
         go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
         # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
         # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
@@ -793,18 +840,18 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                     node = part >> LVL
                     pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
                     if (PARTS >> LVL) == 2:
-                        _merge_slots(pair, pair + SLOT, pair, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q,
-                                     BLOCK_M, HEAD_DIM, True, ROWS_MASKED)
+                        _merge_slots(pair, pair + SLOT, pair, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
+                                     o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK)
                     else:
                         dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
-                        _merge_slots(pair, pair + SLOT, dst, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q,
-                                     BLOCK_M, HEAD_DIM, False, ROWS_MASKED)
+                        _merge_slots(pair, pair + SLOT, dst, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
+                                     o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED)
                         go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4, nonce)
                 go = go_up
     else:
         go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                        flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
-                                       HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
+                                       HEAD_DIM, row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
         # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
         # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
         for LVL in gl.static_range(1, 6):
@@ -816,7 +863,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                         go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
                                                           base + (2 * PARTS - 3 - pair) * SLOT,
                                                           flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
-                                                          rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED)
+                                                          rows_s, BLOCK_M, HEAD_DIM, row_o,
+                                                          (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
                     else:
                         node = part // (1 << LVL)
                         go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
@@ -824,10 +872,11 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                           base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
                                                           flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
                                                           nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
-                                                          row_o, SEQ_Q - m0, ROWS_MASKED)
+                                                          row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
                 go = go_up
         if go:
-            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
+                      False, PACK)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -917,7 +966,7 @@ def _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M: gl.constexpr, BLOCK
 
 @gluon.jit
 def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                          CAUSAL: gl.constexpr, PARTS: gl.constexpr):
+                          CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0):
     """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
     then that part's key blocks (_split_kv_unit)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
@@ -925,7 +974,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
     part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
-    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
+    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True, BLOCK_M // PACK if PACK else 0)
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
     for j in range(n_own):
         s = j % STAGES
@@ -941,7 +990,8 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 @gluon.jit
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
-                          PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False, ROWS_MASKED: gl.constexpr = False):
+                          PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False, ROWS_MASKED: gl.constexpr = False,
+                          PACK: gl.constexpr = 0):
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -949,7 +999,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                            ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                            m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                           num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED)
+                           num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK)
 
 
 @gluon.jit(do_not_specialize=SHAPE_ARGS)
@@ -961,7 +1011,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
-                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True):
+                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -986,7 +1036,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     rows below SEQ_Q (a public count; packed decode tiles fill 1-32 of 64). PV_OVERLAP: the softmax runs while the
     previous block's PV GEMM is in flight (_ov_step). PAIRED (causal, split keys): the work units pair a heavy and a
     light tile (_unit_count); False: one tile each (grids of at most one program per SM, where pairs would leave half
-    of the SMs idle; session 13)."""
+    of the SMs idle; session 13). PACK (SPLIT_KV; session 16): grouped-query tiles of BLOCK_M // PACK query heads that
+    share a key/value head, PACK query positions each (SEQ_Q <= PACK); H counts blocks of those heads, and Q / O
+    descriptors have PACK-row blocks (one TMA copy per head)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -996,6 +1048,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(not SPLIT_KV or (SPLIT == 1 and not Q_DOUBLE and not DEFER_STORE),
                      "split KV: one consumer, one Q buffer, O stored at once")
     gl.static_assert(PAIRED or SPLIT_K, "one tile per causal work unit: split keys only")
+    gl.static_assert(not PACK or SPLIT_KV > 0, "packed grouped-query tiles: split KV builds only")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
     Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
@@ -1069,8 +1122,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS)),
-                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV))], [1], [24])
+                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK)),
+                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK))], [1],
+                           [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
@@ -1151,7 +1205,7 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True):
+                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -1162,12 +1216,22 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
     split keys, not persistent): one tile per work unit, so one program per tile (PAIRED). kv_rows (split_kv): the
     programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS; False: every row,
-    for comparison)."""
+    for comparison). pack (split_kv; session 16): grouped-query tiles of block_m // pack query heads that share a
+    key/value head, `pack` query positions each (seq_q <= pack; attn_fwd_sm90_ws PACK)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
-    descs = (_descriptor(q, rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
-             _descriptor(out, rows, head_dim), lse, float(softmax_scale) * LOG2E)
+    if pack:
+        per_tile = block_m // pack
+        if not split_kv or split != 1 or block_m % pack or seq_q > pack or heads % per_tile \
+                or (heads // k.shape[2]) % per_tile:
+            raise ValueError(f"pack={pack}: split_kv builds of one consumer, seq_q <= pack (got {seq_q}), and "
+                             f"{per_tile} query heads per tile sharing a key/value head (heads {heads}, key/value "
+                             f"heads {k.shape[2]})")
+        heads = heads // per_tile  # the kernel's heads: blocks of per_tile query heads
+    q_rows = pack or rows  # packed: one TMA block of `pack` rows per query head
+    descs = (_descriptor(q, q_rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
+             _descriptor(out, q_rows, head_dim), lse, float(softmax_scale) * LOG2E)
     shape = (heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=stages,
                   num_warps=rows // 16 if warp_specialized else 4)
@@ -1184,8 +1248,10 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         parts = int(split_kv)
         if parts not in SPLIT_KV_PARTS:
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile, got {split_kv!r}")
-        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim)
+        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack)
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
+        if pack:
+            kwargs.update(PACK=int(pack))
         if not kv_rows:
             kwargs.update(SPLIT_KV_ROWS=False)
         units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
@@ -1237,16 +1303,18 @@ def split_kv_nonce():
     return (1 << 62) | (secrets.randbits(61) << 1) | 1
 
 
-def split_kv_workspace(q, block_m, parts=2, head_dim=None):
+def split_kv_workspace(q, block_m, parts=2, head_dim=None, pack=0):
     """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile. The programs of a tile
     meet in a binary tree (_consume_tile_split_kv): per tile, a fp32 state slot (BLOCK_M x (D + 2): O, m, l; D the
     kernel's head dim, kernel_head_dim) for every node below the root (2 x parts - 2) and an int64 flag for every
     meeting (parts - 1). Neither is initialised (zeroing the flags cost a memset node, about 1 us per CUDA-graph
     replay: session 12 run 5): a flag is compared with the call's nonce only, and a state is read only after its
     writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two launches in flight share
-    it)."""
+    it). pack: tiles of block_m // pack query heads (launch_args)."""
     batch, seq_q, heads, d = q.shape
     head_dim = head_dim or kernel_head_dim(d)
+    if pack:
+        heads, seq_q = heads // (block_m // pack), 1
     units = batch * heads * triton.cdiv(seq_q, block_m)
     ws = torch.empty((2 * parts - 2) * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
     return ws, torch.empty((parts - 1) * units, dtype=torch.int64, device=q.device)

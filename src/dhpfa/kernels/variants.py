@@ -28,6 +28,7 @@ class TileConfig:
     split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2-64 programs per tile, a part of the key blocks each
     pv_overlap: bool = False  # Gluon kernel: each softmax runs while the previous block's PV GEMM is in flight
     unpaired: bool = False  # Gluon kernel, split_k, causal: one tile per work unit (not a heavy and a light tile)
+    pack: int = 0  # Gluon kernel, split_kv: tiles of block_m // pack grouped query heads, pack query positions each
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -36,6 +37,7 @@ class TileConfig:
             ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
             (f"kv{self.split_kv}" if self.split_kv else "") + \
             ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
+            (f"pk{self.pack}" if self.pack else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -189,13 +191,13 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # 2 x programs <= SM count.
 
 
-def _split_kv_tables(parts):
+def _split_kv_tables(parts, pack=0):
     """{(head dim, causal): build} of the one-consumer tiles split across `parts` programs: 64x128 at D=32 / 64 / 96 /
     128, 64x64 at D=192 / 256 (whose meetings merge from the workspace, sm90_fwd WS_MERGE: two 64 x 256 fp32
     accumulators in registers spilled, session 14). Session 15 added D=256, D=32, and D=96 / 192, which the kernel runs
     as 128 / 256 with zero-filled columns (sm90_fwd.kernel_head_dim)."""
-    build = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=parts, pv_overlap=True))
-    wide = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split_kv=parts, pv_overlap=True))
+    build = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=parts, pv_overlap=True, pack=pack))
+    wide = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split_kv=parts, pv_overlap=True, pack=pack))
     return {(d, c): (wide if d > 128 else build) for d in HEAD_DIMS for c in (False, True)}
 
 
@@ -264,6 +266,33 @@ SM90_TUNE_EXTRA = {
     128: (_GLUON_N128S2, _GLUON_N64S3),
     256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),),  # one program per tile
 }
+# Calls of 2 to PACK_ROWS queries per sequence (speculative decoding's drafts, small prefill chunks) with grouped heads
+# (PACK_HEADS or a multiple of it sharing each key/value head): the query heads of a group run PACK_HEADS at a time as
+# the rows of one 64-row tile, PACK_ROWS positions each (sm90_fwd PACK), so each key/value block is read and multiplied
+# once per PACK_HEADS query heads instead of once per head, and the grid is PACK_HEADS times smaller, which leaves room
+# to split the keys across more programs. The split builds above with PACK; the same rule for the part count, applied
+# to the packed grid (few_programs_variant). Session 16 (docs/perf-log.md).
+PACK_ROWS = 16
+PACK_HEADS = 64 // PACK_ROWS
+_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, share)
+                                for table, least, share in _SPLIT_KV_TABLES)
+
+
+def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, kv_heads: int,
+                   batch: int, sm_count: int):
+    """The packed split build for a call of 2 <= seq_q <= PACK_ROWS queries per sequence whose key/value heads each
+    serve a multiple of PACK_HEADS query heads, where the split rules of few_programs_variant choose a split for the
+    packed grid (batch * heads / PACK_HEADS tiles); else None (the call runs unpacked). Public: shapes, the GPU."""
+    if not 2 <= seq_q <= PACK_ROWS or heads % kv_heads or (heads // kv_heads) % PACK_HEADS:
+        return None
+    programs = batch * heads // PACK_HEADS
+    for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
+        kernel, config = table[(head_dim, causal)]
+        if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
+            return Variant(kernel, config, dtype, head_dim, causal)
+    return None
+
+
 # D=96 and 192 take every Gluon table's entry of D=128 and 256, which the kernel runs padded (sm90_fwd.kernel_head_dim:
 # the TMA loads zero-fill the columns past D, the O store clips them), as the split tables above do since session 15.
 # Their SASS is that of the D=128 / 256 builds. The portable Triton tiles pad the same way (BLOCK_D), so the Gluon
@@ -325,8 +354,8 @@ def candidates(head_dim: int, sm90: bool, causal=None):
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
         out += [SM90_FEW_PROGRAMS_MID[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_MID]
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
-        out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
-                if (head_dim, c) in table]
+        out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES + _PACKED_SPLIT_KV_TABLES
+                for c in (False, True) if (head_dim, c) in table]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))

@@ -54,6 +54,12 @@ def child():
                 k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 v = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, v, causal=causal)
+    # five queries, 8 heads over 2 key/value heads: packed grouped-query tiles (variants.packed_variant), eight parts
+    for d in variants.HEAD_DIMS:
+        for causal in (False, True):
+            q = torch.randn(1, 5, 8, d, device="cuda", dtype=dtype, generator=g)
+            k = torch.randn(1, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 2, d, device="cuda", dtype=dtype, generator=g)
+            dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
     torch.cuda.synchronize()
     print("child done")
 

@@ -1,0 +1,81 @@
+"""Session 16: 2-16 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
+packs variants.PACK_HEADS query heads of a group per tile (variants.packed_variant), beside the same calls unpacked
+(api.PACK_GQA_DECODE = False: the choice before) and SDPA's flash and cuDNN backends (enable_gqa; non-causal, as SDPA's
+is_causal aligns top-left). CUDA-graph replay, interleaved rounds, medians in us; xU = median of per-round speedups over
+the unpacked call.
+
+    PYTHONPATH=src:scripts python3 scripts/packed_queries.py --out DIR [--shapes B,H,H_kv,Sq,Sk,D[,c];...]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+import dhpfa
+from dhpfa import api
+from dhpfa.measure.bench import interleaved_ms
+
+SHAPES = ("1,32,8,4,8192,128,c;1,32,8,8,16384,128,c;4,32,8,4,8192,128,c;8,32,8,16,4096,128,c;1,64,8,8,32768,128,c;"
+          "1,32,8,4,8192,64,c;1,16,4,4,8192,256,c;1,32,8,4,8192,128;2,32,8,16,8192,96,c")
+
+
+def unpacked(q, k, v, causal):
+    saved = api.PACK_GQA_DECODE
+    api.PACK_GQA_DECODE = False
+    api._PLANS.clear()
+    try:
+        return dhpfa.flash_attn_func(q, k, v, causal=causal)
+    finally:
+        api.PACK_GQA_DECODE = saved
+        api._PLANS.clear()
+
+
+def sdpa(backend):
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    be = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}[backend]
+
+    def fn(q, k, v, causal):
+        with sdpa_kernel([be]):
+            return torch.nn.functional.scaled_dot_product_attention(
+                q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), enable_gqa=True)
+    return fn
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--shapes", default=SHAPES)
+    ap.add_argument("--rounds", type=int, default=11)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal), "unpacked": unpacked,
+               "sdpa_flash": sdpa("flash"), "sdpa_cudnn": sdpa("cudnn")}
+    rows = []
+    for spec in args.shapes.split(";"):
+        f = spec.split(",")
+        causal = f[-1] == "c"
+        b, h, hk, sq, sk, d = (int(x) for x in (f[:-1] if causal else f))
+        g = torch.Generator(device="cuda").manual_seed(sq * sk)
+        sets = [tuple(torch.randn(b, n, hh, d, device="cuda", dtype=torch.bfloat16, generator=g)
+                      for n, hh in ((sq, h), (sk, hk), (sk, hk))) for _ in range(3)]
+        api._PLANS.clear()
+        dhpfa.flash_attn_func(*sets[0], causal=causal)
+        (plan,) = api._PLANS.values()
+        a = dhpfa.flash_attn_func(*sets[0], causal=causal)
+        same = bool((a.float() - unpacked(*sets[0], causal).float()).abs().max() < 2e-2)
+        errors = {}
+        times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, batch_ms=20.0, graph=True, errors=errors)
+        us = {n: statistics.median(t) * 1e3 for n, t in times.items()}
+        xu = statistics.median(u / p for p, u in zip(times["dhpfa"], times["unpacked"]))
+        rows.append(dict(shape=spec, variant=plan.variant.name, us=us, xU=xu, close_to_unpacked=same, errors=errors))
+        print(f"({spec}) " + "  ".join(f"{n} {t:.1f}" for n, t in us.items()) + f"  xU {xu:.2f}  "
+              f"[{plan.variant.config.label()}] close: {same}", flush=True)
+        del sets
+        torch.cuda.empty_cache()
+    json.dump(rows, open(os.path.join(args.out, "packed_queries.json"), "w"), indent=1)
+
+
+if __name__ == "__main__":
+    main()
