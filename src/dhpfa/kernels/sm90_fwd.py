@@ -818,7 +818,10 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         mbarrier.arrive(q_empty, count=1)
     SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
     # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts, where
-    # the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session 16)
+    # the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session 16). Not
+    # the packed builds there: with the workspace merge ptxas recomputed a TMA store coordinate's guard predicate from a
+    # register, which the audit cannot relate to the guard its register was written under (16 variants failed it);
+    # with the register merge they neither spill nor fail (session 16)
     WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8 and not PACK)
     SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
     NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
