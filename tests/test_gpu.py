@@ -98,7 +98,29 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(1, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
     out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-    for _ in range(10):
+    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 10)
+
+
+def _poisoned_call(q, k, v, causal):
+    """(out, lse, plan) of one flash_attn_func call whose output buffers start as NaN (api._empty poisoned), with the
+    plans cleared first so that the call's own plan is the only one."""
+    from dhpfa import api
+    api._PLANS.clear()
+    orig_empty = api._empty
+    try:
+        api._empty = lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev)
+        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    finally:
+        api._empty = orig_empty
+    (plan,) = api._PLANS.values()
+    return out, lse, plan
+
+
+def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
+    """flash_attn_func(q, k, v) gives bitwise `out` and `lse` over n repeated calls and n replays of a CUDA graph of it
+    (into outputs poisoned before each replay): nothing a call leaves behind (split flags, workspaces) changes the
+    next."""
+    for _ in range(n):
         o2, l2 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
         assert torch.equal(o2, out) and torch.equal(l2, lse)
     s = torch.cuda.Stream()
@@ -109,7 +131,7 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         o3, l3 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-    for _ in range(10):
+    for _ in range(n):
         o3.fill_(float("nan"))
         graph.replay()
         torch.cuda.synchronize()
@@ -129,18 +151,10 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
     split across `parts` programs per tile (on 132 SMs; 0: a group of 2 heads, not packed); bottom-right causal masks
     each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then
     bitwise the same over repeated calls and CUDA-graph replays."""
-    from dhpfa import api
-    api._PLANS.clear()
     g = torch.Generator(device="cuda").manual_seed(b * sk + d + sq)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    orig_empty = api._empty
-    try:
-        api._empty = lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev)
-        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-    finally:
-        api._empty = orig_empty
-    (plan,) = api._PLANS.values()
+    out, lse, plan = _poisoned_call(q, k, v, causal)
     assert plan.variant in variants.shipped_variants()
     assert bool(plan.variant.config.pack) == bool(parts)
     if parts and dispatch.sm_count(torch.device("cuda")) == 132:
@@ -152,22 +166,7 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
             err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
             assert err < TOL[dtype], f"rel err {err:.2e} at b={bb} h={hh} ({plan.variant.name})"
             assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
-    for _ in range(5):
-        o2, l2 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-        assert torch.equal(o2, out) and torch.equal(l2, lse)
-    s = torch.cuda.Stream()
-    s.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(s):
-        dhpfa.flash_attn_func(q, k, v, causal=causal)
-    torch.cuda.current_stream().wait_stream(s)
-    graph = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(graph):
-        o3, l3 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-    for _ in range(5):
-        o3.fill_(float("nan"))
-        graph.replay()
-        torch.cuda.synchronize()
-        assert torch.equal(o3, out) and torch.equal(l3, lse)
+    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 5)
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
@@ -229,20 +228,12 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
     rows of one tile (api.pack_gqa), over grids that take the splits across programs (8 and 64 packed programs), the
     many-program tiles (192), 7 and 32 rows per tile, and MQA with 128 rows (two tiles); bottom-right causal, where
     the query sees every key. Every head of every sequence against float64, out and lse, on poisoned outputs."""
-    from dhpfa import api
     if d not in (64, 128) and (b, sk) not in ((1, 4096), (16, 8191), (2, 777)):
         pytest.skip("the other head dims run three of the shapes")
-    api._PLANS.clear()
     g = torch.Generator(device="cuda").manual_seed(b * sk + d)
     q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    orig_empty = api._empty
-    try:
-        api._empty = lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev)
-        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-    finally:
-        api._empty = orig_empty
-    (plan,) = api._PLANS.values()
+    out, lse, plan = _poisoned_call(q, k, v, causal)
     assert plan.pack == h // hk and not plan.causal
     ref, ref_lse = _one_query_ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
