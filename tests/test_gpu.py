@@ -139,7 +139,8 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 
 
 _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 8), (2, 16, 4096, 32, 8, False, 4), (1, 7, 20000, 64, 8, True, 4),
-                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 32), (1, 5, 8192, 16, 8, True, 0)]
+                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 32), (1, 5, 8192, 16, 8, True, 0),
+                   (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1)]  # 1: packed, one program per tile
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
@@ -148,7 +149,8 @@ _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 8), (2, 16, 4096, 32, 8, False, 4),
 def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d, dtype):
     """2-16 queries per sequence with groups of a multiple of variants.PACK_HEADS query heads per key/value head
     (speculative decoding's drafts): variants.PACK_HEADS heads of a group run as the rows of one tile (sm90_fwd PACK),
-    split across `parts` programs per tile (on 132 SMs; 0: a group of 2 heads, not packed); bottom-right causal masks
+    split across `parts` programs per tile (on 132 SMs; 1: one program per packed tile, where the packed grid is too big
+    to split or the keys too few; 0: a group of 2 heads, not packed); bottom-right causal masks
     each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then
     bitwise the same over repeated calls and CUDA-graph replays."""
     g = torch.Generator(device="cuda").manual_seed(b * sk + d + sq)

@@ -72,10 +72,12 @@ def bound(fn, args, kwargs):
 
 rows = []
 cases = [((2, 300, 4), (2, 200, 2), 0, False), ((1, 513, 8), (1, 513, 8), 16, True), ((3, 64, 2), (3, 1, 2), 0, False)]
+# packed grouped-query builds (TileConfig.pack): at most `pack` queries, groups of a multiple of 4 query heads
+packed = [((2, 13, 8), (2, 200, 2), 0, False), ((1, 16, 16), (1, 513, 4), 16, True), ((3, 1, 4), (3, 1, 1), 0, False)]
 for variant in variants.shipped_variants():
     d = variant.head_dim
     fn = dispatch.kernel_fn(variant.kernel)
-    for sq, sk, off, heads_first in cases:
+    for sq, sk, off, heads_first in (packed if variant.config.pack else cases):
         first = tensors(sq + (d,), sk + (d,), variant.dtype, d, off, heads_first)
         second = tensors(sq + (d,), sk + (d,), variant.dtype, d, off, heads_first)
         offset = sk[1] - sq[1]
@@ -173,9 +175,10 @@ class FakeKernel:
 
 def tensors(seed):
     g = torch.Generator().manual_seed(seed)
-    q = torch.randn(2, 300, 4, d, generator=g).to(v.dtype)
+    sq, h = (13, 8) if v.config.pack else (300, 4)  # packed builds: at most `pack` queries, groups of 4 heads
+    q = torch.randn(2, sq, h, d, generator=g).to(v.dtype)
     k = torch.randn(2, 200, 2, d, generator=g).to(v.dtype)
-    return q, k, torch.randn(2, 200, 2, d, generator=g).to(v.dtype), torch.empty_like(q), torch.empty(2, 4, 300)
+    return q, k, torch.randn(2, 200, 2, d, generator=g).to(v.dtype), torch.empty_like(q), torch.empty(2, h, sq)
 
 rows = []
 for v in variants.shipped_variants():

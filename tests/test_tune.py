@@ -310,7 +310,8 @@ def test_padded_head_dims_take_the_builds_of_their_kernel_dim(cache_dir, monkeyp
 @pytest.mark.parametrize("causal", [False, True])
 def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     """2-16 queries per sequence, groups of a multiple of PACK_HEADS heads: the packed split build whose part count the
-    split rules give the packed grid (batch * heads / PACK_HEADS tiles); else None (the call runs unpacked)."""
+    split rules give the packed grid (batch * heads / PACK_HEADS tiles), else the packed build without a split (one
+    program per packed tile); other calls None (they run unpacked)."""
     pv = variants.packed_variant
     rows, heads = variants.PACK_ROWS, variants.PACK_HEADS
     assert (rows, heads) == (16, 4)
@@ -325,5 +326,6 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132) is None  # groups of 2 heads
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 24, 4, 1, 132) is None  # groups of 6
-    assert pv(torch.bfloat16, 128, causal, 4, 1023, 32, 8, 1, 132) is None  # too few keys to split
-    assert pv(torch.bfloat16, 128, causal, 4, 8192, 32, 8, 64, 132) is None  # 512 tiles: no split
+    for unsplit in (pv(torch.bfloat16, 128, causal, 4, 1023, 32, 8, 1, 132),  # too few keys to split
+                    pv(torch.bfloat16, 128, causal, 4, 8192, 32, 8, 64, 132)):  # 512 tiles: too many to split
+        assert unsplit.config.pack == rows and unsplit.config.split_kv == 1 and unsplit in variants.shipped_variants()

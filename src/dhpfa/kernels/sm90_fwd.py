@@ -796,8 +796,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     first PACK positions (rows w * PACK .. are head w's); row r is query position r % PACK, which the causal
     mask uses."""
     ws, flags, nonce = kvs
-    gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64,
-                     "split KV: 2, 4, 8, 16, 32 or 64 programs per tile")
+    gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
+                     or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
@@ -816,70 +816,76 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                       PV_OVERLAP)
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
-    SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
-    # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts, where
-    # the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session 16). Not
-    # the packed builds there: with the workspace merge ptxas recomputed a TMA store coordinate's guard predicate from a
-    # register, which the audit cannot relate to the guard its register was written under (16 variants failed it);
-    # with the register merge they neither spill nor fail (session 16)
-    WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8 and not PACK)
-    SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
-    NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
-    rows_o = gl.arange(0, BLOCK_M, layout=row_o)
-    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    rows_s = gl.arange(0, BLOCK_M, layout=row_s)
-    o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
-    base = ws + (u * SLOTS).to(gl.int64) * SLOT
-    if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
-        _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, (BLOCK_M if PACK else SEQ_Q - m0), BLOCK_M,
-                     HEAD_DIM, row_o, ROWS_MASKED)
-        go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
-        # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
-        # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
-        for LVL in gl.static_range(0, 6):
-            if (PARTS >> LVL) >= 2:
-                go_up = False
-                if go:
-                    node = part >> LVL
-                    pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
-                    if (PARTS >> LVL) == 2:
-                        _merge_slots(pair, pair + SLOT, pair, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
-                                     o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK)
-                    else:
-                        dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
-                        _merge_slots(pair, pair + SLOT, dst, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
-                                     o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED)
-                        go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4, nonce)
-                go = go_up
+    if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
+        _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
+                  PACK)
     else:
-        go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
-                                       flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s, BLOCK_M,
-                                       HEAD_DIM, row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
-        # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow the
-        # lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
-        for LVL in gl.static_range(1, 6):
-            if (PARTS >> LVL) >= 2:
-                go_up = False
-                if go:  # this node's state (the merge just made) meets its sibling's
-                    if (PARTS >> LVL) == 2:  # the root's two children, at the tree's last flag
-                        pair = part // (PARTS // 2)
-                        go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
-                                                          base + (2 * PARTS - 3 - pair) * SLOT,
-                                                          flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
-                                                          rows_s, BLOCK_M, HEAD_DIM, row_o,
-                                                          (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
-                    else:
-                        node = part // (1 << LVL)
-                        go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
-                                                          base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
-                                                          base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1)) * SLOT,
-                                                          flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
-                                                          nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
-                                                          row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
-                go = go_up
-        if go:
-            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-                      False, PACK)
+        SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
+        # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts,
+        # where the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session
+        # 16). Not the packed builds there: with the workspace merge ptxas recomputed a TMA store coordinate's guard
+        # predicate from a register, which the audit cannot relate to the guard its register was written under (16
+        # variants failed it); with the register merge they neither spill nor fail (session 16)
+        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8 and not PACK)
+        SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
+        NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
+        rows_o = gl.arange(0, BLOCK_M, layout=row_o)
+        cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+        rows_s = gl.arange(0, BLOCK_M, layout=row_s)
+        o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
+        base = ws + (u * SLOTS).to(gl.int64) * SLOT
+        if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
+            _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, (BLOCK_M if PACK else SEQ_Q - m0), BLOCK_M,
+                         HEAD_DIM, row_o, ROWS_MASKED)
+            go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
+            # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
+            # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
+            for LVL in gl.static_range(0, 6):
+                if (PARTS >> LVL) >= 2:
+                    go_up = False
+                    if go:
+                        node = part >> LVL
+                        pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
+                        if (PARTS >> LVL) == 2:
+                            _merge_slots(pair, pair + SLOT, pair, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
+                                         o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK)
+                        else:
+                            dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
+                            _merge_slots(pair, pair + SLOT, dst, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
+                                         o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED)
+                            go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4,
+                                                    nonce)
+                    go = go_up
+        else:
+            go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
+                                           flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
+                                           BLOCK_M, HEAD_DIM, row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
+            # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
+            # the lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
+            for LVL in gl.static_range(1, 6):
+                if (PARTS >> LVL) >= 2:
+                    go_up = False
+                    if go:  # this node's state (the merge just made) meets its sibling's
+                        if (PARTS >> LVL) == 2:  # the root's two children, at the tree's last flag
+                            pair = part // (PARTS // 2)
+                            go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
+                                                              base + (2 * PARTS - 3 - pair) * SLOT,
+                                                              flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
+                                                              rows_s, BLOCK_M, HEAD_DIM, row_o,
+                                                              (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
+                        else:
+                            node = part // (1 << LVL)
+                            go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
+                                                              base + (2 * PARTS - 2 * (PARTS >> LVL) + node) * SLOT,
+                                                              base + (2 * PARTS - 2 * (PARTS >> LVL) + (node ^ 1))
+                                                              * SLOT,
+                                                              flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
+                                                              nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
+                                                              row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
+                    go = go_up
+            if go:
+                _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
+                          False, PACK)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -1249,8 +1255,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError("split_kv: one consumer (split=1), one program per unit (not persistent), without "
                              "split_k, q_double or defer_store")
         parts = int(split_kv)
-        if parts not in SPLIT_KV_PARTS:
-            raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile, got {split_kv!r}")
+        if parts not in SPLIT_KV_PARTS and not (parts == 1 and pack):
+            raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile (1 with pack), got "
+                             f"{split_kv!r}")
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack)
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
         if pack:

@@ -276,13 +276,17 @@ PACK_ROWS = 16
 PACK_HEADS = 64 // PACK_ROWS
 _PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, share)
                                 for table, least, share in _SPLIT_KV_TABLES)
+# ... and where no split applies (grids of many packed tiles, or short keys): the same builds with one program per
+# packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per PACK_HEADS heads too
+SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
 
 
 def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, kv_heads: int,
                    batch: int, sm_count: int):
-    """The packed split build for a call of 2 <= seq_q <= PACK_ROWS queries per sequence whose key/value heads each
-    serve a multiple of PACK_HEADS query heads, where the split rules of few_programs_variant choose a split for the
-    packed grid (batch * heads / PACK_HEADS tiles); else None (the call runs unpacked). Public: shapes, the GPU."""
+    """The packed build for a call of 2 <= seq_q <= PACK_ROWS queries per sequence whose key/value heads each serve a
+    multiple of PACK_HEADS query heads: split where the split rules of few_programs_variant choose a split for the
+    packed grid (batch * heads / PACK_HEADS tiles), else one program per packed tile (SM90_PACKED); None for other
+    calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_ROWS or heads % kv_heads or (heads // kv_heads) % PACK_HEADS:
         return None
     programs = batch * heads // PACK_HEADS
@@ -290,7 +294,7 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
         kernel, config = table[(head_dim, causal)]
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
-    return None
+    return Variant(*SM90_PACKED[(head_dim, causal)], dtype, head_dim, causal)
 
 
 # D=96 and 192 take every Gluon table's entry of D=128 and 256, which the kernel runs padded (sm90_fwd.kernel_head_dim:
@@ -331,7 +335,7 @@ class Variant:
     public_loads: tuple = field(default=())
 
     def __post_init__(self):
-        if self.config.split_kv:  # the workspace holds partial states (secret); the flags only say who arrived
+        if self.config.split_kv > 1:  # the workspace holds partial states (secret); the flags only say who arrived
             object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
             object.__setattr__(self, "public_loads", tuple(dict.fromkeys(self.public_loads + ("FLAGS",))))
 
@@ -356,6 +360,7 @@ def candidates(head_dim: int, sm90: bool, causal=None):
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES + _PACKED_SPLIT_KV_TABLES
                 for c in (False, True) if (head_dim, c) in table]
+        out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))

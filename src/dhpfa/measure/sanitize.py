@@ -54,12 +54,14 @@ def child():
                 k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 v = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, v, causal=causal)
-    # five queries, 8 heads over 2 key/value heads: packed grouped-query tiles (variants.packed_variant), eight parts
+    # five queries, 8 heads over 2 key/value heads: packed grouped-query tiles (variants.packed_variant), eight parts;
+    # and nine queries over 700 keys, 3 sequences: packed tiles without a split (one program each)
     for d in variants.HEAD_DIMS:
         for causal in (False, True):
-            q = torch.randn(1, 5, 8, d, device="cuda", dtype=dtype, generator=g)
-            k = torch.randn(1, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 2, d, device="cuda", dtype=dtype, generator=g)
-            dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
+            for b, sq, sk in ((1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101), (3, 9, 700)):
+                q = torch.randn(b, sq, 8, d, device="cuda", dtype=dtype, generator=g)
+                k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
+                dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
     torch.cuda.synchronize()
     print("child done")
 
