@@ -5,6 +5,7 @@ is_causal aligns top-left). CUDA-graph replay, interleaved rounds, medians in us
 the unpacked call.
 
     PYTHONPATH=src:scripts python3 scripts/packed_queries.py --out DIR [--shapes B,H,H_kv,Sq,Sk,D[,c];...]
+        [--parts 1,2,4,..]   (also time the packed call forced to each part count, pN; 1: no split)
 """
 import argparse
 import json
@@ -15,6 +16,7 @@ import torch
 
 import dhpfa
 from dhpfa import api
+from dhpfa.kernels import variants
 from dhpfa.measure.bench import interleaved_ms
 
 SHAPES = ("1,32,8,4,8192,128,c;1,32,8,8,16384,128,c;4,32,8,4,8192,128,c;8,32,8,16,4096,128,c;1,64,8,8,32768,128,c;"
@@ -34,6 +36,26 @@ def unpacked(q, k, v, causal):
         api._PLANS.clear()
 
 
+def forced_parts(parts):
+    """The API's packed call forced to `parts` programs per packed tile whatever the grid (1: the unsplit packed
+    build): variants.packed_variant swapped for one that returns that build; plans made afresh and dropped after."""
+    table = variants.SM90_PACKED if parts == 1 else variants._split_kv_tables(parts, variants.PACK_ROWS)
+
+    def choose(dtype, head_dim, causal, *rest):
+        return variants.Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
+
+    def fn(q, k, v, causal):
+        saved = variants.packed_variant
+        variants.packed_variant = choose
+        api._PLANS.clear()
+        try:
+            return dhpfa.flash_attn_func(q, k, v, causal=causal)
+        finally:
+            variants.packed_variant = saved
+            api._PLANS.clear()
+    return fn
+
+
 def sdpa(backend):
     from torch.nn.attention import SDPBackend, sdpa_kernel
     be = {"flash": SDPBackend.FLASH_ATTENTION, "cudnn": SDPBackend.CUDNN_ATTENTION}[backend]
@@ -50,10 +72,14 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--parts", default="", help="comma-separated part counts to force on the packed call as well")
+    ap.add_argument("--no-peers", action="store_true", help="leave out the SDPA backends")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal), "unpacked": unpacked,
-               "sdpa_flash": sdpa("flash"), "sdpa_cudnn": sdpa("cudnn")}
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal), "unpacked": unpacked}
+    if not args.no_peers:
+        kernels.update(sdpa_flash=sdpa("flash"), sdpa_cudnn=sdpa("cudnn"))
+    kernels.update({f"p{n}": forced_parts(int(n)) for n in args.parts.split(",") if n})
     rows = []
     for spec in args.shapes.split(";"):
         f = spec.split(",")

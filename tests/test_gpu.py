@@ -138,8 +138,8 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
         assert torch.equal(o3, out) and torch.equal(l3, lse)
 
 
-_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 8), (2, 16, 4096, 32, 8, False, 4), (1, 7, 20000, 64, 8, True, 4),
-                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 32), (1, 5, 8192, 16, 8, True, 0),
+_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 8),
+                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 0),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1)]  # 1: packed, one program per tile
 
 

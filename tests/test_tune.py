@@ -316,11 +316,12 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     rows, heads = variants.PACK_ROWS, variants.PACK_HEADS
     assert (rows, heads) == (16, 4)
     for d in variants.HEAD_DIMS:
-        v = pv(torch.bfloat16, d, causal, 4, 8192, 32, 8, 1, 132)  # 8 packed tiles: 8 parts
-        assert v.config.pack == rows and v.config.split_kv == 8 and v in variants.shipped_variants()
+        v = pv(torch.bfloat16, d, causal, 4, 8192, 32, 8, 1, 132)  # 8 packed tiles: 16 parts (all of the SMs)
+        assert v.config.pack == rows and v.config.split_kv == 16 and v in variants.shipped_variants()
         assert v.config.block_n == (128 if d <= 128 else 64) and v.causal == causal and v.head_dim == d
-    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 4  # 16 tiles
-    assert pv(torch.bfloat16, 128, causal, 2, 40000, 8, 1, 1, 132).config.split_kv == 32  # MQA: 2 tiles
+    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 8  # 16 tiles
+    assert pv(torch.bfloat16, 128, causal, 8, 32768, 64, 8, 1, 132).config.split_kv == 8  # 16 tiles
+    assert pv(torch.bfloat16, 128, causal, 2, 40000, 8, 1, 1, 132).config.split_kv == 64  # MQA: 2 tiles
     assert pv(torch.bfloat16, 128, causal, 3, 1500, 16, 4, 4, 132).config.split_kv == 2
     assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132) is None  # more queries than a tile's rows per head
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path

@@ -673,11 +673,14 @@ def _arrive_meeting(flag, nonce):
 
 @gluon.jit
 def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
-                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr):
+                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0):
     """This program's state (O unnormalised, m, l; fp32) into workspace slot `mine`; ROWS_MASKED: only the tile's
     first `valid` rows (public). Returns the row masks (None, None unmasked)."""
     if ROWS_MASKED:
-        ok_s = rows_s < valid
+        if PACK:  # packed tiles: each head's first `valid` rows (query positions below SEQ_Q)
+            ok_s = rows_s % PACK < valid
+        else:
+            ok_s = rows_s < valid
         ok_o = gl.expand_dims(gl.convert_layout(ok_s, row_o), 1) & (o_offs >= 0)
         gl.store(mine + o_offs, acc, mask=ok_o)
         gl.store(mine + BLOCK_M * HEAD_DIM + rows_s, m_i, mask=ok_s)
@@ -693,14 +696,15 @@ def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constex
 
 @gluon.jit
 def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, BLOCK_M: gl.constexpr,
-               HEAD_DIM: gl.constexpr, row_o: gl.constexpr, valid=None, ROWS_MASKED: gl.constexpr = False):
+               HEAD_DIM: gl.constexpr, row_o: gl.constexpr, valid=None, ROWS_MASKED: gl.constexpr = False,
+               PACK: gl.constexpr = 0):
     """One SPLIT_KV meeting of two programs: this one's state (O unnormalised, m, l; fp32) into its workspace slot
     `mine`, then the call's nonce swapped into `flag` (_arrive_second). (go, m, l, O): go where this program
     arrived second; then it has written the flag back to 0 and merged the other slot's state with its own, the
     slot of FIRST (this one's when FIRST, a public flag) first, so the bits are the same whichever arrives
     second. Otherwise its own state, unused. ROWS_MASKED: only the tile's first `valid` rows (those below SEQ_Q, a
     public count) are stored and loaded; the others' merged state is never stored (rows past SEQ_Q)."""
-    ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED)
+    ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED, PACK)
     go = _arrive_meeting(flag, nonce)
     m_new = m_i
     l_new = l_i
@@ -735,7 +739,9 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, cl))
     cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
     offs = rows[:, None] * HEAD_DIM + cols[None, :]
-    if ROWS_MASKED:
+    if ROWS_MASKED and PACK:  # packed tiles: each head's first `valid` rows
+        ok = rows % PACK < valid
+    elif ROWS_MASKED:
         ok = rows < valid
     else:
         ok = rows < BLOCK_M
@@ -805,7 +811,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
-    if PACK:  # the meetings (ROWS_MASKED) move every row: a head's rows past SEQ_Q are padding, not the tile's last
+    if PACK:  # the meetings (ROWS_MASKED) move each head's rows below SEQ_Q (_store_state, _merge_slots)
         offs_m = offs_m % PACK  # query positions (m0 = 0)
     mbarrier.wait(q_bar, i & 1)
     if n_own > 0:
@@ -822,11 +828,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     else:
         SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
         # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts,
-        # where the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised (session
-        # 16). Not the packed builds there: with the workspace merge ptxas recomputed a TMA store coordinate's guard
-        # predicate from a register, which the audit cannot relate to the guard its register was written under (16
-        # variants failed it); with the register merge they neither spill nor fail (session 16)
-        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8 and not PACK)
+        # where the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised, packed
+        # builds included (their per-head row masks spill 64 bytes in the register merge; session 16)
+        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8)
         SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
         NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
         rows_o = gl.arange(0, BLOCK_M, layout=row_o)
@@ -835,8 +839,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
         base = ws + (u * SLOTS).to(gl.int64) * SLOT
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
-            _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, (BLOCK_M if PACK else SEQ_Q - m0), BLOCK_M,
-                         HEAD_DIM, row_o, ROWS_MASKED)
+            _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
+                         ROWS_MASKED, PACK)
             go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
             # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
             # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
@@ -847,19 +851,19 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                         node = part >> LVL
                         pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
                         if (PARTS >> LVL) == 2:
-                            _merge_slots(pair, pair + SLOT, pair, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
-                                         o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK)
+                            _merge_slots(pair, pair + SLOT, pair, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0,
+                                         SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK)
                         else:
                             dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
-                            _merge_slots(pair, pair + SLOT, dst, (BLOCK_M if PACK else SEQ_Q - m0), o_desc, LSE,
-                                         o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED)
+                            _merge_slots(pair, pair + SLOT, dst, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0,
+                                         SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK)
                             go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4,
                                                     nonce)
                     go = go_up
         else:
             go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                            flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
-                                           BLOCK_M, HEAD_DIM, row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
+                                           BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK)
             # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
             # the lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
             for LVL in gl.static_range(1, 6):
@@ -871,8 +875,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                             go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + (2 * PARTS - 4 + pair) * SLOT,
                                                               base + (2 * PARTS - 3 - pair) * SLOT,
                                                               flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
-                                                              rows_s, BLOCK_M, HEAD_DIM, row_o,
-                                                              (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
+                                                              rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0,
+                                                              ROWS_MASKED, PACK)
                         else:
                             node = part // (1 << LVL)
                             go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
@@ -881,7 +885,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                               * SLOT,
                                                               flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
                                                               nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
-                                                              row_o, (BLOCK_M if PACK else SEQ_Q - m0), ROWS_MASKED)
+                                                              row_o, SEQ_Q - m0, ROWS_MASKED, PACK)
                     go = go_up
             if go:
                 _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,

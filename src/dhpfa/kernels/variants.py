@@ -270,12 +270,16 @@ SM90_TUNE_EXTRA = {
 # (PACK_HEADS or a multiple of it sharing each key/value head): the query heads of a group run PACK_HEADS at a time as
 # the rows of one 64-row tile, PACK_ROWS positions each (sm90_fwd PACK), so each key/value block is read and multiplied
 # once per PACK_HEADS query heads instead of once per head, and the grid is PACK_HEADS times smaller, which leaves room
-# to split the keys across more programs. The split builds above with PACK; the same rule for the part count, applied
-# to the packed grid (few_programs_variant). Session 16 (docs/perf-log.md).
+# to split the keys across more programs. The split builds above with PACK, and the same rule for the part count as
+# few_programs_variant's applied to the packed grid, except that every part count may fill all of the SMs (share 1;
+# the unpacked tables keep 8-64 parts to half of them). Session 16 run 16 (graph replay, the packed call forced to each
+# part count): (1,64,8,8,32768,128) 8 parts 51.0 us against 78.8 with 4 (the rule with half of the SMs); (2,32,8,4,
+# 16384,64) 27.1 against 35.5; (1,32,8,4,8192,128) 16 parts 23.7 against 8 parts 22.7 (the one row it costs); the other
+# six rows unchanged.
 PACK_ROWS = 16
 PACK_HEADS = 64 // PACK_ROWS
-_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, share)
-                                for table, least, share in _SPLIT_KV_TABLES)
+_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, 1)
+                                for table, least, _share in _SPLIT_KV_TABLES)
 # ... and where no split applies (grids of many packed tiles, or short keys): the same builds with one program per
 # packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per PACK_HEADS heads too
 SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
