@@ -349,9 +349,11 @@ class Variant:
         return f"{self.kernel}-{dt}-d{self.head_dim}-{'causal' if self.causal else 'full'}-{self.config.label()}"
 
 
-def candidates(head_dim: int, sm90: bool, causal=None):
+def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
     """(kernel, tiles) the dispatcher or the autotuner may run for this head dim, defaults first; the Gluon
-    kernels only on sm_90. causal=False leaves out tiles that only causal calls run (TileConfig.unpaired)."""
+    kernels only on sm_90. causal=False leaves out tiles that only causal calls run (TileConfig.unpaired). packed: also
+    the packed grouped-query builds (TileConfig.pack), which run only calls of at most PACK_ROWS queries
+    (packed_variant): not the autotuner's, which times 16K-token shapes."""
     out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
     if sm90:
         out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
@@ -362,9 +364,11 @@ def candidates(head_dim: int, sm90: bool, causal=None):
         out += [SM90_FEW_PROGRAMS[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS]
         out += [SM90_FEW_PROGRAMS_MID[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_MID]
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
-        out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES + _PACKED_SPLIT_KV_TABLES
-                for c in (False, True) if (head_dim, c) in table]
-        out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
+        out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
+                if (head_dim, c) in table]
+        if packed:
+            out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
+            out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))
@@ -373,7 +377,7 @@ def candidates(head_dim: int, sm90: bool, causal=None):
 def shipped_variants():
     """Every variant the GPU dispatcher or the autotuner can choose."""
     return [Variant(kernel, config, dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)
-            for kernel, config in candidates(d, sm90=True, causal=c)]
+            for kernel, config in candidates(d, sm90=True, causal=c, packed=True)]
 
 
 def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
