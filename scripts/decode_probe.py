@@ -23,7 +23,7 @@ from dhpfa.kernels.sm90_fwd import SPLIT_KV_PARTS
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 from dhpfa.measure.leak import random_pool
-from small_tiles import variant_fn  # scripts/
+from small_tiles import patched_call, variant_fn  # scripts/
 
 T = variants.TileConfig
 # --tiles: shipped builds launched directly beside the API's choice, by name
@@ -42,17 +42,7 @@ def forced_parts(call, parts):
     afresh inside, and dropped after, so the API's own calls keep theirs. In graph replay only the captured launch is
     timed."""
     tables = () if parts == 0 else ((variants._split_kv_tables(parts), 0, 1),)
-
-    def fn(q, k, v, causal):
-        saved = variants._SPLIT_KV_TABLES
-        variants._SPLIT_KV_TABLES = tables
-        api._PLANS.clear()
-        try:
-            return call(q, k, v, causal)
-        finally:
-            variants._SPLIT_KV_TABLES = saved
-            api._PLANS.clear()
-    return fn
+    return patched_call(call, variants, "_SPLIT_KV_TABLES", tables)
 
 
 def main():

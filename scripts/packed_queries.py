@@ -18,6 +18,7 @@ import dhpfa
 from dhpfa import api
 from dhpfa.kernels import variants
 from dhpfa.measure.bench import interleaved_ms
+from small_tiles import patched_call  # scripts/
 
 SHAPES = ("1,32,8,4,8192,128,c;1,32,8,8,16384,128,c;4,32,8,4,8192,128,c;8,32,8,16,4096,128,c;1,64,8,8,32768,128,c;"
           "1,32,8,4,8192,64,c;1,16,4,4,8192,256,c;1,32,8,4,8192,128;2,32,8,16,8192,96,c;"
@@ -25,22 +26,11 @@ SHAPES = ("1,32,8,4,8192,128,c;1,32,8,8,16384,128,c;4,32,8,4,8192,128,c;8,32,8,1
           "32,32,8,4,8192,64,c;16,16,4,8,4096,256,c")
 
 
-def patched_call(obj, name, value):
-    """The API's call with obj.name set to value for the call (plans made afresh, and dropped after, so the API's own
-    calls keep theirs; in graph replay only the captured launch is timed)."""
-    def fn(q, k, v, causal):
-        saved = getattr(obj, name)
-        setattr(obj, name, value)
-        api._PLANS.clear()
-        try:
-            return dhpfa.flash_attn_func(q, k, v, causal=causal)
-        finally:
-            setattr(obj, name, saved)
-            api._PLANS.clear()
-    return fn
+def api_call(q, k, v, causal):
+    return dhpfa.flash_attn_func(q, k, v, causal=causal)
 
 
-unpacked = patched_call(api, "PACK_GQA_DECODE", False)  # the choice before session 16's packing
+unpacked = patched_call(api_call, api, "PACK_GQA_DECODE", False)  # the choice before session 16's packing
 
 
 def forced_parts(parts):
@@ -50,7 +40,7 @@ def forced_parts(parts):
 
     def choose(dtype, head_dim, causal, *rest):
         return variants.Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
-    return patched_call(variants, "packed_variant", choose)
+    return patched_call(api_call, variants, "packed_variant", choose)
 
 
 def sdpa(backend):
@@ -73,7 +63,7 @@ def main():
     ap.add_argument("--no-peers", action="store_true", help="leave out the SDPA backends")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal), "unpacked": unpacked}
+    kernels = {"dhpfa": api_call, "unpacked": unpacked}
     if not args.no_peers:
         kernels.update(sdpa_flash=sdpa("flash"), sdpa_cudnn=sdpa("cudnn"))
     kernels.update({f"p{n}": forced_parts(int(n)) for n in args.parts.split(",") if n})

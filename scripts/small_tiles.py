@@ -12,6 +12,7 @@ import statistics
 
 import torch
 
+from dhpfa import api
 from dhpfa.kernels import dispatch, variants
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
@@ -109,6 +110,27 @@ def variant_fn(variant, shape, causal_offset=None):
         dispatch.launch(variant, q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out, lse, d ** -0.5,
                         causal, k.shape[2] - q.shape[2] if causal_offset is None else causal_offset)
         return out.transpose(1, 2)
+    return fn
+
+
+def patched_call(call, obj, name, value, clear_launchers=False):
+    """`call` (fn(q, k, v, causal) through the API) with obj.name set to `value` for the call: the API's plans are made
+    afresh inside and dropped after (clear_launchers: dispatch's cached launchers too, where the patch changes the
+    kernel they hold), so the API's own calls keep theirs. In graph replay only the captured launch is timed."""
+    def forget():
+        api._PLANS.clear()
+        if clear_launchers:
+            dispatch.clear_launchers()
+
+    def fn(q, k, v, causal):
+        saved = getattr(obj, name)
+        setattr(obj, name, value)
+        forget()
+        try:
+            return call(q, k, v, causal)
+        finally:
+            setattr(obj, name, saved)
+            forget()
     return fn
 
 

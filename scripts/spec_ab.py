@@ -16,13 +16,13 @@ import statistics
 import torch
 
 import dhpfa
-from dhpfa import api
-from dhpfa.kernels import dispatch, sm90_fwd
+from dhpfa.kernels import sm90_fwd
 from dhpfa.measure.bench import interleaved_ms
+from small_tiles import patched_call  # scripts/
 
 SHAPES = ("1,16,16384,16384,128;1,16,16384,16384,128,16,c;4,16,4096,4096,128;32,16,512,512,128;1,32,16384,16384,64;"
-          "1,8,16384,16384,256;1,8,512,512,64;1,32,1,8192,128,8;8,32,1,8192,128,8;1,8,1,32768,256,1;4,16,300,5000,128,4;"
-          "1,4,300,4096,128;1,8,1,16384,64,1;1,16,1,8192,96,4")
+          "1,8,16384,16384,256;1,8,512,512,64;1,32,1,8192,128,8;8,32,1,8192,128,8;1,8,1,32768,256,1;"
+          "4,16,300,5000,128,4;1,4,300,4096,128;1,8,1,16384,64,1;1,16,1,8192,96,4")
 
 
 def specialised_module():
@@ -36,19 +36,9 @@ def specialised_module():
 
 
 def with_kernel(fn_kernel):
-    real = sm90_fwd.attn_fwd_sm90_ws
-
-    def call(q, k, v, causal):
-        sm90_fwd.attn_fwd_sm90_ws = fn_kernel
-        api._PLANS.clear()
-        dispatch.clear_launchers()
-        try:
-            return dhpfa.flash_attn_func(q, k, v, causal=causal)
-        finally:
-            sm90_fwd.attn_fwd_sm90_ws = real
-            api._PLANS.clear()
-            dispatch.clear_launchers()
-    return call
+    """The API's call with sm90_fwd.attn_fwd_sm90_ws replaced by fn_kernel (plans and cached launchers made afresh)."""
+    return patched_call(lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal), sm90_fwd,
+                        "attn_fwd_sm90_ws", fn_kernel, clear_launchers=True)
 
 
 def main():
@@ -59,7 +49,8 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     spec = specialised_module()
-    kernels = {"unspecialised": with_kernel(sm90_fwd.attn_fwd_sm90_ws), "specialised": with_kernel(spec.attn_fwd_sm90_ws)}
+    kernels = {"unspecialised": with_kernel(sm90_fwd.attn_fwd_sm90_ws),
+               "specialised": with_kernel(spec.attn_fwd_sm90_ws)}
     rows = []
     for s in args.shapes.split(";"):
         f = s.split(",")
