@@ -11,18 +11,13 @@ import time
 
 
 def _work(names):
-    import torch
+    from dhpfa.audit import placeholder_launch
     from dhpfa.kernels import dispatch, variants
     done = 0
     for v in variants.shipped_variants():
         if v.name not in names:
             continue
-        d = v.head_dim
-        sq, h = (v.config.pack, 8) if v.config.pack else (128, 4)  # packed builds: at most `pack` queries, groups of 4
-        q = torch.empty(2, sq, h, d, device="cuda", dtype=v.dtype)
-        k = torch.empty(2, 128, 2, d, device="cuda", dtype=v.dtype)
-        grid, args, kwargs = dispatch.launch_args(v, q, k, torch.empty_like(k), torch.empty_like(q),
-                                                  torch.empty(2, h, sq, device="cuda"), 0.1, v.causal, 128 - sq)
+        grid, args, kwargs = placeholder_launch(v, "cuda")  # the audit's placeholder shapes, on the GPU
         dispatch.kernel_fn(v.kernel).warmup(*args, grid=grid, **kwargs)
         done += 1
     return done

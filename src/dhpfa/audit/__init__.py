@@ -105,20 +105,25 @@ class VariantReport:
         return all(r.ok for r in self.reports)
 
 
-def variant_launch(variant):
-    """(kernel function, args, kwargs) of a shipped variant on CPU placeholder tensors: any arguments with
-    the launch's types and 16-divisibility give the binary the JIT would launch (for compile_offline)."""
+def placeholder_launch(variant, device="cpu"):
+    """(grid, args, kwargs) of a shipped variant on placeholder tensors (uninitialised, on `device`): the shape
+    arguments are not specialised, so any arguments with the launch's types give the binary every call launches.
+    Packed grouped-query builds (TileConfig.pack) take at most `pack` queries, block_m // pack heads per tile."""
     import torch
     from ..kernels import dispatch
-    d = variant.head_dim
-    # packed grouped-query builds (TileConfig.pack) take at most `pack` queries, block_m // pack heads per tile; the
-    # shape arguments are not specialised, so any valid shape gives the binary every call launches
-    sq, h = (variant.config.pack, 2 * (variant.config.block_m // variant.config.pack)) if variant.config.pack \
-        else (128, 4)
-    q = torch.empty(2, sq, h, d, dtype=variant.dtype)
-    k = torch.empty(2, 128, 2, d, dtype=variant.dtype)
-    _, args, kwargs = dispatch.launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
-                                           torch.empty(2, h, sq), 0.1, variant.causal, 128 - sq)
+    d, c = variant.head_dim, variant.config
+    sq, h = (c.pack, 2 * (c.block_m // c.pack)) if c.pack else (128, 4)
+    q = torch.empty(2, sq, h, d, dtype=variant.dtype, device=device)
+    k = torch.empty(2, 128, 2, d, dtype=variant.dtype, device=device)
+    return dispatch.launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
+                                torch.empty(2, h, sq, device=device), 0.1, variant.causal, 128 - sq)
+
+
+def variant_launch(variant):
+    """(kernel function, args, kwargs) of a shipped variant on CPU placeholder tensors (placeholder_launch), for
+    compile_offline: the binary the JIT would launch."""
+    from ..kernels import dispatch
+    _, args, kwargs = placeholder_launch(variant)
     return dispatch.kernel_fn(variant.kernel), args, kwargs
 
 
