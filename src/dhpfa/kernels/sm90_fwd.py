@@ -811,8 +811,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
-    if PACK:  # the meetings (ROWS_MASKED) move each head's rows below SEQ_Q (_store_state, _merge_slots)
-        offs_m = offs_m % PACK  # query positions (m0 = 0)
+    if PACK:  # the causal mask's query positions: row r is position r % PACK of its head (m0 = 0)
+        offs_m = offs_m % PACK
     mbarrier.wait(q_bar, i & 1)
     if n_own > 0:
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
