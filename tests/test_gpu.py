@@ -161,13 +161,8 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
     assert bool(plan.variant.config.pack) == bool(parts)
     if parts and dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
-    rows = torch.arange(sq, device="cuda")
-    for bb in range(b):
-        for hh in range(h):
-            ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if causal else None, bb, hh, rows)
-            err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
-            assert err < TOL[dtype], f"rel err {err:.2e} at b={bb} h={hh} ({plan.variant.name})"
-            assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
+    _assert_heads_match(q, k, v, out, lse, sk - sq if causal else None,
+                        [(bb, hh) for bb in range(b) for hh in range(h)], TOL[dtype], f" ({plan.variant.name})")
     _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 5)
 
 
@@ -290,13 +285,9 @@ def test_every_shipped_variant_matches_float64(variant):
     dispatch.launch(variant, q, k, v, out, lse, d ** -0.5, variant.causal, sk - sq)
     torch.cuda.synchronize()
     assert not out.isnan().any() and not lse.isnan().any()
-    rows = torch.arange(sq, device="cuda")
     heads = range(h) if variant.config.pack else (0, h - 1)  # packed: every head (a head's rows in another's place)
-    for bb, hh in {(bb, hh) for bb in (0, b - 1) for hh in heads}:
-        ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if variant.causal else None, bb, hh, rows)
-        err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
-        assert err < TOL[dt], f"rel err {err:.2e} at b={bb} h={hh}"
-        assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
+    _assert_heads_match(q, k, v, out, lse, sk - sq if variant.causal else None,
+                        {(bb, hh) for bb in (0, b - 1) for hh in heads}, TOL[dt])
 
 
 @pytest.mark.parametrize("variant", variants.shipped_variants(), ids=lambda v: v.name)
@@ -325,13 +316,18 @@ def _check_packed_grid(variant, b, sq, sk, h, hk, calls):
         dispatch.launch(variant, q, k, v, out, lse, d ** -0.5, variant.causal, sk - sq)
     torch.cuda.synchronize()
     assert not out.isnan().any() and not lse.isnan().any()
-    rows = torch.arange(sq, device="cuda")
-    for bb in (0, b - 1):
-        for hh in range(h):
-            ro, rl = attention_ref_rows(q, k, v, d ** -0.5, sk - sq if variant.causal else None, bb, hh, rows)
-            err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
-            assert err < TOL[dt], f"rel err {err:.2e} at b={bb} h={hh}"
-            assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
+    _assert_heads_match(q, k, v, out, lse, sk - sq if variant.causal else None,
+                        [(bb, hh) for bb in (0, b - 1) for hh in range(h)], TOL[dt])
+
+
+def _assert_heads_match(q, k, v, out, lse, causal_offset, pairs, tol, note=""):
+    """out and lse (B, Sq, H, D) / (B, H, Sq) of each (sequence, head) pair against float64 on every query row."""
+    rows = torch.arange(q.shape[1], device="cuda")
+    for bb, hh in pairs:
+        ro, rl = attention_ref_rows(q, k, v, q.shape[-1] ** -0.5, causal_offset, bb, hh, rows)
+        err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
+        assert err < tol, f"rel err {err:.2e} at b={bb} h={hh}{note}"
+        assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize("causal", [False, True])
