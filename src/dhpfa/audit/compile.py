@@ -70,11 +70,22 @@ def _source_class(fn):
     return GluonASTSource if isinstance(fn, GluonJITFunction) else ASTSource
 
 
-def compile_offline(fn, args, kwargs, use_cache=True) -> Compiled:
-    """Compile a @triton.jit or @gluon.jit function for sm_90a as the JIT would for these arguments."""
+def _source_and_key(fn, args, kwargs):
+    """(compiler source, options, key): the key names the binary these arguments compile to (Triton's version, the
+    source with its specialisation and constexprs, the options); equal keys, equal binaries."""
     signature, constexprs, attrs, options = bind(fn, args, kwargs)
     src = _source_class(fn)(fn, signature, constexprs, attrs)
-    key = hashlib.sha256(f"{triton.__version__}|{src.hash()}|{options.hash()}".encode()).hexdigest()[:32]
+    return src, options, hashlib.sha256(f"{triton.__version__}|{src.hash()}|{options.hash()}".encode()).hexdigest()[:32]
+
+
+def binary_key(fn, args, kwargs) -> str:
+    """The key of the binary compile_offline gives for these arguments (no compilation)."""
+    return _source_and_key(fn, args, kwargs)[2]
+
+
+def compile_offline(fn, args, kwargs, use_cache=True) -> Compiled:
+    """Compile a @triton.jit or @gluon.jit function for sm_90a as the JIT would for these arguments."""
+    src, options, key = _source_and_key(fn, args, kwargs)
     path = cache_dir() / f"{fn.__name__}-{key}.cubin"
     if use_cache and path.exists():
         return Compiled(fn.__name__, path.read_bytes(), True)
