@@ -1,11 +1,13 @@
-"""Session 16: 2-16 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
-packs variants.PACK_HEADS query heads of a group per tile (variants.packed_variant), beside the same calls unpacked
+"""Sessions 16-17: 2-16 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
+packs variants.pack_heads query heads of a group per tile (variants.packed_variant), beside the same calls unpacked
 (api.PACK_GQA_DECODE = False: the choice before) and SDPA's flash and cuDNN backends (enable_gqa; non-causal, as SDPA's
 is_causal aligns top-left). CUDA-graph replay, interleaved rounds, medians in us; xU = median of per-round speedups over
 the unpacked call.
 
     PYTHONPATH=src:scripts python3 scripts/packed_queries.py --out DIR [--shapes B,H,H_kv,Sq,Sk,D[,c];...]
         [--parts 1,2,4,..]   (also time the packed call forced to each part count, pN; 1: no split)
+        [--slots16]          (also time slots16: the same packed call with 16-row slots, at most 4 heads a tile:
+                              session 16's layout, through this kernel)
 """
 import argparse
 import json
@@ -23,7 +25,10 @@ from small_tiles import patched_call  # scripts/
 SHAPES = ("1,32,8,4,8192,128,c;1,32,8,8,16384,128,c;4,32,8,4,8192,128,c;8,32,8,16,4096,128,c;1,64,8,8,32768,128,c;"
           "1,32,8,4,8192,64,c;1,16,4,4,8192,256,c;1,32,8,4,8192,128;2,32,8,16,8192,96,c;"
           "32,32,8,4,8192,128,c;16,32,8,16,2048,128,c;64,32,8,4,512,128,c;8,64,8,8,4096,128,c;4,32,8,4,1000,128,c;"
-          "32,32,8,4,8192,64,c;16,16,4,8,4096,256,c")
+          "32,32,8,4,8192,64,c;16,16,4,8,4096,256,c;"
+          # session 17: groups of 8 with up to 8 queries (8 heads a tile), and groups of 2, 5, 6, 7 (not packed before)
+          "1,64,8,4,16384,128,c;16,64,8,8,4096,128,c;1,28,4,4,8192,128,c;8,28,4,8,4096,128,c;1,16,8,4,8192,256,c;"
+          "4,8,4,5,8192,256,c;1,40,8,3,16384,128,c;2,12,2,12,8192,128,c")
 
 
 def api_call(q, k, v, causal):
@@ -40,6 +45,23 @@ def forced_parts(parts):
 
     def choose(dtype, head_dim, causal, *rest):
         return variants.Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
+    return patched_call(api_call, variants, "packed_variant", choose)
+
+
+def slots16():
+    """The API's packed call with the build it chooses, but 16-row slots (at most 4 heads of up to 16 queries a tile,
+    as session 16 laid tiles out), where the packed grid that gives takes the same part-count rule."""
+    import dataclasses
+    real = variants.packed_variant
+
+    def choose(dtype, head_dim, causal, seq_q, seq_k, heads, kv_heads, batch, sm_count):
+        per_tile = variants.pack_heads(heads // kv_heads, seq_q, slot_rows=16)
+        if per_tile < 2:
+            return None
+        # the rule on the 16-row grid: the tile count scaled as if the group packed per_tile heads a tile
+        v = real(dtype, head_dim, causal, seq_q, seq_k, heads * variants.pack_heads(heads // kv_heads, seq_q)
+                 // per_tile, kv_heads, batch, sm_count)
+        return dataclasses.replace(v, config=dataclasses.replace(v.config, pack=16))
     return patched_call(api_call, variants, "packed_variant", choose)
 
 
@@ -61,12 +83,18 @@ def main():
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("--parts", default="", help="comma-separated part counts to force on the packed call as well")
     ap.add_argument("--no-peers", action="store_true", help="leave out the SDPA backends")
+    ap.add_argument("--slots16", action="store_true", help="also time 16-row slots (session 16's layout)")
+    ap.add_argument("--twin", action="store_true", help="also time the API's call a second time (the noise floor)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     kernels = {"dhpfa": api_call, "unpacked": unpacked}
     if not args.no_peers:
         kernels.update(sdpa_flash=sdpa("flash"), sdpa_cudnn=sdpa("cudnn"))
     kernels.update({f"p{n}": forced_parts(int(n)) for n in args.parts.split(",") if n})
+    if args.slots16:
+        kernels["slots16"] = slots16()
+    if args.twin:
+        kernels["twin"] = lambda *a: api_call(*a)
     rows = []
     for spec in args.shapes.split(";"):
         f = spec.split(",")

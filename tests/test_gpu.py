@@ -138,20 +138,22 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
         assert torch.equal(o3, out) and torch.equal(l3, lse)
 
 
-_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 8),
-                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 0),
-                   (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1)]  # 1: packed, one program per tile
+# (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
+# slots a head, 3 heads a tile); 1: packed, one program per tile; 0: not packed (groups of 7 with 9 queries)
+_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
+                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
+                   (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
+                   (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 0)]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 @pytest.mark.parametrize("b,sq,sk,h,hk,causal,parts", _PACKED_QUERIES)
 def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d, dtype):
-    """2-16 queries per sequence with groups of a multiple of variants.PACK_HEADS query heads per key/value head
-    (speculative decoding's drafts): variants.PACK_HEADS heads of a group run as the rows of one tile (sm90_fwd PACK),
-    split across `parts` programs per tile (on 132 SMs; 1: one program per packed tile, where the packed grid is too big
-    to split or the keys too few; 0: a group of 2 heads, not packed); bottom-right causal masks
-    each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then
+    """2-16 queries per sequence with grouped heads (speculative decoding's drafts): variants.pack_heads heads of a group
+    run as the rows of one tile (sm90_fwd PACK), split across `parts` programs per tile (on 132 SMs; 1: one program per
+    packed tile, where the packed grid is too big to split or the keys too few; 0: not packed); bottom-right causal
+    masks each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then
     bitwise the same over repeated calls and CUDA-graph replays."""
     g = torch.Generator(device="cuda").manual_seed(b * sk + d + sq)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
@@ -275,8 +277,8 @@ def test_every_shipped_variant_matches_float64(variant):
     tuner), on poisoned outputs: odd lengths, seq_q != seq_k (bottom-right causal), GQA."""
     d, dt = variant.head_dim, variant.dtype
     g = torch.Generator(device="cuda").manual_seed(d + variant.causal)
-    # packed grouped-query builds (TileConfig.pack): at most `pack` queries, groups of a multiple of 64 // pack heads
-    b, sq, sk, h, hk = (2, 13, 1000, 8, 2) if variant.config.pack else (2, 333, 1000, 4, 2)
+    # packed grouped-query builds (TileConfig.pack): 5 queries of groups of 7 heads (7 slots of 8 rows and a spare)
+    b, sq, sk, h, hk = (2, 5, 1000, 14, 2) if variant.config.pack else (2, 333, 1000, 4, 2)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dt, generator=g)
     k = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
     v = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
@@ -295,8 +297,8 @@ def test_every_shipped_variant_on_a_full_grid(variant):
     """Each variant on a 16K-token grid (S = 1024: thousands of programs at 64-row tiles), as the tuner runs
     it, 10 calls queued back to back. The per-variant test above runs small grids, where a race between
     warp-specialised partitions (session 8: the split-key ring) did not show."""
-    if variant.config.pack:  # 16 queries of 32 heads over 8 key/value heads, 64 sequences: 512 packed tiles
-        _check_packed_grid(variant, 64, 16, 1024, 32, 8, calls=10)
+    if variant.config.pack:  # 6 queries of 56 heads over 8 key/value heads, 64 sequences: 512 packed tiles of 7 heads
+        _check_packed_grid(variant, 64, 6, 1024, 56, 8, calls=10)
         return
     s = 1024
     check_variant_on_grid(variant, 16384 // s, 2048 // variant.head_dim, s, calls=10, tol=TOL[variant.dtype],

@@ -307,26 +307,41 @@ def test_padded_head_dims_take_the_builds_of_their_kernel_dim(cache_dir, monkeyp
         assert portable.kernel in variants.TRITON_KERNELS
 
 
+def test_pack_heads_takes_the_largest_divisor_of_the_group_that_fits_a_tile():
+    """Query heads per packed tile: the largest divisor of the group whose heads' 8-row slots (ceil(queries / 8) each)
+    fit the 64-row tile; 0 where none does."""
+    ph = variants.pack_heads
+    assert (variants.PACK_ROWS, variants.PACK_MAX_QUERIES) == (8, 16)
+    assert [ph(g, 4) for g in range(1, 11)] == [1, 2, 3, 4, 5, 6, 7, 8, 3, 5]
+    assert [ph(g, 8) for g in (7, 8, 16, 32)] == [7, 8, 8, 8]
+    assert [ph(g, 9) for g in (2, 4, 6, 7, 8, 14)] == [2, 4, 3, 1, 4, 2]  # two slots per head: at most 4 heads
+    assert [ph(g, 16) for g in (3, 5, 12)] == [3, 1, 4]
+    assert ph(4, 17) == 2 and ph(4, 65) == 0  # three slots a head: two heads per tile; past 64 rows: none
+    assert ph(4, 4, slot_rows=16) == 4 and ph(8, 2, slot_rows=16) == 4
+
+
 @pytest.mark.parametrize("causal", [False, True])
 def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
-    """2-16 queries per sequence, groups of a multiple of PACK_HEADS heads: the packed split build whose part count the
-    split rules give the packed grid (batch * heads / PACK_HEADS tiles), else the packed build without a split (one
-    program per packed tile); other calls None (they run unpacked)."""
+    """2-16 queries per sequence with groups that pack_heads packs 2 or more at a time: the packed split build whose
+    part count the split rules give the packed grid (batch * heads / pack_heads tiles), else the packed build without
+    a split (one program per packed tile); other calls None (they run unpacked)."""
     pv = variants.packed_variant
-    rows, heads = variants.PACK_ROWS, variants.PACK_HEADS
-    assert (rows, heads) == (16, 4)
+    rows = variants.PACK_ROWS
     for d in variants.HEAD_DIMS:
         v = pv(torch.bfloat16, d, causal, 4, 8192, 32, 8, 1, 132)  # 8 packed tiles: 16 parts (all of the SMs)
         assert v.config.pack == rows and v.config.split_kv == 16 and v in variants.shipped_variants()
         assert v.config.block_n == (128 if d <= 128 else 64) and v.causal == causal and v.head_dim == d
-    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 8  # 16 tiles
-    assert pv(torch.bfloat16, 128, causal, 8, 32768, 64, 8, 1, 132).config.split_kv == 8  # 16 tiles
-    assert pv(torch.bfloat16, 128, causal, 2, 40000, 8, 1, 1, 132).config.split_kv == 64  # MQA: 2 tiles
+    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 8  # 4 heads a tile: 16 tiles
+    assert pv(torch.bfloat16, 128, causal, 8, 32768, 64, 8, 1, 132).config.split_kv == 16  # 8 heads a tile: 8 tiles
+    assert pv(torch.bfloat16, 128, causal, 2, 40000, 8, 1, 1, 132).config.split_kv == 64  # MQA: 1 tile
     assert pv(torch.bfloat16, 128, causal, 3, 1500, 16, 4, 4, 132).config.split_kv == 2
-    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132) is None  # more queries than a tile's rows per head
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132).config.split_kv == 16  # groups of 2: 8 tiles
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 24, 4, 1, 132).config.split_kv == 16  # groups of 6: 4 tiles
+    assert pv(torch.bfloat16, 128, causal, 8, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 tiles
+    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132) is None  # more queries than two slots a head
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
-    assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132) is None  # groups of 2 heads
-    assert pv(torch.bfloat16, 128, causal, 4, 8192, 24, 4, 1, 132) is None  # groups of 6
+    assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132) is None  # groups of 7, two slots a head: one head
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)
     # shipped (audited), but not the autotuner's: it times 16K-token shapes, which packed builds refuse
     assert not any(v.config.pack for v in tune.candidate_variants(torch.bfloat16, 128, causal, True))
     for unsplit in (pv(torch.bfloat16, 128, causal, 4, 1023, 32, 8, 1, 132),  # too few keys to split

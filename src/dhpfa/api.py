@@ -168,7 +168,7 @@ def _cached_plan(sig, q, k, v):
 # One query per sequence with grouped-query heads (decode): the g = H / H_kv query heads that share a key/value head
 # run as g rows of one query tile over H_kv heads (pack_gqa), so each key/value block is read and multiplied once
 # per group, not once per query head. flash-attn's `seqlenq_ngroups_swapped` does the same. With 2-16 queries per
-# sequence (speculative decoding's drafts) the kernel packs variants.PACK_HEADS heads of a group per tile itself
+# sequence (speculative decoding's drafts) the kernel packs variants.pack_heads heads of a group per tile itself
 # (variants.packed_variant, sm90_fwd PACK), where the key split rules give the packed grid a split. Set False to
 # compare.
 PACK_GQA_DECODE = True

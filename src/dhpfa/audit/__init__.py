@@ -108,7 +108,8 @@ class VariantReport:
 def placeholder_launch(variant, device="cpu"):
     """(grid, args, kwargs) of a shipped variant on placeholder tensors (uninitialised, on `device`): the shape
     arguments are not specialised, so any arguments with the launch's types give the binary every call launches.
-    Packed grouped-query builds (TileConfig.pack) take at most `pack` queries, block_m // pack heads per tile."""
+    Packed grouped-query builds (TileConfig.pack) take grouped heads (variants.pack_heads): `pack` queries of groups of
+    block_m // pack heads."""
     import torch
     from ..kernels import dispatch
     d, c = variant.head_dim, variant.config

@@ -104,40 +104,63 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
 
 
 @gluon.jit
-def _pack_lse_offsets(bh, rows, SEQ_Q, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
-    """PACK (packed grouped-query tiles): (offsets into LSE (B, H, SEQ_Q), mask) of a tile's rows, row r being query
-    position r % PACK of query head bh * (BLOCK_M // PACK) + r // PACK (bh: a block of BLOCK_M // PACK heads); rows
-    past SEQ_Q are padding. Public: shapes and row ids."""
-    pos = rows % PACK
-    return (bh.to(gl.int64) * (BLOCK_M // PACK) + rows // PACK) * SEQ_Q + pos, pos < SEQ_Q
+def _pack_shift(ph, SLOTS: gl.constexpr):
+    """PACK: log2 of the slots each of a tile's ph query heads owns, the largest power of two at most SLOTS // ph
+    (SLOTS <= 8: every SLOTS // ph is one), by comparisons: the slot arithmetic below is shifts and masks, not integer
+    divisions (a runtime divisor costs a call to a division routine each; session 17). Public: shapes."""
+    return (ph * 2 <= SLOTS).to(gl.int32) + (ph * 4 <= SLOTS).to(gl.int32) + (ph * 8 <= SLOTS).to(gl.int32)
 
 
 @gluon.jit
-def _store_o(o_desc, o_smem, b, m0, h, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
-    """PACK: the TMA stores of a tile's O staged in o_smem (clipped at the tensor's bounds), BLOCK_M // PACK of PACK
-    rows, one per query head of the block h (rows w * PACK .. of the tile are head w's)."""
-    for w in gl.static_range(BLOCK_M // PACK):
-        tma.async_copy_shared_to_global(o_desc, [b, m0, h * (BLOCK_M // PACK) + w, 0],
-                                        o_smem.slice(w * PACK, PACK, dim=1))
+def _pack_rows(rows, SEQ_Q, ph, PACK: gl.constexpr, SLOTS: gl.constexpr):
+    """PACK (packed grouped-query tiles): (head, query position, valid) of tile rows. The tile is SLOTS slots of PACK
+    rows; each of the block's ph query heads owns 2^_pack_shift slots in a row, of which the first cdiv(SEQ_Q, PACK)
+    hold its positions, PACK per slot (so with few heads each sits in its own warps' rows, as with one 16-row slot a
+    head). Rows of slots past ph heads, and positions past SEQ_Q, are padding (not valid). Public: shapes, row ids."""
+    gl.static_assert(SLOTS <= 8, "packed tiles: at most 8 slots")
+    sh = _pack_shift(ph, SLOTS)
+    slot = rows // PACK
+    head = slot >> sh
+    pos = (slot & ((1 << sh) - 1)) * PACK + rows % PACK
+    return head, pos, (head < ph) & (pos < SEQ_Q)
+
+
+@gluon.jit
+def _pack_lse_offsets(bh, rows, SEQ_Q, ph, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+    """PACK: (offsets into LSE (B, H, SEQ_Q), mask) of a tile's rows (_pack_rows; bh: a block of ph query heads)."""
+    head, pos, ok = _pack_rows(rows, SEQ_Q, ph, PACK, BLOCK_M // PACK)
+    return (bh.to(gl.int64) * ph + head) * SEQ_Q + pos, ok
+
+
+@gluon.jit
+def _store_o(o_desc, o_smem, b, m0, h, SEQ_Q, ph, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+    """PACK: the TMA stores of a tile's O staged in o_smem, one per slot of PACK rows that holds one of the block h's
+    ph query heads (_pack_rows; m0 = 0), each clipped at SEQ_Q rows by TMA. Public: shapes."""
+    sh = _pack_shift(ph, BLOCK_M // PACK)
+    for j in gl.static_range(BLOCK_M // PACK):
+        pos0 = (j & ((1 << sh) - 1)) * PACK
+        if ((j >> sh) < ph) & (pos0 < SEQ_Q):
+            tma.async_copy_shared_to_global(o_desc, [b, m0 + pos0, h * ph + (j >> sh), 0],
+                                            o_smem.slice(j * PACK, PACK, dim=1))
 
 
 @gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
               HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False,
-              PACK: gl.constexpr = 0):
+              PACK: gl.constexpr = 0, ph=None):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
     dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
     store is waited for (until it has read the buffer) before the buffer's next write, and once at the
     consumer's end, instead of at once, so the next tile starts without waiting for it (session 10). PACK: the
-    tile holds BLOCK_M // PACK query heads of PACK rows each (_pack_lse_offsets, _store_o)."""
+    tile holds ph query heads in slots of PACK rows (_pack_rows, _pack_lse_offsets, _store_o)."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
     if PACK:
-        lse_offs, lse_ok = _pack_lse_offsets(pid_bh, gl.arange(0, BLOCK_M, layout=offs_m.type.layout), SEQ_Q, BLOCK_M,
-                                             PACK)
+        lse_offs, lse_ok = _pack_lse_offsets(pid_bh, gl.arange(0, BLOCK_M, layout=offs_m.type.layout), SEQ_Q, ph,
+                                             BLOCK_M, PACK)
         gl.store(LSE + lse_offs, lse, mask=lse_ok)
     else:
         gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
@@ -147,7 +170,7 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
     if PACK:
-        _store_o(o_desc, o_smem, b, m0, h, BLOCK_M, PACK)
+        _store_o(o_desc, o_smem, b, m0, h, SEQ_Q, ph, BLOCK_M, PACK)
     else:
         tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
     if not DEFER_STORE:
@@ -274,16 +297,23 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
 
 
 @gluon.jit
-def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PACK_HEADS: gl.constexpr = 0):
+def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PACK_SLOTS: gl.constexpr = 0,
+            SEQ_Q=None, ph=None):
     """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`.
-    PACK_HEADS (SPLIT = 1, packed grouped-query tiles): bh is a block of PACK_HEADS query heads, head w's rows m0 ..
-    m0 + rows loaded into rows w * rows .. of the tile (the descriptor's blocks have `rows` rows)."""
+    PACK_SLOTS (SPLIT = 1, packed grouped-query tiles, m0 = 0): bh is a block of ph query heads; the tile's slots of
+    `rows` rows (the descriptor's blocks) take their heads' positions as _pack_rows lays them out, one TMA copy each.
+    Padding slots (past the block's heads, or past a head's positions) are loaded from rows past SEQ_Q, which TMA fills
+    with zeros without reading memory (as it does for the rows past SEQ_Q of a head's last slot)."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
-    if PACK_HEADS:
-        mbarrier.expect(bar, PACK_HEADS * q_desc.block_type.nbytes, pred=pred)
-        for w in gl.static_range(PACK_HEADS):
-            tma.async_copy_global_to_shared(q_desc, [bh // H, m0, (bh % H) * PACK_HEADS + w, 0], bar,
-                                            q_smem.index(first).slice(w * rows, rows, dim=1), pred=pred)
+    if PACK_SLOTS:
+        sh = _pack_shift(ph, PACK_SLOTS)
+        mbarrier.expect(bar, PACK_SLOTS * q_desc.block_type.nbytes, pred=pred)
+        for j in gl.static_range(PACK_SLOTS):
+            pos0 = (j & ((1 << sh) - 1)) * rows
+            pad = ((j >> sh) >= ph) | (pos0 >= SEQ_Q)
+            tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + gl.where(pad, SEQ_Q, pos0),
+                                                     (bh % H) * ph + gl.minimum(j >> sh, ph - 1), 0], bar,
+                                            q_smem.index(first).slice(j * rows, rows, dim=1), pred=pred)
     else:
         mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
         for w in gl.static_range(SPLIT):
@@ -673,12 +703,12 @@ def _arrive_meeting(flag, nonce):
 
 @gluon.jit
 def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
-                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0):
+                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0, ph=None):
     """This program's state (O unnormalised, m, l; fp32) into workspace slot `mine`; ROWS_MASKED: only the tile's
     first `valid` rows (public). Returns the row masks (None, None unmasked)."""
     if ROWS_MASKED:
-        if PACK:  # packed tiles: each head's first `valid` rows (query positions below SEQ_Q)
-            ok_s = rows_s % PACK < valid
+        if PACK:  # packed tiles: the rows of the block's heads' positions below `valid` (SEQ_Q)
+            ok_s = _pack_rows(rows_s, valid, ph, PACK, BLOCK_M // PACK)[2]
         else:
             ok_s = rows_s < valid
         ok_o = gl.expand_dims(gl.convert_layout(ok_s, row_o), 1) & (o_offs >= 0)
@@ -697,14 +727,15 @@ def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constex
 @gluon.jit
 def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, BLOCK_M: gl.constexpr,
                HEAD_DIM: gl.constexpr, row_o: gl.constexpr, valid=None, ROWS_MASKED: gl.constexpr = False,
-               PACK: gl.constexpr = 0):
+               PACK: gl.constexpr = 0, ph=None):
     """One SPLIT_KV meeting of two programs: this one's state (O unnormalised, m, l; fp32) into its workspace slot
     `mine`, then the call's nonce swapped into `flag` (_arrive_second). (go, m, l, O): go where this program
     arrived second; then it has written the flag back to 0 and merged the other slot's state with its own, the
     slot of FIRST (this one's when FIRST, a public flag) first, so the bits are the same whichever arrives
     second. Otherwise its own state, unused. ROWS_MASKED: only the tile's first `valid` rows (those below SEQ_Q, a
     public count) are stored and loaded; the others' merged state is never stored (rows past SEQ_Q)."""
-    ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED, PACK)
+    ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED, PACK,
+                              ph)
     go = _arrive_meeting(flag, nonce)
     m_new = m_i
     l_new = l_i
@@ -729,7 +760,8 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
 
 @gluon.jit
 def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
-                 HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0):
+                 HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0,
+                 ph=None):
     """WS_MERGE (_consume_tile_split_kv): the states in workspace slots a and b (a's first) combined through
     registers MERGE_COLS columns at a time, so no 64 x HEAD_DIM accumulator is held twice. Not ROOT: the merged
     state (O unnormalised, m, l) into slot dst. ROOT: LSE, and O = O / l staged in o_smem (Q's tile: its GEMMs are
@@ -739,8 +771,8 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, cl))
     cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
     offs = rows[:, None] * HEAD_DIM + cols[None, :]
-    if ROWS_MASKED and PACK:  # packed tiles: each head's first `valid` rows
-        ok = rows % PACK < valid
+    if ROWS_MASKED and PACK:  # packed tiles: the rows of the block's heads' positions below `valid` (SEQ_Q)
+        ok = _pack_rows(rows, valid, ph, PACK, BLOCK_M // PACK)[2]
     elif ROWS_MASKED:
         ok = rows < valid
     else:
@@ -756,7 +788,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
         l_safe = gl.where(empty_row, 1.0, l_new)
         lse = gl.where(empty_row, float("-inf"), (m_new + gl.log2(l_safe)) * 0.6931471805599453)
         if PACK:
-            lse_offs, lse_ok = _pack_lse_offsets(bh, rows, SEQ_Q, BLOCK_M, PACK)
+            lse_offs, lse_ok = _pack_lse_offsets(bh, rows, SEQ_Q, ph, BLOCK_M, PACK)
             gl.store(LSE + lse_offs, lse, mask=lse_ok)
         else:
             gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + rows, lse, mask=m0 + rows < SEQ_Q)
@@ -776,7 +808,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     if ROOT:
         fence_async_shared()
         if PACK:
-            _store_o(o_desc, o_smem, b, m0, h, BLOCK_M, PACK)
+            _store_o(o_desc, o_smem, b, m0, h, SEQ_Q, ph, BLOCK_M, PACK)
         else:
             tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
         tma.store_wait(pendings=0)
@@ -788,7 +820,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
-                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0):
+                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, ph=None):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -798,9 +830,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     resident together. Which program combines depends on timing only; the flags and the branches on them are
     public, the workspace's states secret (variants.Variant). Workspace per tile: a state slot for every node below
     the root, level by level (PARTS, PARTS / 2, ..., 2); flags per tile: one per meeting, level by level, PARTS - 1
-    (split_kv_workspace). PACK (packed grouped-query tiles, m0 = 0): the tile's rows are BLOCK_M // PACK query heads'
-    first PACK positions (rows w * PACK .. are head w's); row r is query position r % PACK, which the causal
-    mask uses."""
+    (split_kv_workspace). PACK (packed grouped-query tiles, m0 = 0): the tile's rows are the positions of the block's
+    ph query heads in slots of PACK rows (_pack_rows); the causal mask uses each row's query position."""
     ws, flags, nonce = kvs
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
@@ -811,8 +842,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
-    if PACK:  # the causal mask's query positions: row r is position r % PACK of its head (m0 = 0)
-        offs_m = offs_m % PACK
+    if PACK:  # the causal mask's query positions: each row's position in its head (m0 = 0)
+        offs_m = _pack_rows(offs_m, SEQ_Q, ph, PACK, BLOCK_M // PACK)[1]
     mbarrier.wait(q_bar, i & 1)
     if n_own > 0:
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
@@ -824,7 +855,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         mbarrier.arrive(q_empty, count=1)
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
-                  PACK)
+                  PACK, ph)
     else:
         SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
         # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts,
@@ -840,7 +871,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         base = ws + (u * SLOTS).to(gl.int64) * SLOT
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
             _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
-                         ROWS_MASKED, PACK)
+                         ROWS_MASKED, PACK, ph)
             go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
             # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
             # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
@@ -852,18 +883,18 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                         pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
                         if (PARTS >> LVL) == 2:
                             _merge_slots(pair, pair + SLOT, pair, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0,
-                                         SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK)
+                                         SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK, ph)
                         else:
                             dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
                             _merge_slots(pair, pair + SLOT, dst, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0,
-                                         SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK)
+                                         SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK, ph)
                             go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4,
                                                     nonce)
                     go = go_up
         else:
             go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                            flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
-                                           BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK)
+                                           BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, ph)
             # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
             # the lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
             for LVL in gl.static_range(1, 6):
@@ -876,7 +907,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                               base + (2 * PARTS - 3 - pair) * SLOT,
                                                               flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
                                                               rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0,
-                                                              ROWS_MASKED, PACK)
+                                                              ROWS_MASKED, PACK, ph)
                         else:
                             node = part // (1 << LVL)
                             go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
@@ -885,11 +916,11 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                               * SLOT,
                                                               flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
                                                               nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
-                                                              row_o, SEQ_Q - m0, ROWS_MASKED, PACK)
+                                                              row_o, SEQ_Q - m0, ROWS_MASKED, PACK, ph)
                     go = go_up
             if go:
                 _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-                          False, PACK)
+                          False, PACK, ph)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -987,7 +1018,10 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
     part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
-    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True, BLOCK_M // PACK if PACK else 0)
+    if PACK:  # the block's query heads: the tensor's heads over the kernel's blocks (H) (public)
+        _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True, BLOCK_M // PACK, SEQ_Q, q_desc.shape[2] // H)
+    else:
+        _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
     for j in range(n_own):
         s = j % STAGES
@@ -1009,10 +1043,16 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
-    _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
-                           ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
-                           m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                           num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK)
+    if PACK:  # the block's query heads: the tensor's heads over the kernel's blocks (H) (public)
+        _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
+                               ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
+                               m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, o_desc.shape[2] // H)
+    else:
+        _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
+                               ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
+                               m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK)
 
 
 @gluon.jit(do_not_specialize=SHAPE_ARGS)
@@ -1049,9 +1089,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     rows below SEQ_Q (a public count; packed decode tiles fill 1-32 of 64). PV_OVERLAP: the softmax runs while the
     previous block's PV GEMM is in flight (_ov_step). PAIRED (causal, split keys): the work units pair a heavy and a
     light tile (_unit_count); False: one tile each (grids of at most one program per SM, where pairs would leave half
-    of the SMs idle; session 13). PACK (SPLIT_KV; session 16): grouped-query tiles of BLOCK_M // PACK query heads that
-    share a key/value head, PACK query positions each (SEQ_Q <= PACK); H counts blocks of those heads, and Q / O
-    descriptors have PACK-row blocks (one TMA copy per head)."""
+    of the SMs idle; session 13). PACK (SPLIT_KV; sessions 16-17): grouped-query tiles of a block of query heads that
+    share a key/value head, in slots of PACK rows, BLOCK_M // PACK // (the block's heads) per head (_pack_rows); H
+    counts the blocks (the block's heads: the descriptors' heads / H), and Q / O descriptors have PACK-row blocks (one
+    TMA copy per slot)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -1229,20 +1270,20 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
     split keys, not persistent): one tile per work unit, so one program per tile (PAIRED). kv_rows (split_kv): the
     programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS; False: every row,
-    for comparison). pack (split_kv; session 16): grouped-query tiles of block_m // pack query heads that share a
-    key/value head, `pack` query positions each (seq_q <= pack; attn_fwd_sm90_ws PACK)."""
+    for comparison). pack (split_kv; sessions 16-17): grouped-query tiles of variants.pack_heads query heads that share
+    a key/value head, in slots of `pack` rows (attn_fwd_sm90_ws PACK)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
     if pack:
-        per_tile = block_m // pack
-        if not split_kv or split != 1 or block_m % pack or seq_q > pack or heads % per_tile \
-                or (heads // k.shape[2]) % per_tile:
-            raise ValueError(f"pack={pack}: split_kv builds of one consumer, seq_q <= pack (got {seq_q}), and "
-                             f"{per_tile} query heads per tile sharing a key/value head (heads {heads}, key/value "
+        from .variants import pack_heads
+        per_tile = pack_heads(heads // k.shape[2], seq_q, block_m, pack) if heads % k.shape[2] == 0 else 0
+        if not split_kv or split != 1 or block_m % pack or not per_tile:
+            raise ValueError(f"pack={pack}: split_kv builds of one consumer, and at least one query head's "
+                             f"{seq_q} positions in slots of {pack} rows within {block_m} (heads {heads}, key/value "
                              f"heads {k.shape[2]})")
         heads = heads // per_tile  # the kernel's heads: blocks of per_tile query heads
-    q_rows = pack or rows  # packed: one TMA block of `pack` rows per query head
+    q_rows = pack or rows  # packed: one TMA block of `pack` rows per slot
     descs = (_descriptor(q, q_rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
              _descriptor(out, q_rows, head_dim), lse, float(softmax_scale) * LOG2E)
     shape = (heads, k.shape[2], seq_q, k.shape[1], int(causal_offset))
@@ -1262,7 +1303,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         if parts not in SPLIT_KV_PARTS and not (parts == 1 and pack):
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile (1 with pack), got "
                              f"{split_kv!r}")
-        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack)
+        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
+                                                                               k.shape[2])
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
         if pack:
             kwargs.update(PACK=int(pack))
@@ -1317,18 +1359,19 @@ def split_kv_nonce():
     return (1 << 62) | (secrets.randbits(61) << 1) | 1
 
 
-def split_kv_workspace(q, block_m, parts=2, head_dim=None, pack=0):
+def split_kv_workspace(q, block_m, parts=2, head_dim=None, pack=0, kv_heads=None):
     """(ws, flags) for a SPLIT_KV launch on q (B, S, H, D) with `parts` programs per tile. The programs of a tile
     meet in a binary tree (_consume_tile_split_kv): per tile, a fp32 state slot (BLOCK_M x (D + 2): O, m, l; D the
     kernel's head dim, kernel_head_dim) for every node below the root (2 x parts - 2) and an int64 flag for every
     meeting (parts - 1). Neither is initialised (zeroing the flags cost a memset node, about 1 us per CUDA-graph
     replay: session 12 run 5): a flag is compared with the call's nonce only, and a state is read only after its
     writer's flag swap. Fresh per call from the caching allocator (stream-ordered, so no two launches in flight share
-    it). pack: tiles of block_m // pack query heads (launch_args)."""
+    it). pack: packed grouped-query tiles (launch_args; kv_heads: the call's key/value heads)."""
     batch, seq_q, heads, d = q.shape
     head_dim = head_dim or kernel_head_dim(d)
     if pack:
-        heads, seq_q = heads // (block_m // pack), 1
+        from .variants import pack_heads
+        heads, seq_q = heads // pack_heads(heads // kv_heads, seq_q, block_m, pack), 1
     units = batch * heads * triton.cdiv(seq_q, block_m)
     ws = torch.empty((2 * parts - 2) * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
     return ws, torch.empty((parts - 1) * units, dtype=torch.int64, device=q.device)

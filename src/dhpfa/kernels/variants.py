@@ -28,7 +28,7 @@ class TileConfig:
     split_kv: int = 0  # Gluon kernel, split=1, not persistent: 2-64 programs per tile, a part of the key blocks each
     pv_overlap: bool = False  # Gluon kernel: each softmax runs while the previous block's PV GEMM is in flight
     unpaired: bool = False  # Gluon kernel, split_k, causal: one tile per work unit (not a heavy and a light tile)
-    pack: int = 0  # Gluon kernel, split_kv: tiles of block_m // pack grouped query heads, pack query positions each
+    pack: int = 0  # Gluon kernel, split_kv: tiles of grouped query heads in slots of `pack` rows (pack_heads)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -266,34 +266,51 @@ SM90_TUNE_EXTRA = {
     128: (_GLUON_N128S2, _GLUON_N64S3),
     256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),),  # one program per tile
 }
-# Calls of 2 to PACK_ROWS queries per sequence (speculative decoding's drafts, small prefill chunks) with grouped heads
-# (PACK_HEADS or a multiple of it sharing each key/value head): the query heads of a group run PACK_HEADS at a time as
-# the rows of one 64-row tile, PACK_ROWS positions each (sm90_fwd PACK), so each key/value block is read and multiplied
-# once per PACK_HEADS query heads instead of once per head, and the grid is PACK_HEADS times smaller, which leaves room
-# to split the keys across more programs. The split builds above with PACK, and the same rule for the part count as
-# few_programs_variant's applied to the packed grid, except that every part count may fill all of the SMs (share 1;
-# the unpacked tables keep 8-64 parts to half of them). Session 16 run 16 (graph replay, the packed call forced to each
-# part count): (1,64,8,8,32768,128) 8 parts 51.0 us against 78.8 with 4 (the rule with half of the SMs); (2,32,8,4,
-# 16384,64) 27.1 against 35.5; (1,32,8,4,8192,128) 16 parts 23.7 against 8 parts 22.7 (the one row it costs); the other
-# six rows unchanged.
-PACK_ROWS = 16
-PACK_HEADS = 64 // PACK_ROWS
+# Calls of 2 to PACK_MAX_QUERIES queries per sequence (speculative decoding's drafts, small prefill chunks) with grouped
+# heads (2 or more query heads sharing each key/value head): pack_heads query heads of a group run as the rows of one
+# 64-row tile (sm90_fwd PACK), in slots of PACK_ROWS rows, ceil(queries / PACK_ROWS) slots per head, so each key/value
+# block is read and multiplied once per pack_heads query heads instead of once per head, and the grid is that many times
+# smaller, which leaves room to split the keys across more programs. The split builds above with PACK, and the same
+# rule for the part count as few_programs_variant's applied to the packed grid, except that every part count may fill
+# all of the SMs (share 1; the unpacked tables keep 8-64 parts to half of them). Session 16 run 16 (graph replay, the
+# packed call forced to each part count, then 16-row slots of 4 heads): (1,64,8,8,32768,128) 8 parts 51.0 us against
+# 78.8 with 4 (the rule with half of the SMs); (2,32,8,4,16384,64) 27.1 against 35.5; (1,32,8,4,8192,128) 16 parts 23.7
+# against 8 parts 22.7 (the one row it costs); the other six rows unchanged. Session 17: 8-row slots, so that a tile
+# takes up to 8 heads of up to 8 queries (groups of 8: half the tiles of session 16's 4 x 16), and any group size with
+# a divisor of 2 or more that fits (2, 3, 5, 6, 7: Gemma's and Qwen's groups), not only multiples of 4.
+PACK_ROWS = 8
+PACK_MAX_QUERIES = 16
+_PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables)
+
+
+def pack_heads(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows: int = PACK_ROWS) -> int:
+    """Query heads per packed tile for a call of seq_q queries with `group` query heads per key/value head: the largest
+    divisor of the group whose heads' slots (ceil(seq_q / slot_rows) of slot_rows rows each) fit block_m rows; 0 where
+    not even one head's do. Public: shapes."""
+    per_head = -(-seq_q // slot_rows)
+    fits = [d for d in range(1, group + 1) if group % d == 0 and d * per_head * slot_rows <= block_m]
+    return max(fits, default=0)
+
+
 _PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, 1)
                                 for table, least, _share in _SPLIT_KV_TABLES)
 # ... and where no split applies (grids of many packed tiles, or short keys): the same builds with one program per
-# packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per PACK_HEADS heads too
+# packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per pack_heads heads too
 SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
 
 
 def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, kv_heads: int,
                    batch: int, sm_count: int):
-    """The packed build for a call of 2 <= seq_q <= PACK_ROWS queries per sequence whose key/value heads each serve a
-    multiple of PACK_HEADS query heads: split where the split rules of few_programs_variant choose a split for the
-    packed grid (batch * heads / PACK_HEADS tiles), else one program per packed tile (SM90_PACKED); None for other
-    calls (they run unpacked). Public: shapes, the GPU."""
-    if not 2 <= seq_q <= PACK_ROWS or heads % kv_heads or (heads // kv_heads) % PACK_HEADS:
+    """The packed build for a call of 2 <= seq_q <= PACK_MAX_QUERIES queries per sequence whose key/value heads each
+    serve a group of query heads that pack_heads packs at least 2 at a time: split where the split rules of
+    few_programs_variant choose a split for the packed grid (batch * heads / pack_heads tiles), else one program per
+    packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
+    if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
-    programs = batch * heads // PACK_HEADS
+    per_tile = pack_heads(heads // kv_heads, seq_q)
+    if per_tile < 2:
+        return None
+    programs = batch * heads // per_tile
     for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
         kernel, config = table[(head_dim, causal)]
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
@@ -352,7 +369,7 @@ class Variant:
 def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
     """(kernel, tiles) the dispatcher or the autotuner may run for this head dim, defaults first; the Gluon
     kernels only on sm_90. causal=False leaves out tiles that only causal calls run (TileConfig.unpaired). packed: also
-    the packed grouped-query builds (TileConfig.pack), which run only calls of at most PACK_ROWS queries
+    the packed grouped-query builds (TileConfig.pack), which run only calls of at most PACK_MAX_QUERIES queries
     (packed_variant): not the autotuner's, which times 16K-token shapes."""
     out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
     if sm90:

@@ -55,11 +55,13 @@ def child():
                 v = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, v, causal=causal)
     # five queries, 8 heads over 2 key/value heads: packed grouped-query tiles (variants.packed_variant), eight parts;
-    # and nine queries over 700 keys, 3 sequences: packed tiles without a split (one program each)
+    # nine queries over 700 keys, 3 sequences: packed tiles without a split (one program each); and five queries of
+    # 14 heads over 2 (groups of 7: seven heads a tile and a spare slot), eight parts
     for d in variants.HEAD_DIMS:
         for causal in (False, True):
-            for b, sq, sk in ((1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101), (3, 9, 700)):
-                q = torch.randn(b, sq, 8, d, device="cuda", dtype=dtype, generator=g)
+            for b, sq, sk, h in ((1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 8), (3, 9, 700, 8),
+                                 (1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 14)):
+                q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
                 k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
     torch.cuda.synchronize()
