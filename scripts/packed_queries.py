@@ -1,4 +1,4 @@
-"""Sessions 16-17: 2-16 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
+"""Sessions 16-17: 2-32 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
 packs variants.pack_heads query heads of a group per tile (variants.packed_variant), beside the same calls unpacked
 (api.PACK_GQA_DECODE = False: the choice before) and SDPA's flash and cuDNN backends (enable_gqa; non-causal, as SDPA's
 is_causal aligns top-left). CUDA-graph replay, interleaved rounds, medians in us; xU = median of per-round speedups over

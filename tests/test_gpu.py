@@ -139,18 +139,20 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 
 
 # (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
-# slots a head, 3 heads a tile); 1: packed, one program per tile; 0: not packed (groups of 7 with 9 queries)
+# slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile); 1: packed, one program per tile; 0: not packed
+# (groups of 7 with 9 queries, 33 queries)
 _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
                    (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
-                   (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 0)]
+                   (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 0),
+                   (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 0)]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 @pytest.mark.parametrize("b,sq,sk,h,hk,causal,parts", _PACKED_QUERIES)
 def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d, dtype):
-    """2-16 queries per sequence with grouped heads (speculative decoding's drafts): variants.pack_heads heads of a group
+    """2-32 queries per sequence with grouped heads (speculative decoding's drafts): variants.pack_heads heads of a group
     run as the rows of one tile (sm90_fwd PACK), split across `parts` programs per tile (on 132 SMs; 1: one program per
     packed tile, where the packed grid is too big to split or the keys too few; 0: not packed); bottom-right causal
     masks each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then

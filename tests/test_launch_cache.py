@@ -72,7 +72,7 @@ def bound(fn, args, kwargs):
 
 rows = []
 cases = [((2, 300, 4), (2, 200, 2), 0, False), ((1, 513, 8), (1, 513, 8), 16, True), ((3, 64, 2), (3, 1, 2), 0, False)]
-# packed grouped-query builds (TileConfig.pack): at most 16 queries of grouped heads (variants.pack_heads)
+# packed grouped-query builds (TileConfig.pack): at most 32 queries of grouped heads (variants.pack_heads)
 packed = [((2, 13, 8), (2, 200, 2), 0, False), ((1, 16, 16), (1, 513, 4), 16, True), ((3, 5, 14), (3, 1, 2), 0, False)]
 for variant in variants.shipped_variants():
     d = variant.head_dim
@@ -175,7 +175,7 @@ class FakeKernel:
 
 def tensors(seed):
     g = torch.Generator().manual_seed(seed)
-    sq, h = (13, 8) if v.config.pack else (300, 4)  # packed builds: at most 16 queries of grouped heads
+    sq, h = (13, 8) if v.config.pack else (300, 4)  # packed builds: at most 32 queries of grouped heads
     q = torch.randn(2, sq, h, d, generator=g).to(v.dtype)
     k = torch.randn(2, 200, 2, d, generator=g).to(v.dtype)
     return q, k, torch.randn(2, 200, 2, d, generator=g).to(v.dtype), torch.empty_like(q), torch.empty(2, h, sq)

@@ -311,7 +311,7 @@ def test_pack_heads_takes_the_largest_divisor_of_the_group_that_fits_a_tile():
     """Query heads per packed tile: the largest divisor of the group whose heads' 8-row slots (ceil(queries / 8) each)
     fit the 64-row tile; 0 where none does."""
     ph = variants.pack_heads
-    assert (variants.PACK_ROWS, variants.PACK_MAX_QUERIES) == (8, 16)
+    assert (variants.PACK_ROWS, variants.PACK_MAX_QUERIES) == (8, 32)
     assert [ph(g, 4) for g in range(1, 11)] == [1, 2, 3, 4, 5, 6, 7, 8, 3, 5]
     assert [ph(g, 8) for g in (7, 8, 16, 32)] == [7, 8, 8, 8]
     assert [ph(g, 9) for g in (2, 4, 6, 7, 8, 14)] == [2, 4, 3, 1, 4, 2]  # two slots per head: at most 4 heads
@@ -322,7 +322,7 @@ def test_pack_heads_takes_the_largest_divisor_of_the_group_that_fits_a_tile():
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
-    """2-16 queries per sequence with groups that pack_heads packs 2 or more at a time: the packed split build whose
+    """2-32 queries per sequence with groups that pack_heads packs 2 or more at a time: the packed split build whose
     part count the split rules give the packed grid (batch * heads / pack_heads tiles), else the packed build without
     a split (one program per packed tile); other calls None (they run unpacked)."""
     pv = variants.packed_variant
@@ -338,7 +338,10 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132).config.split_kv == 16  # groups of 2: 8 tiles
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 24, 4, 1, 132).config.split_kv == 16  # groups of 6: 4 tiles
     assert pv(torch.bfloat16, 128, causal, 8, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 tiles
-    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132) is None  # more queries than two slots a head
+    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 8  # 2 heads a tile: 16 tiles
+    assert pv(torch.bfloat16, 128, causal, 32, 9000, 8, 2, 1, 132).config.split_kv == 16  # 4 tiles
+    assert pv(torch.bfloat16, 128, causal, 33, 8192, 32, 8, 1, 132) is None  # more queries than four slots a head
+    assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132) is None  # groups of 7, three slots a head
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
     assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132) is None  # groups of 7, two slots a head: one head
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)

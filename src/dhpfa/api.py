@@ -167,7 +167,7 @@ def _cached_plan(sig, q, k, v):
 
 # One query per sequence with grouped-query heads (decode): the g = H / H_kv query heads that share a key/value head
 # run as g rows of one query tile over H_kv heads (pack_gqa), so each key/value block is read and multiplied once
-# per group, not once per query head. flash-attn's `seqlenq_ngroups_swapped` does the same. With 2-16 queries per
+# per group, not once per query head. flash-attn's `seqlenq_ngroups_swapped` does the same. With 2-32 queries per
 # sequence (speculative decoding's drafts) the kernel packs variants.pack_heads heads of a group per tile itself
 # (variants.packed_variant, sm90_fwd PACK), where the key split rules give the packed grid a split. Set False to
 # compare.
@@ -214,7 +214,7 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
         if causal:
             seq_k = max(1, min(seq_k, sq + causal_offset))
         variant = None
-        if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-16 queries: the group's heads in one tile's rows
+        if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-32 queries: the group's heads in one tile's rows
             from .kernels import dispatch
             variant = variants.packed_variant(q.dtype, d, causal, sq, seq_k, h, k.shape[2], b,
                                               dispatch.sm_count(q.device))

@@ -276,10 +276,11 @@ SM90_TUNE_EXTRA = {
 # packed call forced to each part count, then 16-row slots of 4 heads): (1,64,8,8,32768,128) 8 parts 51.0 us against
 # 78.8 with 4 (the rule with half of the SMs); (2,32,8,4,16384,64) 27.1 against 35.5; (1,32,8,4,8192,128) 16 parts 23.7
 # against 8 parts 22.7 (the one row it costs); the other six rows unchanged. Session 17: 8-row slots, so that a tile
-# takes up to 8 heads of up to 8 queries (groups of 8: half the tiles of session 16's 4 x 16), and any group size with
-# a divisor of 2 or more that fits (2, 3, 5, 6, 7: Gemma's and Qwen's groups), not only multiples of 4.
+# takes up to 8 heads of up to 8 queries (groups of 8: half the tiles of session 16's 4 x 16), 4 of up to 16 or 2 of up
+# to 32, and any group size with a divisor of 2 or more that fits (2, 3, 5, 6, 7: Gemma's and Qwen's groups), not only
+# multiples of 4 (docs/perf-log.md, session 17).
 PACK_ROWS = 8
-PACK_MAX_QUERIES = 16
+PACK_MAX_QUERIES = 32
 _PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables)
 
 
