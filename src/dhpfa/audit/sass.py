@@ -7,6 +7,7 @@ back to: the first operand is written, the rest are read, one register each.
 """
 import re
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # ---- operand tokens -------------------------------------------------------------------------------
 _REG = re.compile(r"(?<![\w.])(U?R)(\d+|Z)(?:\.(64|128))?(?![\w])")
@@ -37,14 +38,12 @@ ONE_PRED_DEST = {"FCHK"}
 PUBLIC_RESULT = {"LDC", "ULDC", "S2R", "S2UR", "CS2R", "LEPC", "SYNCS", "ELECT", "GETLMEMBASE"}
 
 
-@dataclass
-class Loc:
-    """A register or predicate: kind 'R', 'UR', 'P', 'UP'; index (Z/T = the zero/true register)."""
+class Loc(NamedTuple):
+    """A register or predicate: kind 'R', 'UR', 'P', 'UP'; index (Z/T = the zero/true register). A tuple, so that the
+    taint analysis's many dictionary look-ups hash and compare it in C (a dataclass with a Python __hash__ took a
+    quarter of an audit's time)."""
     kind: str
     index: int
-
-    def __hash__(self):
-        return hash((self.kind, self.index))
 
     def __str__(self):
         return f"{self.kind}{self.index}"
