@@ -860,8 +860,10 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
         # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts,
         # where the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised, packed
-        # builds included (their per-head row masks spill 64 bytes in the register merge; session 16)
-        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and PARTS >= 8)
+        # builds included (their per-head row masks spill 64 bytes in the register merge; session 16); packed builds at
+        # D=96 / 128 with 4 parts too (session 17 runs 7 and 11: in the register merge their 8-slot build ran x0.90 of
+        # the 4-slot one at (4,32,8,4,8192,128), a spill slot and ptxas's schedule of the main loop apart)
+        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and (PARTS >= 8 or (PACK > 0 and PARTS >= 4)))
         SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
         NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
         rows_o = gl.arange(0, BLOCK_M, layout=row_o)
