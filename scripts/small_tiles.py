@@ -57,6 +57,10 @@ PRESETS = {
                  ("attn_fwd_sm90_ws", T(128, 64, 4, 3, split=2, persistent=True), (64,)),
                  ("attn_fwd_sm90_ws", T(192, 64, 4, 3, split=3, persistent=True), (64,)),
                  ("attn_fwd_sm90_ws", T(192, 128, 4, 2, split=3, persistent=True), (64,))],
+    # session 17: (1,8,512,64) (issue 5's small shape), 256-key blocks (two steps of each program's chain at 512 keys)
+    # beside the shipped 128-key one-consumer build (with the PV GEMM beside the softmax, which spills at 256 keys)
+    "n256": [("attn_fwd_sm90_ws", T(64, 128, 4, 2, pv_overlap=True), (64,)), ("attn_fwd_sm90_ws", T(64, 256, 4, 2), (64,)),
+             ("attn_fwd_sm90_ws", T(64, 256, 4, 1), (64,)), ("attn_fwd_sm90_ws", T(64, 128, 4, 2), (64,))],
     # D=64 S=512 grid cell (issue 2's last cell under 1.5x FA2): stages and warps of the 64x64 Triton tiles
     "d64s512": [("attn_fwd_tma", T(64, 64, 4, 2), (64,)), ("attn_fwd_tma", T(64, 64, 4, 4), (64,)),
                 ("attn_fwd_tma", T(64, 64, 8, 3), (64,)), ("attn_fwd_tma", T(64, 32, 4, 4), (64,)),
