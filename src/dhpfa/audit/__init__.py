@@ -172,13 +172,7 @@ def compile_shipped(jobs=None):
     from ..kernels import variants as _variants
     todo = [(_compile_variant, members[0]) for members in _binary_groups(_variants.shipped_variants()).values()]
     todo += [(_compile_envelope_kernel, i) for i in range(len(audited_kernels()))]
-    jobs = jobs or min(len(todo), os.cpu_count() or 1)
-    if jobs <= 1:
-        done = [f(x) for f, x in todo]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
-            done = list(ex.map(_call, todo))
-    return len(todo), sum(done)
+    return len(todo), sum(_run_jobs(todo, jobs))
 
 
 def audit_shipped(jobs=None, variants=None):
@@ -191,15 +185,19 @@ def audit_shipped(jobs=None, variants=None):
     todo = [(_audit_variant, v) for v in firsts]
     if variants is None:
         todo += [(_audit_envelope_kernel, i) for i in range(len(audited_kernels()))]
-    jobs = jobs or min(len(todo), os.cpu_count() or 1)
-    if jobs <= 1:
-        done = [f(x) for f, x in todo]
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as ex:
-            done = list(ex.map(_call, todo))
+    done = _run_jobs(todo, jobs)
     by_name = {r.variant: r for r in done[:len(firsts)]}
     of = {v.name: by_name[members[0].name] for members in groups.values() for v in members}
     return [replace(of[v.name], variant=v.name) for v in shipped] + done[len(firsts):]
+
+
+def _run_jobs(todo, jobs=None):
+    """[f(x) for f, x in todo], over `jobs` processes (default: one per core, at most one per job)."""
+    jobs = jobs or min(len(todo), os.cpu_count() or 1)
+    if jobs <= 1:
+        return [f(x) for f, x in todo]
+    with ProcessPoolExecutor(max_workers=jobs) as ex:
+        return list(ex.map(_call, todo))
 
 
 def _call(job):
