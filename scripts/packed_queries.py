@@ -49,19 +49,22 @@ def forced_parts(parts):
 
 
 def slots16():
-    """The API's packed call with the build it chooses, but 16-row slots (at most 4 heads of up to 16 queries a tile,
-    as session 16 laid tiles out), where the packed grid that gives takes the same part-count rule."""
+    """The API's packed call with 16-row slots (at most 4 heads of up to 16 queries a tile, as session 16 laid tiles
+    out), with the part-count rule of variants.packed_variant applied to the grid that gives."""
     import dataclasses
-    real = variants.packed_variant
 
     def choose(dtype, head_dim, causal, seq_q, seq_k, heads, kv_heads, batch, sm_count):
-        per_tile = variants.pack_heads(heads // kv_heads, seq_q, slot_rows=16)
-        if per_tile < 2:
+        blocks = variants.pack_blocks(heads // kv_heads, seq_q, slot_rows=16)
+        if not 2 <= seq_q <= variants.PACK_MAX_QUERIES or variants.pack_heads(heads // kv_heads, seq_q,
+                                                                              slot_rows=16) < 2:
             return None
-        # the rule on the 16-row grid: the tile count scaled as if the group packed per_tile heads a tile
-        v = real(dtype, head_dim, causal, seq_q, seq_k, heads * variants.pack_heads(heads // kv_heads, seq_q)
-                 // per_tile, kv_heads, batch, sm_count)
-        return dataclasses.replace(v, config=dataclasses.replace(v.config, pack=16))
+        programs = batch * kv_heads * blocks
+        kernel, config = variants.SM90_PACKED[(head_dim, causal)]
+        for table, least_seq_k, share in variants._PACKED_SPLIT_KV_TABLES:
+            if table[(head_dim, causal)][1].split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
+                kernel, config = table[(head_dim, causal)]
+                break
+        return variants.Variant(kernel, dataclasses.replace(config, pack=16), dtype, head_dim, causal)
     return patched_call(api_call, variants, "packed_variant", choose)
 
 

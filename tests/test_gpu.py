@@ -139,12 +139,12 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 
 
 # (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
-# slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile); 1: packed, one program per tile; 0: not packed
-# (groups of 7 with 9 queries, 33 queries)
+# slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile; 7 with 9 queries: tiles of 4 and 3 heads, 5 with 12:
+# of 3 and 2); 1: packed, one program per tile; 0: not packed (33 queries)
 _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
                    (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
-                   (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 0),
+                   (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 2), (1, 12, 3000, 10, 2, True, 4),
                    (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 0)]
 
 
@@ -279,8 +279,9 @@ def test_every_shipped_variant_matches_float64(variant):
     tuner), on poisoned outputs: odd lengths, seq_q != seq_k (bottom-right causal), GQA."""
     d, dt = variant.head_dim, variant.dtype
     g = torch.Generator(device="cuda").manual_seed(d + variant.causal)
-    # packed grouped-query builds (TileConfig.pack): 5 queries of groups of 7 heads (7 slots of 8 rows and a spare)
-    b, sq, sk, h, hk = (2, 5, 1000, 14, 2) if variant.config.pack else (2, 333, 1000, 4, 2)
+    # packed grouped-query builds (TileConfig.pack): 12 queries of groups of 5 heads (two slots a head; tiles of 3 and 2
+    # heads, a padding head in the second); the full-grid test below runs groups of 7 (a padding slot)
+    b, sq, sk, h, hk = (2, 12, 1000, 10, 2) if variant.config.pack else (2, 333, 1000, 4, 2)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dt, generator=g)
     k = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
     v = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)

@@ -307,16 +307,19 @@ def test_padded_head_dims_take_the_builds_of_their_kernel_dim(cache_dir, monkeyp
         assert portable.kernel in variants.TRITON_KERNELS
 
 
-def test_pack_heads_takes_the_largest_divisor_of_the_group_that_fits_a_tile():
-    """Query heads per packed tile: the largest divisor of the group whose heads' 8-row slots (ceil(queries / 8) each)
-    fit the 64-row tile; 0 where none does."""
-    ph = variants.pack_heads
+def test_pack_heads_spreads_the_group_over_as_few_tiles_as_fit():
+    """Packed tiles per key/value head: as few as hold the group, each head taking ceil(queries / 8) 8-row slots of the
+    64-row tile; query heads per tile: the group spread evenly over them (the last tile of a group holds fewer where
+    that does not divide it); 0 where not even one head fits."""
+    ph, pb = variants.pack_heads, variants.pack_blocks
     assert (variants.PACK_ROWS, variants.PACK_MAX_QUERIES) == (8, 32)
-    assert [ph(g, 4) for g in range(1, 11)] == [1, 2, 3, 4, 5, 6, 7, 8, 3, 5]
+    assert [ph(g, 4) for g in range(1, 11)] == [1, 2, 3, 4, 5, 6, 7, 8, 5, 5]
+    assert [pb(g, 4) for g in range(1, 11)] == [1] * 8 + [2, 2]
     assert [ph(g, 8) for g in (7, 8, 16, 32)] == [7, 8, 8, 8]
-    assert [ph(g, 9) for g in (2, 4, 6, 7, 8, 14)] == [2, 4, 3, 1, 4, 2]  # two slots per head: at most 4 heads
-    assert [ph(g, 16) for g in (3, 5, 12)] == [3, 1, 4]
-    assert ph(4, 17) == 2 and ph(4, 65) == 0  # three slots a head: two heads per tile; past 64 rows: none
+    assert [ph(g, 9) for g in (2, 4, 6, 7, 8, 14)] == [2, 4, 3, 4, 4, 4]  # two slots per head: at most 4 heads
+    assert [pb(g, 9) for g in (2, 4, 6, 7, 8, 14)] == [1, 1, 2, 2, 2, 4]
+    assert [ph(g, 16) for g in (3, 5, 12)] == [3, 3, 4]
+    assert ph(4, 17) == 2 and ph(4, 65) == 0 and pb(4, 65) == 0  # three slots a head: two heads a tile; past 64 rows
     assert ph(4, 4, slot_rows=16) == 4 and ph(8, 2, slot_rows=16) == 4
 
 
@@ -341,9 +344,10 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 8  # 2 heads a tile: 16 tiles
     assert pv(torch.bfloat16, 128, causal, 32, 9000, 8, 2, 1, 132).config.split_kv == 16  # 4 tiles
     assert pv(torch.bfloat16, 128, causal, 33, 8192, 32, 8, 1, 132) is None  # more queries than four slots a head
-    assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132) is None  # groups of 7, three slots a head
+    assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132).config.split_kv == 8  # 4 tiles of 2, 2, 2, 1
+    assert pv(torch.bfloat16, 128, causal, 40, 8192, 28, 4, 1, 132) is None  # more than 32 queries
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
-    assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132) is None  # groups of 7, two slots a head: one head
+    assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 + 3 heads
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)
     # shipped (audited), but not the autotuner's: it times 16K-token shapes, which packed builds refuse
     assert not any(v.config.pack for v in tune.candidate_variants(torch.bfloat16, 128, causal, True))

@@ -112,55 +112,72 @@ def _pack_shift(ph, SLOTS: gl.constexpr):
 
 
 @gluon.jit
-def _pack_rows(rows, SEQ_Q, ph, PACK: gl.constexpr, SLOTS: gl.constexpr):
+def _pack_block(bh, H, H_KV, HEADS):
+    """PACK: (ph, nh, head0, row0) of tile bh's block of query heads. A key/value head's group of g = HEADS / H_KV query
+    heads runs as H / H_KV blocks of ph = cdiv(g, H / H_KV) heads (variants.pack_heads), the last block with fewer
+    where ph does not divide g: nh heads of this block are real, the first being head0 of its sequence (row0 of LSE's
+    (batch x head) rows). Public: shapes and the program id."""
+    g = HEADS // H_KV
+    per_kv = H // H_KV
+    ph = (g + per_kv - 1) // per_kv
+    hb = bh % H
+    kv = hb // per_kv
+    blk = hb - kv * per_kv
+    head0 = kv * g + blk * ph
+    return ph, gl.minimum(ph, g - blk * ph), head0, (bh // H).to(gl.int64) * HEADS + head0
+
+
+@gluon.jit
+def _pack_rows(rows, SEQ_Q, pk, PACK: gl.constexpr, SLOTS: gl.constexpr):
     """PACK (packed grouped-query tiles): (head, query position, valid) of tile rows. The tile is SLOTS slots of PACK
-    rows; each of the block's ph query heads owns 2^_pack_shift slots in a row, of which the first cdiv(SEQ_Q, PACK)
-    hold its positions, PACK per slot (so with few heads each sits in its own warps' rows, as with one 16-row slot a
-    head). Rows of slots past ph heads, and positions past SEQ_Q, are padding (not valid). Public: shapes, row ids."""
+    rows; each of the block's ph query heads (pk: _pack_block) owns 2^_pack_shift slots in a row, of which the first
+    cdiv(SEQ_Q, PACK) hold its positions, PACK per slot (so with few heads each sits in its own warps' rows, as with one
+    16-row slot a head). Rows of slots past the block's nh real heads, and positions past SEQ_Q, are padding (not
+    valid). Public: shapes, row ids."""
     gl.static_assert(SLOTS <= 8, "packed tiles: at most 8 slots")
-    sh = _pack_shift(ph, SLOTS)
+    sh = _pack_shift(pk[0], SLOTS)
     slot = rows // PACK
     head = slot >> sh
     pos = (slot & ((1 << sh) - 1)) * PACK + rows % PACK
-    return head, pos, (head < ph) & (pos < SEQ_Q)
+    return head, pos, (head < pk[1]) & (pos < SEQ_Q)
 
 
 @gluon.jit
-def _pack_lse_offsets(bh, rows, SEQ_Q, ph, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
-    """PACK: (offsets into LSE (B, H, SEQ_Q), mask) of a tile's rows (_pack_rows; bh: a block of ph query heads)."""
-    head, pos, ok = _pack_rows(rows, SEQ_Q, ph, PACK, BLOCK_M // PACK)
-    return (bh.to(gl.int64) * ph + head) * SEQ_Q + pos, ok
+def _pack_lse_offsets(rows, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+    """PACK: (offsets into LSE (B, H, SEQ_Q), mask) of a tile's rows (_pack_rows; pk: _pack_block)."""
+    head, pos, ok = _pack_rows(rows, SEQ_Q, pk, PACK, BLOCK_M // PACK)
+    return (pk[3] + head) * SEQ_Q + pos, ok
 
 
 @gluon.jit
-def _store_o(o_desc, o_smem, b, m0, h, SEQ_Q, ph, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
-    """PACK: the TMA stores of a tile's O staged in o_smem, one per slot of PACK rows that holds one of the block h's
-    ph query heads (_pack_rows; m0 = 0), each clipped at SEQ_Q rows by TMA. Public: shapes."""
-    sh = _pack_shift(ph, BLOCK_M // PACK)
+def _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+    """PACK: the TMA stores of a tile's O staged in o_smem, one per slot of PACK rows that holds one of the block's
+    real query heads (_pack_rows, pk: _pack_block; m0 = 0), each clipped at SEQ_Q rows by TMA. Public: shapes."""
+    sh = _pack_shift(pk[0], BLOCK_M // PACK)
     for j in gl.static_range(BLOCK_M // PACK):
         pos0 = (j & ((1 << sh) - 1)) * PACK
-        if ((j >> sh) < ph) & (pos0 < SEQ_Q):
-            tma.async_copy_shared_to_global(o_desc, [b, m0 + pos0, h * ph + (j >> sh), 0],
+        if ((j >> sh) < pk[1]) & (pos0 < SEQ_Q):
+            tma.async_copy_shared_to_global(o_desc, [b, m0 + pos0, pk[2] + (j >> sh), 0],
                                             o_smem.slice(j * PACK, PACK, dim=1))
 
 
 @gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
               HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False,
-              PACK: gl.constexpr = 0, ph=None):
+              PACK: gl.constexpr = 0, pk=None):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
     dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
     store is waited for (until it has read the buffer) before the buffer's next write, and once at the
     consumer's end, instead of at once, so the next tile starts without waiting for it (session 10). PACK: the
-    tile holds ph query heads in slots of PACK rows (_pack_rows, _pack_lse_offsets, _store_o)."""
+    tile holds a block of query heads in slots of PACK rows (pk: _pack_block; _pack_lse_offsets, _store_o)."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
     if PACK:
-        lse_offs, lse_ok = _pack_lse_offsets(pid_bh, gl.arange(0, BLOCK_M, layout=offs_m.type.layout), SEQ_Q, ph,
-                                             BLOCK_M, PACK)
+        lse_offs, lse_ok = _pack_lse_offsets(gl.arange(0, BLOCK_M, layout=offs_m.type.layout), SEQ_Q, pk, BLOCK_M,
+                                             PACK)
         gl.store(LSE + lse_offs, lse, mask=lse_ok)
     else:
         gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
@@ -170,7 +187,7 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
     if PACK:
-        _store_o(o_desc, o_smem, b, m0, h, SEQ_Q, ph, BLOCK_M, PACK)
+        _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M, PACK)
     else:
         tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
     if not DEFER_STORE:
@@ -298,21 +315,21 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
 
 @gluon.jit
 def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PACK_SLOTS: gl.constexpr = 0,
-            SEQ_Q=None, ph=None):
+            SEQ_Q=None, pk=None):
     """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`.
-    PACK_SLOTS (SPLIT = 1, packed grouped-query tiles, m0 = 0): bh is a block of ph query heads; the tile's slots of
+    PACK_SLOTS (SPLIT = 1, packed grouped-query tiles, m0 = 0): bh is a block of query heads (pk); the tile's slots of
     `rows` rows (the descriptor's blocks) take their heads' positions as _pack_rows lays them out, one TMA copy each.
     Padding slots (past the block's heads, or past a head's positions) are loaded from rows past SEQ_Q, which TMA fills
     with zeros without reading memory (as it does for the rows past SEQ_Q of a head's last slot)."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
     if PACK_SLOTS:
-        sh = _pack_shift(ph, PACK_SLOTS)
+        sh = _pack_shift(pk[0], PACK_SLOTS)
         mbarrier.expect(bar, PACK_SLOTS * q_desc.block_type.nbytes, pred=pred)
         for j in gl.static_range(PACK_SLOTS):
             pos0 = (j & ((1 << sh) - 1)) * rows
-            pad = ((j >> sh) >= ph) | (pos0 >= SEQ_Q)
+            pad = ((j >> sh) >= pk[1]) | (pos0 >= SEQ_Q)
             tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + gl.where(pad, SEQ_Q, pos0),
-                                                     (bh % H) * ph + gl.minimum(j >> sh, ph - 1), 0], bar,
+                                                     pk[2] + gl.minimum(j >> sh, pk[1] - 1), 0], bar,
                                             q_smem.index(first).slice(j * rows, rows, dim=1), pred=pred)
     else:
         mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
@@ -703,12 +720,12 @@ def _arrive_meeting(flag, nonce):
 
 @gluon.jit
 def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
-                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0, ph=None):
+                 row_o: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0, pk=None):
     """This program's state (O unnormalised, m, l; fp32) into workspace slot `mine`; ROWS_MASKED: only the tile's
     first `valid` rows (public). Returns the row masks (None, None unmasked)."""
     if ROWS_MASKED:
         if PACK:  # packed tiles: the rows of the block's heads' positions below `valid` (SEQ_Q)
-            ok_s = _pack_rows(rows_s, valid, ph, PACK, BLOCK_M // PACK)[2]
+            ok_s = _pack_rows(rows_s, valid, pk, PACK, BLOCK_M // PACK)[2]
         else:
             ok_s = rows_s < valid
         ok_o = gl.expand_dims(gl.convert_layout(ok_s, row_o), 1) & (o_offs >= 0)
@@ -727,7 +744,7 @@ def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constex
 @gluon.jit
 def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, BLOCK_M: gl.constexpr,
                HEAD_DIM: gl.constexpr, row_o: gl.constexpr, valid=None, ROWS_MASKED: gl.constexpr = False,
-               PACK: gl.constexpr = 0, ph=None):
+               PACK: gl.constexpr = 0, pk=None):
     """One SPLIT_KV meeting of two programs: this one's state (O unnormalised, m, l; fp32) into its workspace slot
     `mine`, then the call's nonce swapped into `flag` (_arrive_second). (go, m, l, O): go where this program
     arrived second; then it has written the flag back to 0 and merged the other slot's state with its own, the
@@ -735,7 +752,7 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
     second. Otherwise its own state, unused. ROWS_MASKED: only the tile's first `valid` rows (those below SEQ_Q, a
     public count) are stored and loaded; the others' merged state is never stored (rows past SEQ_Q)."""
     ok_s, ok_o = _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED, PACK,
-                              ph)
+                              pk)
     go = _arrive_meeting(flag, nonce)
     m_new = m_i
     l_new = l_i
@@ -761,7 +778,7 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
 @gluon.jit
 def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
                  HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0,
-                 ph=None):
+                 pk=None):
     """WS_MERGE (_consume_tile_split_kv): the states in workspace slots a and b (a's first) combined through
     registers MERGE_COLS columns at a time, so no 64 x HEAD_DIM accumulator is held twice. Not ROOT: the merged
     state (O unnormalised, m, l) into slot dst. ROOT: LSE, and O = O / l staged in o_smem (Q's tile: its GEMMs are
@@ -772,7 +789,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
     offs = rows[:, None] * HEAD_DIM + cols[None, :]
     if ROWS_MASKED and PACK:  # packed tiles: the rows of the block's heads' positions below `valid` (SEQ_Q)
-        ok = _pack_rows(rows, valid, ph, PACK, BLOCK_M // PACK)[2]
+        ok = _pack_rows(rows, valid, pk, PACK, BLOCK_M // PACK)[2]
     elif ROWS_MASKED:
         ok = rows < valid
     else:
@@ -788,7 +805,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
         l_safe = gl.where(empty_row, 1.0, l_new)
         lse = gl.where(empty_row, float("-inf"), (m_new + gl.log2(l_safe)) * 0.6931471805599453)
         if PACK:
-            lse_offs, lse_ok = _pack_lse_offsets(bh, rows, SEQ_Q, ph, BLOCK_M, PACK)
+            lse_offs, lse_ok = _pack_lse_offsets(rows, SEQ_Q, pk, BLOCK_M, PACK)
             gl.store(LSE + lse_offs, lse, mask=lse_ok)
         else:
             gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + rows, lse, mask=m0 + rows < SEQ_Q)
@@ -808,7 +825,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     if ROOT:
         fence_async_shared()
         if PACK:
-            _store_o(o_desc, o_smem, b, m0, h, SEQ_Q, ph, BLOCK_M, PACK)
+            _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M, PACK)
         else:
             tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
         tma.store_wait(pendings=0)
@@ -820,7 +837,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
-                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, ph=None):
+                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, pk=None):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -831,7 +848,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     public, the workspace's states secret (variants.Variant). Workspace per tile: a state slot for every node below
     the root, level by level (PARTS, PARTS / 2, ..., 2); flags per tile: one per meeting, level by level, PARTS - 1
     (split_kv_workspace). PACK (packed grouped-query tiles, m0 = 0): the tile's rows are the positions of the block's
-    ph query heads in slots of PACK rows (_pack_rows); the causal mask uses each row's query position."""
+    block of query heads in slots of PACK rows (pk: _pack_block; _pack_rows); the causal mask uses each row's query
+    position."""
     ws, flags, nonce = kvs
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
@@ -843,7 +861,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:  # the causal mask's query positions: each row's position in its head (m0 = 0)
-        offs_m = _pack_rows(offs_m, SEQ_Q, ph, PACK, BLOCK_M // PACK)[1]
+        offs_m = _pack_rows(offs_m, SEQ_Q, pk, PACK, BLOCK_M // PACK)[1]
     mbarrier.wait(q_bar, i & 1)
     if n_own > 0:
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
@@ -855,7 +873,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         mbarrier.arrive(q_empty, count=1)
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
-                  PACK, ph)
+                  PACK, pk)
     else:
         SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
         # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts,
@@ -873,7 +891,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         base = ws + (u * SLOTS).to(gl.int64) * SLOT
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
             _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
-                         ROWS_MASKED, PACK, ph)
+                         ROWS_MASKED, PACK, pk)
             go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
             # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
             # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
@@ -885,18 +903,18 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                         pair = base + (2 * PARTS - 2 * (PARTS >> LVL) + (node // 2) * 2) * SLOT
                         if (PARTS >> LVL) == 2:
                             _merge_slots(pair, pair + SLOT, pair, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0,
-                                         SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK, ph)
+                                         SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK, pk)
                         else:
                             dst = base + (2 * PARTS - (PARTS >> LVL) + node // 2) * SLOT
                             _merge_slots(pair, pair + SLOT, dst, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0,
-                                         SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK, ph)
+                                         SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK, pk)
                             go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4,
                                                     nonce)
                     go = go_up
         else:
             go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                            flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
-                                           BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, ph)
+                                           BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
             # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
             # the lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
             for LVL in gl.static_range(1, 6):
@@ -909,7 +927,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                               base + (2 * PARTS - 3 - pair) * SLOT,
                                                               flags + u * NFLAGS + PARTS - 2, nonce, pair == 0, o_offs,
                                                               rows_s, BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0,
-                                                              ROWS_MASKED, PACK, ph)
+                                                              ROWS_MASKED, PACK, pk)
                         else:
                             node = part // (1 << LVL)
                             go_up, m_i, l_i, acc = _hand_over(m_i, l_i, acc,
@@ -918,11 +936,11 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                               * SLOT,
                                                               flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
                                                               nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
-                                                              row_o, SEQ_Q - m0, ROWS_MASKED, PACK, ph)
+                                                              row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
                     go = go_up
             if go:
                 _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-                          False, PACK, ph)
+                          False, PACK, pk)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -1020,8 +1038,9 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
     part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
-    if PACK:  # the block's query heads: the tensor's heads over the kernel's blocks (H) (public)
-        _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True, BLOCK_M // PACK, SEQ_Q, q_desc.shape[2] // H)
+    if PACK:  # the tile's block of query heads (public)
+        _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True, BLOCK_M // PACK, SEQ_Q,
+                _pack_block(bh, H, H_KV, q_desc.shape[2]))
     else:
         _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
     j_lo, n_own = _split_kv_unit(n, part, PARTS)
@@ -1045,11 +1064,12 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
-    if PACK:  # the block's query heads: the tensor's heads over the kernel's blocks (H) (public)
+    if PACK:  # the tile's block of query heads (public); kvs carries H_KV
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
-                               ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
-                               m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, o_desc.shape[2] // H)
+                               ready_v, empty_k, empty_v, (kvs[0], kvs[1], kvs[2]), part, unit, 0, 0, bh // H, bh % H,
+                               bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
+                               STAGES, num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK,
+                               _pack_block(bh, H, kvs[3], o_desc.shape[2]))
     else:
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                                ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
@@ -1176,7 +1196,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
-        kvs = (WS, FLAGS, NONCE)
+        kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE)  # PACK: the blocks' groups (_pack_block)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                                      O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK)),
                             (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK))], [1],
@@ -1278,13 +1298,13 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
     if pack:
-        from .variants import pack_heads
-        per_tile = pack_heads(heads // k.shape[2], seq_q, block_m, pack) if heads % k.shape[2] == 0 else 0
-        if not split_kv or split != 1 or block_m % pack or not per_tile:
+        from .variants import pack_blocks
+        blocks = pack_blocks(heads // k.shape[2], seq_q, block_m, pack) if heads % k.shape[2] == 0 else 0
+        if not split_kv or split != 1 or block_m % pack or not blocks:
             raise ValueError(f"pack={pack}: split_kv builds of one consumer, and at least one query head's "
                              f"{seq_q} positions in slots of {pack} rows within {block_m} (heads {heads}, key/value "
                              f"heads {k.shape[2]})")
-        heads = heads // per_tile  # the kernel's heads: blocks of per_tile query heads
+        heads = k.shape[2] * blocks  # the kernel's heads: blocks of query heads (_pack_block)
     q_rows = pack or rows  # packed: one TMA block of `pack` rows per slot
     descs = (_descriptor(q, q_rows, head_dim), _descriptor(k, block_n, head_dim), _descriptor(v, block_n, head_dim),
              _descriptor(out, q_rows, head_dim), lse, float(softmax_scale) * LOG2E)
@@ -1372,8 +1392,8 @@ def split_kv_workspace(q, block_m, parts=2, head_dim=None, pack=0, kv_heads=None
     batch, seq_q, heads, d = q.shape
     head_dim = head_dim or kernel_head_dim(d)
     if pack:
-        from .variants import pack_heads
-        heads, seq_q = heads // pack_heads(heads // kv_heads, seq_q, block_m, pack), 1
+        from .variants import pack_blocks
+        heads, seq_q = kv_heads * pack_blocks(heads // kv_heads, seq_q, block_m, pack), 1
     units = batch * heads * triton.cdiv(seq_q, block_m)
     ws = torch.empty((2 * parts - 2) * units * block_m * (head_dim + 2), dtype=torch.float32, device=q.device)
     return ws, torch.empty((parts - 1) * units, dtype=torch.int64, device=q.device)

@@ -284,13 +284,21 @@ PACK_MAX_QUERIES = 32
 _PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables)
 
 
-def pack_heads(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows: int = PACK_ROWS) -> int:
-    """Query heads per packed tile for a call of seq_q queries with `group` query heads per key/value head: the largest
-    divisor of the group whose heads' slots (ceil(seq_q / slot_rows) of slot_rows rows each) fit block_m rows; 0 where
-    not even one head's do. Public: shapes."""
+def pack_blocks(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows: int = PACK_ROWS) -> int:
+    """Packed tiles (blocks of query heads) per key/value head for a call of seq_q queries with `group` query heads per
+    key/value head: as few as fit, each head taking ceil(seq_q / slot_rows) slots of slot_rows rows of a block_m-row
+    tile; 0 where not even one head's slots fit. Public: shapes."""
     per_head = -(-seq_q // slot_rows)
-    fits = [d for d in range(1, group + 1) if group % d == 0 and d * per_head * slot_rows <= block_m]
-    return max(fits, default=0)
+    fit = block_m // slot_rows // per_head  # heads a tile holds
+    return -(-group // fit) if fit else 0
+
+
+def pack_heads(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows: int = PACK_ROWS) -> int:
+    """Query heads per packed tile: the group spread evenly over pack_blocks tiles (ceil(group / blocks); the last
+    block of a group holds fewer where that does not divide it, as sm90_fwd._pack_block lays them out); 0 where none
+    fits. Public: shapes."""
+    blocks = pack_blocks(group, seq_q, block_m, slot_rows)
+    return -(-group // blocks) if blocks else 0
 
 
 _PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, 1)
@@ -308,10 +316,9 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
     packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
-    per_tile = pack_heads(heads // kv_heads, seq_q)
-    if per_tile < 2:
+    if pack_heads(heads // kv_heads, seq_q) < 2:
         return None
-    programs = batch * heads // per_tile
+    programs = batch * kv_heads * pack_blocks(heads // kv_heads, seq_q)
     for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
         kernel, config = table[(head_dim, causal)]
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:

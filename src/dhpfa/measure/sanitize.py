@@ -57,12 +57,14 @@ def child():
     # five queries, 8 heads over 2 key/value heads: packed grouped-query tiles (variants.packed_variant), eight parts;
     # nine queries over 700 keys, 3 sequences: packed tiles without a split (one program each); five queries of
     # 14 heads over 2 (groups of 7: seven heads a tile and a spare slot), eight parts; and 4 sequences of those of 8
-    # heads: four parts (at D=96 / 128 a workspace merge since session 17)
+    # heads: four parts (at D=96 / 128 a workspace merge since session 17); and twelve queries of 10 heads over 2
+    # (groups of 5 in tiles of 3 and 2 heads), four parts
     for d in variants.HEAD_DIMS:
         for causal in (False, True):
             for b, sq, sk, h in ((1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 8), (3, 9, 700, 8),
                                  (1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 14),
-                                 (4, 5, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ + 52, 8)):
+                                 (4, 5, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ + 52, 8),
+                                 (1, 12, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ + 52, 10)):
                 q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
                 k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
