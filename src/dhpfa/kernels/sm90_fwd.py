@@ -1113,8 +1113,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     light tile (_unit_count); False: one tile each (grids of at most one program per SM, where pairs would leave half
     of the SMs idle; session 13). PACK (SPLIT_KV; sessions 16-17): grouped-query tiles of a block of query heads that
     share a key/value head, in slots of PACK rows, BLOCK_M // PACK // (the block's heads) per head (_pack_rows); H
-    counts the blocks (the block's heads: the descriptors' heads / H), and Q / O descriptors have PACK-row blocks (one
-    TMA copy per slot)."""
+    counts the blocks, H / H_KV per key/value head (_pack_block: a group spread evenly over them), and Q / O descriptors
+    have PACK-row blocks (one TMA copy per slot)."""
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),

@@ -267,18 +267,18 @@ SM90_TUNE_EXTRA = {
     256: (("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True)),),  # one program per tile
 }
 # Calls of 2 to PACK_MAX_QUERIES queries per sequence (speculative decoding's drafts, small prefill chunks) with grouped
-# heads (2 or more query heads sharing each key/value head): pack_heads query heads of a group run as the rows of one
-# 64-row tile (sm90_fwd PACK), in slots of PACK_ROWS rows, ceil(queries / PACK_ROWS) slots per head, so each key/value
-# block is read and multiplied once per pack_heads query heads instead of once per head, and the grid is that many times
-# smaller, which leaves room to split the keys across more programs. The split builds above with PACK, and the same
+# heads (2 or more query heads sharing each key/value head): a group's query heads run as the rows of pack_blocks 64-row
+# tiles, pack_heads heads each (sm90_fwd PACK), in slots of PACK_ROWS rows, ceil(queries / PACK_ROWS) slots per head, so
+# each key/value block is read and multiplied once per tile instead of once per query head, and the grid is that many
+# times smaller, which leaves room to split the keys across more programs. The split builds above with PACK, and the same
 # rule for the part count as few_programs_variant's applied to the packed grid, except that every part count may fill
 # all of the SMs (share 1; the unpacked tables keep 8-64 parts to half of them). Session 16 run 16 (graph replay, the
 # packed call forced to each part count, then 16-row slots of 4 heads): (1,64,8,8,32768,128) 8 parts 51.0 us against
 # 78.8 with 4 (the rule with half of the SMs); (2,32,8,4,16384,64) 27.1 against 35.5; (1,32,8,4,8192,128) 16 parts 23.7
 # against 8 parts 22.7 (the one row it costs); the other six rows unchanged. Session 17: 8-row slots, so that a tile
 # takes up to 8 heads of up to 8 queries (groups of 8: half the tiles of session 16's 4 x 16), 4 of up to 16 or 2 of up
-# to 32, and any group size with a divisor of 2 or more that fits (2, 3, 5, 6, 7: Gemma's and Qwen's groups), not only
-# multiples of 4 (docs/perf-log.md, session 17).
+# to 32, and a group of any size spread evenly over as few tiles as hold it (7 as 4 + 3; Gemma's and Qwen's groups of
+# 2, 5, 6, 7), not only multiples of 4 (docs/perf-log.md, session 17).
 PACK_ROWS = 8
 PACK_MAX_QUERIES = 32
 _PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables)
@@ -312,7 +312,7 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
                    batch: int, sm_count: int):
     """The packed build for a call of 2 <= seq_q <= PACK_MAX_QUERIES queries per sequence whose key/value heads each
     serve a group of query heads that pack_heads packs at least 2 at a time: split where the split rules of
-    few_programs_variant choose a split for the packed grid (batch * heads / pack_heads tiles), else one program per
+    few_programs_variant choose a split for the packed grid (batch * kv_heads * pack_blocks tiles), else one program per
     packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
