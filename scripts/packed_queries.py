@@ -1,4 +1,4 @@
-"""Sessions 16-17: 2-32 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
+"""Sessions 16-18: 2-64 queries per sequence with grouped heads (speculative decoding's drafts) through the API, which
 packs variants.pack_heads query heads of a group per tile (variants.packed_variant), beside the same calls unpacked
 (api.PACK_GQA_DECODE = False: the choice before) and SDPA's flash and cuDNN backends (enable_gqa; non-causal, as SDPA's
 is_causal aligns top-left). CUDA-graph replay, interleaved rounds, medians in us; xU = median of per-round speedups over
@@ -6,6 +6,7 @@ the unpacked call.
 
     PYTHONPATH=src:scripts python3 scripts/packed_queries.py --out DIR [--shapes B,H,H_kv,Sq,Sk,D[,c];...]
         [--parts 1,2,4,..]   (also time the packed call forced to each part count, pN; 1: no split)
+        [--rows 64,128]      (also time the packed call with 64- or 128-row tiles forced, rN)
         [--slots16]          (also time slots16: the same packed call with 16-row slots, at most 4 heads a tile:
                               session 16's layout, through this kernel)
 """
@@ -41,11 +42,17 @@ unpacked = patched_call(api_call, api, "PACK_GQA_DECODE", False)  # the choice b
 def forced_parts(parts):
     """The API's packed call forced to `parts` programs per packed tile whatever the grid (1: the unsplit packed
     build): variants.packed_variant swapped for one that returns that build."""
-    table = variants.SM90_PACKED if parts == 1 else variants._split_kv_tables(parts, variants.PACK_ROWS)
-
-    def choose(dtype, head_dim, causal, *rest):
+    def choose(dtype, head_dim, causal, seq_q, *rest):
+        rows = variants.pack_tile_rows(seq_q)
+        table = variants.SM90_PACKED[rows] if parts == 1 else variants._split_kv_tables(parts, variants.PACK_ROWS, rows)
         return variants.Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
     return patched_call(api_call, variants, "packed_variant", choose)
+
+
+def tile_rows(rows):
+    """The API's packed call with `rows`-row packed tiles whatever the query count (variants.pack_tile_rows; session
+    18: 128-row tiles ship for 33-64 queries), the part-count rule of variants.packed_variant applied to that grid."""
+    return patched_call(api_call, variants, "pack_tile_rows", lambda seq_q: rows)
 
 
 def slots16():
@@ -59,8 +66,8 @@ def slots16():
                                                                               slot_rows=16) < 2:
             return None
         programs = batch * kv_heads * blocks
-        kernel, config = variants.SM90_PACKED[(head_dim, causal)]
-        for table, least_seq_k, share in variants._PACKED_SPLIT_KV_TABLES:
+        kernel, config = variants.SM90_PACKED[64][(head_dim, causal)]
+        for table, least_seq_k, share in variants._PACKED_SPLIT_KV_TABLES[64]:
             if table[(head_dim, causal)][1].split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
                 kernel, config = table[(head_dim, causal)]
                 break
@@ -88,6 +95,7 @@ def main():
     ap.add_argument("--no-peers", action="store_true", help="leave out the SDPA backends")
     ap.add_argument("--slots16", action="store_true", help="also time 16-row slots (session 16's layout)")
     ap.add_argument("--twin", action="store_true", help="also time the API's call a second time (the noise floor)")
+    ap.add_argument("--rows", default="", help="comma-separated packed tile rows (64, 128) to force as well (rN)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     kernels = {"dhpfa": api_call, "unpacked": unpacked}
@@ -98,6 +106,7 @@ def main():
         kernels["slots16"] = slots16()
     if args.twin:
         kernels["twin"] = lambda *a: api_call(*a)
+    kernels.update({f"r{n}": tile_rows(int(n)) for n in args.rows.split(",") if n})
     rows = []
     for spec in args.shapes.split(";"):
         f = spec.split(",")

@@ -140,19 +140,22 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 
 # (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
 # slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile; 7 with 9 queries: tiles of 4 and 3 heads, 5 with 12:
-# of 3 and 2); 1: packed, one program per tile; 0: not packed (33 queries)
+# of 3 and 2; 33-64 queries: 128-row tiles of 2 heads, session 18, 7 as 2 + 2 + 2 + 1, 5 as 2 + 2 + 1); 1: packed, one
+# program per tile; 0: not packed (65 queries)
 _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
                    (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
                    (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 2), (1, 12, 3000, 10, 2, True, 4),
-                   (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 0)]
+                   (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 2),
+                   (2, 48, 3000, 16, 4, False, 4), (1, 64, 9000, 8, 2, True, 16), (1, 40, 5000, 28, 4, True, 8),
+                   (3, 37, 1000, 10, 2, False, 1), (1, 65, 2000, 8, 2, True, 0)]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 @pytest.mark.parametrize("b,sq,sk,h,hk,causal,parts", _PACKED_QUERIES)
 def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d, dtype):
-    """2-32 queries per sequence with grouped heads (speculative decoding's drafts): variants.pack_heads heads of a group
+    """2-64 queries per sequence with grouped heads (speculative decoding's drafts): variants.pack_heads heads of a group
     run as the rows of one tile (sm90_fwd PACK), split across `parts` programs per tile (on 132 SMs; 1: one program per
     packed tile, where the packed grid is too big to split or the keys too few; 0: not packed); bottom-right causal
     masks each query position on its own. Every head of every sequence against float64 on poisoned outputs, out and lse; then
@@ -280,8 +283,10 @@ def test_every_shipped_variant_matches_float64(variant):
     d, dt = variant.head_dim, variant.dtype
     g = torch.Generator(device="cuda").manual_seed(d + variant.causal)
     # packed grouped-query builds (TileConfig.pack): 12 queries of groups of 5 heads (two slots a head; tiles of 3 and 2
-    # heads, a padding head in the second); the full-grid test below runs groups of 7 (a padding slot)
-    b, sq, sk, h, hk = (2, 12, 1000, 10, 2) if variant.config.pack else (2, 333, 1000, 4, 2)
+    # heads, a padding head in the second); 128-row builds 40 queries (8 slots a head, tiles of 2, 2 and 1 heads); the
+    # full-grid test below runs groups of 7 (a padding slot)
+    b, sq, sk, h, hk = ((2, 40 if variant.config.block_m == 128 else 12, 1000, 10, 2) if variant.config.pack
+                        else (2, 333, 1000, 4, 2))
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dt, generator=g)
     k = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
     v = torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g)
@@ -301,7 +306,10 @@ def test_every_shipped_variant_on_a_full_grid(variant):
     it, 10 calls queued back to back. The per-variant test above runs small grids, where a race between
     warp-specialised partitions (session 8: the split-key ring) did not show."""
     if variant.config.pack:  # 6 queries of 56 heads over 8 key/value heads, 64 sequences: 512 packed tiles of 7 heads
-        _check_packed_grid(variant, 64, 6, 1024, 56, 8, calls=10)
+        if variant.config.block_m == 128:  # 36 queries, 16 sequences: 512 tiles of 2, 2, 2 and 1 heads
+            _check_packed_grid(variant, 16, 36, 1024, 56, 8, calls=10)
+        else:
+            _check_packed_grid(variant, 64, 6, 1024, 56, 8, calls=10)
         return
     s = 1024
     check_variant_on_grid(variant, 16384 // s, 2048 // variant.head_dim, s, calls=10, tol=TOL[variant.dtype],

@@ -72,12 +72,15 @@ def bound(fn, args, kwargs):
 
 rows = []
 cases = [((2, 300, 4), (2, 200, 2), 0, False), ((1, 513, 8), (1, 513, 8), 16, True), ((3, 64, 2), (3, 1, 2), 0, False)]
-# packed grouped-query builds (TileConfig.pack): at most 32 queries of grouped heads (variants.pack_heads)
+# packed grouped-query builds (TileConfig.pack): at most 32 queries of grouped heads (variants.pack_heads), 33-64 in the
+# 128-row builds
 packed = [((2, 13, 8), (2, 200, 2), 0, False), ((1, 16, 16), (1, 513, 4), 16, True), ((3, 5, 14), (3, 1, 2), 0, False)]
+packed_wide = [((2, 40, 8), (2, 200, 2), 0, False), ((1, 33, 16), (1, 513, 4), 16, True), ((3, 5, 14), (3, 1, 2), 0, False)]
 for variant in variants.shipped_variants():
     d = variant.head_dim
     fn = dispatch.kernel_fn(variant.kernel)
-    for sq, sk, off, heads_first in (packed if variant.config.pack else cases):
+    for sq, sk, off, heads_first in ((packed_wide if variant.config.block_m == 128 else packed) if variant.config.pack
+                                     else cases):
         first = tensors(sq + (d,), sk + (d,), variant.dtype, d, off, heads_first)
         second = tensors(sq + (d,), sk + (d,), variant.dtype, d, off, heads_first)
         offset = sk[1] - sq[1]

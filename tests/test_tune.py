@@ -312,7 +312,7 @@ def test_pack_heads_spreads_the_group_over_as_few_tiles_as_fit():
     64-row tile; query heads per tile: the group spread evenly over them (the last tile of a group holds fewer where
     that does not divide it); 0 where not even one head fits."""
     ph, pb = variants.pack_heads, variants.pack_blocks
-    assert (variants.PACK_ROWS, variants.PACK_MAX_QUERIES) == (8, 32)
+    assert (variants.PACK_ROWS, variants.PACK_MAX_QUERIES) == (8, 64)
     assert [ph(g, 4) for g in range(1, 11)] == [1, 2, 3, 4, 5, 6, 7, 8, 5, 5]
     assert [pb(g, 4) for g in range(1, 11)] == [1] * 8 + [2, 2]
     assert [ph(g, 8) for g in (7, 8, 16, 32)] == [7, 8, 8, 8]
@@ -321,6 +321,12 @@ def test_pack_heads_spreads_the_group_over_as_few_tiles_as_fit():
     assert [ph(g, 16) for g in (3, 5, 12)] == [3, 3, 4]
     assert ph(4, 17) == 2 and ph(4, 65) == 0 and pb(4, 65) == 0  # three slots a head: two heads a tile; past 64 rows
     assert ph(4, 4, slot_rows=16) == 4 and ph(8, 2, slot_rows=16) == 4
+    # 128-row tiles (16 slots; 33-64 queries, session 18): a head's slots round up to a power of two, as the kernel
+    # lays them out (sm90_fwd._pack_shift): 3 slots take 4, so at most 4 heads a tile (not 5)
+    assert [ph(g, 40, 128) for g in (2, 4, 5, 7, 8)] == [2, 2, 2, 2, 2] and pb(7, 40, 128) == 4
+    assert [pb(g, 20, 128) for g in (4, 5, 8)] == [1, 2, 2] and ph(5, 20, 128) == 3
+    assert ph(16, 8, 128) == 16 and ph(4, 64, 128) == 2 and ph(4, 65, 128) == 1 and pb(4, 129, 128) == 0
+    assert variants.pack_tile_rows(32) == 64 and variants.pack_tile_rows(33) == 128 == variants.pack_tile_rows(64)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -343,9 +349,16 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 8, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 tiles
     assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 8  # 2 heads a tile: 16 tiles
     assert pv(torch.bfloat16, 128, causal, 32, 9000, 8, 2, 1, 132).config.split_kv == 16  # 4 tiles
-    assert pv(torch.bfloat16, 128, causal, 33, 8192, 32, 8, 1, 132) is None  # more queries than four slots a head
     assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132).config.split_kv == 8  # 4 tiles of 2, 2, 2, 1
-    assert pv(torch.bfloat16, 128, causal, 40, 8192, 28, 4, 1, 132) is None  # more than 32 queries
+    for sq in (33, 64):  # 33-64 queries: 128-row tiles of 2 heads (session 18): 16 tiles, 8 parts
+        v = pv(torch.bfloat16, 128, causal, sq, 8192, 32, 8, 1, 132)
+        assert (v.config.block_m, v.config.num_warps, v.config.split_kv) == (128, 8, 8) and v.config.pack == rows
+        assert v in variants.shipped_variants()
+    v = pv(torch.bfloat16, 128, causal, 40, 8192, 28, 4, 1, 132)  # groups of 7: tiles of 2, 2, 2, 1 heads
+    assert (v.config.block_m, v.config.split_kv) == (128, 8)
+    assert pv(torch.bfloat16, 128, causal, 32, 8192, 32, 8, 1, 132).config.block_m == 64
+    assert pv(torch.bfloat16, 128, causal, 65, 8192, 32, 8, 1, 132) is None  # more than 64 queries
+    assert pv(torch.bfloat16, 64, causal, 48, 4096, 32, 8, 8, 132).config.split_kv == 1  # 128 tiles: no split
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
     assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 + 3 heads
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)

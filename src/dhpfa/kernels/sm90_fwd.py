@@ -105,10 +105,14 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
 
 @gluon.jit
 def _pack_shift(ph, SLOTS: gl.constexpr):
-    """PACK: log2 of the slots each of a tile's ph query heads owns, the largest power of two at most SLOTS // ph
-    (SLOTS <= 8: every SLOTS // ph is one), by comparisons: the slot arithmetic below is shifts and masks, not integer
-    divisions (a runtime divisor costs a call to a division routine each; session 17). Public: shapes."""
-    return (ph * 2 <= SLOTS).to(gl.int32) + (ph * 4 <= SLOTS).to(gl.int32) + (ph * 8 <= SLOTS).to(gl.int32)
+    """PACK: log2 of the slots each of a tile's ph query heads owns, the largest power of two at most SLOTS / ph
+    (SLOTS 8 or 16; variants.pack_blocks puts at most SLOTS / 2^k heads whose positions take 2^k slots in a tile), by
+    comparisons: the slot arithmetic below is shifts and masks, not integer divisions (a runtime divisor costs a call
+    to a division routine each; session 17). Public: shapes."""
+    sh = (ph * 2 <= SLOTS).to(gl.int32) + (ph * 4 <= SLOTS).to(gl.int32) + (ph * 8 <= SLOTS).to(gl.int32)
+    if SLOTS >= 16:  # 128-row packed tiles (session 18)
+        sh += (ph * 16 <= SLOTS).to(gl.int32)
+    return sh
 
 
 @gluon.jit
@@ -134,7 +138,7 @@ def _pack_rows(rows, SEQ_Q, pk, PACK: gl.constexpr, SLOTS: gl.constexpr):
     cdiv(SEQ_Q, PACK) hold its positions, PACK per slot (so with few heads each sits in its own warps' rows, as with one
     16-row slot a head). Rows of slots past the block's nh real heads, and positions past SEQ_Q, are padding (not
     valid). Public: shapes, row ids."""
-    gl.static_assert(SLOTS <= 8, "packed tiles: at most 8 slots")
+    gl.static_assert(SLOTS <= 16, "packed tiles: at most 16 slots")
     sh = _pack_shift(pk[0], SLOTS)
     slot = rows // PACK
     head = slot >> sh
@@ -693,17 +697,25 @@ _ARRIVE_ASM = gl.constexpr(
     "@t0 atom.acq_rel.gpu.global.exch.b64 old, [$1], $2;\n"
     "setp.eq.and.b64 got, old, $2, t0;\n"
     "bar.red.or.pred last, 12, 128, got;\nselp.u32 $0, 1, 0, last;\n}")
+_ARRIVE_ASM_2WG = gl.constexpr(_ARRIVE_ASM.value.replace("12, 128,", "12, 256,"))  # two warpgroups (128-row packed tiles)
 
 
 @gluon.jit
 def _arrive_second(flag, nonce):
     """Swap `nonce` into *flag (one thread, acq_rel, GPU scope); 1 where it was already there (the other program
-    of the tile arrived first), else 0; the same in every thread of the warpgroup. Public."""
-    gl.static_assert(gl.num_warps() == 4, "one consumer warpgroup")
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
-    key = gl.full([1], 0, gl.int64, one) + nonce
-    got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
+    of the tile arrived first), else 0; the same in every thread of the warpgroup (of both warpgroups of a 128-row
+    packed tile's consumer). Public."""
+    gl.static_assert(gl.num_warps() == 4 or gl.num_warps() == 8, "one consumer partition of one or two warpgroups")
+    if gl.num_warps() == 4:
+        one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
+        key = gl.full([1], 0, gl.int64, one) + nonce
+        got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
+    else:
+        two: gl.constexpr = gl.BlockedLayout([1], [32], [8], [0])
+        addr = gl.full([1], 0, gl.int64, two) + flag.to(gl.int64, bitcast=True)
+        key = gl.full([1], 0, gl.int64, two) + nonce
+        got = gl.inline_asm_elementwise(_ARRIVE_ASM_2WG, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -775,6 +787,12 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
     return go, m_new, l_new, acc
 
 
+@gluon.constexpr_function
+def _merge_layout(num_warps):
+    """_merge_slots' register layout of [rows, MERGE_COLS] over the consumer partition's num_warps warps."""
+    return gl.BlockedLayout([1, 4], [2, 16], [num_warps, 1], [1, 0])
+
+
 @gluon.jit
 def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
                  HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0,
@@ -784,7 +802,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     state (O unnormalised, m, l) into slot dst. ROOT: LSE, and O = O / l staged in o_smem (Q's tile: its GEMMs are
     done) for a TMA store. ROWS_MASKED: only the first `valid` rows (public) are read and written."""
     MERGE_COLS: gl.constexpr = 64
-    cl: gl.constexpr = gl.BlockedLayout([1, 4], [2, 16], [4, 1], [1, 0])
+    cl: gl.constexpr = _merge_layout(gl.num_warps())
     rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, cl))
     cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
     offs = rows[:, None] * HEAD_DIM + cols[None, :]

@@ -191,13 +191,15 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # 2 x programs <= SM count.
 
 
-def _split_kv_tables(parts, pack=0):
+def _split_kv_tables(parts, pack=0, block_m=64):
     """{(head dim, causal): build} of the one-consumer tiles split across `parts` programs: 64x128 at D=32 / 64 / 96 /
     128, 64x64 at D=192 / 256 (whose meetings merge from the workspace, sm90_fwd WS_MERGE: two 64 x 256 fp32
     accumulators in registers spilled, session 14). Session 15 added D=256, D=32, and D=96 / 192, which the kernel runs
-    as 128 / 256 with zero-filled columns (sm90_fwd.kernel_head_dim)."""
-    build = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=parts, pv_overlap=True, pack=pack))
-    wide = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split_kv=parts, pv_overlap=True, pack=pack))
+    as 128 / 256 with zero-filled columns (sm90_fwd.kernel_head_dim). block_m=128 (packed tiles of 33-64 queries,
+    session 18): the one consumer partition is two warpgroups (8 warps), 64 rows each."""
+    warps = block_m // 16
+    build = ("attn_fwd_sm90_ws", TileConfig(block_m, 128, warps, 2, split_kv=parts, pv_overlap=True, pack=pack))
+    wide = ("attn_fwd_sm90_ws", TileConfig(block_m, 64, warps, 2, split_kv=parts, pv_overlap=True, pack=pack))
     return {(d, c): (wide if d > 128 else build) for d in HEAD_DIMS for c in (False, True)}
 
 
@@ -279,16 +281,26 @@ SM90_TUNE_EXTRA = {
 # takes up to 8 heads of up to 8 queries (groups of 8: half the tiles of session 16's 4 x 16), 4 of up to 16 or 2 of up
 # to 32, and a group of any size spread evenly over as few tiles as hold it (7 as 4 + 3; Gemma's and Qwen's groups of
 # 2, 5, 6, 7), not only multiples of 4 (docs/perf-log.md, session 17).
+# Session 18: 33-64 queries pack into 128-row tiles (PACK_WIDE_ROWS: 16 slots, one consumer partition of two
+# warpgroups), two heads a tile; up to PACK_WIDE_MIN_QUERIES - 1 queries keep the 64-row tiles.
 PACK_ROWS = 8
-PACK_MAX_QUERIES = 32
-_PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables)
+PACK_MAX_QUERIES = 64
+PACK_WIDE_MIN_QUERIES = 33
+PACK_WIDE_ROWS = 128
+_PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables) below PACK_WIDE_MIN_QUERIES queries
+
+
+def pack_tile_rows(seq_q: int) -> int:
+    """block_m of the packed builds for seq_q queries. Public: shapes."""
+    return PACK_WIDE_ROWS if seq_q >= PACK_WIDE_MIN_QUERIES else _PACK_TILE_ROWS
 
 
 def pack_blocks(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows: int = PACK_ROWS) -> int:
     """Packed tiles (blocks of query heads) per key/value head for a call of seq_q queries with `group` query heads per
     key/value head: as few as fit, each head taking ceil(seq_q / slot_rows) slots of slot_rows rows of a block_m-row
-    tile; 0 where not even one head's slots fit. Public: shapes."""
-    per_head = -(-seq_q // slot_rows)
+    tile, rounded up to a power of two (the kernel gives each of a tile's heads a power of two of slots:
+    sm90_fwd._pack_shift); 0 where not even one head's slots fit. Public: shapes."""
+    per_head = 1 << (-(-seq_q // slot_rows) - 1).bit_length()
     fit = block_m // slot_rows // per_head  # heads a tile holds
     return -(-group // fit) if fit else 0
 
@@ -301,11 +313,12 @@ def pack_heads(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows
     return -(-group // blocks) if blocks else 0
 
 
-_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, 1)
-                                for table, least, _share in _SPLIT_KV_TABLES)
+_PACKED_SPLIT_KV_TABLES = {rows: tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS, rows), least, 1)
+                                       for table, least, _share in _SPLIT_KV_TABLES)
+                           for rows in (_PACK_TILE_ROWS, PACK_WIDE_ROWS)}
 # ... and where no split applies (grids of many packed tiles, or short keys): the same builds with one program per
 # packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per pack_heads heads too
-SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
+SM90_PACKED = {rows: _split_kv_tables(1, PACK_ROWS, rows) for rows in (_PACK_TILE_ROWS, PACK_WIDE_ROWS)}
 
 
 def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, kv_heads: int,
@@ -316,14 +329,15 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
     packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
-    if pack_heads(heads // kv_heads, seq_q) < 2:
+    rows = pack_tile_rows(seq_q)
+    if pack_heads(heads // kv_heads, seq_q, rows) < 2:
         return None
-    programs = batch * kv_heads * pack_blocks(heads // kv_heads, seq_q)
-    for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
+    programs = batch * kv_heads * pack_blocks(heads // kv_heads, seq_q, rows)
+    for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES[rows]:
         kernel, config = table[(head_dim, causal)]
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
-    return Variant(*SM90_PACKED[(head_dim, causal)], dtype, head_dim, causal)
+    return Variant(*SM90_PACKED[rows][(head_dim, causal)], dtype, head_dim, causal)
 
 
 # D=96 and 192 take every Gluon table's entry of D=128 and 256, which the kernel runs padded (sm90_fwd.kernel_head_dim:
@@ -392,8 +406,9 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
         if packed:
-            out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
-            out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
+            for rows in (_PACK_TILE_ROWS, PACK_WIDE_ROWS):
+                out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES[rows] for c in (False, True)]
+                out += [SM90_PACKED[rows][(head_dim, c)] for c in (False, True)]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))
