@@ -6,6 +6,7 @@ the unpacked call.
 
     PYTHONPATH=src:scripts python3 scripts/packed_queries.py --out DIR [--shapes B,H,H_kv,Sq,Sk,D[,c];...]
         [--parts 1,2,4,..]   (also time the packed call forced to each part count, pN; 1: no split)
+        [--pp]               (also time the packed call on the two-consumer 128-row build, pp)
         [--rows 64,128]      (also time the packed call with 64- or 128-row tiles forced, rN)
         [--slots16]          (also time slots16: the same packed call with 16-row slots, at most 4 heads a tile:
                               session 16's layout, through this kernel)
@@ -46,6 +47,17 @@ def forced_parts(parts):
         rows = variants.pack_tile_rows(seq_q)
         table = variants.SM90_PACKED[rows] if parts == 1 else variants._split_kv_tables(parts, variants.PACK_ROWS, rows)
         return variants.Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
+    return patched_call(api_call, variants, "packed_variant", choose)
+
+
+def two_consumers():
+    """The API's packed call on the persistent two-consumer packed build (variants.SM90_PACKED_PP; session 18: 128-row
+    tiles, 64 rows a consumer, ping-pong) whatever the grid, for 2-64 queries whose group packs 2+ heads a tile."""
+    def choose(dtype, head_dim, causal, seq_q, seq_k, heads, kv_heads, batch, sm_count):
+        if not 2 <= seq_q <= variants.PACK_MAX_QUERIES or heads % kv_heads \
+                or variants.pack_heads(heads // kv_heads, seq_q, 128) < 2:
+            return None
+        return variants.Variant(*variants.SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
     return patched_call(api_call, variants, "packed_variant", choose)
 
 
@@ -95,6 +107,7 @@ def main():
     ap.add_argument("--no-peers", action="store_true", help="leave out the SDPA backends")
     ap.add_argument("--slots16", action="store_true", help="also time 16-row slots (session 16's layout)")
     ap.add_argument("--twin", action="store_true", help="also time the API's call a second time (the noise floor)")
+    ap.add_argument("--pp", action="store_true", help="also time the two-consumer packed build (SM90_PACKED_PP)")
     ap.add_argument("--rows", default="", help="comma-separated packed tile rows (64, 128) to force as well (rN)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
@@ -107,6 +120,8 @@ def main():
     if args.twin:
         kernels["twin"] = lambda *a: api_call(*a)
     kernels.update({f"r{n}": tile_rows(int(n)) for n in args.rows.split(",") if n})
+    if args.pp:
+        kernels["pp"] = two_consumers()
     rows = []
     for spec in args.shapes.split(";"):
         f = spec.split(",")

@@ -140,15 +140,15 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 
 # (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
 # slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile; 7 with 9 queries: tiles of 4 and 3 heads, 5 with 12:
-# of 3 and 2; 33-64 queries: 128-row tiles of 2 heads, session 18, 7 as 2 + 2 + 2 + 1, 5 as 2 + 2 + 1); 1: packed, one
-# program per tile; 0: not packed (65 queries)
+# of 3 and 2); 1: packed, one program per tile; 0: not packed (65 queries; 33-64 on grids small enough to split);
+# "pp": 128-row tiles of two consumers (session 18; D >= 96, else 0 for 33-64 queries and 1 up to 32)
 _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
                    (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
                    (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 2), (1, 12, 3000, 10, 2, True, 4),
-                   (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 2),
-                   (2, 48, 3000, 16, 4, False, 4), (1, 64, 9000, 8, 2, True, 16), (1, 40, 5000, 28, 4, True, 8),
-                   (3, 37, 1000, 10, 2, False, 1), (1, 65, 2000, 8, 2, True, 0)]
+                   (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 0),
+                   (2, 48, 3000, 16, 4, False, 0), (24, 40, 1000, 16, 4, True, "pp"), (16, 64, 700, 14, 2, False, "pp"),
+                   (24, 24, 1000, 16, 4, True, "pp"), (1, 65, 2000, 8, 2, True, 0)]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
@@ -165,8 +165,12 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
     out, lse, plan = _poisoned_call(q, k, v, causal)
     assert plan.variant in variants.shipped_variants()
+    if parts == "pp" and d < 96:  # the two-consumer build is D >= 96's: 64-row packed tiles up to 32 queries
+        parts = 1 if sq <= 32 else 0
     assert bool(plan.variant.config.pack) == bool(parts)
-    if parts and dispatch.sm_count(torch.device("cuda")) == 132:
+    if parts == "pp":
+        assert plan.variant == variants.Variant(*variants.SM90_PACKED_PP[(d, causal)], dtype, d, causal)
+    elif parts and dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
     _assert_heads_match(q, k, v, out, lse, sk - sq if causal else None,
                         [(bb, hh) for bb in range(b) for hh in range(h)], TOL[dtype], f" ({plan.variant.name})")
@@ -192,7 +196,7 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 32, False), (1, 9000, 4, 80, 80, True),
-                                                 (37, 4500, 3, 100, 10, True), (100, 5000, 4, 32, 8, False),
+                                                 (37, 4500, 3, 100, 100, True), (100, 5000, 4, 32, 8, False),
                                                  (128, 9000, 2, 80, 80, True)])
 def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtype):
     """Decode-like calls (at most FEW_PROGRAMS_ROWS queries per head) on more programs than SMs at D=64 (causal: more
@@ -316,7 +320,21 @@ def test_every_shipped_variant_on_a_full_grid(variant):
                           row_step=7)
 
 
-def _check_packed_grid(variant, b, sq, sk, h, hk, calls):
+@pytest.mark.parametrize("d", [96, 128, 256])
+@pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
+@pytest.mark.parametrize("b,sq,sk,h,hk", [(3, 4, 700, 32, 2), (2, 12, 1500, 10, 2), (1, 40, 2000, 14, 2),
+                                          (2, 64, 999, 4, 2), (5, 3, 300, 6, 3)])
+def test_two_consumer_packed_tiles_match_float64(b, sq, sk, h, hk, causal, d):
+    """The persistent two-consumer packed builds (variants.SM90_PACKED_PP; session 18), launched directly: 16 heads of
+    4 queries a tile (8 a consumer), groups of 5 with 12 queries (tiles of 3 and 2 heads, two slots each), groups of 7
+    with 40 (tiles of 2, 2, 2, 1: a consumer of padding), 64 queries of groups of 2, 3 queries of groups of 2; every
+    head of every sequence against float64 on poisoned outputs (bottom-right causal)."""
+    variant = variants.Variant(*variants.SM90_PACKED_PP[(d, causal)], torch.bfloat16, d, causal)
+    assert variant in variants.shipped_variants()
+    _check_packed_grid(variant, b, sq, sk, h, hk, calls=3, every_sequence=True)
+
+
+def _check_packed_grid(variant, b, sq, sk, h, hk, calls, every_sequence=False):
     """A packed variant launched `calls` times back to back on (b, sq, h, d) queries over (b, sk, hk, d) keys (bottom-
     right causal where causal), into poisoned outputs; every head of the first and last sequence against float64."""
     d, dt = variant.head_dim, variant.dtype
@@ -330,7 +348,7 @@ def _check_packed_grid(variant, b, sq, sk, h, hk, calls):
     torch.cuda.synchronize()
     assert not out.isnan().any() and not lse.isnan().any()
     _assert_heads_match(q, k, v, out, lse, sk - sq if variant.causal else None,
-                        [(bb, hh) for bb in (0, b - 1) for hh in range(h)], TOL[dt])
+                        [(bb, hh) for bb in (range(b) if every_sequence else (0, b - 1)) for hh in range(h)], TOL[dt])
 
 
 def _assert_heads_match(q, k, v, out, lse, causal_offset, pairs, tol, note=""):

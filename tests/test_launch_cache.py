@@ -73,7 +73,7 @@ def bound(fn, args, kwargs):
 rows = []
 cases = [((2, 300, 4), (2, 200, 2), 0, False), ((1, 513, 8), (1, 513, 8), 16, True), ((3, 64, 2), (3, 1, 2), 0, False)]
 # packed grouped-query builds (TileConfig.pack): at most 32 queries of grouped heads (variants.pack_heads), 33-64 in the
-# 128-row builds
+# 128-row two-consumer builds
 packed = [((2, 13, 8), (2, 200, 2), 0, False), ((1, 16, 16), (1, 513, 4), 16, True), ((3, 5, 14), (3, 1, 2), 0, False)]
 packed_wide = [((2, 40, 8), (2, 200, 2), 0, False), ((1, 33, 16), (1, 513, 4), 16, True), ((3, 5, 14), (3, 1, 2), 0, False)]
 for variant in variants.shipped_variants():

@@ -321,12 +321,11 @@ def test_pack_heads_spreads_the_group_over_as_few_tiles_as_fit():
     assert [ph(g, 16) for g in (3, 5, 12)] == [3, 3, 4]
     assert ph(4, 17) == 2 and ph(4, 65) == 0 and pb(4, 65) == 0  # three slots a head: two heads a tile; past 64 rows
     assert ph(4, 4, slot_rows=16) == 4 and ph(8, 2, slot_rows=16) == 4
-    # 128-row tiles (16 slots; 33-64 queries, session 18): a head's slots round up to a power of two, as the kernel
-    # lays them out (sm90_fwd._pack_shift): 3 slots take 4, so at most 4 heads a tile (not 5)
+    # 128-row tiles (16 slots; the two-consumer builds, session 18): a head's slots round up to a power of two, as the
+    # kernel lays them out (sm90_fwd._pack_shift): 3 slots take 4, so at most 4 heads a tile (not 5)
     assert [ph(g, 40, 128) for g in (2, 4, 5, 7, 8)] == [2, 2, 2, 2, 2] and pb(7, 40, 128) == 4
     assert [pb(g, 20, 128) for g in (4, 5, 8)] == [1, 2, 2] and ph(5, 20, 128) == 3
     assert ph(16, 8, 128) == 16 and ph(4, 64, 128) == 2 and ph(4, 65, 128) == 1 and pb(4, 129, 128) == 0
-    assert variants.pack_tile_rows(32) == 64 and variants.pack_tile_rows(33) == 128 == variants.pack_tile_rows(64)
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -350,15 +349,20 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 8  # 2 heads a tile: 16 tiles
     assert pv(torch.bfloat16, 128, causal, 32, 9000, 8, 2, 1, 132).config.split_kv == 16  # 4 tiles
     assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132).config.split_kv == 8  # 4 tiles of 2, 2, 2, 1
-    for sq in (33, 64):  # 33-64 queries: 128-row tiles of 2 heads (session 18): 16 tiles, 8 parts
-        v = pv(torch.bfloat16, 128, causal, sq, 8192, 32, 8, 1, 132)
-        assert (v.config.block_m, v.config.num_warps, v.config.split_kv) == (128, 8, 8) and v.config.pack == rows
-        assert v in variants.shipped_variants()
-    v = pv(torch.bfloat16, 128, causal, 40, 8192, 28, 4, 1, 132)  # groups of 7: tiles of 2, 2, 2, 1 heads
-    assert (v.config.block_m, v.config.split_kv) == (128, 8)
-    assert pv(torch.bfloat16, 128, causal, 32, 8192, 32, 8, 1, 132).config.block_m == 64
-    assert pv(torch.bfloat16, 128, causal, 65, 8192, 32, 8, 1, 132) is None  # more than 64 queries
-    assert pv(torch.bfloat16, 64, causal, 48, 4096, 32, 8, 8, 132).config.split_kv == 1  # 128 tiles: no split
+    # session 18: 128-row tiles of two consumers (SM90_PACKED_PP) where 2 x their tiles exceed the SMs, a group needs
+    # two or more 64-row tiles (or 33-64 queries) and D >= 96
+    pp = variants.Variant(*variants.SM90_PACKED_PP[(128, causal)], torch.bfloat16, 128, causal)
+    assert pp in variants.shipped_variants() and (pp.config.block_m, pp.config.split, pp.config.pack) == (128, 2, rows)
+    assert pp.config.persistent and pp.config.pingpong and not pp.config.split_kv
+    for sq in (33, 48, 64):  # 2 heads a tile: 8 x 8 x 2 = 128 tiles
+        assert pv(torch.bfloat16, 128, causal, sq, 4096, 32, 8, 8, 132) == pp
+        assert pv(torch.bfloat16, 128, causal, sq, 4096, 32, 8, 4, 132) is None  # 64 tiles: unpacked (it splits)
+        assert pv(torch.bfloat16, 64, causal, sq, 4096, 32, 8, 8, 132) is None  # D=64: unpacked
+    assert pv(torch.bfloat16, 256, causal, 40, 4096, 28, 4, 6, 132).config.block_n == 64  # groups of 7: 2, 2, 2, 1
+    assert pv(torch.bfloat16, 128, causal, 32, 4096, 32, 8, 16, 132) == pp  # 17-32 queries: 4 heads a tile, 128 tiles
+    assert pv(torch.bfloat16, 64, causal, 32, 4096, 32, 8, 16, 132).config.block_m == 64  # D=64: 64-row tiles
+    assert pv(torch.bfloat16, 128, causal, 8, 4096, 64, 8, 64, 132).config.block_m == 64  # a group fits 64 rows
+    assert pv(torch.bfloat16, 128, causal, 65, 8192, 32, 8, 64, 132) is None  # more than 64 queries
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
     assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 + 3 heads
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)

@@ -154,34 +154,40 @@ def _pack_lse_offsets(rows, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.constexpr
 
 
 @gluon.jit
-def _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.constexpr):
+def _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.constexpr, ROW0: gl.constexpr = 0,
+             TILE_M: gl.constexpr = 0):
     """PACK: the TMA stores of a tile's O staged in o_smem, one per slot of PACK rows that holds one of the block's
-    real query heads (_pack_rows, pk: _pack_block; m0 = 0), each clipped at SEQ_Q rows by TMA. Public: shapes."""
-    sh = _pack_shift(pk[0], BLOCK_M // PACK)
+    real query heads (_pack_rows, pk: _pack_block; m0 = 0), each clipped at SEQ_Q rows by TMA. TILE_M (two consumers
+    on a TILE_M-row packed tile, session 18): o_smem holds this consumer's BLOCK_M rows from ROW0. Public: shapes."""
+    sh = _pack_shift(pk[0], (TILE_M if TILE_M else BLOCK_M) // PACK)
     for j in gl.static_range(BLOCK_M // PACK):
-        pos0 = (j & ((1 << sh) - 1)) * PACK
-        if ((j >> sh) < pk[1]) & (pos0 < SEQ_Q):
-            tma.async_copy_shared_to_global(o_desc, [b, m0 + pos0, pk[2] + (j >> sh), 0],
+        jt = ROW0 // PACK + j  # the slot's index in the tile (constexpr)
+        pos0 = (jt & ((1 << sh) - 1)) * PACK
+        if ((jt >> sh) < pk[1]) & (pos0 < SEQ_Q):
+            tma.async_copy_shared_to_global(o_desc, [b, m0 + pos0, pk[2] + (jt >> sh), 0],
                                             o_smem.slice(j * PACK, PACK, dim=1))
 
 
 @gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
               HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False,
-              PACK: gl.constexpr = 0, pk=None):
+              PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
     dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
     store is waited for (until it has read the buffer) before the buffer's next write, and once at the
     consumer's end, instead of at once, so the next tile starts without waiting for it (session 10). PACK: the
-    tile holds a block of query heads in slots of PACK rows (pk: _pack_block; _pack_lse_offsets, _store_o)."""
+    tile holds a block of query heads in slots of PACK rows (pk: _pack_block; _pack_lse_offsets, _store_o); TILE_M:
+    these are the BLOCK_M rows from ROW0 of a TILE_M-row packed tile (two consumers, session 18)."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
     lse = gl.where(empty_row, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
     if PACK:
-        lse_offs, lse_ok = _pack_lse_offsets(gl.arange(0, BLOCK_M, layout=offs_m.type.layout), SEQ_Q, pk, BLOCK_M,
-                                             PACK)
+        rows = gl.arange(0, BLOCK_M, layout=offs_m.type.layout)
+        if TILE_M:
+            rows = rows + ROW0
+        lse_offs, lse_ok = _pack_lse_offsets(rows, SEQ_Q, pk, TILE_M if TILE_M else BLOCK_M, PACK)
         gl.store(LSE + lse_offs, lse, mask=lse_ok)
     else:
         gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
@@ -191,7 +197,7 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
     fence_async_shared()
     if PACK:
-        _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M, PACK)
+        _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M, PACK, ROW0, TILE_M)
     else:
         tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
     if not DEFER_STORE:
@@ -324,7 +330,9 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
     PACK_SLOTS (SPLIT = 1, packed grouped-query tiles, m0 = 0): bh is a block of query heads (pk); the tile's slots of
     `rows` rows (the descriptor's blocks) take their heads' positions as _pack_rows lays them out, one TMA copy each.
     Padding slots (past the block's heads, or past a head's positions) are loaded from rows past SEQ_Q, which TMA fills
-    with zeros without reading memory (as it does for the rows past SEQ_Q of a head's last slot)."""
+    with zeros without reading memory (as it does for the rows past SEQ_Q of a head's last slot). SPLIT = 2 (two
+    consumers on a packed tile, session 18): slots 0 .. PACK_SLOTS / 2 - 1 into buffer first, the rest into
+    first + 1."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
     if PACK_SLOTS:
         sh = _pack_shift(pk[0], PACK_SLOTS)
@@ -332,9 +340,13 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
         for j in gl.static_range(PACK_SLOTS):
             pos0 = (j & ((1 << sh) - 1)) * rows
             pad = ((j >> sh) >= pk[1]) | (pos0 >= SEQ_Q)
+            if SPLIT == 1:
+                buf = q_smem.index(first).slice(j * rows, rows, dim=1)
+            else:
+                buf = q_smem.index(first + j // (PACK_SLOTS // SPLIT)).slice((j % (PACK_SLOTS // SPLIT)) * rows, rows,
+                                                                             dim=1)
             tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + gl.where(pad, SEQ_Q, pos0),
-                                                     pk[2] + gl.minimum(j >> sh, pk[1] - 1), 0], bar,
-                                            q_smem.index(first).slice(j * rows, rows, dim=1), pred=pred)
+                                                     pk[2] + gl.minimum(j >> sh, pk[1] - 1), 0], bar, buf, pred=pred)
     else:
         mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
         for w in gl.static_range(SPLIT):
@@ -345,7 +357,7 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
 @gluon.jit
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False,
-                 Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True):
+                 Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True, PACK: gl.constexpr = 0):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
@@ -356,6 +368,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     as its Q buffer does), instead of when this tile's last QK^T has completed: it is then in place when the
     consumers finish this tile (session 9).
     PAIRED (causal): the schedule's units pair a heavy and a light tile (_unit_count); else one tile each.
+    PACK (session 18): each tile is a packed block of query heads (_pack_block), its slots loaded by _load_q.
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -381,7 +394,11 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
             else:
                 mbarrier.wait(q_empty, (i & 1) ^ 1)
-                _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True)
+                if PACK:
+                    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True, BLOCK_M // PACK, SEQ_Q,
+                            _pack_block(bh, H, H_KV, q_desc.shape[2]))
+                else:
+                    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True)
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
                 if SPLIT_K:  # V after PV, so K of a later block can load while V is still read
@@ -578,7 +595,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   bh, m0, n_eff, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr,
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
-                  SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
+                  SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
+                  PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -587,13 +605,17 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     their own n_own blocks; the tile's further blocks (fully masked for them) are released once loaded,
     unread. Turns are taken at the turn indices 0..n_first that every consumer has (n_first: the first
     consumer's n_own, the smallest), so the rotation stays matched; the last consumer's final steps run
-    alone."""
+    alone. PACK (session 18; m0 = 0): these are rows ROW0 .. ROW0 + BLOCK_M - 1 of a TILE_M-row packed tile of the
+    block of query heads pk (_pack_block), in slots of PACK rows (_pack_rows); the causal mask uses each row's query
+    position."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
     if CAUSAL:
         n_full = gl.minimum(n_full, n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
+    if PACK:
+        offs_m = _pack_rows(offs_m + ROW0, SEQ_Q, pk, PACK, TILE_M // PACK)[1]
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     mbarrier.wait(q_bar, i & 1)
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
@@ -609,7 +631,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.wait(ready_v.index(s), phase)
             mbarrier.arrive(empty_v.index(s), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-              DEFER_STORE)
+              DEFER_STORE, PACK, pk, ROW0, TILE_M)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -697,25 +719,17 @@ _ARRIVE_ASM = gl.constexpr(
     "@t0 atom.acq_rel.gpu.global.exch.b64 old, [$1], $2;\n"
     "setp.eq.and.b64 got, old, $2, t0;\n"
     "bar.red.or.pred last, 12, 128, got;\nselp.u32 $0, 1, 0, last;\n}")
-_ARRIVE_ASM_2WG = gl.constexpr(_ARRIVE_ASM.value.replace("12, 128,", "12, 256,"))  # two warpgroups (128-row packed tiles)
 
 
 @gluon.jit
 def _arrive_second(flag, nonce):
     """Swap `nonce` into *flag (one thread, acq_rel, GPU scope); 1 where it was already there (the other program
-    of the tile arrived first), else 0; the same in every thread of the warpgroup (of both warpgroups of a 128-row
-    packed tile's consumer). Public."""
-    gl.static_assert(gl.num_warps() == 4 or gl.num_warps() == 8, "one consumer partition of one or two warpgroups")
-    if gl.num_warps() == 4:
-        one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-        addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
-        key = gl.full([1], 0, gl.int64, one) + nonce
-        got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
-    else:
-        two: gl.constexpr = gl.BlockedLayout([1], [32], [8], [0])
-        addr = gl.full([1], 0, gl.int64, two) + flag.to(gl.int64, bitcast=True)
-        key = gl.full([1], 0, gl.int64, two) + nonce
-        got = gl.inline_asm_elementwise(_ARRIVE_ASM_2WG, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
+    of the tile arrived first), else 0; the same in every thread of the warpgroup. Public."""
+    gl.static_assert(gl.num_warps() == 4, "one consumer warpgroup")
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
+    key = gl.full([1], 0, gl.int64, one) + nonce
+    got = gl.inline_asm_elementwise(_ARRIVE_ASM, "=r,l,l", [addr, key], dtype=gl.int32, is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -787,12 +801,6 @@ def _hand_over(m_i, l_i, acc, mine, other, flag, nonce, FIRST, o_offs, rows_s, B
     return go, m_new, l_new, acc
 
 
-@gluon.constexpr_function
-def _merge_layout(num_warps):
-    """_merge_slots' register layout of [rows, MERGE_COLS] over the consumer partition's num_warps warps."""
-    return gl.BlockedLayout([1, 4], [2, 16], [num_warps, 1], [1, 0])
-
-
 @gluon.jit
 def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
                  HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0,
@@ -802,7 +810,7 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
     state (O unnormalised, m, l) into slot dst. ROOT: LSE, and O = O / l staged in o_smem (Q's tile: its GEMMs are
     done) for a TMA store. ROWS_MASKED: only the first `valid` rows (public) are read and written."""
     MERGE_COLS: gl.constexpr = 64
-    cl: gl.constexpr = _merge_layout(gl.num_warps())
+    cl: gl.constexpr = gl.BlockedLayout([1, 4], [2, 16], [4, 1], [1, 0])
     rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, cl))
     cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
     offs = rows[:, None] * HEAD_DIM + cols[None, :]
@@ -968,7 +976,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
-                 DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True):
+                 DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
+                 KV_HEADS=None, PACK: gl.constexpr = 0):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -978,7 +987,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     ring shared by both would be unsafe: a slot's fills alternate between them, and a consumer waiting for
     fill n of a slot while fill n - 1 (the other's) is still in flight sees the same barrier parity as
     "fill n landed" (a phase wait tells only the parity) and reads a slot that is not loaded. Session 8
-    run 2: unspecified launch failures at grids of 2,048 programs."""
+    run 2: unspecified launch failures at grids of 2,048 programs. PACK (SPLIT = 2, session 18): each tile is a packed
+    block of query heads (_pack_block; KV_HEADS: H_KV), this consumer's rows its slots from ROW0 / PACK."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     TILE_M: gl.constexpr = BLOCK_M if SPLIT_K else SPLIT * BLOCK_M
@@ -1016,10 +1026,17 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                         q_empty.index(i % 2), i // 2
                 else:
                     q_i, q_bar_i, q_empty_i, q_fill = q_smem, q_bar, q_empty, i
-                _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
-                              empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0 + ROW0, n,
-                              qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP)
+                if PACK:  # a packed tile (m0 = 0): its block of query heads, these rows its slots from ROW0 / PACK
+                    _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
+                                  empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0, n,
+                                  qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                                  num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK,
+                                  _pack_block(bh, H, KV_HEADS, o_desc.shape[2]), ROW0, TILE_M)
+                else:
+                    _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
+                                  empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0 + ROW0, n,
+                                  qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                                  num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -1142,7 +1159,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(not SPLIT_KV or (SPLIT == 1 and not Q_DOUBLE and not DEFER_STORE),
                      "split KV: one consumer, one Q buffer, O stored at once")
     gl.static_assert(PAIRED or SPLIT_K, "one tile per causal work unit: split keys only")
-    gl.static_assert(not PACK or SPLIT_KV > 0, "packed grouped-query tiles: split KV builds only")
+    gl.static_assert(not PACK or SPLIT_KV > 0 or (SPLIT == 2 and not SPLIT_K and not Q_DOUBLE and not SKIP_MASKED),
+                     "packed grouped-query tiles: split KV builds, or two consumers without split keys, two Q buffers "
+                     "or SKIP_MASKED")
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M if SPLIT_K else BLOCK_M // SPLIT
     Q_BUFS: gl.constexpr = 1 if SPLIT_K else SPLIT
@@ -1206,6 +1225,13 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
+    elif SPLIT == 2 and PACK:  # packed tiles of two consumers (session 18): they take H_KV for _pack_block
+        gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            False, None, False, False, DEFER_STORE, PV_OVERLAP, True, H_KV, PACK)),
+                            (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            False, None, False, False, DEFER_STORE, PV_OVERLAP, True, H_KV, PACK)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, False, True, PACK))],
+                           [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
@@ -1310,16 +1336,18 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     softmax runs while the previous block's PV GEMM is in flight (attn_fwd_sm90_ws PV_OVERLAP). paired=False (causal,
     split keys, not persistent): one tile per work unit, so one program per tile (PAIRED). kv_rows (split_kv): the
     programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS; False: every row,
-    for comparison). pack (split_kv; sessions 16-17): grouped-query tiles of variants.pack_heads query heads that share
-    a key/value head, in slots of `pack` rows (attn_fwd_sm90_ws PACK)."""
+    for comparison). pack (split_kv; sessions 16-17; or split=2, persistent: session 18): grouped-query tiles of
+    variants.pack_heads query heads that share a key/value head, in slots of `pack` rows (attn_fwd_sm90_ws PACK)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
     if pack:
         from .variants import pack_blocks
         blocks = pack_blocks(heads // k.shape[2], seq_q, block_m, pack) if heads % k.shape[2] == 0 else 0
-        if not split_kv or split != 1 or block_m % pack or not blocks:
-            raise ValueError(f"pack={pack}: split_kv builds of one consumer, and at least one query head's "
+        if not ((split_kv and split == 1) or (split == 2 and persistent and not split_k and not q_double)) \
+                or block_m % pack or not blocks:
+            raise ValueError(f"pack={pack}: split_kv builds of one consumer or persistent builds of two (without "
+                             f"split_k or q_double), and at least one query head's "
                              f"{seq_q} positions in slots of {pack} rows within {block_m} (heads {heads}, key/value "
                              f"heads {k.shape[2]})")
         heads = k.shape[2] * blocks  # the kernel's heads: blocks of query heads (_pack_block)
@@ -1346,11 +1374,11 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
                                                                                k.shape[2])
         kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
-        if pack:
-            kwargs.update(PACK=int(pack))
         if not kv_rows:
             kwargs.update(SPLIT_KV_ROWS=False)
         units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
+    if pack:
+        kwargs.update(PACK=int(pack))
     if persistent:
         if num_sms is None:
             num_sms = sm_count(q.device) if q.is_cuda else 132
@@ -1365,7 +1393,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         consumer_regs = 160 if split == 3 else 232  # spills nothing at D=64 (176 spills); 232 for the second of two
     kwargs.update(SPLIT=int(split), CONSUMER_REGS=int(consumer_regs), PINGPONG=bool(pingpong), O_SMEM=o_smem)
     if skip_masked is None:
-        skip_masked = skips_masked(causal, block_m, block_n, split) and not split_k
+        skip_masked = skips_masked(causal, block_m, block_n, split) and not split_k and not pack
     if split_k:
         kwargs.update(SPLIT_K=True)
     if skip_masked:

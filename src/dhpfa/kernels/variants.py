@@ -191,15 +191,13 @@ FEW_PROGRAMS_LONG_SEQ = {False: 1024, True: 2048}
 # 2 x programs <= SM count.
 
 
-def _split_kv_tables(parts, pack=0, block_m=64):
+def _split_kv_tables(parts, pack=0):
     """{(head dim, causal): build} of the one-consumer tiles split across `parts` programs: 64x128 at D=32 / 64 / 96 /
     128, 64x64 at D=192 / 256 (whose meetings merge from the workspace, sm90_fwd WS_MERGE: two 64 x 256 fp32
     accumulators in registers spilled, session 14). Session 15 added D=256, D=32, and D=96 / 192, which the kernel runs
-    as 128 / 256 with zero-filled columns (sm90_fwd.kernel_head_dim). block_m=128 (packed tiles of 33-64 queries,
-    session 18): the one consumer partition is two warpgroups (8 warps), 64 rows each."""
-    warps = block_m // 16
-    build = ("attn_fwd_sm90_ws", TileConfig(block_m, 128, warps, 2, split_kv=parts, pv_overlap=True, pack=pack))
-    wide = ("attn_fwd_sm90_ws", TileConfig(block_m, 64, warps, 2, split_kv=parts, pv_overlap=True, pack=pack))
+    as 128 / 256 with zero-filled columns (sm90_fwd.kernel_head_dim)."""
+    build = ("attn_fwd_sm90_ws", TileConfig(64, 128, 4, 2, split_kv=parts, pv_overlap=True, pack=pack))
+    wide = ("attn_fwd_sm90_ws", TileConfig(64, 64, 4, 2, split_kv=parts, pv_overlap=True, pack=pack))
     return {(d, c): (wide if d > 128 else build) for d in HEAD_DIMS for c in (False, True)}
 
 
@@ -281,18 +279,12 @@ SM90_TUNE_EXTRA = {
 # takes up to 8 heads of up to 8 queries (groups of 8: half the tiles of session 16's 4 x 16), 4 of up to 16 or 2 of up
 # to 32, and a group of any size spread evenly over as few tiles as hold it (7 as 4 + 3; Gemma's and Qwen's groups of
 # 2, 5, 6, 7), not only multiples of 4 (docs/perf-log.md, session 17).
-# Session 18: 33-64 queries pack into 128-row tiles (PACK_WIDE_ROWS: 16 slots, one consumer partition of two
-# warpgroups), two heads a tile; up to PACK_WIDE_MIN_QUERIES - 1 queries keep the 64-row tiles.
+# Session 18: on grids too big to split, 128-row packed tiles on the persistent two-consumer builds (SM90_PACKED_PP, 64
+# rows = 8 slots a consumer, ping-pong turns), so up to 64 queries pack (two heads a tile); see packed_variant.
 PACK_ROWS = 8
 PACK_MAX_QUERIES = 64
-PACK_WIDE_MIN_QUERIES = 33
-PACK_WIDE_ROWS = 128
-_PACK_TILE_ROWS = 64  # the packed builds' block_m (_split_kv_tables) below PACK_WIDE_MIN_QUERIES queries
-
-
-def pack_tile_rows(seq_q: int) -> int:
-    """block_m of the packed builds for seq_q queries. Public: shapes."""
-    return PACK_WIDE_ROWS if seq_q >= PACK_WIDE_MIN_QUERIES else _PACK_TILE_ROWS
+_PACK_TILE_ROWS = 64  # the one-consumer packed builds' block_m (_split_kv_tables)
+PACK_PP_ROWS = 128  # the two-consumer packed builds' block_m (SM90_PACKED_PP)
 
 
 def pack_blocks(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows: int = PACK_ROWS) -> int:
@@ -313,31 +305,55 @@ def pack_heads(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows
     return -(-group // blocks) if blocks else 0
 
 
-_PACKED_SPLIT_KV_TABLES = {rows: tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS, rows), least, 1)
-                                       for table, least, _share in _SPLIT_KV_TABLES)
-                           for rows in (_PACK_TILE_ROWS, PACK_WIDE_ROWS)}
+_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, 1)
+                                for table, least, _share in _SPLIT_KV_TABLES)
 # ... and where no split applies (grids of many packed tiles, or short keys): the same builds with one program per
 # packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per pack_heads heads too
-SM90_PACKED = {rows: _split_kv_tables(1, PACK_ROWS, rows) for rows in (_PACK_TILE_ROWS, PACK_WIDE_ROWS)}
+SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
+# ... and, where the 128-row packed grid is too big for a split (2 x tiles > SM count) and a group needs two or more
+# 64-row tiles (or cannot pack into them: 33-64 queries), at D >= 96: 128-row packed tiles on the persistent
+# two-consumer builds (sm90_fwd PACK with SPLIT = 2: each consumer's 64 rows are 8 of the tile's 16 slots; ping-pong
+# turns, as the prefill builds take). Session 18 (graph replay, 9 rounds, causal bottom-right unless marked nc):
+# runs 1-2 had 128-row tiles in one consumer partition of two warpgroups (8 warps): a 128-row step cost about 1.8x a
+# 64-row one, and they lost to the unpacked call on every grid small enough to split (x0.75-0.94) and at D=64
+# (x0.70-0.97). Run 3,
+# this build against the API before it (8-warp builds at 33-64 queries, 64-row packed tiles up to 32) and the unpacked
+# call: (16,32,8,64,4096,128) 122.1 us against 163.0 / 219.4 unpacked; (32,32,8,33,2048,128) 124.6 / 163.0 / 212.8;
+# (16,16,4,48,4096,256) 114.2 / 133.5 / 213.6; (6,32,8,40,4096,128) nc 53.0 / 71.5 / 98.3; (8,32,8,48,4096,128) 61.8 /
+# 78.7 / 74.3; 17-32 queries (16,32,8,32,4096,128) 73.9 against 91.0 (64-row packed), (32,32,8,17,4096,128) 137.3 /
+# 174.6. It lost where a group fits one 64-row tile ((16,64,8,8,4096,128) 72.1 / 64.5), on small grids ((1,32,8,48,8192,
+# 128) 100.5 against 27.1 unpacked, the 64-row tiles split across programs) and at D=64 ((16,32,8,64,4096,64) 91.5 /
+# 85.0 unpacked, the short Triton tiles).
+_PACKED_PP = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True, pack=PACK_ROWS))
+_PACKED_PP_WIDE = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
+                                                  pack=PACK_ROWS))
+SM90_PACKED_PP = {(d, c): (_PACKED_PP_WIDE if d > 128 else _PACKED_PP) for d in HEAD_DIMS if d >= 96
+                  for c in (False, True)}
 
 
 def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, kv_heads: int,
                    batch: int, sm_count: int):
     """The packed build for a call of 2 <= seq_q <= PACK_MAX_QUERIES queries per sequence whose key/value heads each
-    serve a group of query heads that pack_heads packs at least 2 at a time: split where the split rules of
-    few_programs_variant choose a split for the packed grid (batch * kv_heads * pack_blocks tiles), else one program per
-    packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
+    serve a group of query heads: the two-consumer 128-row build (SM90_PACKED_PP) where its grid (batch * kv_heads *
+    pack_blocks(..., PACK_PP_ROWS) tiles) is too big to split (2 x tiles > sm_count), it packs 2 or more heads a tile,
+    and the group needs 2 or more 64-row tiles (always so past 32 queries); else, where pack_heads packs 2 or more heads
+    into a 64-row tile: split where the split rules of few_programs_variant choose a split for the packed grid, or one
+    program per packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
-    rows = pack_tile_rows(seq_q)
-    if pack_heads(heads // kv_heads, seq_q, rows) < 2:
+    group = heads // kv_heads
+    pp_tiles = batch * kv_heads * pack_blocks(group, seq_q, PACK_PP_ROWS)
+    if (head_dim, causal) in SM90_PACKED_PP and pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 \
+            and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count:
+        return Variant(*SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
+    if pack_heads(group, seq_q) < 2:
         return None
-    programs = batch * kv_heads * pack_blocks(heads // kv_heads, seq_q, rows)
-    for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES[rows]:
+    programs = batch * kv_heads * pack_blocks(group, seq_q)
+    for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
         kernel, config = table[(head_dim, causal)]
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
-    return Variant(*SM90_PACKED[rows][(head_dim, causal)], dtype, head_dim, causal)
+    return Variant(*SM90_PACKED[(head_dim, causal)], dtype, head_dim, causal)
 
 
 # D=96 and 192 take every Gluon table's entry of D=128 and 256, which the kernel runs padded (sm90_fwd.kernel_head_dim:
@@ -406,9 +422,9 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
         if packed:
-            for rows in (_PACK_TILE_ROWS, PACK_WIDE_ROWS):
-                out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES[rows] for c in (False, True)]
-                out += [SM90_PACKED[rows][(head_dim, c)] for c in (False, True)]
+            out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
+            out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
+            out += [SM90_PACKED_PP[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_PACKED_PP]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))
