@@ -7,7 +7,7 @@ the unpacked call.
     PYTHONPATH=src:scripts python3 scripts/packed_queries.py --out DIR [--shapes B,H,H_kv,Sq,Sk,D[,c];...]
         [--parts 1,2,4,..]   (also time the packed call forced to each part count, pN; 1: no split)
         [--pp]               (also time the packed call on the two-consumer 128-row build, pp)
-        [--rows 64,128]      (also time the packed call with 64- or 128-row tiles forced, rN)
+        [--nopp]             (also time the call without the two-consumer packed builds: the rule before session 18)
         [--slots16]          (also time slots16: the same packed call with 16-row slots, at most 4 heads a tile:
                               session 16's layout, through this kernel)
 """
@@ -43,9 +43,9 @@ unpacked = patched_call(api_call, api, "PACK_GQA_DECODE", False)  # the choice b
 def forced_parts(parts):
     """The API's packed call forced to `parts` programs per packed tile whatever the grid (1: the unsplit packed
     build): variants.packed_variant swapped for one that returns that build."""
-    def choose(dtype, head_dim, causal, seq_q, *rest):
-        rows = variants.pack_tile_rows(seq_q)
-        table = variants.SM90_PACKED[rows] if parts == 1 else variants._split_kv_tables(parts, variants.PACK_ROWS, rows)
+    table = variants.SM90_PACKED if parts == 1 else variants._split_kv_tables(parts, variants.PACK_ROWS)
+
+    def choose(dtype, head_dim, causal, *rest):
         return variants.Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
     return patched_call(api_call, variants, "packed_variant", choose)
 
@@ -57,14 +57,16 @@ def two_consumers():
         if not 2 <= seq_q <= variants.PACK_MAX_QUERIES or heads % kv_heads \
                 or variants.pack_heads(heads // kv_heads, seq_q, 128) < 2:
             return None
-        return variants.Variant(*variants.SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
+        # D < 96 is not shipped (compiled by the JIT here, for comparison)
+        build = variants.SM90_PACKED_PP.get((head_dim, causal), variants._PACKED_PP)
+        return variants.Variant(*build, dtype, head_dim, causal)
     return patched_call(api_call, variants, "packed_variant", choose)
 
 
-def tile_rows(rows):
-    """The API's packed call with `rows`-row packed tiles whatever the query count (variants.pack_tile_rows; session
-    18: 128-row tiles ship for 33-64 queries), the part-count rule of variants.packed_variant applied to that grid."""
-    return patched_call(api_call, variants, "pack_tile_rows", lambda seq_q: rows)
+def without_pp():
+    """The API's call without the two-consumer packed builds (variants.SM90_PACKED_PP emptied): packed_variant's rule
+    before session 18 (64-row packed tiles up to 32 queries, unpacked past)."""
+    return patched_call(api_call, variants, "SM90_PACKED_PP", {})
 
 
 def slots16():
@@ -78,8 +80,8 @@ def slots16():
                                                                               slot_rows=16) < 2:
             return None
         programs = batch * kv_heads * blocks
-        kernel, config = variants.SM90_PACKED[64][(head_dim, causal)]
-        for table, least_seq_k, share in variants._PACKED_SPLIT_KV_TABLES[64]:
+        kernel, config = variants.SM90_PACKED[(head_dim, causal)]
+        for table, least_seq_k, share in variants._PACKED_SPLIT_KV_TABLES:
             if table[(head_dim, causal)][1].split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
                 kernel, config = table[(head_dim, causal)]
                 break
@@ -108,7 +110,7 @@ def main():
     ap.add_argument("--slots16", action="store_true", help="also time 16-row slots (session 16's layout)")
     ap.add_argument("--twin", action="store_true", help="also time the API's call a second time (the noise floor)")
     ap.add_argument("--pp", action="store_true", help="also time the two-consumer packed build (SM90_PACKED_PP)")
-    ap.add_argument("--rows", default="", help="comma-separated packed tile rows (64, 128) to force as well (rN)")
+    ap.add_argument("--nopp", action="store_true", help="also time the call without the two-consumer packed builds")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     kernels = {"dhpfa": api_call, "unpacked": unpacked}
@@ -119,7 +121,8 @@ def main():
         kernels["slots16"] = slots16()
     if args.twin:
         kernels["twin"] = lambda *a: api_call(*a)
-    kernels.update({f"r{n}": tile_rows(int(n)) for n in args.rows.split(",") if n})
+    if args.nopp:
+        kernels["nopp"] = without_pp()
     if args.pp:
         kernels["pp"] = two_consumers()
     rows = []

@@ -141,7 +141,7 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 # (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
 # slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile; 7 with 9 queries: tiles of 4 and 3 heads, 5 with 12:
 # of 3 and 2); 1: packed, one program per tile; 0: not packed (65 queries; 33-64 on grids small enough to split);
-# "pp": 128-row tiles of two consumers (session 18; D >= 96, else 0 for 33-64 queries and 1 up to 32)
+# "pp": 128-row tiles of two consumers (session 18; past 32 queries at D >= 96 only, else not packed)
 _PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
                    (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
@@ -165,8 +165,8 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
     out, lse, plan = _poisoned_call(q, k, v, causal)
     assert plan.variant in variants.shipped_variants()
-    if parts == "pp" and d < 96:  # the two-consumer build is D >= 96's: 64-row packed tiles up to 32 queries
-        parts = 1 if sq <= 32 else 0
+    if parts == "pp" and d < 96 and sq > 32:  # past 32 queries the two-consumer build is D >= 96's
+        parts = 0
     assert bool(plan.variant.config.pack) == bool(parts)
     if parts == "pp":
         assert plan.variant == variants.Variant(*variants.SM90_PACKED_PP[(d, causal)], dtype, d, causal)
@@ -320,7 +320,7 @@ def test_every_shipped_variant_on_a_full_grid(variant):
                           row_step=7)
 
 
-@pytest.mark.parametrize("d", [96, 128, 256])
+@pytest.mark.parametrize("d", [64, 96, 128, 256])
 @pytest.mark.parametrize("causal", [False, True], ids=["full", "causal"])
 @pytest.mark.parametrize("b,sq,sk,h,hk", [(3, 4, 700, 32, 2), (2, 12, 1500, 10, 2), (1, 40, 2000, 14, 2),
                                           (2, 64, 999, 4, 2), (5, 3, 300, 6, 3)])

@@ -349,18 +349,18 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 8  # 2 heads a tile: 16 tiles
     assert pv(torch.bfloat16, 128, causal, 32, 9000, 8, 2, 1, 132).config.split_kv == 16  # 4 tiles
     assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132).config.split_kv == 8  # 4 tiles of 2, 2, 2, 1
-    # session 18: 128-row tiles of two consumers (SM90_PACKED_PP) where 2 x their tiles exceed the SMs, a group needs
-    # two or more 64-row tiles (or 33-64 queries) and D >= 96
+    # session 18: 128-row tiles of two consumers (SM90_PACKED_PP) where 2 x their tiles exceed the SMs and a group needs
+    # two or more 64-row tiles (or has 33-64 queries, at D >= 96)
     pp = variants.Variant(*variants.SM90_PACKED_PP[(128, causal)], torch.bfloat16, 128, causal)
     assert pp in variants.shipped_variants() and (pp.config.block_m, pp.config.split, pp.config.pack) == (128, 2, rows)
     assert pp.config.persistent and pp.config.pingpong and not pp.config.split_kv
     for sq in (33, 48, 64):  # 2 heads a tile: 8 x 8 x 2 = 128 tiles
         assert pv(torch.bfloat16, 128, causal, sq, 4096, 32, 8, 8, 132) == pp
         assert pv(torch.bfloat16, 128, causal, sq, 4096, 32, 8, 4, 132) is None  # 64 tiles: unpacked (it splits)
-        assert pv(torch.bfloat16, 64, causal, sq, 4096, 32, 8, 8, 132) is None  # D=64: unpacked
+        assert pv(torch.bfloat16, 64, causal, sq, 4096, 32, 8, 8, 132) is None  # D=64 past 32 queries: unpacked
     assert pv(torch.bfloat16, 256, causal, 40, 4096, 28, 4, 6, 132).config.block_n == 64  # groups of 7: 2, 2, 2, 1
     assert pv(torch.bfloat16, 128, causal, 32, 4096, 32, 8, 16, 132) == pp  # 17-32 queries: 4 heads a tile, 128 tiles
-    assert pv(torch.bfloat16, 64, causal, 32, 4096, 32, 8, 16, 132).config.block_m == 64  # D=64: 64-row tiles
+    assert pv(torch.bfloat16, 64, causal, 32, 4096, 32, 8, 16, 132).config.split == 2  # D=64 up to 32 queries too
     assert pv(torch.bfloat16, 128, causal, 8, 4096, 64, 8, 64, 132).config.block_m == 64  # a group fits 64 rows
     assert pv(torch.bfloat16, 128, causal, 65, 8192, 32, 8, 64, 132) is None  # more than 64 queries
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path

@@ -311,7 +311,7 @@ _PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv
 # packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per pack_heads heads too
 SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
 # ... and, where the 128-row packed grid is too big for a split (2 x tiles > SM count) and a group needs two or more
-# 64-row tiles (or cannot pack into them: 33-64 queries), at D >= 96: 128-row packed tiles on the persistent
+# 64-row tiles (or cannot pack into them: 33-64 queries, at D >= 96): 128-row packed tiles on the persistent
 # two-consumer builds (sm90_fwd PACK with SPLIT = 2: each consumer's 64 rows are 8 of the tile's 16 slots; ping-pong
 # turns, as the prefill builds take). Session 18 (graph replay, 9 rounds, causal bottom-right unless marked nc):
 # runs 1-2 had 128-row tiles in one consumer partition of two warpgroups (8 warps): a 128-row step cost about 1.8x a
@@ -323,12 +323,14 @@ SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
 # 78.7 / 74.3; 17-32 queries (16,32,8,32,4096,128) 73.9 against 91.0 (64-row packed), (32,32,8,17,4096,128) 137.3 /
 # 174.6. It lost where a group fits one 64-row tile ((16,64,8,8,4096,128) 72.1 / 64.5), on small grids ((1,32,8,48,8192,
 # 128) 100.5 against 27.1 unpacked, the 64-row tiles split across programs) and at D=64 ((16,32,8,64,4096,64) 91.5 /
-# 85.0 unpacked, the short Triton tiles).
+# 85.0 unpacked, the short Triton tiles). Run 6: at D=64 / 32 with 9-32 queries it beats the 64-row packed tiles too
+# ((16,32,8,32,4096,64) 50.0 against 68.3 us, (32,32,8,17,4096,64) 94.1 / 133.8, (64,28,4,12,2048,64) 53.4 / 74.5,
+# (48,32,8,20,2048,64) nc 73.8 / 112.4, (32,40,8,16,4096,32) 77.7 / 109.8), so below D=96 it runs up to 32 queries.
 _PACKED_PP = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True, pack=PACK_ROWS))
 _PACKED_PP_WIDE = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
                                                   pack=PACK_ROWS))
-SM90_PACKED_PP = {(d, c): (_PACKED_PP_WIDE if d > 128 else _PACKED_PP) for d in HEAD_DIMS if d >= 96
-                  for c in (False, True)}
+SM90_PACKED_PP = {(d, c): (_PACKED_PP_WIDE if d > 128 else _PACKED_PP) for d in HEAD_DIMS for c in (False, True)}
+PACK_PP_LONG_MIN_HEAD_DIM = 96  # past 32 queries (no 64-row packing) the two-consumer packed builds run from this D
 
 
 def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, kv_heads: int,
@@ -336,15 +338,16 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
     """The packed build for a call of 2 <= seq_q <= PACK_MAX_QUERIES queries per sequence whose key/value heads each
     serve a group of query heads: the two-consumer 128-row build (SM90_PACKED_PP) where its grid (batch * kv_heads *
     pack_blocks(..., PACK_PP_ROWS) tiles) is too big to split (2 x tiles > sm_count), it packs 2 or more heads a tile,
-    and the group needs 2 or more 64-row tiles (always so past 32 queries); else, where pack_heads packs 2 or more heads
+    and the group needs 2 or more 64-row tiles (always so past 32 queries, where head_dim must be at least
+    PACK_PP_LONG_MIN_HEAD_DIM); else, where pack_heads packs 2 or more heads
     into a 64-row tile: split where the split rules of few_programs_variant choose a split for the packed grid, or one
     program per packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
     group = heads // kv_heads
     pp_tiles = batch * kv_heads * pack_blocks(group, seq_q, PACK_PP_ROWS)
-    if (head_dim, causal) in SM90_PACKED_PP and pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 \
-            and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count:
+    if pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count \
+            and (pack_heads(group, seq_q) >= 2 or head_dim >= PACK_PP_LONG_MIN_HEAD_DIM):
         return Variant(*SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
     if pack_heads(group, seq_q) < 2:
         return None
@@ -424,7 +427,7 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
             out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
-            out += [SM90_PACKED_PP[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_PACKED_PP]
+            out += [SM90_PACKED_PP[(head_dim, c)] for c in (False, True)]
     if causal is False:
         out = [(kernel, config) for kernel, config in out if not config.unpaired]
     return list(dict.fromkeys(out))

@@ -58,15 +58,16 @@ def child():
     # nine queries over 700 keys, 3 sequences: packed tiles without a split (one program each); five queries of
     # 14 heads over 2 (groups of 7: seven heads a tile and a spare slot), eight parts; and 4 sequences of those of 8
     # heads: four parts (at D=96 / 128 a workspace merge since session 17); and twelve queries of 10 heads over 2
-    # (groups of 5 in tiles of 3 and 2 heads), four parts; and forty queries of 8 heads over 2, 24 sequences: 96
-    # 128-row packed tiles of two consumers (variants.SM90_PACKED_PP at D >= 96; session 18), unpacked below
+    # (groups of 5 in tiles of 3 and 2 heads), four parts; and 128-row packed tiles of two consumers
+    # (variants.SM90_PACKED_PP; session 18): 24 queries of 8 heads over 2, 40 sequences (80 tiles), and 40 queries, 24
+    # sequences (96 tiles; D >= 96, unpacked below)
     for d in variants.HEAD_DIMS:
         for causal in (False, True):
             for b, sq, sk, h in ((1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 8), (3, 9, 700, 8),
                                  (1, 5, variants.FEW_PROGRAMS_SPLIT_KV8_SEQ + 101, 14),
                                  (4, 5, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ + 52, 8),
                                  (1, 12, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ + 52, 10),
-                                 (24, 40, 700, 8)):
+                                 (40, 24, 700, 8), (24, 40, 700, 8)):
                 q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
                 k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
