@@ -346,7 +346,8 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
         return None
     group = heads // kv_heads
     pp_tiles = batch * kv_heads * pack_blocks(group, seq_q, PACK_PP_ROWS)
-    if pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count \
+    if (head_dim, causal) in SM90_PACKED_PP and pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 \
+            and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count \
             and (pack_heads(group, seq_q) >= 2 or head_dim >= PACK_PP_LONG_MIN_HEAD_DIM):
         return Variant(*SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
     if pack_heads(group, seq_q) < 2:
