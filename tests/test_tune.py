@@ -363,6 +363,11 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 64, causal, 32, 4096, 32, 8, 16, 132).config.split == 2  # D=64 up to 32 queries too
     assert pv(torch.bfloat16, 128, causal, 8, 4096, 64, 8, 64, 132).config.block_m == 64  # a group fits 64 rows
     assert pv(torch.bfloat16, 128, causal, 65, 8192, 32, 8, 64, 132) is None  # more than 64 queries
+    # past 32 queries: two waves of 128-row tiles (144) where the unpacked grid (240) fits twice the SMs: unpacked
+    assert pv(torch.bfloat16, 128, causal, 43, 4096, 5, 1, 48, 132) is None
+    assert pv(torch.bfloat16, 128, causal, 43, 4096, 4, 1, 72, 132) == pp  # 288 heads x sequences
+    assert pv(torch.bfloat16, 128, causal, 50, 1000, 4, 1, 66, 132) == pp  # 132 tiles: one wave
+    assert pv(torch.bfloat16, 128, causal, 20, 700, 5, 1, 48, 132) == pp  # up to 32 queries: no such limit
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
     assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 + 3 heads
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)

@@ -326,6 +326,10 @@ SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
 # 85.0 unpacked, the short Triton tiles). Run 6: at D=64 / 32 with 9-32 queries it beats the 64-row packed tiles too
 # ((16,32,8,32,4096,64) 50.0 against 68.3 us, (32,32,8,17,4096,64) 94.1 / 133.8, (64,28,4,12,2048,64) 53.4 / 74.5,
 # (48,32,8,20,2048,64) nc 73.8 / 112.4, (32,40,8,16,4096,32) 77.7 / 109.8), so below D=96 it runs up to 32 queries.
+# Runs 8 and 11: past 32 queries it lost where its tiles took two waves and the unpacked grid fit twice the SMs (64-row
+# builds there): (48,5,1,43,K,128) causal, 144 tiles, 240 query heads x sequences, x0.86 / 0.67 / 0.62 at K = 700 /
+# 2,048 / 4,096 keys, x0.91 non-causal; with one wave ((66,4,1,50,1000,128) 132 tiles, x1.43) or 288 heads x sequences
+# ((72,4,1,43,700,128), x1.18) it won: so past 32 queries it needs one of the two.
 _PACKED_PP = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True, pack=PACK_ROWS))
 _PACKED_PP_WIDE = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
                                                   pack=PACK_ROWS))
@@ -339,16 +343,19 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
     serve a group of query heads: the two-consumer 128-row build (SM90_PACKED_PP) where its grid (batch * kv_heads *
     pack_blocks(..., PACK_PP_ROWS) tiles) is too big to split (2 x tiles > sm_count), it packs 2 or more heads a tile,
     and the group needs 2 or more 64-row tiles (always so past 32 queries, where head_dim must be at least
-    PACK_PP_LONG_MIN_HEAD_DIM); else, where pack_heads packs 2 or more heads
+    PACK_PP_LONG_MIN_HEAD_DIM, and the tiles fit one wave unless the unpacked grid exceeds twice the SMs); else, where pack_heads packs 2 or more heads
     into a 64-row tile: split where the split rules of few_programs_variant choose a split for the packed grid, or one
     program per packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
     group = heads // kv_heads
     pp_tiles = batch * kv_heads * pack_blocks(group, seq_q, PACK_PP_ROWS)
-    if (head_dim, causal) in SM90_PACKED_PP and pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 \
-            and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count \
-            and (pack_heads(group, seq_q) >= 2 or head_dim >= PACK_PP_LONG_MIN_HEAD_DIM):
+    if pack_heads(group, seq_q) >= 2:  # up to 32 queries: the 64-row packed tiles are the alternative
+        pp_ok = True
+    else:  # past 32: the unpacked call, whose 64-row builds for grids of up to twice the SMs beat 2+ waves of pp tiles
+        pp_ok = head_dim >= PACK_PP_LONG_MIN_HEAD_DIM and (batch * heads > 2 * sm_count or pp_tiles <= sm_count)
+    if pp_ok and (head_dim, causal) in SM90_PACKED_PP and pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 \
+            and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count:
         return Variant(*SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
     if pack_heads(group, seq_q) < 2:
         return None
