@@ -341,36 +341,29 @@ def test_two_consumer_packed_tiles_mask_top_left_and_short_keys(sq, sk, offset, 
     SDPA's top-left alignment (offset 0: query i sees keys 0..i) and fewer keys than queries (rows that see no key
     give O = 0, LSE = -inf); groups of 4 over 2 key/value heads, every head against float64 on poisoned outputs."""
     variant = variants.Variant(*variants.SM90_PACKED_PP[(d, True)], torch.bfloat16, d, True)
-    b, h, hk = 3, 8, 2
-    g = torch.Generator(device="cuda").manual_seed(sq + sk + d)
-    q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-    out = torch.full_like(q, float("nan"))
-    lse = torch.full((b, h, sq), float("nan"), device="cuda")
-    dispatch.launch(variant, q, k, v, out, lse, d ** -0.5, True, offset)
-    torch.cuda.synchronize()
-    assert not out.isnan().any() and not lse.isnan().any()
+    out, lse = _check_packed_grid(variant, 3, sq, sk, 8, 2, calls=1, every_sequence=True, offset=offset)
     if offset < 0:  # rows below -offset see no key
         assert (out[:, :-offset] == 0).all() and (lse[:, :, :-offset] == float("-inf")).all()
-    _assert_heads_match(q, k, v, out, lse, offset, [(bb, hh) for bb in range(b) for hh in range(h)],
-                        TOL[torch.bfloat16])
 
 
-def _check_packed_grid(variant, b, sq, sk, h, hk, calls, every_sequence=False):
-    """A packed variant launched `calls` times back to back on (b, sq, h, d) queries over (b, sk, hk, d) keys (bottom-
-    right causal where causal), into poisoned outputs; every head of the first and last sequence against float64."""
+def _check_packed_grid(variant, b, sq, sk, h, hk, calls, every_sequence=False, offset=None):
+    """A packed variant launched `calls` times back to back on (b, sq, h, d) queries over (b, sk, hk, d) keys (causal
+    offset `offset`, default bottom-right, where causal), into poisoned outputs; every head of the first and last
+    sequence (every_sequence: of all) against float64. Returns (out, lse)."""
     d, dt = variant.head_dim, variant.dtype
-    g = torch.Generator(device="cuda").manual_seed(d + 3 * variant.causal)
+    offset = sk - sq if offset is None else offset
+    g = torch.Generator(device="cuda").manual_seed(d + 3 * variant.causal + sq + sk)
     q = torch.randn(b, sq, h, d, device="cuda", dtype=dt, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dt, generator=g) for _ in range(2))
     out = torch.full_like(q, float("nan"))
     lse = torch.full((b, h, sq), float("nan"), device="cuda")
     for _ in range(calls):
-        dispatch.launch(variant, q, k, v, out, lse, d ** -0.5, variant.causal, sk - sq)
+        dispatch.launch(variant, q, k, v, out, lse, d ** -0.5, variant.causal, offset)
     torch.cuda.synchronize()
     assert not out.isnan().any() and not lse.isnan().any()
-    _assert_heads_match(q, k, v, out, lse, sk - sq if variant.causal else None,
+    _assert_heads_match(q, k, v, out, lse, offset if variant.causal else None,
                         [(bb, hh) for bb in (range(b) if every_sequence else (0, b - 1)) for hh in range(h)], TOL[dt])
+    return out, lse
 
 
 def _assert_heads_match(q, k, v, out, lse, causal_offset, pairs, tol, note=""):

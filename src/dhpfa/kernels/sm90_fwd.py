@@ -337,14 +337,11 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
     if PACK_SLOTS:
         sh = _pack_shift(pk[0], PACK_SLOTS)
         mbarrier.expect(bar, PACK_SLOTS * q_desc.block_type.nbytes, pred=pred)
+        per_buf: gl.constexpr = PACK_SLOTS // SPLIT  # slots per consumer buffer
         for j in gl.static_range(PACK_SLOTS):
             pos0 = (j & ((1 << sh) - 1)) * rows
             pad = ((j >> sh) >= pk[1]) | (pos0 >= SEQ_Q)
-            if SPLIT == 1:
-                buf = q_smem.index(first).slice(j * rows, rows, dim=1)
-            else:
-                buf = q_smem.index(first + j // (PACK_SLOTS // SPLIT)).slice((j % (PACK_SLOTS // SPLIT)) * rows, rows,
-                                                                             dim=1)
+            buf = q_smem.index(first + j // per_buf).slice((j % per_buf) * rows, rows, dim=1)
             tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + gl.where(pad, SEQ_Q, pos0),
                                                      pk[2] + gl.minimum(j >> sh, pk[1] - 1), 0], bar, buf, pred=pred)
     else:
@@ -1027,16 +1024,16 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 else:
                     q_i, q_bar_i, q_empty_i, q_fill = q_smem, q_bar, q_empty, i
                 if PACK:  # a packed tile (m0 = 0): its block of query heads, these rows its slots from ROW0 / PACK
-                    _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
-                                  empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0, n,
-                                  qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                                  num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK,
-                                  _pack_block(bh, H, KV_HEADS, o_desc.shape[2]), ROW0, TILE_M)
+                    m_rows = m0
+                    pk = _pack_block(bh, H, KV_HEADS, o_desc.shape[2])
                 else:
-                    _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
-                                  empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m0 + ROW0, n,
-                                  qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                                  num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP)
+                    m_rows = m0 + ROW0
+                    pk = None
+                _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
+                              empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m_rows, n,
+                              qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK, pk,
+                              ROW0, TILE_M)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -1225,7 +1222,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
-    elif SPLIT == 2 and PACK:  # packed tiles of two consumers (session 18): they take H_KV for _pack_block
+    elif SPLIT == 2 and PACK:  # packed tiles of two consumers (session 18): they take H_KV for _pack_block (a None in
+        # its place fails the partitions' capture, so the other two-consumer builds keep the call below as it was)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             False, None, False, False, DEFER_STORE, PV_OVERLAP, True, H_KV, PACK)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,

@@ -316,8 +316,7 @@ SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
 # turns, as the prefill builds take). Session 18 (graph replay, 9 rounds, causal bottom-right unless marked nc):
 # runs 1-2 had 128-row tiles in one consumer partition of two warpgroups (8 warps): a 128-row step cost about 1.8x a
 # 64-row one, and they lost to the unpacked call on every grid small enough to split (x0.75-0.94) and at D=64
-# (x0.70-0.97). Run 3,
-# this build against the API before it (8-warp builds at 33-64 queries, 64-row packed tiles up to 32) and the unpacked
+# (x0.70-0.97). Run 3, this build against the API before it (8-warp builds at 33-64 queries, 64-row packed tiles up to 32) and the unpacked
 # call: (16,32,8,64,4096,128) 122.1 us against 163.0 / 219.4 unpacked; (32,32,8,33,2048,128) 124.6 / 163.0 / 212.8;
 # (16,16,4,48,4096,256) 114.2 / 133.5 / 213.6; (6,32,8,40,4096,128) nc 53.0 / 71.5 / 98.3; (8,32,8,48,4096,128) 61.8 /
 # 78.7 / 74.3; 17-32 queries (16,32,8,32,4096,128) 73.9 against 91.0 (64-row packed), (32,32,8,17,4096,128) 137.3 /
@@ -343,23 +342,25 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
     serve a group of query heads: the two-consumer 128-row build (SM90_PACKED_PP) where its grid (batch * kv_heads *
     pack_blocks(..., PACK_PP_ROWS) tiles) is too big to split (2 x tiles > sm_count), it packs 2 or more heads a tile,
     and the group needs 2 or more 64-row tiles (always so past 32 queries, where head_dim must be at least
-    PACK_PP_LONG_MIN_HEAD_DIM, and the tiles fit one wave unless the unpacked grid exceeds twice the SMs); else, where pack_heads packs 2 or more heads
-    into a 64-row tile: split where the split rules of few_programs_variant choose a split for the packed grid, or one
+    PACK_PP_LONG_MIN_HEAD_DIM, and the tiles fit one wave unless the unpacked grid exceeds twice the SMs); else, where
+    pack_heads packs 2 or more heads into a 64-row tile: split where the split rules of few_programs_variant choose a split for the packed grid, or one
     program per packed tile (SM90_PACKED); None for other calls (they run unpacked). Public: shapes, the GPU."""
     if not 2 <= seq_q <= PACK_MAX_QUERIES or heads % kv_heads:
         return None
     group = heads // kv_heads
+    blocks = pack_blocks(group, seq_q)  # 64-row packed tiles per key/value head
+    packs_64 = pack_heads(group, seq_q) >= 2  # 2+ heads a 64-row tile: up to 32 queries
     pp_tiles = batch * kv_heads * pack_blocks(group, seq_q, PACK_PP_ROWS)
-    if pack_heads(group, seq_q) >= 2:  # up to 32 queries: the 64-row packed tiles are the alternative
-        pp_ok = True
-    else:  # past 32: the unpacked call, whose 64-row builds for grids of up to twice the SMs beat 2+ waves of pp tiles
-        pp_ok = head_dim >= PACK_PP_LONG_MIN_HEAD_DIM and (batch * heads > 2 * sm_count or pp_tiles <= sm_count)
+    # past 32 queries the alternative is the unpacked call, whose 64-row builds for grids of up to twice the SMs beat
+    # two or more waves of two-consumer tiles
+    pp_ok = packs_64 or (head_dim >= PACK_PP_LONG_MIN_HEAD_DIM
+                         and (batch * heads > 2 * sm_count or pp_tiles <= sm_count))
     if pp_ok and (head_dim, causal) in SM90_PACKED_PP and pack_heads(group, seq_q, PACK_PP_ROWS) >= 2 \
-            and pack_blocks(group, seq_q) >= 2 and 2 * pp_tiles > sm_count:
+            and blocks >= 2 and 2 * pp_tiles > sm_count:
         return Variant(*SM90_PACKED_PP[(head_dim, causal)], dtype, head_dim, causal)
-    if pack_heads(group, seq_q) < 2:
+    if not packs_64:
         return None
-    programs = batch * kv_heads * pack_blocks(group, seq_q)
+    programs = batch * kv_heads * blocks
     for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
         kernel, config = table[(head_dim, causal)]
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
