@@ -3,7 +3,9 @@ so that a fresh device machine's test run does not compile them one by one (devi
 calls the JIT's warmup (compile, no launch) on small CUDA tensors: the shape arguments are not specialised, so any
 shape gives the binary every call launches.
 
-    PYTHONPATH=src python3 scripts/precompile.py [--jobs 16] [--match sm90_ws]
+    PYTHONPATH=src python3 scripts/precompile.py [--jobs 16] [--match sm90_ws [--match bf16 ...]]
+
+(every --match must be in the name)
 """
 import argparse
 import multiprocessing as mp
@@ -26,10 +28,10 @@ def _work(names):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=16)
-    ap.add_argument("--match", default="")
+    ap.add_argument("--match", action="append", default=[])
     args = ap.parse_args()
     from dhpfa.kernels import variants
-    names = [v.name for v in variants.shipped_variants() if args.match in v.name]
+    names = [v.name for v in variants.shipped_variants() if all(m in v.name for m in args.match)]
     t0 = time.time()
     chunks = [set(names[i::args.jobs]) for i in range(args.jobs)]
     with mp.get_context("spawn").Pool(args.jobs) as pool:
