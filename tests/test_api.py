@@ -136,6 +136,40 @@ def test_requires_grad_is_refused():
         assert dhpfa.flash_attn_func(q, k, v).shape == q.shape
 
 
+@pytest.mark.parametrize("kw,exc,match", [
+    (dict(dropout_p=0.1), NotImplementedError, r"^dropout_p: dropout is not supported .* got 0.1 \(flash-attn's"),
+    (dict(dropout_p=None), TypeError, r"^dropout_p: expected a float, got NoneType \(flash-attn's argument order"),
+    (dict(dropout_p=False), TypeError, r"^dropout_p: expected a float, got bool"),
+    (dict(window_size=(128, 0), causal=True), NotImplementedError,
+     r"^window_size: sliding-window .* expected \(-1, -1\) or \(-1, 0\), got \(128, 0\)"),
+    (dict(window_size=(-1, 0)), NotImplementedError, r"^window_size: .* expected \(-1, -1\), got \(-1, 0\)"),
+    (dict(window_size=None), TypeError, r"^window_size: expected a pair of ints"),
+    (dict(softcap=30.0), NotImplementedError, r"^softcap: logit soft-capping is not supported; expected 0.0, got 30.0"),
+    (dict(alibi_slopes=torch.ones(2)), NotImplementedError, r"^alibi_slopes: ALiBi biases are not supported")])
+def test_flash_attn_options_not_implemented_are_refused(kw, exc, match):
+    """flash-attn's options dhpfa does not implement: any value but the default (which changes nothing) is an error
+    that names the argument; never silently ignored."""
+    q, k, v = qkv()
+    raises(exc, match, dhpfa.flash_attn_func, q, k, v, **kw)
+
+
+def test_flash_attn_positional_order_and_return_attn_probs():
+    """flash-attn's argument order (q, k, v, dropout_p, softmax_scale, causal, ...), as Hugging Face transformers'
+    flash-attention path calls it (dropout positional, the rest by keyword), gives the same bits as keywords; the
+    defaults of the options dhpfa does not implement are accepted (window_size (-1, 0) with causal: the same mask);
+    return_attn_probs returns (out, lse, None), the lse that return_lse returns. A wrong scale would show: the two
+    scales below differ."""
+    g = torch.Generator().manual_seed(7)
+    q, k, v = (torch.randn(1, n, 2, 64, generator=g).half() for n in (11, 19, 19))
+    ref, lse = dhpfa.flash_attn_func(q, k, v, softmax_scale=0.2, causal=True, return_lse=True)
+    assert torch.equal(dhpfa.flash_attn_func(q, k, v, 0.0, 0.2, True), ref)
+    assert torch.equal(dhpfa.flash_attn_func(q, k, v, 0.0, softmax_scale=0.2, causal=True, window_size=(-1, 0),
+                                             softcap=0.0, alibi_slopes=None, deterministic=True), ref)
+    out3, lse3, probs = dhpfa.flash_attn_func(q, k, v, 0, 0.2, True, return_attn_probs=True)
+    assert torch.equal(out3, ref) and torch.equal(lse3, lse) and probs is None
+    assert not torch.equal(dhpfa.flash_attn_func(q, k, v, 0.0, 0.1, True), ref)
+
+
 class TestSdpa:
     def args(self, h=2, hk=2):
         q, k, v = qkv(h=h, hk=hk)

@@ -264,13 +264,45 @@ def _is_sm90(device) -> bool:
     return _SM90[idx]
 
 
-def flash_attn_func(q, k, v, softmax_scale=None, causal=False, return_lse=False):
-    """Exact attention, flash-attn convention: q (B, Sq, H, D), k and v (B, Sk, H_kv, D).
+def _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal):
+    """flash-attn's options that dhpfa does not implement: each value that would change the result gets an error that
+    names it (nothing silently ignored). Public: arguments, never tensor values."""
+    order = " (flash-attn's argument order: q, k, v, dropout_p, softmax_scale, causal; pass the rest by keyword)"
+    if isinstance(dropout_p, bool) or not isinstance(dropout_p, Real):
+        raise TypeError(f"dropout_p: expected a float, got {type(dropout_p).__name__}{order}")
+    if dropout_p != 0:
+        raise NotImplementedError(f"dropout_p: dropout is not supported (dhpfa is an inference forward); expected "
+                                  f"0.0, got {dropout_p}{order}")
+    try:
+        left, right = (int(x) for x in window_size)
+    except (TypeError, ValueError):
+        raise TypeError(f"window_size: expected a pair of ints (left, right), got {window_size!r}") from None
+    if left >= 0 or not (right < 0 or (causal and right == 0)):
+        raise NotImplementedError(f"window_size: sliding-window (local) attention is not supported; expected (-1, -1)"
+                                  f"{' or (-1, 0)' if causal else ''}, got {tuple(window_size)}")
+    if softcap != 0:
+        raise NotImplementedError(f"softcap: logit soft-capping is not supported; expected 0.0, got {softcap}")
+    if alibi_slopes is not None:
+        raise NotImplementedError("alibi_slopes: ALiBi biases are not supported; expected None")
+
+
+def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1), softcap=0.0,
+                    alibi_slopes=None, deterministic=False, return_attn_probs=False, *, return_lse=False):
+    """Exact attention, flash-attn's `flash_attn_func` (same arguments, in the same order): q (B, Sq, H, D), k and v
+    (B, Sk, H_kv, D).
 
     causal masks aligned to the bottom-right corner (flash-attn >= 2.1): query i sees key j when
     j <= i + Sk - Sq; query rows that see no key give output 0 and lse -inf.
-    Returns out (B, Sq, H, D) in q's dtype, and with return_lse the log-sum-exp (B, H, Sq) in float32.
+    Returns out (B, Sq, H, D) in q's dtype; with return_lse, (out, lse) with the log-sum-exp (B, H, Sq) in float32;
+    with return_attn_probs (flash-attn's way to ask for the lse), (out, lse, None): the third element, flash-attn's
+    dropout-mask probabilities for tests, is not produced.
+    flash-attn's options that dhpfa does not implement must keep their defaults (an error names any other value):
+    dropout_p 0.0, window_size (-1, -1) (or (-1, 0), the same mask, when causal), softcap 0.0, alibi_slopes None.
+    deterministic is accepted and changes nothing: every dhpfa call is bitwise reproducible.
     """
+    if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
+            or type(dropout_p) is bool:
+        _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
     sig = _signature("flash", q, k, v, causal, softmax_scale)
     plan = _cached_plan(sig, q, k, v)
     if plan is None:
@@ -285,6 +317,8 @@ def flash_attn_func(q, k, v, softmax_scale=None, causal=False, return_lse=False)
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _forward(plan, q, k, v, out)
+    if return_attn_probs:
+        return out, lse, None
     return (out, lse) if return_lse else out
 
 
