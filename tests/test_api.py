@@ -170,6 +170,24 @@ def test_flash_attn_positional_order_and_return_attn_probs():
     assert not torch.equal(dhpfa.flash_attn_func(q, k, v, 0.0, 0.1, True), ref)
 
 
+def test_packed_qkv_and_kv_match_separate_tensors():
+    """flash-attn's packed layouts: qkv (B, S, 3, H, D) and kv (B, Sk, 2, H_kv, D) (grouped heads, Sq != Sk) give the
+    bits of the same call on the unpacked views; a wrong stacking dimension is refused with the expected layout."""
+    g = torch.Generator().manual_seed(11)
+    qkv = torch.randn(2, 13, 3, 2, 64, generator=g).half()
+    out, lse = dhpfa.flash_attn_qkvpacked_func(qkv, 0.0, 0.15, True, return_lse=True)
+    ref, ref_lse = dhpfa.flash_attn_func(qkv[:, :, 0], qkv[:, :, 1], qkv[:, :, 2], softmax_scale=0.15, causal=True,
+                                         return_lse=True)
+    assert torch.equal(out, ref) and torch.equal(lse, ref_lse)
+    q = torch.randn(1, 5, 4, 64, generator=g).half()
+    kv = torch.randn(1, 17, 2, 2, 64, generator=g).half()
+    assert torch.equal(dhpfa.flash_attn_kvpacked_func(q, kv, causal=True),
+                       dhpfa.flash_attn_func(q, kv[:, :, 0], kv[:, :, 1], causal=True))
+    raises(ValueError, r"^kv: expected a 5-D tensor \(batch, seqlen, 2, heads, head_dim\), got shape \(1, 17, 3",
+           dhpfa.flash_attn_kvpacked_func, q, torch.cat([kv, kv[:, :, :1]], 2))
+    raises(TypeError, r"^qkv: expected a torch.Tensor, got tuple", dhpfa.flash_attn_qkvpacked_func, (q, q, q))
+
+
 class TestSdpa:
     def args(self, h=2, hk=2):
         q, k, v = qkv(h=h, hk=hk)

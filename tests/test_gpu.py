@@ -419,6 +419,27 @@ def test_launched_binary_is_the_audited_binary(variant):
     assert hashlib.sha256(compiled.asm["cubin"]).hexdigest() == offline.sha256
 
 
+def test_flash_attn_order_and_packed_layouts():
+    """flash-attn's argument order and packed layouts on the GPU (session 19): a packed qkv (B, S, 3, H, D) called
+    positionally (q, dropout_p, softmax_scale, causal) with return_attn_probs, and a packed kv with grouped heads;
+    float64 on every head, and the same bits as the call on separate tensors."""
+    g = torch.Generator(device="cuda").manual_seed(19)
+    qkv = torch.randn(2, 300, 3, 8, 128, device="cuda", dtype=torch.bfloat16, generator=g)
+    out, lse, probs = dhpfa.flash_attn_qkvpacked_func(qkv, 0.0, 0.1, True, return_attn_probs=True)
+    q, k, v = qkv.unbind(2)
+    assert probs is None and torch.equal(out, dhpfa.flash_attn_func(q, k, v, softmax_scale=0.1, causal=True))
+    rows = torch.arange(300, device="cuda")
+    for bb, hh in ((0, 0), (1, 7)):
+        ro, rl = attention_ref_rows(q, k, v, 0.1, 0, bb, hh, rows)
+        assert float((out[bb, :, hh].double() - ro).norm() / ro.norm()) < TOL[torch.bfloat16]
+        assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
+    kv = torch.randn(2, 700, 2, 2, 128, device="cuda", dtype=torch.bfloat16, generator=g)
+    out2 = dhpfa.flash_attn_kvpacked_func(q, kv, causal=True)
+    assert torch.equal(out2, dhpfa.flash_attn_func(q, kv[:, :, 0], kv[:, :, 1], causal=True))
+    _assert_heads_match(q, kv[:, :, 0], kv[:, :, 1], out2, dhpfa.flash_attn_func(q, kv[:, :, 0], kv[:, :, 1],
+                        causal=True, return_lse=True)[1], 400, [(1, h) for h in range(8)], TOL[torch.bfloat16])
+
+
 def test_under_torch_compile():
     """dhpfa inside a compiled function (Dynamo may break the graph around the Triton launch)."""
     g = torch.Generator(device="cuda").manual_seed(3)

@@ -322,6 +322,35 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     return (out, lse) if return_lse else out
 
 
+def _unpack(name, t, parts, layout):
+    """The views of a packed tensor (B, S, parts, H, D) along its third dimension (flash-attn's packed layouts)."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: expected a torch.Tensor, got {type(t).__name__}")
+    if t.dim() != 5 or t.shape[2] != parts:
+        raise ValueError(f"{name}: expected a 5-D tensor {layout}, got shape {tuple(t.shape)}")
+    return t.unbind(2)
+
+
+def flash_attn_qkvpacked_func(qkv, dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1),
+                              softcap=0.0, alibi_slopes=None, deterministic=False, return_attn_probs=False, *,
+                              return_lse=False):
+    """flash-attn's `flash_attn_qkvpacked_func`: qkv (B, S, 3, H, D), q, k and v stacked (their views need the
+    strides flash_attn_func takes, as a contiguous qkv gives). Arguments and results as flash_attn_func's."""
+    q, k, v = _unpack("qkv", qkv, 3, "(batch, seqlen, 3, heads, head_dim)")
+    return flash_attn_func(q, k, v, dropout_p, softmax_scale, causal, window_size, softcap, alibi_slopes,
+                           deterministic, return_attn_probs, return_lse=return_lse)
+
+
+def flash_attn_kvpacked_func(q, kv, dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1),
+                             softcap=0.0, alibi_slopes=None, deterministic=False, return_attn_probs=False, *,
+                             return_lse=False):
+    """flash-attn's `flash_attn_kvpacked_func`: q (B, Sq, H, D), kv (B, Sk, 2, H_kv, D), k and v stacked. Arguments
+    and results as flash_attn_func's."""
+    k, v = _unpack("kv", kv, 2, "(batch, seqlen, 2, heads, head_dim)")
+    return flash_attn_func(q, k, v, dropout_p, softmax_scale, causal, window_size, softcap, alibi_slopes,
+                           deterministic, return_attn_probs, return_lse=return_lse)
+
+
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,
                                  scale=None, enable_gqa=False):
     """Drop-in for torch.nn.functional.scaled_dot_product_attention on the cases it covers.
