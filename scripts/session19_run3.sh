@@ -8,15 +8,6 @@ export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARN
 OUT=${OUT:-out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
 timeout 200 python3 scripts/precompile.py --match kv --match bf16 --match d128-causal --jobs 16 2>&1 | tail -1
-prof() {  # prof TAG ARGS...
-  tag=$1; shift
-  timeout 150 ncu --clock-control none --nvtx --nvtx-include "attn/" --section WarpStateStats --section SourceCounters \
-    -c 1 -o $OUT/rep_$tag python3 scripts/ncu_packed.py "$@" > $OUT/log_$tag.txt 2>&1
-  ncu -i $OUT/rep_$tag.ncu-rep --page source --csv --print-source sass > $OUT/sass_$tag.csv 2>&1
-  ncu -i $OUT/rep_$tag.ncu-rep --page details > $OUT/details_$tag.txt 2>&1
-  echo "== $tag $(grep -E 'Duration' $OUT/details_$tag.txt | head -1)"
-  python3 scripts/ncu_source_stalls.py $OUT/sass_$tag.csv --top 30 2>&1 | head -60
-  gzip -f $OUT/sass_$tag.csv; rm -f $OUT/rep_$tag.ncu-rep
-}
+. scripts/ncu_source_prof.sh
 prof ppkv8 --shape 1,32,8,48,8192,128,c --ppkv 8
 prof ppkv2 --shape 4,32,8,48,4096,128,c --ppkv 2
