@@ -366,11 +366,13 @@ def _check_packed_grid(variant, b, sq, sk, h, hk, calls, every_sequence=False, o
     return out, lse
 
 
-def _assert_heads_match(q, k, v, out, lse, causal_offset, pairs, tol, note=""):
-    """out and lse (B, Sq, H, D) / (B, H, Sq) of each (sequence, head) pair against float64 on every query row."""
+def _assert_heads_match(q, k, v, out, lse, causal_offset, pairs, tol, note="", scale=None):
+    """out and lse (B, Sq, H, D) / (B, H, Sq) of each (sequence, head) pair against float64 on every query row (softmax
+    scale `scale`, default 1/sqrt(D))."""
     rows = torch.arange(q.shape[1], device="cuda")
+    scale = q.shape[-1] ** -0.5 if scale is None else scale
     for bb, hh in pairs:
-        ro, rl = attention_ref_rows(q, k, v, q.shape[-1] ** -0.5, causal_offset, bb, hh, rows)
+        ro, rl = attention_ref_rows(q, k, v, scale, causal_offset, bb, hh, rows)
         err = float((out[bb, :, hh].double() - ro).norm() / ro.norm())
         assert err < tol, f"rel err {err:.2e} at b={bb} h={hh}{note}"
         assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
@@ -428,16 +430,13 @@ def test_flash_attn_order_and_packed_layouts():
     out, lse, probs = dhpfa.flash_attn_qkvpacked_func(qkv, 0.0, 0.1, True, return_attn_probs=True)
     q, k, v = qkv.unbind(2)
     assert probs is None and torch.equal(out, dhpfa.flash_attn_func(q, k, v, softmax_scale=0.1, causal=True))
-    rows = torch.arange(300, device="cuda")
-    for bb, hh in ((0, 0), (1, 7)):
-        ro, rl = attention_ref_rows(q, k, v, 0.1, 0, bb, hh, rows)
-        assert float((out[bb, :, hh].double() - ro).norm() / ro.norm()) < TOL[torch.bfloat16]
-        assert torch.allclose(lse[bb, hh].double(), rl, rtol=1e-3, atol=1e-3)
+    every_head = [(bb, hh) for bb in range(2) for hh in range(8)]
+    _assert_heads_match(q, k, v, out, lse, 0, every_head, TOL[torch.bfloat16], scale=0.1)
     kv = torch.randn(2, 700, 2, 2, 128, device="cuda", dtype=torch.bfloat16, generator=g)
-    out2 = dhpfa.flash_attn_kvpacked_func(q, kv, causal=True)
-    assert torch.equal(out2, dhpfa.flash_attn_func(q, kv[:, :, 0], kv[:, :, 1], causal=True))
-    _assert_heads_match(q, kv[:, :, 0], kv[:, :, 1], out2, dhpfa.flash_attn_func(q, kv[:, :, 0], kv[:, :, 1],
-                        causal=True, return_lse=True)[1], 400, [(1, h) for h in range(8)], TOL[torch.bfloat16])
+    k2, v2 = kv.unbind(2)
+    out2, lse2 = dhpfa.flash_attn_kvpacked_func(q, kv, causal=True, return_lse=True)
+    assert torch.equal(out2, dhpfa.flash_attn_func(q, k2, v2, causal=True))
+    _assert_heads_match(q, k2, v2, out2, lse2, 400, every_head, TOL[torch.bfloat16])
 
 
 def test_under_torch_compile():

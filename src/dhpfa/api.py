@@ -324,9 +324,8 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
 
 def _unpack(name, t, parts, layout):
     """The views of a packed tensor (B, S, parts, H, D) along its third dimension (flash-attn's packed layouts)."""
-    if not isinstance(t, torch.Tensor):
-        raise TypeError(f"{name}: expected a torch.Tensor, got {type(t).__name__}")
-    if t.dim() != 5 or t.shape[2] != parts:
+    _check_tensor(name, t, 5, layout)
+    if t.shape[2] != parts:
         raise ValueError(f"{name}: expected a 5-D tensor {layout}, got shape {tuple(t.shape)}")
     return t.unbind(2)
 
