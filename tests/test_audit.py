@@ -328,9 +328,10 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     from dhpfa.kernels import variants
     from dhpfa.envelope import audited_kernels
     assert len(audited_kernels()) == 3  # stamp, gated stamp, pad
-    assert rep["ok"] and len(rep["rows"]) == len(variants.shipped_variants()) + 3  # + the envelope's kernels
+    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 3  # + the envelope's kernels
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
-    assert len(attn) == len(variants.shipped_variants())
+    assert len(attn) == len(variants.shipped_variants()) + len(variants.varlen_variants())
+    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == len(variants.varlen_variants()) == 24
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
@@ -374,3 +375,63 @@ def test_every_shape_launches_the_audited_binary(name):
     assert len(out["shapes"]) == len(SHAPE_CLASSES)
     other = {shape: h for shape, h in out["shapes"].items() if h != out["audited"]}
     assert not other, f"shapes that launch a binary the audit did not read: {sorted(other)}"
+
+
+_VARLEN_BINARY = """
+import json, sys, torch
+from dhpfa.audit import variant_launch
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import dispatch, variants
+v = next(x for x in variants.varlen_variants() if x.name == sys.argv[1])
+out = {"audited": compile_offline(*variant_launch(v)).sha256, "shapes": {}}
+for tq, tk, h, hk, batch, max_q, packed in json.loads(sys.argv[2]):
+    if packed:  # q, k, v as views of one (total, 3, H, D) tensor
+        q, k, vv = torch.empty(tq, 3, h, v.head_dim, dtype=v.dtype).unbind(1)
+    else:
+        q, k, vv = (torch.empty(tq, h, v.head_dim, dtype=v.dtype), torch.empty(tk, hk, v.head_dim, dtype=v.dtype),
+                    torch.empty(tk, hk, v.head_dim, dtype=v.dtype))
+    cu = torch.empty(batch + 1, dtype=torch.int32)
+    _, args, kwargs = dispatch.varlen_launch_args(v, q, k, vv, torch.empty_like(q), torch.empty(h, tq), cu,
+                                                  torch.empty_like(cu), max_q, 0.1)
+    out["shapes"][str((tq, tk, h, hk, batch, max_q, packed))] = compile_offline(dispatch.kernel_fn(v.kernel), args,
+                                                                               kwargs).sha256
+print(json.dumps(out))
+"""
+VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17, 17, 4, 4, 1, 17, True),
+                 (4099, 8192, 32, 8, 7, 4096, False), (300, 300, 16, 16, 2, 150, True)]
+
+
+@pytest.mark.parametrize("name", ["attn_fwd_varlen-bf16-d128-causal-m64n64w4s3", "attn_fwd_varlen-fp16-d96-full-m64n64w4s3"])
+def test_every_varlen_shape_launches_the_audited_binary(name):
+    """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
+    (triton_fwd.VARLEN_SHAPE_ARGS)."""
+    res = subprocess.run([sys.executable, "-c", _VARLEN_BINARY, name, json.dumps(VARLEN_SHAPES)], cwd=ROOT,
+                         env=_env(), capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out["shapes"]) == len(VARLEN_SHAPES)
+    other = {shape: h for shape, h in out["shapes"].items() if h != out["audited"]}
+    assert not other, f"shapes that launch a binary the audit did not read: {sorted(other)}"
+
+
+_VARLEN_AUDIT = """
+import json, torch
+from dhpfa import audit
+from dhpfa.kernels import variants
+v = variants.varlen_variant(torch.bfloat16, 64, True)
+declared, _ = audit.audit_triton(*audit.variant_launch(v), public_params=v.public_loads)
+undeclared, _ = audit.audit_triton(*audit.variant_launch(v))
+print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared]}))
+"""
+
+
+def test_varlen_schedule_is_public_only_through_its_declared_offsets():
+    """The varlen kernel branches on the sequence offsets it loads: clean when CU_Q and CU_K are declared public (what
+    the variant declares), flagged (branches and addresses) when they are not. So the audit reads those loads, and
+    nothing else the kernel loads reaches a branch or an address."""
+    res = subprocess.run([sys.executable, "-c", _VARLEN_AUDIT], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert all(sum(r.values()) == 0 for r in out["declared"]), out
+    assert sum(r["branch"] for r in out["undeclared"]) > 0 and sum(r["address"] for r in out["undeclared"]) > 0, out

@@ -7,7 +7,7 @@ inputs therefore propagate to the output, as in flash-attn and PyTorch.
 import contextlib
 import math
 import os
-from numbers import Real
+from numbers import Integral, Real
 
 import torch
 
@@ -348,6 +348,85 @@ def flash_attn_kvpacked_func(q, kv, dropout_p=0.0, softmax_scale=None, causal=Fa
     k, v = _unpack("kv", kv, 2, "(batch, seqlen, 2, heads, head_dim)")
     return flash_attn_func(q, k, v, dropout_p, softmax_scale, causal, window_size, softcap, alibi_slopes,
                            deterministic, return_attn_probs, return_lse=return_lse)
+
+
+def _check_cu_seqlens(name, t, q):
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"{name}: expected a torch.Tensor of int32 sequence offsets, got {type(t).__name__}")
+    if t.dtype != torch.int32:
+        raise TypeError(f"{name}: expected dtype torch.int32, got {t.dtype}")
+    if t.dim() != 1 or t.shape[0] < 2:
+        raise ValueError(f"{name}: expected a 1-D tensor of batch + 1 >= 2 offsets, got shape {tuple(t.shape)}")
+    if t.device != q.device:
+        raise ValueError(f"{name}: expected device {q.device} (that of q), got {t.device}")
+    if t.stride(0) != 1:
+        raise ValueError(f"{name}: expected a contiguous tensor (stride 1), got stride {t.stride(0)}; "
+                         "call .contiguous() first")
+
+
+def _check_max_seqlen(name, n):
+    if isinstance(n, bool) or not isinstance(n, Integral):
+        raise TypeError(f"{name}: expected an int, got {type(n).__name__}")
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"{name}: expected an int >= 1 (the longest sequence's length), got {n}")
+    return n
+
+
+def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p=0.0,
+                           softmax_scale=None, causal=False, window_size=(-1, -1), softcap=0.0, alibi_slopes=None,
+                           deterministic=False, return_attn_probs=False, block_table=None, *, return_lse=False):
+    """flash-attn's `flash_attn_varlen_func` (same arguments, in the same order): sequences of different lengths
+    packed along the rows. q (total_q, H, D), k and v (total_k, H_kv, D); sequence b is rows
+    [cu_seqlens_q[b], cu_seqlens_q[b + 1]) of q and [cu_seqlens_k[b], cu_seqlens_k[b + 1]) of k and v (int32 offsets,
+    nondecreasing from 0, on q's device); max_seqlen_q / max_seqlen_k at least every sequence's length.
+
+    causal masks aligned to each sequence's bottom-right corner (flash-attn >= 2.1). Returns out (total_q, H, D);
+    with return_lse (out, lse), lse (H, total_q) float32 as flash-attn's; with return_attn_probs (out, lse, None).
+    Rows of q outside every sequence (past cu_seqlens_q[-1]) are not written, as in flash-attn.
+
+    Public: the sequence offsets and lengths (the tile schedule is a function of them, as of any shape; the call's
+    time depends on them). Secret: q, k, v and the outputs. The kernel reads the offsets on the GPU (no host sync):
+    offsets out of range or out of order are clamped to the tensors (no access outside them; the output of such
+    sequences is undefined), and a sequence longer than max_seqlen_q gets NaN in its rows past max_seqlen_q.
+    Options dhpfa does not implement keep their defaults, as in flash_attn_func; block_table (paged KV) must be None.
+    """
+    if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
+            or type(dropout_p) is bool:
+        _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
+    if block_table is not None:
+        raise NotImplementedError("block_table: paged key/value caches are not supported; expected None")
+    layout = "(total_seqlen, heads, head_dim)"
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _check_tensor(name, t, 3, layout)
+    if not isinstance(causal, bool):
+        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        span = sum((n - 1) * abs(st) for n, st in zip(t.shape, t.stride())) + 1
+        if span >= 2 ** 31:
+            raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "
+                             "offsets (limit 2**31 - 1)")
+    _, _, _, _, _, d = _check_inputs(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), layout)
+    _check_cu_seqlens("cu_seqlens_q", cu_seqlens_q, q)
+    _check_cu_seqlens("cu_seqlens_k", cu_seqlens_k, q)
+    if cu_seqlens_k.shape[0] != cu_seqlens_q.shape[0]:
+        raise ValueError(f"cu_seqlens_k: expected {cu_seqlens_q.shape[0]} offsets (batch + 1, as cu_seqlens_q), got "
+                         f"{cu_seqlens_k.shape[0]}")
+    max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
+    _check_max_seqlen("max_seqlen_k", max_seqlen_k)
+    scale = _check_scale(softmax_scale, d, "softmax_scale")
+    _check_no_grad(q, k, v)
+    out = _empty(q.shape, q.dtype, q.device)
+    lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
+    from .kernels import dispatch
+    variant = variants.varlen_variant(q.dtype, d, causal, interpreter=_interpreter_active())
+    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
+        else contextlib.nullcontext()
+    with on_device:
+        dispatch.launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_q, scale)
+    if return_attn_probs:
+        return out, lse, None
+    return (out, lse) if return_lse else out
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

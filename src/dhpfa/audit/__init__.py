@@ -112,8 +112,14 @@ def placeholder_launch(variant, device="cpu"):
     Packed grouped-query builds (TileConfig.pack) take grouped heads (variants.pack_heads): `pack` queries of groups of
     block_m // pack heads."""
     import torch
-    from ..kernels import dispatch
+    from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
+    if variant.kernel == _variants.VARLEN_KERNEL:  # packed rows (TOTAL, H, D) and int32 sequence offsets
+        q = torch.empty(300, 4, d, dtype=variant.dtype, device=device)
+        k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
+        cu = torch.empty(3, dtype=torch.int32, device=device)
+        return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
+                                           torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1)
     sq, h = (c.pack, 2 * (c.block_m // c.pack)) if c.pack else (128, 4)
     q = torch.empty(2, sq, h, d, dtype=variant.dtype, device=device)
     k = torch.empty(2, 128, 2, d, dtype=variant.dtype, device=device)
@@ -170,7 +176,7 @@ def compile_shipped(jobs=None):
     on what the machine's caches hold (a kernel source edit recompiles every binary that reaches it)."""
     from ..envelope import audited_kernels
     from ..kernels import variants as _variants
-    todo = [(_compile_variant, members[0]) for members in _binary_groups(_variants.shipped_variants()).values()]
+    todo = [(_compile_variant, members[0]) for members in _binary_groups(_variants.audited_variants()).values()]
     todo += [(_compile_envelope_kernel, i) for i in range(len(audited_kernels()))]
     return len(todo), sum(_run_jobs(todo, jobs))
 
@@ -179,7 +185,7 @@ def audit_shipped(jobs=None, variants=None):
     """Compile and audit every shipped kernel: the attention variants and the timing envelope's kernels."""
     from ..envelope import audited_kernels
     from ..kernels import variants as _variants
-    shipped = variants if variants is not None else _variants.shipped_variants()
+    shipped = variants if variants is not None else _variants.audited_variants()
     groups = _binary_groups(shipped)
     firsts = [members[0] for members in groups.values()]
     todo = [(_audit_variant, v) for v in firsts]

@@ -61,6 +61,22 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 
 
+def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale):
+    """(grid, args, kwargs) for a varlen variant (variants.varlen_variant): q, out (TOTAL_Q, H, D), k, v
+    (TOTAL_K, H_KV, D), lse (H, TOTAL_Q), cu_seqlens_* int32 (B + 1)."""
+    from . import triton_fwd
+    return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
+                                         variant.causal, variant.config)
+
+
+def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale):
+    """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
+    binder, the same specialisation)."""
+    grid, args, kwargs = varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                            softmax_scale)
+    return kernel_fn(variant.kernel)[grid](*args, **kwargs)
+
+
 class _Desc:
     """What Triton's launcher reads of a host tensor descriptor (base, shape, strides, padding): the fast
     path rebuilds only this per call; the block shape and layout are fixed by the compiled kernel."""

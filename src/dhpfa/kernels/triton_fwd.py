@@ -15,6 +15,7 @@ from .ctmath import LOG2E, finalize_rows, online_softmax_step
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
 # count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
 SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K"]
 
 
 @triton.jit
@@ -137,6 +138,93 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     tl.store(LSE + pid_bh.to(tl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
 
 
+@triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
+def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale,
+                    stride_qm, stride_qh, stride_kn, stride_kh, stride_vn, stride_vh, stride_om, stride_oh,
+                    H, H_KV, TOTAL_Q, TOTAL_K,
+                    HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
+                    CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
+    (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b], CU_K[b + 1]) of k and v.
+    Program (t, b * H + h) runs query tile t of sequence b, head h, of the T = programs along axis 0 (the caller's
+    max_seqlen_q / BLOCK_M); a sequence longer than T tiles (max_seqlen_q too small, a caller's error) gets NaN in
+    its rows past them, never stale memory. The sequence offsets are public (the schedule is a function of them, as
+    of any shape); the clamps below keep every address inside the tensors even for offsets out of order."""
+    pid_bh = tl.program_id(1)
+    b = pid_bh // H
+    h = pid_bh % H
+    h_kv = h // (H // H_KV)
+    q_lo = tl.minimum(tl.maximum(tl.load(CU_Q + b), 0), TOTAL_Q)
+    q_hi = tl.minimum(tl.maximum(tl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
+    k_lo = tl.minimum(tl.maximum(tl.load(CU_K + b), 0), TOTAL_K)
+    k_hi = tl.minimum(tl.maximum(tl.load(CU_K + b + 1), k_lo), TOTAL_K)
+    seq_q = q_hi - q_lo
+    seq_k = k_hi - k_lo
+    causal_offset = seq_k - seq_q  # bottom-right alignment, as flash-attn's
+    n_tiles = tl.cdiv(seq_q, BLOCK_M)
+    offs_d = tl.arange(0, BLOCK_D)
+    d_ok = offs_d < HEAD_DIM
+    q_base = Q + q_lo.to(tl.int64) * stride_qm + h * stride_qh
+    o_base = O + q_lo.to(tl.int64) * stride_om + h * stride_oh
+    k_base = K + k_lo.to(tl.int64) * stride_kn + h_kv * stride_kh
+    v_base = V + k_lo.to(tl.int64) * stride_vn + h_kv * stride_vh
+    lse_base = LSE + h.to(tl.int64) * TOTAL_Q + q_lo
+    t = tl.program_id(0)
+    n_programs = tl.num_programs(0)
+    if t < n_tiles:
+        if CAUSAL:
+            pid_m = tl.minimum(n_tiles, n_programs) - 1 - t  # heaviest tiles (most visible keys) first
+        else:
+            pid_m = t
+        m0 = pid_m * BLOCK_M
+        offs_m = m0 + tl.arange(0, BLOCK_M)
+        m_ok = offs_m < seq_q
+        q_rows = tl.minimum(offs_m, seq_q - 1)  # masked rows point at a real row (see _kv_blocks)
+        q = tl.load(q_base + q_rows[:, None] * stride_qm + offs_d[None, :], mask=m_ok[:, None] & d_ok[None, :],
+                    other=0.0)
+        m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+        l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
+        acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+        n_full, kv_end = kv_bounds(m0, seq_k, causal_offset, BLOCK_M, BLOCK_N, CAUSAL)
+        acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                   0, n_full, qk_scale, seq_k, causal_offset,
+                                   HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
+        acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                   n_full, kv_end, qk_scale, seq_k, causal_offset,
+                                   HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
+        out, lse = finalize_rows(acc, m_i, l_i)
+        tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :], out.to(O.dtype.element_ty),
+                 mask=m_ok[:, None] & d_ok[None, :])
+        tl.store(lse_base + offs_m, lse, mask=m_ok)
+    if t == n_programs - 1:  # rows past the grid (seq_q > max_seqlen_q): NaN
+        nan_tile = tl.full([BLOCK_M, BLOCK_D], float("nan"), dtype=O.dtype.element_ty)
+        for r0 in range(n_programs * BLOCK_M, seq_q, BLOCK_M):
+            offs_r = r0 + tl.arange(0, BLOCK_M)
+            r_ok = offs_r < seq_q
+            tl.store(o_base + offs_r[:, None] * stride_om + offs_d[None, :], nan_tile,
+                     mask=r_ok[:, None] & d_ok[None, :])
+            tl.store(lse_base + offs_r, tl.full([BLOCK_M], float("nan"), dtype=tl.float32), mask=r_ok)
+
+
+def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config):
+    """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
+    (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q, block_m) tiles per
+    sequence and head). As for launch_args, the auditor binds the same arguments."""
+    total_q, heads, head_dim = q.shape
+    total_k, heads_kv = k.shape[0], k.shape[1]
+    batch = cu_seqlens_q.shape[0] - 1
+    grid = (max(1, triton.cdiv(max_seqlen_q, config.block_m)), batch * heads)
+
+    def st(t):  # row and head strides; a size-1 dimension's stride never moves an address (see _strides3)
+        return (t.stride(0) if t.shape[0] > 1 else 0), (t.stride(1) if t.shape[1] > 1 else 0)
+    args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, float(softmax_scale) * LOG2E,
+            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k)
+    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
+                  BLOCK_N=config.block_n, CAUSAL=bool(causal), DOT_PRECISION=dot_precision(q.dtype),
+                  num_warps=config.num_warps, num_stages=config.num_stages)
+    return grid, args, kwargs
+
+
 def block_d_for(head_dim: int) -> int:
     """Padded head dim for tl.arange (a power of two)."""
     return 1 << (head_dim - 1).bit_length()
@@ -168,7 +256,7 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
     return grid, args, kwargs
 
 
-KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
+KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma, "attn_fwd_varlen": attn_fwd_varlen}
 
 
 def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):

@@ -391,6 +391,13 @@ del _table
 # Small tiles for the CPU interpreter: several blocks per row even at tiny sequence lengths.
 INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 
+# Variable-length sequences packed along the rows (flash_attn_varlen_func): the portable kernel with pointer loads
+# (a TMA tile would cross into the next sequence's rows, and a TMA store would write them), one binary per dtype, head
+# dim and causal flag, on every GPU. Tiles as SM90_SHORT's: packed batches are mostly short sequences.
+VARLEN_KERNEL = "attn_fwd_varlen"
+VARLEN = {d: (VARLEN_KERNEL, cfg) for d, (_, cfg) in SM90_SHORT.items()}
+VARLEN_INTERPRETER = (VARLEN_KERNEL, TileConfig(16, 16, 4, 1))
+
 
 @dataclass(frozen=True)
 class Variant:
@@ -446,6 +453,23 @@ def shipped_variants():
     """Every variant the GPU dispatcher or the autotuner can choose."""
     return [Variant(kernel, config, dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)
             for kernel, config in candidates(d, sm90=True, causal=c, packed=True)]
+
+
+def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False) -> Variant:
+    """The varlen kernel's variant for a call (public: dtype, head dim, flag). Its sequence offsets (CU_Q, CU_K) are
+    public loads: the auditor treats values loaded through them as public, and everything else as before."""
+    kernel, config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+    return Variant(kernel, config, dtype, head_dim, causal, public_loads=("CU_Q", "CU_K"))
+
+
+def varlen_variants():
+    """Every varlen variant the API can launch on a GPU (audited with shipped_variants)."""
+    return [varlen_variant(dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
+
+
+def audited_variants():
+    """Every binary the API can launch: the shipped (B, S, H, D) variants and the varlen ones."""
+    return shipped_variants() + varlen_variants()
 
 
 def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:

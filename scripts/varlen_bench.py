@@ -1,0 +1,156 @@
+"""flash_attn_varlen_func on the device: speed beside FlashAttention-2's varlen kernel (torch's
+aten._flash_attention_forward with cumulative offsets) and beside what a caller without varlen runs (the batch padded
+to its longest sequence: dhpfa's dense call and SDPA cuDNN), host time of an eager call, and a dudect-style leak test.
+
+    PYTHONPATH=src python3 scripts/varlen_bench.py --out $OUT/varlen [--rounds 9] [--leak-samples 1000]
+
+TFLOPS count only the useful work: 4 * D * H * (visible (query, key) pairs summed over the sequences), the same for
+every kernel (the padded calls' extra rows are their cost). Times are CUDA-graph replays (bench.interleaved_ms, graph=True,
+kernels interleaved in random order per round), so host time is out of them; it is reported apart.
+"""
+import argparse
+import json
+import os
+import random
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "src"))
+import dhpfa  # noqa: E402
+from dhpfa.measure import leak, stats  # noqa: E402
+from dhpfa.measure.bench import interleaved_ms  # noqa: E402
+
+
+def workload(kind, seed=0):
+    """Sequence lengths of one packed batch (about 16K tokens)."""
+    rng = random.Random(seed)
+    if kind == "uniform1k":
+        return [1024] * 16
+    lo, hi = {"mixed": (64, 4096), "short": (16, 512)}[kind]
+    lens = []
+    while sum(lens) < 16384:
+        lens.append(rng.randint(lo, hi))
+    return lens
+
+
+def visible(sq, sk, causal):
+    if not causal:
+        return sq * sk
+    return sum(min(sk, max(0, i + sk - sq + 1)) for i in range(sq))
+
+
+def offsets(lens):
+    cu = [0]
+    for n in lens:
+        cu.append(cu[-1] + n)
+    return torch.tensor(cu, dtype=torch.int32, device="cuda")
+
+
+def case(kind, d, causal, rounds, n_sets=3):
+    h, hk = 2048 // d, 2048 // d
+    lens = workload(kind)
+    total, mx = sum(lens), max(lens)
+    cu = offsets(lens)
+    g = torch.Generator(device="cuda").manual_seed(d)
+    packed = [tuple(torch.randn(total, hh, d, device="cuda", dtype=torch.bfloat16, generator=g) for hh in (h, hk, hk))
+              for _ in range(n_sets)]
+    padded = []
+    for q, k, v in packed:  # (B, max, H, D), each sequence at the top of its row block, zeros below
+        pq = torch.zeros(len(lens), mx, h, d, device="cuda", dtype=torch.bfloat16)
+        pk, pv = (torch.zeros(len(lens), mx, hk, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+        c = cu.tolist()
+        for b in range(len(lens)):
+            pq[b, :lens[b]], pk[b, :lens[b]], pv[b, :lens[b]] = q[c[b]:c[b + 1]], k[c[b]:c[b + 1]], v[c[b]:c[b + 1]]
+        padded.append((pq, pk, pv))
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    def fa2_varlen(q, k, v, causal):
+        return torch.ops.aten._flash_attention_forward(q, k, v, cu, cu, mx, mx, 0.0, causal, False)[0]
+
+    def cudnn_padded(q, k, v, causal):
+        with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+            return torch.nn.functional.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2),
+                                                                    v.transpose(1, 2), is_causal=causal)
+    kernels = {
+        "dhpfa_varlen": lambda q, k, v, causal: dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, mx, mx, causal=causal),
+        "fa2_varlen": fa2_varlen,
+        "dhpfa_padded": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal),
+        "cudnn_padded": cudnn_padded,
+    }
+    sets = {"dhpfa_varlen": packed, "fa2_varlen": packed, "dhpfa_padded": padded, "cudnn_padded": padded}
+    # correctness of the varlen call against FA2's varlen on the same inputs (both bf16; a sanity check, the float64
+    # tests are tests/test_varlen.py)
+    ours = kernels["dhpfa_varlen"](*packed[0], causal).float()
+    errors = {}
+    try:
+        theirs = fa2_varlen(*packed[0], causal).float()
+        agree = float((ours - theirs).norm() / theirs.norm())
+    except Exception as e:  # noqa: BLE001
+        agree, errors["fa2_varlen"] = None, f"{type(e).__name__}: {str(e)[:160]}"
+        kernels.pop("fa2_varlen")
+    times = interleaved_ms(kernels, sets, causal, rounds=rounds, graph=True, errors=errors)
+    flops = 4 * d * h * sum(visible(n, n, causal) for n in lens)
+    row = {"kind": kind, "d": d, "causal": causal, "batch": len(lens), "total": total, "max": mx,
+           "rel_diff_vs_fa2": agree, "errors": errors}
+    for name, ts in times.items():
+        ms = stats.median(ts)
+        row[name] = {"ms": ms, "tflops": flops / ms / 1e9}
+    # host time of an eager varlen call (Python, checks, JIT launch), the GPU kept busy by no other work
+    q, k, v = packed[0]
+    for _ in range(5):
+        kernels["dhpfa_varlen"](q, k, v, causal)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(50):
+        dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, mx, mx, causal=causal)
+    host = (time.perf_counter() - t0) / 50 * 1e6
+    torch.cuda.synchronize()
+    row["eager_host_us_per_call"] = host
+    return row
+
+
+def leak_test(samples):
+    """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public)."""
+    lens = workload("mixed", seed=1)[:6]
+    total, mx, h, d = sum(lens), max(lens), 16, 128
+    cu = offsets(lens)
+
+    def fn(q, k, v):  # (1, H, total, D) buffers, viewed as (total, H, D)
+        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k.transpose(1, 2)[0], v.transpose(1, 2)[0], cu, cu,
+                                            mx, mx, causal=True)
+    res = leak.run_leak(fn, (1, h, total, d), samples=samples)
+    res["lens"] = lens
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out/varlen")
+    ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--leak-samples", type=int, default=1000)
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    rows = []
+    for kind in ("mixed", "short", "uniform1k"):
+        for d in (64, 128):
+            for causal in (False, True):
+                rows.append(case(kind, d, causal, a.rounds))
+                r = rows[-1]
+                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in ("dhpfa_varlen", "fa2_varlen", "dhpfa_padded",
+                                                                         "cudnn_padded") if n in r)
+                print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
+                      f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
+                      flush=True)
+    res = {"device": torch.cuda.get_device_name(), "rows": rows}
+    if a.leak_samples:
+        res["leak"] = leak_test(a.leak_samples)
+        print("leak:", json.dumps({c: (v["t"], v["median_us"]) if isinstance(v, dict) and "t" in v else v
+                                   for c, v in res["leak"].items() if c != "lens"}))
+    with open(os.path.join(a.out, "varlen_bench.json"), "w") as f:
+        json.dump(res, f, indent=1, default=str)
+
+
+if __name__ == "__main__":
+    main()

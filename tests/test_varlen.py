@@ -1,0 +1,222 @@
+"""flash_attn_varlen_func: sequences of different lengths packed along the rows, against a float64 reference of each
+sequence, in the CPU interpreter (CI) and on a GPU (marked gpu)."""
+import math
+
+import pytest
+import torch
+
+import dhpfa
+from dhpfa import api
+from dhpfa.kernels import variants
+
+from .reference import attention_ref, rel_err
+
+TOL = {torch.float16: 2e-3, torch.float32: 1e-5, torch.bfloat16: 1e-2}
+
+
+@pytest.fixture(autouse=True)
+def poisoned_outputs(monkeypatch):
+    """Output buffers start as NaN, so an element the kernel fails to write shows up."""
+    def nan_empty(shape, dtype, device):
+        return torch.full(shape, float("nan"), dtype=dtype, device=device)
+    monkeypatch.setattr(api, "_empty", nan_empty)
+
+
+def offsets(lens, device):
+    cu = [0]
+    for n in lens:
+        cu.append(cu[-1] + n)
+    return torch.tensor(cu, dtype=torch.int32, device=device)
+
+
+def packed(lens_q, lens_k, h, hk, d, dtype, device, gen, pad_q=0, pad_k=0):
+    tq, tk = sum(lens_q) + pad_q, sum(lens_k) + pad_k
+    q = torch.randn(tq, h, d, generator=gen).to(device, dtype)
+    k = torch.randn(tk, hk, d, generator=gen).to(device, dtype)
+    v = torch.randn(tk, hk, d, generator=gen).to(device, dtype)
+    return q, k, v, offsets(lens_q, device), offsets(lens_k, device)
+
+
+def check_sequences(out, lse, q, k, v, cu_q, cu_k, scale, causal, tol):
+    """Every sequence's rows against float64 attention of that sequence alone; rows past the last offset unwritten."""
+    cq, ck = cu_q.tolist(), cu_k.tolist()
+    for b in range(len(cq) - 1):
+        sq, sk = cq[b + 1] - cq[b], ck[b + 1] - ck[b]
+        if sq == 0:
+            continue
+        qs, ks, vs = q[cq[b]:cq[b + 1]][None], k[ck[b]:ck[b + 1]][None], v[ck[b]:ck[b + 1]][None]
+        if sk == 0:  # no key at all: every row is empty (0 and -inf)
+            assert torch.all(out[cq[b]:cq[b + 1]] == 0) and torch.all(lse[:, cq[b]:cq[b + 1]] == float("-inf"))
+            continue
+        ro, rl = attention_ref(qs, ks, vs, scale, sk - sq if causal else None)
+        o = out[cq[b]:cq[b + 1]]
+        assert not o.isnan().any(), f"sequence {b}: NaN (an unwritten element)"
+        finite = torch.isfinite(rl[0])  # (H, Sq)
+        if finite.any():
+            err = rel_err(o[None], ro)
+            assert err < tol, f"sequence {b} ({sq} x {sk}): relative error {err:.2e} >= {tol}"
+        l_b = lse[:, cq[b]:cq[b + 1]].cpu()
+        assert torch.equal(torch.isfinite(l_b), finite), f"sequence {b}: lse -inf exactly on rows with no visible key"
+        assert torch.allclose(l_b[finite].double(), rl[0][finite], rtol=1e-3, atol=1e-3)
+        assert torch.all(o.cpu().double().permute(1, 0, 2)[~finite] == 0), "rows with no visible key must be 0"
+    assert out[cq[-1]:].isnan().all() and lse[:, cq[-1]:].isnan().all(), "rows outside every sequence are not written"
+
+
+def run_case(lens_q, lens_k, h, hk, d, causal, dtype, device="cpu", seed=0, scale=None, pad_q=0, pad_k=0):
+    gen = torch.Generator().manual_seed(seed)
+    q, k, v, cu_q, cu_k = packed(lens_q, lens_k, h, hk, d, dtype, device, gen, pad_q, pad_k)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(max(lens_k), 1), softmax_scale=scale,
+                                            causal=causal, return_lse=True)
+    assert out.shape == q.shape and out.dtype == dtype and lse.shape == (h, q.shape[0]) and lse.dtype == torch.float32
+    check_sequences(out, lse, q, k, v, cu_q, cu_k, scale or 1 / math.sqrt(d), causal, TOL[dtype])
+    return q, k, v, cu_q, cu_k, out, lse
+
+
+# ---- CPU interpreter (CI) -------------------------------------------------------------------------------------------
+interp = pytest.mark.interpreter
+
+
+@interp
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("lens_q,lens_k", [
+    ([5, 33, 1, 17], [5, 33, 1, 17]),       # self-attention, odd lengths, a one-row sequence
+    ([3, 40, 16], [20, 7, 50]),             # seq_q != seq_k both ways (causal: bottom-right per sequence)
+    ([9, 0, 12], [9, 4, 0]),                # an empty query sequence; a sequence with no keys
+])
+def test_sequences_against_float64(lens_q, lens_k, causal, dtype):
+    run_case(lens_q, lens_k, 2, 2, 64, causal, dtype)
+
+
+@interp
+@pytest.mark.parametrize("d", variants.HEAD_DIMS)
+def test_every_head_dim(d):
+    run_case([7, 20], [11, 20], 2, 1, d, True, torch.float16, seed=d)
+
+
+@interp
+@pytest.mark.parametrize("h,hk", [(4, 1), (6, 3)])
+def test_gqa_and_padding_rows(h, hk):
+    # rows past the last offset (a padded batch, as inference servers allocate) stay unwritten
+    run_case([13, 30], [13, 30], h, hk, 32, False, torch.float16, pad_q=5, pad_k=3)
+
+
+@interp
+def test_strided_packed_qkv_and_scale():
+    """q, k, v as views of one packed (total, 3, H, D) tensor, and a softmax scale of the caller's."""
+    gen = torch.Generator().manual_seed(3)
+    lens = [21, 6, 37]
+    qkv = (torch.randn(sum(lens), 3, 2, 32, generator=gen) * 3).to(torch.float16)
+    q, k, v = qkv.unbind(1)
+    cu = offsets(lens, "cpu")
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 37, 37, 0.0, 0.3, True, return_lse=True)
+    check_sequences(out, lse, q, k, v, cu, cu, 0.3, True, TOL[torch.float16])
+    out2 = dhpfa.flash_attn_varlen_func(q.contiguous(), k.contiguous(), v.contiguous(), cu, cu, 37, 37,
+                                        softmax_scale=0.3, causal=True)
+    assert torch.equal(out, out2)
+
+
+@interp
+@pytest.mark.parametrize("causal", [False, True])
+def test_max_seqlen_q_too_small_gives_nan_not_stale_rows(causal):
+    gen = torch.Generator().manual_seed(4)
+    q, k, v, cu_q, cu_k = packed([40, 8], [40, 8], 2, 2, 32, torch.float16, "cpu", gen)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 16, 40, causal=causal, return_lse=True)  # one tile
+    assert not out[:16].isnan().any() and not out[40:].isnan().any()
+    assert out[16:40].isnan().all() and lse[:, 16:40].isnan().all()
+    ref, _ = attention_ref(q[None, :40], k[None, :40], v[None, :40], 1 / math.sqrt(32), 0 if causal else None)
+    assert rel_err(out[None, :16], ref[:, :16]) < TOL[torch.float16]
+    check_sequences(out[40:], lse[:, 40:], q[40:], k[40:], v[40:], cu_q[1:] - 40, cu_k[1:] - 40, 1 / math.sqrt(32),
+                    causal, TOL[torch.float16])
+
+
+@interp
+def test_return_attn_probs_and_defaults():
+    gen = torch.Generator().manual_seed(5)
+    q, k, v, cu_q, cu_k = packed([4, 9], [4, 9], 2, 2, 32, torch.float16, "cpu", gen)
+    out, lse, probs = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 9, 9, return_attn_probs=True)
+    assert probs is None and lse.shape == (2, 13)
+    assert torch.equal(out, dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 9, 9, window_size=(-1, -1),
+                                                         deterministic=True))
+
+
+def _args(**over):
+    gen = torch.Generator().manual_seed(6)
+    q, k, v, cu_q, cu_k = packed([4, 9], [4, 9], 2, 2, 32, torch.float16, "cpu", gen)
+    a = dict(q=q, k=k, v=v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, max_seqlen_q=9, max_seqlen_k=9)
+    a.update(over)
+    return a
+
+
+@interp
+@pytest.mark.parametrize("over,exc,match", [
+    (dict(cu_seqlens_q=torch.tensor([0, 4, 13])), TypeError, r"^cu_seqlens_q: expected dtype torch.int32, got torch.int64"),
+    (dict(cu_seqlens_k=torch.tensor([[0, 4, 13]], dtype=torch.int32)), ValueError, r"^cu_seqlens_k: expected a 1-D"),
+    (dict(cu_seqlens_k=torch.tensor([0], dtype=torch.int32)), ValueError, r"^cu_seqlens_k: expected a 1-D tensor of "),
+    (dict(cu_seqlens_k=torch.tensor([0, 13], dtype=torch.int32)), ValueError, r"^cu_seqlens_k: expected 3 offsets"),
+    (dict(cu_seqlens_q=torch.tensor([0, 0, 4, 0, 13], dtype=torch.int32)[::2]), ValueError,
+     r"^cu_seqlens_q: expected a contiguous tensor"),
+    (dict(cu_seqlens_q=[0, 4, 13]), TypeError, r"^cu_seqlens_q: expected a torch.Tensor"),
+    (dict(max_seqlen_q=9.0), TypeError, r"^max_seqlen_q: expected an int, got float"),
+    (dict(max_seqlen_k=0), ValueError, r"^max_seqlen_k: expected an int >= 1"),
+    (dict(q=torch.randn(1, 13, 2, 32).half()), ValueError, r"^q: expected a 3-D tensor \(total_seqlen, heads, head_dim\)"),
+    (dict(k=torch.randn(13, 3, 32).half(), v=torch.randn(13, 3, 32).half()), ValueError,
+     r"^k: number of key/value heads \(3\) must divide"),
+    (dict(v=torch.randn(13, 2, 64).half()), ValueError, r"^k, v: expected head_dim 32"),
+    (dict(block_table=torch.zeros(2, 1, dtype=torch.int32)), NotImplementedError, r"^block_table: paged"),
+    (dict(dropout_p=0.1), NotImplementedError, r"^dropout_p: dropout is not supported"),
+    (dict(softcap=30.0), NotImplementedError, r"^softcap"),
+    (dict(causal=1), TypeError, r"^causal: expected a bool"),
+])
+def test_bad_arguments(over, exc, match):
+    with pytest.raises(exc, match=match):
+        dhpfa.flash_attn_varlen_func(**_args(**over))
+
+
+@interp
+def test_cu_seqlens_on_another_device():
+    with pytest.raises(ValueError, match=r"^cu_seqlens_q: expected device cpu \(that of q\), got meta"):
+        dhpfa.flash_attn_varlen_func(**_args(cu_seqlens_q=torch.zeros(3, dtype=torch.int32, device="meta")))
+
+
+@interp
+def test_tensor_past_32_bit_offsets_is_refused():
+    huge = torch.empty(2, 2, 32, device="meta").as_strided((2, 2, 32), (2 ** 31, 32, 1))
+    with pytest.raises(ValueError, match=r"^k: spans 2147483712 elements; the varlen kernel indexes"):
+        dhpfa.flash_attn_varlen_func(**_args(k=huge))
+
+
+# ---- GPU -----------------------------------------------------------------------------------------------------------
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("d", variants.HEAD_DIMS)
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sequences_against_float64(d, causal, dtype):
+    """Mixed lengths (one row to past a thousand, a sequence with no keys, padding rows) with GQA, then 20 more calls
+    bitwise equal to the first."""
+    lens_q, lens_k = [1, 77, 1100, 513, 0, 64], [300, 77, 1100, 600, 5, 0]
+    q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 8, 2, d, causal, dtype, "cuda", seed=d, pad_q=7)
+    for _ in range(20):
+        o2, l2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1100, 1100, causal=causal, return_lse=True)
+        assert torch.equal(o2[:cu_q[-1]], out[:cu_q[-1]]) and torch.equal(l2[:, :cu_q[-1]], lse[:, :cu_q[-1]])
+
+
+@pytest.mark.gpu
+def test_gpu_varlen_equals_padded_dense_calls():
+    """Each sequence of a packed call against flash_attn_func on that sequence alone (another kernel: within
+    tolerance of each other), and the varlen binary is the audited one (launched == compiled offline)."""
+    from dhpfa.audit import compile as C, variant_launch
+    gen = torch.Generator().manual_seed(11)
+    lens = [130, 1000, 7]
+    q, k, v, cu, _ = packed(lens, lens, 16, 4, 128, torch.bfloat16, "cuda", gen)
+    out = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 1000, 1000, causal=True)
+    c = cu.tolist()
+    for b in range(len(lens)):
+        dense = dhpfa.flash_attn_func(q[None, c[b]:c[b + 1]], k[None, c[b]:c[b + 1]], v[None, c[b]:c[b + 1]],
+                                      causal=True)
+        assert rel_err(out[None, c[b]:c[b + 1]], dense.double().cpu()) < 1e-2
+    v_ = variants.varlen_variant(torch.bfloat16, 128, True)
+    grid, args, kwargs = __import__("dhpfa.kernels.dispatch", fromlist=["x"]).varlen_launch_args(
+        v_, q, k, v, out, torch.empty(16, q.shape[0], device="cuda"), cu, cu, 1000, 0.1)
+    launched = __import__("dhpfa.kernels.triton_fwd", fromlist=["x"]).attn_fwd_varlen[grid](*args, **kwargs)
+    assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
