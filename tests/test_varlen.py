@@ -180,6 +180,25 @@ def test_cu_seqlens_on_another_device():
 
 
 @interp
+def test_repeated_calls_reuse_the_plan_and_recheck_alignment(monkeypatch):
+    """A second call with the same public metadata skips the checks (one plan), gives the same bits, and a
+    misaligned offsets tensor (the kernels are specialised on 16-byte aligned pointers) still gets its error."""
+    made = []
+    new_plan = api._new_varlen_plan
+    monkeypatch.setattr(api, "_new_varlen_plan", lambda *a, **kw: made.append(1) or new_plan(*a, **kw))
+    monkeypatch.setattr(api, "_PLANS", {})
+    a = _args()
+    first = dhpfa.flash_attn_varlen_func(**a)
+    assert torch.equal(first, dhpfa.flash_attn_varlen_func(**a)) and len(made) == 1
+    spare = torch.zeros(8, dtype=torch.int32)
+    spare[1:4] = a["cu_seqlens_q"]
+    with pytest.raises(ValueError, match=r"^cu_seqlens_q: data pointer must be 16-byte aligned, got offset 4"):
+        dhpfa.flash_attn_varlen_func(**dict(a, cu_seqlens_q=spare[1:4]))
+    a["max_seqlen_q"] = 13  # other public metadata: a new plan, the same result
+    assert torch.equal(first, dhpfa.flash_attn_varlen_func(**a)) and len(made) == 3
+
+
+@interp
 def test_tensor_past_32_bit_offsets_is_refused():
     huge = torch.empty(2, 2, 32, device="meta").as_strided((2, 2, 32), (2 ** 31, 32, 1))
     with pytest.raises(ValueError, match=r"^k: spans 2147483712 elements; the varlen kernel indexes"):

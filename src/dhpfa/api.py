@@ -362,6 +362,9 @@ def _check_cu_seqlens(name, t, q):
     if t.stride(0) != 1:
         raise ValueError(f"{name}: expected a contiguous tensor (stride 1), got stride {t.stride(0)}; "
                          "call .contiguous() first")
+    if t.data_ptr() % 16 != 0:
+        raise ValueError(f"{name}: data pointer must be 16-byte aligned, got offset {t.data_ptr() % 16} bytes; "
+                         "call .clone() first")
 
 
 def _check_max_seqlen(name, n):
@@ -396,6 +399,41 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
         _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
     if block_table is not None:
         raise NotImplementedError("block_table: paged key/value caches are not supported; expected None")
+    sig = _signature("varlen", q, k, v, causal, softmax_scale,
+                     _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k))
+    plan = _cached_plan(sig, q, k, v)
+    if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr()) % 16:
+        plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
+                                softmax_scale)
+    _check_no_grad(q, k, v)
+    out = _empty(q.shape, q.dtype, q.device)
+    lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
+    from .kernels import dispatch
+    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
+        else contextlib.nullcontext()
+    with on_device:
+        if plan.launcher is not None and dispatch._fast_path_allowed():
+            plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k), plan.scale, q.device.index)
+        else:
+            plan.launcher = dispatch.launch_varlen(plan.variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
+                                                   plan.offset, plan.scale)
+    if return_attn_probs:
+        return out, lse, None
+    return (out, lse) if return_lse else out
+
+
+def _varlen_extra(cu_q, cu_k, max_q, max_k):
+    """The varlen call's public metadata beyond q, k, v (for _signature), or None where the checks must run."""
+    if type(cu_q) is not torch.Tensor or type(cu_k) is not torch.Tensor or type(max_q) is not int \
+            or type(max_k) is not int:
+        return None
+    return (cu_q.shape, cu_q.stride(), cu_q.dtype, cu_q.device, cu_k.shape, cu_k.stride(), cu_k.dtype, cu_k.device,
+            max_q, max_k)
+
+
+def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale):
+    """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
+    offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
     for name, t in (("q", q), ("k", k), ("v", v)):
         _check_tensor(name, t, 3, layout)
@@ -415,18 +453,13 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
-    _check_no_grad(q, k, v)
-    out = _empty(q.shape, q.dtype, q.device)
-    lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
-    from .kernels import dispatch
-    variant = variants.varlen_variant(q.dtype, d, causal, interpreter=_interpreter_active())
-    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
-        else contextlib.nullcontext()
-    with on_device:
-        dispatch.launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_q, scale)
-    if return_attn_probs:
-        return out, lse, None
-    return (out, lse) if return_lse else out
+    plan = _Plan(variants.varlen_variant(q.dtype, d, causal, interpreter=_interpreter_active()), scale, max_q, None,
+                 causal)
+    if sig is not None:
+        if len(_PLANS) >= MAX_PLANS:
+            _PLANS.clear()
+        _PLANS[sig] = plan
+    return plan
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

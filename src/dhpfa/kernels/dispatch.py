@@ -71,10 +71,18 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
 
 def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale):
     """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
-    binder, the same specialisation)."""
+    binder, the same specialisation). Returns a _Launcher for later calls with the same public metadata (shapes,
+    strides, dtypes, device, max_seqlen_q, flags: the caller keys it), called as
+    launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k), softmax_scale, device_index); or None where the fast
+    path is off."""
     grid, args, kwargs = varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
                                             softmax_scale)
-    return kernel_fn(variant.kernel)[grid](*args, **kwargs)
+    fn = kernel_fn(variant.kernel)
+    kernel = fn[grid](*args, **kwargs)
+    if not (q.is_cuda and _fast_path_allowed()):
+        return None
+    return _make_launcher(fn, kernel, grid, args, kwargs, (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k),
+                          softmax_scale)
 
 
 class _Desc:
