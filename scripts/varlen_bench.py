@@ -111,6 +111,49 @@ def case(kind, d, causal, rounds, n_sets=3):
     return row
 
 
+def visible_window(sq, sk, left, right):
+    """Visible (query, key) pairs of one sequence under a window (bottom-right aligned; -1 unbounded)."""
+    n = 0
+    for i in range(sq):
+        lo = 0 if left < 0 else max(0, i + sk - sq - left)
+        hi = sk - 1 if right < 0 else min(sk - 1, i + sk - sq + right)
+        n += max(0, hi - lo + 1)
+    return n
+
+
+def options_case(d, rounds, window=1024, softcap=30.0):
+    """The mixed workload, causal, with a local window (window, 0) and with soft-capping, beside the plain causal call
+    and FA2's varlen kernel (plain, and with the window where torch's entry point takes one)."""
+    h = 2048 // d
+    lens = workload("mixed")
+    total, mx = sum(lens), max(lens)
+    cu = offsets(lens)
+    g = torch.Generator(device="cuda").manual_seed(d)
+    packed = [tuple(torch.randn(total, h, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+              for _ in range(3)]
+    V = dhpfa.flash_attn_varlen_func
+    kernels = {
+        "causal": lambda q, k, v, c: V(q, k, v, cu, cu, mx, mx, causal=True),
+        "window": lambda q, k, v, c: V(q, k, v, cu, cu, mx, mx, causal=True, window_size=(window, 0)),
+        "softcap": lambda q, k, v, c: V(q, k, v, cu, cu, mx, mx, causal=True, softcap=softcap),
+        "window_softcap": lambda q, k, v, c: V(q, k, v, cu, cu, mx, mx, causal=True, window_size=(window, 0),
+                                               softcap=softcap),
+        "fa2_causal": lambda q, k, v, c: torch.ops.aten._flash_attention_forward(q, k, v, cu, cu, mx, mx, 0.0, True,
+                                                                                 False)[0],
+        "fa2_window": lambda q, k, v, c: torch.ops.aten._flash_attention_forward(
+            q, k, v, cu, cu, mx, mx, 0.0, True, False, window_size_left=window, window_size_right=0)[0],
+    }
+    errors = {}
+    times = interleaved_ms(kernels, packed, True, rounds=rounds, graph=True, errors=errors)
+    full = 4 * d * h * sum(visible(n, n, True) for n in lens)
+    local = 4 * d * h * sum(visible_window(n, n, window, 0) for n in lens)
+    row = {"d": d, "window": window, "softcap": softcap, "errors": errors, "lens": lens}
+    for name, ts in times.items():
+        ms = stats.median(ts)
+        row[name] = {"ms": ms, "tflops": (local if "window" in name else full) / ms / 1e9}
+    return row
+
+
 def leak_test(samples):
     """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public)."""
     lens = workload("mixed", seed=1)[:6]
@@ -130,10 +173,19 @@ def main():
     ap.add_argument("--out", default="out/varlen")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--leak-samples", type=int, default=1000)
+    ap.add_argument("--parts", default="grid,options", help="comma list of grid, options")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows = []
-    for kind in ("mixed", "short", "uniform1k"):
+    options = []
+    if "options" in a.parts:
+        for d in (64, 128):
+            options.append(options_case(d, a.rounds))
+            r = options[-1]
+            print(f"options D={d:3d} window ({r['window']}, 0) softcap {r['softcap']}: " + "  ".join(
+                f"{n} {r[n]['ms']:.3f} ms {r[n]['tflops']:.0f}" for n in r if isinstance(r[n], dict) and "ms" in r[n])
+                + f"  {r['errors']}", flush=True)
+    for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
         for d in (64, 128):
             for causal in (False, True):
                 rows.append(case(kind, d, causal, a.rounds))
@@ -143,7 +195,7 @@ def main():
                 print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
                       flush=True)
-    res = {"device": torch.cuda.get_device_name(), "rows": rows}
+    res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options}
     if a.leak_samples:
         res["leak"] = leak_test(a.leak_samples)
         print("leak:", json.dumps({c: (v["t"], v["median_us"]) if isinstance(v, dict) and "t" in v else v

@@ -37,7 +37,7 @@ def packed(lens_q, lens_k, h, hk, d, dtype, device, gen, pad_q=0, pad_k=0):
     return q, k, v, offsets(lens_q, device), offsets(lens_k, device)
 
 
-def check_sequences(out, lse, q, k, v, cu_q, cu_k, scale, causal, tol):
+def check_sequences(out, lse, q, k, v, cu_q, cu_k, scale, causal, tol, window=None, softcap=0.0):
     """Every sequence's rows against float64 attention of that sequence alone; rows past the last offset unwritten."""
     cq, ck = cu_q.tolist(), cu_k.tolist()
     for b in range(len(cq) - 1):
@@ -48,7 +48,7 @@ def check_sequences(out, lse, q, k, v, cu_q, cu_k, scale, causal, tol):
         if sk == 0:  # no key at all: every row is empty (0 and -inf)
             assert torch.all(out[cq[b]:cq[b + 1]] == 0) and torch.all(lse[:, cq[b]:cq[b + 1]] == float("-inf"))
             continue
-        ro, rl = attention_ref(qs, ks, vs, scale, sk - sq if causal else None)
+        ro, rl = attention_ref(qs, ks, vs, scale, sk - sq if causal else None, window, softcap)
         o = out[cq[b]:cq[b + 1]]
         assert not o.isnan().any(), f"sequence {b}: NaN (an unwritten element)"
         finite = torch.isfinite(rl[0])  # (H, Sq)
@@ -62,13 +62,16 @@ def check_sequences(out, lse, q, k, v, cu_q, cu_k, scale, causal, tol):
     assert out[cq[-1]:].isnan().all() and lse[:, cq[-1]:].isnan().all(), "rows outside every sequence are not written"
 
 
-def run_case(lens_q, lens_k, h, hk, d, causal, dtype, device="cpu", seed=0, scale=None, pad_q=0, pad_k=0):
+def run_case(lens_q, lens_k, h, hk, d, causal, dtype, device="cpu", seed=0, scale=None, pad_q=0, pad_k=0,
+             window=(-1, -1), softcap=0.0, spread=1.0):
     gen = torch.Generator().manual_seed(seed)
     q, k, v, cu_q, cu_k = packed(lens_q, lens_k, h, hk, d, dtype, device, gen, pad_q, pad_k)
+    q = (q.float() * spread).to(dtype)
     out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(max(lens_k), 1), softmax_scale=scale,
-                                            causal=causal, return_lse=True)
+                                            causal=causal, window_size=window, softcap=softcap, return_lse=True)
     assert out.shape == q.shape and out.dtype == dtype and lse.shape == (h, q.shape[0]) and lse.dtype == torch.float32
-    check_sequences(out, lse, q, k, v, cu_q, cu_k, scale or 1 / math.sqrt(d), causal, TOL[dtype])
+    ref_window = (window[0], 0 if causal else window[1]) if window != (-1, -1) else None
+    check_sequences(out, lse, q, k, v, cu_q, cu_k, scale or 1 / math.sqrt(d), causal, TOL[dtype], ref_window, softcap)
     return q, k, v, cu_q, cu_k, out, lse
 
 
@@ -86,6 +89,63 @@ interp = pytest.mark.interpreter
 ])
 def test_sequences_against_float64(lens_q, lens_k, causal, dtype):
     run_case(lens_q, lens_k, 2, 2, 64, causal, dtype)
+
+
+WINDOWS = [((4, 0), False), ((3, 5), False), ((-1, 2), False), ((0, 0), False), ((7, -1), False), ((20, 20), False),
+           ((5, -1), True), ((40, 3), True)]
+
+
+@interp
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+@pytest.mark.parametrize("window,causal", WINDOWS)
+def test_local_windows_against_float64(window, causal, dtype):
+    """flash-attn's window_size, bottom-right aligned per sequence, causal calls with right side 0: windows narrower
+    than a 16-row tile, wider than several (masked blocks at both ends and unmasked ones between), one side
+    unbounded; rows that see no key (0 and -inf); seq_q != seq_k both ways."""
+    run_case([5, 70, 1, 33], [5, 50, 9, 64], 2, 1, 32, causal, dtype, seed=sum(window), window=window)
+
+
+@interp
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+@pytest.mark.parametrize("softcap,window,causal", [(5.0, (-1, -1), False), (2.0, (-1, -1), True),
+                                                    (30.0, (10, 0), False), (1.5, (6, 6), True)])
+def test_softcap_against_float64(softcap, window, causal, dtype):
+    """flash-attn's softcap (scores softcap * tanh(score / softcap)) on spread-out scores (q x 4), where the cap
+    changes the result, alone and with windows."""
+    run_case([17, 40, 3], [17, 52, 30], 2, 2, 64, causal, dtype, seed=int(softcap * 10), softcap=softcap, spread=4.0,
+             window=window)
+
+
+@interp
+def test_softcap_and_window_change_the_result():
+    """The options reach the kernel: each gives other bits than the plain call."""
+    gen = torch.Generator().manual_seed(8)
+    q, k, v, cu_q, cu_k = packed([30], [30], 2, 2, 32, torch.float16, "cpu", gen)
+    plain = dhpfa.flash_attn_varlen_func(q * 4, k, v, cu_q, cu_k, 30, 30)
+    assert not torch.equal(plain, dhpfa.flash_attn_varlen_func(q * 4, k, v, cu_q, cu_k, 30, 30, softcap=3.0))
+    assert not torch.equal(plain, dhpfa.flash_attn_varlen_func(q * 4, k, v, cu_q, cu_k, 30, 30, window_size=(8, 8)))
+
+
+@interp
+@pytest.mark.parametrize("kw", [dict(window_size=(6, 0), causal=True), dict(window_size=(3, 9)),
+                                dict(softcap=4.0, causal=True), dict(softcap=2.0, window_size=(-1, 5))])
+def test_dense_call_with_window_or_softcap(kw):
+    """flash_attn_func with a window or a soft-cap (the varlen kernel over B equal sequences): out and lse in the
+    dense layouts against float64, strided (packed qkv) inputs included."""
+    gen = torch.Generator().manual_seed(9)
+    qkv = (torch.randn(2, 37, 3, 2, 32, generator=gen) * 2).half()
+    q, k, v = qkv.unbind(2)
+    out, lse = dhpfa.flash_attn_func(q, k, v, return_lse=True, **kw)
+    causal = kw.get("causal", False)
+    window = kw.get("window_size", (-1, -1))
+    ref, ref_lse = attention_ref(q, k, v, 1 / math.sqrt(32), 0 if causal else None,
+                                 window if window != (-1, -1) else None, kw.get("softcap", 0.0))
+    assert out.shape == q.shape and lse.shape == (2, 2, 37) and lse.is_contiguous()
+    finite = torch.isfinite(ref_lse)
+    assert rel_err(out, ref) < TOL[torch.float16] and torch.equal(torch.isfinite(lse), finite)
+    assert torch.allclose(lse[finite].double(), ref_lse[finite], rtol=1e-3, atol=1e-3)
+    out2, lse2, none = dhpfa.flash_attn_func(q, k, v, return_attn_probs=True, **kw)
+    assert torch.equal(out2, out) and torch.equal(lse2, lse) and none is None
 
 
 @interp
@@ -165,7 +225,11 @@ def _args(**over):
     (dict(v=torch.randn(13, 2, 64).half()), ValueError, r"^k, v: expected head_dim 32"),
     (dict(block_table=torch.zeros(2, 1, dtype=torch.int32)), NotImplementedError, r"^block_table: paged"),
     (dict(dropout_p=0.1), NotImplementedError, r"^dropout_p: dropout is not supported"),
-    (dict(softcap=30.0), NotImplementedError, r"^softcap"),
+    (dict(softcap=-1.0), ValueError, r"^softcap: expected a finite number >= 0 \(0: off\), got -1.0"),
+    (dict(softcap="30"), TypeError, r"^softcap: expected a float, got str"),
+    (dict(window_size=(1.5, 0)), TypeError, r"^window_size: expected a pair of ints \(left, right\), got \(1.5, 0\)"),
+    (dict(window_size=None), TypeError, r"^window_size: expected a pair of ints"),
+    (dict(alibi_slopes=torch.zeros(2)), NotImplementedError, r"^alibi_slopes: ALiBi"),
     (dict(causal=1), TypeError, r"^causal: expected a bool"),
 ])
 def test_bad_arguments(over, exc, match):
@@ -218,6 +282,32 @@ def test_gpu_sequences_against_float64(d, causal, dtype):
     for _ in range(20):
         o2, l2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1100, 1100, causal=causal, return_lse=True)
         assert torch.equal(o2[:cu_q[-1]], out[:cu_q[-1]]) and torch.equal(l2[:, :cu_q[-1]], lse[:, :cu_q[-1]])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("softcap,window,causal", [(0.0, (256, 0), True), (0.0, (100, 100), False),
+                                                    (30.0, (-1, -1), True), (10.0, (300, 7), False)])
+def test_gpu_windows_and_softcap_against_float64(softcap, window, causal, d, dtype):
+    """Local windows and soft-capping on the GPU binaries (64-row tiles: windows narrower and wider than a tile),
+    mixed lengths, spread-out scores where the cap matters; then repeated calls bitwise equal."""
+    lens_q, lens_k = [1, 300, 1100, 77], [40, 300, 1100, 500]
+    q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 4, 2, d, causal, dtype, "cuda", seed=d, window=window,
+                                             softcap=softcap, spread=3.0)
+    for _ in range(5):
+        o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1100, 1100, causal=causal, window_size=window,
+                                          softcap=softcap)
+        assert torch.equal(o2, out)
+
+
+@pytest.mark.gpu
+def test_gpu_dense_call_with_window_and_softcap():
+    gen = torch.Generator().manual_seed(12)
+    q, k, v = (torch.randn(2, 700, 8, 128, generator=gen).to("cuda", torch.bfloat16) for _ in range(3))
+    out, lse = dhpfa.flash_attn_func(q * 3, k, v, causal=True, window_size=(200, 0), softcap=20.0, return_lse=True)
+    ref, ref_lse = attention_ref(q * 3, k, v, 128 ** -0.5, 0, (200, 0), 20.0)
+    assert rel_err(out, ref) < 1e-2 and torch.allclose(lse.double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.gpu

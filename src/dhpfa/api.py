@@ -265,8 +265,11 @@ def _is_sm90(device) -> bool:
 
 
 def _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal):
-    """flash-attn's options that dhpfa does not implement: each value that would change the result gets an error that
-    names it (nothing silently ignored). Public: arguments, never tensor values."""
+    """flash-attn's options, checked (public: arguments, never tensor values). Dropout and ALiBi are not implemented:
+    any value that would change the result gets an error that names it (nothing silently ignored). Returns the
+    local window and soft-cap the call runs with: (local, (left, right), softcap), where local is False when the
+    window hides nothing beyond the causal mask (right is then -1, or 0 with causal) and a negative side is
+    unbounded; causal calls with a window carry causality as right = 0, as in flash-attn."""
     order = " (flash-attn's argument order: q, k, v, dropout_p, softmax_scale, causal; pass the rest by keyword)"
     if isinstance(dropout_p, bool) or not isinstance(dropout_p, Real):
         raise TypeError(f"dropout_p: expected a float, got {type(dropout_p).__name__}{order}")
@@ -274,16 +277,53 @@ def _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal):
         raise NotImplementedError(f"dropout_p: dropout is not supported (dhpfa is an inference forward); expected "
                                   f"0.0, got {dropout_p}{order}")
     try:
-        left, right = (int(x) for x in window_size)
+        left, right = window_size
+        if isinstance(left, bool) or isinstance(right, bool) or not isinstance(left, Integral) \
+                or not isinstance(right, Integral):
+            raise TypeError
     except (TypeError, ValueError):
         raise TypeError(f"window_size: expected a pair of ints (left, right), got {window_size!r}") from None
-    if left >= 0 or not (right < 0 or (causal and right == 0)):
-        raise NotImplementedError(f"window_size: sliding-window (local) attention is not supported; expected (-1, -1)"
-                                  f"{' or (-1, 0)' if causal else ''}, got {tuple(window_size)}")
-    if softcap != 0:
-        raise NotImplementedError(f"softcap: logit soft-capping is not supported; expected 0.0, got {softcap}")
+    left, right = max(int(left), -1), max(int(right), -1)
+    if causal:
+        right = 0
+    if isinstance(softcap, bool) or not isinstance(softcap, Real):
+        raise TypeError(f"softcap: expected a float, got {type(softcap).__name__}")
+    if not (math.isfinite(float(softcap)) and softcap >= 0):
+        raise ValueError(f"softcap: expected a finite number >= 0 (0: off), got {softcap}")
     if alibi_slopes is not None:
         raise NotImplementedError("alibi_slopes: ALiBi biases are not supported; expected None")
+    return left >= 0 or (right >= 0 and not causal), (left, right), float(softcap)
+
+
+_ARANGE = {}  # (device, batch, seqlen) -> int32 offsets 0, S, 2S, ..., B*S (public: shapes)
+
+
+def _dense_offsets(device, b, s):
+    key = (device, b, s)
+    cu = _ARANGE.get(key)
+    if cu is None:
+        if len(_ARANGE) >= MAX_PLANS:
+            _ARANGE.clear()
+        cu = _ARANGE[key] = torch.arange(0, (b + 1) * s, s, dtype=torch.int32, device=device)
+    return cu
+
+
+def _dense_as_varlen(q, k, v, softmax_scale, causal, window_size, softcap, return_lse):
+    """flash_attn_func with a local window or soft-capping: the (B, S, H, D) batch runs as B packed sequences of the
+    varlen kernel (views where the batch stride allows, else copies), out (B, Sq, H, D), lse (B, H, Sq)."""
+    layout = "(batch, seqlen, heads, head_dim)"
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _check_tensor(name, t, 4, layout)
+    if not isinstance(causal, bool):
+        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+    b, sq, sk, h, _, d = _check_inputs(q, k, v, layout)
+    rows_q = q.reshape(b * sq, h, d)
+    rows_k, rows_v = (t.reshape(b * sk, t.shape[2], d) for t in (k, v))
+    out, lse = flash_attn_varlen_func(rows_q, rows_k, rows_v, _dense_offsets(q.device, b, sq),
+                                      _dense_offsets(q.device, b, sk), sq, sk, 0.0, softmax_scale, causal, window_size,
+                                      softcap, return_lse=True)
+    out = out.view(b, sq, h, d)
+    return (out, lse.view(h, b, sq).permute(1, 0, 2).contiguous()) if return_lse else out
 
 
 def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1), softcap=0.0,
@@ -302,7 +342,12 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     """
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
             or type(dropout_p) is bool:
-        _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
+        local, _, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
+        if local or cap:
+            out_lse = _dense_as_varlen(q, k, v, softmax_scale, causal, window_size, softcap, True)
+            if return_attn_probs:
+                return out_lse + (None,)
+            return out_lse if return_lse else out_lse[0]
     sig = _signature("flash", q, k, v, causal, softmax_scale)
     plan = _cached_plan(sig, q, k, v)
     if plan is None:
@@ -394,17 +439,18 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     sequences is undefined), and a sequence longer than max_seqlen_q gets NaN in its rows past max_seqlen_q.
     Options dhpfa does not implement keep their defaults, as in flash_attn_func; block_table (paged KV) must be None.
     """
+    local, window, cap = False, (-1, -1), 0.0
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
             or type(dropout_p) is bool:
-        _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
+        local, window, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
     if block_table is not None:
         raise NotImplementedError("block_table: paged key/value caches are not supported; expected None")
     sig = _signature("varlen", q, k, v, causal, softmax_scale,
-                     _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k))
+                     _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap))
     plan = _cached_plan(sig, q, k, v)
     if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr()) % 16:
         plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
-                                softmax_scale)
+                                softmax_scale, local, cap)
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
@@ -416,22 +462,23 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
             plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k), plan.scale, q.device.index)
         else:
             plan.launcher = dispatch.launch_varlen(plan.variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
-                                                   plan.offset, plan.scale)
+                                                   plan.offset, plan.scale, window, cap)
     if return_attn_probs:
         return out, lse, None
     return (out, lse) if return_lse else out
 
 
-def _varlen_extra(cu_q, cu_k, max_q, max_k):
+def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
     """The varlen call's public metadata beyond q, k, v (for _signature), or None where the checks must run."""
     if type(cu_q) is not torch.Tensor or type(cu_k) is not torch.Tensor or type(max_q) is not int \
             or type(max_k) is not int:
         return None
     return (cu_q.shape, cu_q.stride(), cu_q.dtype, cu_q.device, cu_k.shape, cu_k.stride(), cu_k.dtype, cu_k.device,
-            max_q, max_k)
+            max_q, max_k, window, cap)
 
 
-def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale):
+def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale,
+                     local=False, cap=0.0):
     """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
@@ -453,8 +500,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
-    plan = _Plan(variants.varlen_variant(q.dtype, d, causal, interpreter=_interpreter_active()), scale, max_q, None,
-                 causal)
+    plan = _Plan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=_interpreter_active(),
+                                         local=local, softcap=cap > 0), scale, max_q, None, causal)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.clear()

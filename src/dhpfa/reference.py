@@ -6,18 +6,28 @@ mask). Rows that see no key give output 0 and lse -inf, the convention dhpfa doc
 import torch
 
 
-def attention_ref(q, k, v, scale, causal_offset=None):
-    """(out (B, Sq, H, D), lse (B, H, Sq)) in float64 on the CPU."""
+def attention_ref(q, k, v, scale, causal_offset=None, window=None, softcap=0.0):
+    """(out (B, Sq, H, D), lse (B, H, Sq)) in float64 on the CPU. window: flash-attn's (left, right) local window,
+    aligned bottom-right (query i sees key j when i + Sk - Sq - left <= j <= i + Sk - Sq + right; -1: unbounded);
+    softcap > 0: scores softcap * tanh(score / softcap), as flash-attn's."""
     q, k, v = (t.detach().to("cpu", torch.float64) for t in (q, k, v))
     b, sq, h, d = q.shape
     sk, hk = k.shape[1], k.shape[2]
     k = k.repeat_interleave(h // hk, dim=2)
     v = v.repeat_interleave(h // hk, dim=2)
     s = torch.einsum("bqhd,bkhd->bhqk", q, k) * scale
+    if softcap > 0:
+        s = softcap * torch.tanh(s / softcap)
+    i = torch.arange(sq)[:, None]
+    j = torch.arange(sk)[None, :]
     if causal_offset is not None:
-        i = torch.arange(sq)[:, None]
-        j = torch.arange(sk)[None, :]
         s = s.masked_fill(j > i + causal_offset, float("-inf"))
+    if window is not None:
+        left, right = window
+        if left >= 0:
+            s = s.masked_fill(j < i + sk - sq - left, float("-inf"))
+        if right >= 0:
+            s = s.masked_fill(j > i + sk - sq + right, float("-inf"))
     lse = torch.logsumexp(s, dim=-1)
     p = torch.exp(s - lse[..., None]).nan_to_num(0.0)
     out = torch.einsum("bhqk,bkhd->bqhd", p, v)

@@ -114,7 +114,7 @@ def placeholder_launch(variant, device="cpu"):
     import torch
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
-    if variant.kernel == _variants.VARLEN_KERNEL:  # packed rows (TOTAL, H, D) and int32 sequence offsets
+    if variant.kernel in _variants.VARLEN_KERNELS.values():  # packed rows (TOTAL, H, D), int32 sequence offsets
         q = torch.empty(300, 4, d, dtype=variant.dtype, device=device)
         k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
         cu = torch.empty(3, dtype=torch.int32, device=device)

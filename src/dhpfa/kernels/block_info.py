@@ -39,3 +39,27 @@ def mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL: tl.constexpr):
     if CAUSAL:
         visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
     return tl.where(visible, qk, float("-inf"))
+
+
+@triton.jit
+def window_bounds(m0, SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    """(lo, f0, f1, hi) of a query tile under a local window: query row i sees key j when
+    i + SHIFT - WIN_LEFT <= j <= i + SHIFT + WIN_RIGHT and j < SEQ_K (an unbounded side is passed as a bound past any
+    length, WINDOW_UNBOUNDED). Keys in [f0, f1) are visible to every row of the tile (no mask); [lo, f0) and [f1, hi)
+    need the mask. lo, f0 and f1 are multiples of BLOCK_N (or equal to hi); empty ranges come out with hi <= lo."""
+    r0 = m0
+    r1 = m0 + BLOCK_M - 1
+    lo = (tl.maximum(r0 + SHIFT - WIN_LEFT, 0) // BLOCK_N) * BLOCK_N
+    hi = tl.minimum(SEQ_K, tl.maximum(r1 + SHIFT + WIN_RIGHT + 1, 0))
+    f0 = tl.minimum(tl.maximum((tl.maximum(r1 + SHIFT - WIN_LEFT, 0) + BLOCK_N - 1) // BLOCK_N * BLOCK_N, lo), hi)
+    f1 = tl.maximum(tl.minimum((tl.maximum(tl.minimum(SEQ_K, r0 + SHIFT + WIN_RIGHT + 1), 0) // BLOCK_N) * BLOCK_N,
+                               hi), f0)
+    return lo, f0, f1, hi
+
+
+@triton.jit
+def mask_window(qk, offs_m, offs_n, SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT):
+    """Hide the scores outside the local window (and past SEQ_K) by a select to -inf (never a branch)."""
+    rel = offs_n[None, :] - (offs_m[:, None] + SHIFT)
+    visible = (offs_n < SEQ_K)[None, :] & (rel <= WIN_RIGHT) & (rel >= -WIN_LEFT)
+    return tl.where(visible, qk, float("-inf"))

@@ -61,28 +61,36 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 
 
-def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale):
+def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
+                       window=(-1, -1), softcap=0.0):
     """(grid, args, kwargs) for a varlen variant (variants.varlen_variant): q, out (TOTAL_Q, H, D), k, v
-    (TOTAL_K, H_KV, D), lse (H, TOTAL_Q), cu_seqlens_* int32 (B + 1)."""
+    (TOTAL_K, H_KV, D), lse (H, TOTAL_Q), cu_seqlens_* int32 (B + 1); window and softcap as the variant's kernel
+    takes them (a local variant reads window; a soft-capping one needs softcap > 0)."""
     from . import triton_fwd
+    from .variants import VARLEN_KERNELS
+    local, capped = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
+    if capped and not softcap > 0:
+        softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
     return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
-                                         variant.causal, variant.config)
+                                         variant.causal, variant.config, local=local, window=window,
+                                         softcap=softcap if capped else 0.0)
 
 
-def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale):
+def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, window=(-1, -1),
+                  softcap=0.0):
     """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
     binder, the same specialisation). Returns a _Launcher for later calls with the same public metadata (shapes,
     strides, dtypes, device, max_seqlen_q, flags: the caller keys it), called as
     launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k), softmax_scale, device_index); or None where the fast
     path is off."""
     grid, args, kwargs = varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                            softmax_scale)
+                                            softmax_scale, window, softcap)
     fn = kernel_fn(variant.kernel)
     kernel = fn[grid](*args, **kwargs)
     if not (q.is_cuda and _fast_path_allowed()):
         return None
     return _make_launcher(fn, kernel, grid, args, kwargs, (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k),
-                          softmax_scale)
+                          softmax_scale, constant_floats=True)
 
 
 class _Desc:
@@ -124,7 +132,7 @@ class _Launcher:
     a descriptor over it (shape and strides kept: they are in the key); the folded softmax scale; or a
     constant (ints and constexprs, all functions of the key)."""
 
-    def __init__(self, kernel, grid, args, tensors, scale, param_values):
+    def __init__(self, kernel, grid, args, tensors, scale, param_values, constant_floats=False):
         self.kernel, self.grid = kernel, tuple(grid) + (1,) * (3 - len(grid))
         self.plan = []
         for a in args:
@@ -133,9 +141,12 @@ class _Launcher:
             elif hasattr(a, "base") and hasattr(a, "block_shape"):
                 self.plan.append(("d", _index(tensors, a.base), list(a.shape), list(a.strides), a.padding))
             elif isinstance(a, float):
-                if a != float(scale) * LOG2E:
+                if a == float(scale) * LOG2E:
+                    self.plan.append(("s",))
+                elif constant_floats:  # the caller keys its launchers on them (the varlen API's plans)
+                    self.plan.append(("c", a))
+                else:
                     raise _NoFastPath("a float argument other than the folded softmax scale")
-                self.plan.append(("s",))
             elif isinstance(a, (int, bool)):
                 self.plan.append(("c", a))
             else:
@@ -295,7 +306,7 @@ def _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
     return kernel, key
 
 
-def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
+def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale, constant_floats=False):
     """A _Launcher for this launch, or None (then every call goes through the JIT)."""
     if kernel is None or not hasattr(kernel, "packed_metadata") or hasattr(kernel, "result"):
         return None
@@ -321,7 +332,7 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale):
                 tail.append(p.default)
             else:
                 return None
-        return _Launcher(kernel, grid, args, tensors, softmax_scale, list(args) + tail)
+        return _Launcher(kernel, grid, args, tensors, softmax_scale, list(args) + tail, constant_floats)
     except _NoFastPath:
         return None
 

@@ -9,13 +9,13 @@ import torch
 import triton
 import triton.language as tl
 
-from .block_info import kv_bounds, mask_scores, query_tile
-from .ctmath import LOG2E, finalize_rows, online_softmax_step
+from .block_info import kv_bounds, mask_scores, mask_window, query_tile, window_bounds
+from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
 
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
 # count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
 SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K"]
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT"]
 
 
 @triton.jit
@@ -138,18 +138,64 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     tl.store(LSE + pid_bh.to(tl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
 
 
+@triton.jit
+def _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d, lo, hi, qk_scale, cap_in,
+                   SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT, HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
+                   BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr, LOCAL: tl.constexpr,
+                   SOFTCAP: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    """_kv_blocks with the varlen kernel's options: a local window's mask (LOCAL) and soft-capped scores (SOFTCAP:
+    the score becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain)."""
+    offs_n0 = tl.arange(0, BLOCK_N)
+    d_ok = offs_d < HEAD_DIM
+    for start_n in range(lo, hi, BLOCK_N):
+        offs_n = start_n + offs_n0
+        if MASKED:
+            n_ok = offs_n < SEQ_K
+            rows = tl.minimum(offs_n, SEQ_K - 1)  # a real row for every lane (see _kv_blocks)
+        else:
+            rows = offs_n
+        k_ptrs = k_base + rows[None, :] * stride_kn + offs_d[:, None]
+        v_ptrs = v_base + rows[:, None] * stride_vn + offs_d[None, :]
+        if MASKED:
+            k = tl.load(k_ptrs, mask=n_ok[None, :] & d_ok[:, None], other=0.0)
+        elif HEAD_DIM != BLOCK_D:
+            k = tl.load(k_ptrs, mask=d_ok[:, None], other=0.0)
+        else:
+            k = tl.load(k_ptrs)
+        qk = tl.dot(q, k, input_precision=DOT_PRECISION)
+        if SOFTCAP:
+            qk = tanh_ct(qk * cap_in)
+        if MASKED:
+            if LOCAL:
+                qk = mask_window(qk, offs_m, offs_n, SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT)
+            else:
+                qk = mask_scores(qk, offs_m, offs_n, SEQ_K, SHIFT, CAUSAL)
+        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
+        if MASKED:
+            v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
+        elif HEAD_DIM != BLOCK_D:
+            v = tl.load(v_ptrs, mask=d_ok[None, :], other=0.0)
+        else:
+            v = tl.load(v_ptrs)
+        acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
+    return acc, m_i, l_i
+
+
 @triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
-def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale,
+def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
                     stride_qm, stride_qh, stride_kn, stride_kh, stride_vn, stride_vh, stride_om, stride_oh,
-                    H, H_KV, TOTAL_Q, TOTAL_K,
+                    H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+                    CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b], CU_K[b + 1]) of k and v.
     Program (t, b * H + h) runs query tile t of sequence b, head h, of the T = programs along axis 0 (the caller's
     max_seqlen_q / BLOCK_M); a sequence longer than T tiles (max_seqlen_q too small, a caller's error) gets NaN in
     its rows past them, never stale memory. The sequence offsets are public (the schedule is a function of them, as
-    of any shape); the clamps below keep every address inside the tensors even for offsets out of order."""
+    of any shape); the clamps below keep every address inside the tensors even for offsets out of order.
+    LOCAL: flash-attn's window_size (public WIN_LEFT / WIN_RIGHT; an unbounded side is WINDOW_UNBOUNDED); causal
+    calls with a window run as LOCAL with WIN_RIGHT = 0. SOFTCAP: flash-attn's softcap, scores softcap * tanh(q.k *
+    scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap)."""
     pid_bh = tl.program_id(1)
     b = pid_bh // H
     h = pid_bh % H
@@ -160,7 +206,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale,
     k_hi = tl.minimum(tl.maximum(tl.load(CU_K + b + 1), k_lo), TOTAL_K)
     seq_q = q_hi - q_lo
     seq_k = k_hi - k_lo
-    causal_offset = seq_k - seq_q  # bottom-right alignment, as flash-attn's
+    shift = seq_k - seq_q  # bottom-right alignment, as flash-attn's
     n_tiles = tl.cdiv(seq_q, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
     d_ok = offs_d < HEAD_DIM
@@ -185,13 +231,25 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale,
         m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
         l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
         acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
-        n_full, kv_end = kv_bounds(m0, seq_k, causal_offset, BLOCK_M, BLOCK_N, CAUSAL)
-        acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
-                                   0, n_full, qk_scale, seq_k, causal_offset,
-                                   HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
-        acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
-                                   n_full, kv_end, qk_scale, seq_k, causal_offset,
-                                   HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
+        if LOCAL:
+            lo, f0, f1, hi = window_bounds(m0, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_M, BLOCK_N)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                           lo, f0, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                           f0, f1, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                           f1, hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+        else:
+            n_full, kv_end = kv_bounds(m0, seq_k, shift, BLOCK_M, BLOCK_N, CAUSAL)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                           0, n_full, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+                                           n_full, kv_end, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT,
+                                           HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
         out, lse = finalize_rows(acc, m_i, l_i)
         tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :], out.to(O.dtype.element_ty),
                  mask=m_ok[:, None] & d_ok[None, :])
@@ -206,22 +264,33 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale,
             tl.store(lse_base + offs_r, tl.full([BLOCK_M], float("nan"), dtype=tl.float32), mask=r_ok)
 
 
-def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config):
+# A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
+WINDOW_UNBOUNDED = 2 ** 30
+
+
+def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
+                       local=False, window=(-1, -1), softcap=0.0):
     """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
     (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q, block_m) tiles per
-    sequence and head). As for launch_args, the auditor binds the same arguments."""
+    sequence and head). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the scores (0:
+    off). As for launch_args, the auditor binds the same arguments."""
     total_q, heads, head_dim = q.shape
     total_k, heads_kv = k.shape[0], k.shape[1]
     batch = cu_seqlens_q.shape[0] - 1
     grid = (max(1, triton.cdiv(max_seqlen_q, config.block_m)), batch * heads)
+    left, right = (int(w) if w >= 0 else WINDOW_UNBOUNDED for w in window)
+    if softcap > 0:
+        qk_scale, cap_in = float(softcap) * LOG2E, float(softmax_scale) / float(softcap)
+    else:
+        qk_scale, cap_in = float(softmax_scale) * LOG2E, 1.0
 
     def st(t):  # row and head strides; a size-1 dimension's stride never moves an address (see _strides3)
         return (t.stride(0) if t.shape[0] > 1 else 0), (t.stride(1) if t.shape[1] > 1 else 0)
-    args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, float(softmax_scale) * LOG2E,
-            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k)
+    args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, qk_scale, cap_in,
+            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
-                  BLOCK_N=config.block_n, CAUSAL=bool(causal), DOT_PRECISION=dot_precision(q.dtype),
-                  num_warps=config.num_warps, num_stages=config.num_stages)
+                  BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
+                  DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps, num_stages=config.num_stages)
     return grid, args, kwargs
 
 
@@ -256,7 +325,9 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
     return grid, args, kwargs
 
 
-KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma, "attn_fwd_varlen": attn_fwd_varlen}
+KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma, "attn_fwd_varlen": attn_fwd_varlen,
+           "attn_fwd_varlen_local": attn_fwd_varlen, "attn_fwd_varlen_softcap": attn_fwd_varlen,
+           "attn_fwd_varlen_local_softcap": attn_fwd_varlen}
 
 
 def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):

@@ -394,9 +394,14 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # Variable-length sequences packed along the rows (flash_attn_varlen_func): the portable kernel with pointer loads
 # (a TMA tile would cross into the next sequence's rows, and a TMA store would write them), one binary per dtype, head
 # dim and causal flag, on every GPU. Tiles as SM90_SHORT's: packed batches are mostly short sequences.
+# Its options, each a constexpr of one kernel function (triton_fwd.attn_fwd_varlen) under its own name: a local window
+# (flash-attn's window_size; causal calls with a window run as a window with right side 0, never with the causal flag)
+# and soft-capped scores (softcap).
 VARLEN_KERNEL = "attn_fwd_varlen"
-VARLEN = {d: (VARLEN_KERNEL, cfg) for d, (_, cfg) in SM90_SHORT.items()}
-VARLEN_INTERPRETER = (VARLEN_KERNEL, TileConfig(16, 16, 4, 1))
+VARLEN_KERNELS = {(local, softcap): VARLEN_KERNEL + ("_local" if local else "") + ("_softcap" if softcap else "")
+                  for local in (False, True) for softcap in (False, True)}
+VARLEN = {d: cfg for d, (_, cfg) in SM90_SHORT.items()}
+VARLEN_INTERPRETER = TileConfig(16, 16, 4, 1)
 
 
 @dataclass(frozen=True)
@@ -455,16 +460,22 @@ def shipped_variants():
             for kernel, config in candidates(d, sm90=True, causal=c, packed=True)]
 
 
-def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False) -> Variant:
-    """The varlen kernel's variant for a call (public: dtype, head dim, flag). Its sequence offsets (CU_Q, CU_K) are
-    public loads: the auditor treats values loaded through them as public, and everything else as before."""
-    kernel, config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
-    return Variant(kernel, config, dtype, head_dim, causal, public_loads=("CU_Q", "CU_K"))
+def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
+                   softcap: bool = False) -> Variant:
+    """The varlen kernel's variant for a call (public: dtype, head dim, flags). Its sequence offsets (CU_Q, CU_K) are
+    public loads: the auditor treats values loaded through them as public, and everything else as before. local
+    (a window) runs without the causal flag (the window's right side carries it)."""
+    if local and causal:
+        raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
+    config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+    return Variant(VARLEN_KERNELS[(local, softcap)], config, dtype, head_dim, causal, public_loads=("CU_Q", "CU_K"))
 
 
 def varlen_variants():
-    """Every varlen variant the API can launch on a GPU (audited with shipped_variants)."""
-    return [varlen_variant(dt, d, c) for dt in DTYPES for d in HEAD_DIMS for c in (False, True)]
+    """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
+    or not, soft-capped or not, and with a local window (not causal)."""
+    return [varlen_variant(dt, d, c and not local, local=local, softcap=cap) for local in (False, True)
+            for cap in (False, True) for dt in DTYPES for d in HEAD_DIMS for c in ((False,) if local else (False, True))]
 
 
 def audited_variants():

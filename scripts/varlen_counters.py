@@ -1,0 +1,89 @@
+"""Hardware counters of flash_attn_varlen_func across input classes and repeats (dhpfa.measure.counters' protocol for
+the varlen kernel): one packed batch of mixed lengths (offsets fixed: public), each dudect class and five repeats of
+one input, one profiled call each.
+
+    PYTHONPATH=src python3 scripts/varlen_counters.py --out $OUT/counters [--d 128] [--causal]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "src"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from dhpfa.measure import counters  # noqa: E402
+
+LENS = [1000, 37, 2048, 513, 1, 300]
+
+
+def child(d, causal, window, softcap):
+    import torch
+
+    import dhpfa
+    from dhpfa.measure.leak import CLASSES, make_class_inputs
+    from varlen_bench import offsets
+    h, total, mx = 2048 // d, sum(LENS), max(LENS)
+    cu = offsets(LENS)
+    shape = (1, h, total, d)
+    inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
+    bufs = [torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
+
+    def call():  # (1, H, total, D) buffers viewed as (total, H, D)
+        return dhpfa.flash_attn_varlen_func(*(t.transpose(1, 2)[0] for t in bufs), cu, cu, mx, mx, causal=causal,
+                                            window_size=window, softcap=softcap)
+    labels = list(CLASSES) + list(counters.REPEATS)
+    for dst, src in zip(bufs, inputs["random"][0]):
+        dst.copy_(src)
+    call()
+    torch.cuda.synchronize()
+    for lab in labels:
+        for dst, s in zip(bufs, inputs["fixed-random" if lab.startswith("repeat") else lab][0]):
+            dst.copy_(s)
+        torch.cuda.synchronize()
+        torch.cuda.profiler.start()
+        call()
+        torch.cuda.synchronize()
+        torch.cuda.profiler.stop()
+    print(json.dumps({"labels": labels}))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out/counters")
+    ap.add_argument("--d", type=int, default=128)
+    ap.add_argument("--causal", action="store_true")
+    ap.add_argument("--window", default="-1,-1", help="left,right (flash-attn's window_size)")
+    ap.add_argument("--softcap", type=float, default=0.0)
+    ap.add_argument("--child", action="store_true")
+    a = ap.parse_args()
+    window = tuple(int(x) for x in a.window.split(","))
+    if a.child:
+        return child(a.d, a.causal, window, a.softcap)
+    from dhpfa.measure.leak import CLASSES
+    os.makedirs(a.out, exist_ok=True)
+    metrics = counters.WORK + counters.DRAM + counters.CONTROL
+    tag = f"d{a.d}{'-causal' if a.causal else ''}" + (f"-w{a.window}" if window != (-1, -1) else "") + \
+        (f"-cap{a.softcap:g}" if a.softcap else "")
+    log = os.path.join(a.out, f"ncu-varlen-{tag}.csv")
+    cmd = [counters.ncu_path(), "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units",
+           "base", "--log-file", log, "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__),
+           "--child", "--d", str(a.d), "--window", a.window, "--softcap", str(a.softcap)] + \
+        (["--causal"] if a.causal else [])
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    if res.returncode != 0:
+        print(res.stdout[-2000:], res.stderr[-2000:])
+        sys.exit(1)
+    labels = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])["labels"]
+    with open(log) as f:
+        per_call = counters.group_calls(counters.parse_ncu_csv(f.read(), set(metrics)), labels)
+    result = dict(per_call=per_call, **counters.compare(per_call, CLASSES))
+    name = f"varlen {tag} {LENS}"
+    print(counters.format_table({name: result}))
+    with open(log.replace(".csv", ".json"), "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
