@@ -69,7 +69,7 @@ def main():
     log = os.path.join(a.out, f"ncu-varlen-{tag}.csv")
     cmd = [counters.ncu_path(), "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units",
            "base", "--log-file", log, "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__),
-           "--child", "--d", str(a.d), "--window", a.window, "--softcap", str(a.softcap)] + \
+           "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap)] + \
         (["--causal"] if a.causal else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
