@@ -154,6 +154,59 @@ def options_case(d, rounds, window=1024, softcap=30.0):
     return row
 
 
+def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
+    """Decode-like varlen calls (q_per_seq queries per sequence, causal, key lengths 512-8192 at random, grouped
+    heads): the API (grouped heads as rows of a tile where the queries are few), the same kernel with one head per
+    tile, FA2's varlen kernel, and dhpfa's dense call on the keys padded to the longest (which attends to the padding:
+    a time reference only). us per call (CUDA-graph replay) and K/V bytes read per us."""
+    from dhpfa.kernels import dispatch, variants
+    rng = random.Random(seed)
+    lens_k = [rng.randint(512, 8192) for _ in range(batch)]
+    lens_q = [q_per_seq] * batch
+    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
+    tq, tk, mq, mk = sum(lens_q), sum(lens_k), q_per_seq, max(lens_k)
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    sets = [(torch.randn(tq, h, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+    padded = []
+    for q, k, v in sets:
+        pk, pv = (torch.zeros(batch, mk, hk, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+        c = cu_k.tolist()
+        for b in range(batch):
+            pk[b, :lens_k[b]], pv[b, :lens_k[b]] = k[c[b]:c[b + 1]], v[c[b]:c[b + 1]]
+        padded.append((q.view(batch, q_per_seq, h, d), pk, pv))
+    def forced(group):
+        variant = variants.varlen_variant(torch.bfloat16, d, True, group=group)
+
+        def fn(q, k, v, c):
+            out, lse = torch.empty_like(q), torch.empty(h, tq, device="cuda")
+            dispatch.launch_varlen(variant, q, k, v, out, lse, cu_q, cu_k, mq, d ** -0.5)
+            return out
+        return fn
+    kernels = {
+        "api": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True),
+        "rows": forced(False),
+        "grouped": forced(True),
+        "fa2_varlen": lambda q, k, v, c: torch.ops.aten._flash_attention_forward(q, k, v, cu_q, cu_k, mq, mk, 0.0, True,
+                                                                                 False)[0],
+        "dense_padded": lambda q, k, v, c: dhpfa.flash_attn_func(q, k, v, causal=True),
+    }
+    ref = kernels["api"](*sets[0], True).float()
+    diff = float((kernels["rows"](*sets[0], True).float() - ref).norm() / ref.norm())
+    errors = {}
+    times = interleaved_ms(kernels, {"api": sets, "rows": sets, "grouped": sets, "fa2_varlen": sets,
+                                     "dense_padded": padded}, True,
+                           rounds=rounds, graph=True, errors=errors)
+    kv_bytes = 2 * tk * hk * d * 2
+    row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "lens_k": lens_k, "errors": errors,
+           "rel_diff_rows_vs_api": diff}
+    for name, ts in times.items():
+        ms = stats.median(ts)
+        row[name] = {"us": ms * 1e3, "gb_per_s": kv_bytes / (ms * 1e-3) / 1e9}
+    return row
+
+
 def leak_test(samples):
     """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public)."""
     lens = workload("mixed", seed=1)[:6]
@@ -173,7 +226,7 @@ def main():
     ap.add_argument("--out", default="out/varlen")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--leak-samples", type=int, default=1000)
-    ap.add_argument("--parts", default="grid,options", help="comma list of grid, options")
+    ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -185,6 +238,16 @@ def main():
             print(f"options D={d:3d} window ({r['window']}, 0) softcap {r['softcap']}: " + "  ".join(
                 f"{n} {r[n]['ms']:.3f} ms {r[n]['tflops']:.0f}" for n in r if isinstance(r[n], dict) and "ms" in r[n])
                 + f"  {r['errors']}", flush=True)
+    decode = []
+    if "decode" in a.parts:
+        for batch, h, hk, d, qs in ((8, 32, 8, 128, 1), (32, 32, 8, 128, 1), (8, 32, 8, 128, 4), (16, 16, 2, 64, 1),
+                                    (4, 64, 8, 128, 1), (8, 32, 8, 128, 64), (4, 32, 8, 128, 512)):
+            decode.append(decode_case(batch, h, hk, d, qs, a.rounds))
+            r = decode[-1]
+            print(f"decode B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs}: " + "  ".join(
+                f"{n} {r[n]['us']:.1f} us {r[n]['gb_per_s']:.0f} GB/s" for n in ("api", "rows", "grouped", "fa2_varlen",
+                                                                                   "dense_padded") if n in r)
+                + f"  diff {r['rel_diff_rows_vs_api']:.1e} {r['errors']}", flush=True)
     for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
         for d in (64, 128):
             for causal in (False, True):
@@ -195,7 +258,7 @@ def main():
                 print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
                       flush=True)
-    res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options}
+    res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode}
     if a.leak_samples:
         res["leak"] = leak_test(a.leak_samples)
         print("leak:", json.dumps({c: (v["t"], v["median_us"]) if isinstance(v, dict) and "t" in v else v

@@ -148,6 +148,39 @@ def test_dense_call_with_window_or_softcap(kw):
     assert torch.equal(out2, out) and torch.equal(lse2, lse) and none is None
 
 
+@pytest.fixture(params=[False, True], ids=["rows", "grouped"])
+def grouped(request, monkeypatch):
+    """Run the test with the grouped-query heads as rows of one tile (GROUP) for every call, and without."""
+    monkeypatch.setattr(variants, "VARLEN_GROUP_MAX_Q", 10 ** 9 if request.param else 0)
+    monkeypatch.setattr(api, "_PLANS", {})
+    return request.param
+
+
+@interp
+@pytest.mark.parametrize("case", [
+    dict(causal=True), dict(causal=False), dict(causal=True, window=(6, 0)), dict(causal=False, window=(9, 3)),
+    dict(causal=True, softcap=2.0, spread=3.0)])
+def test_grouped_heads_as_rows(grouped, case):
+    """GROUP (the group's query heads as rows (position, head) of one tile): a decode step (one query per sequence),
+    a few queries, a long prefill, seq_q != seq_k, 4 query heads per key/value head, against float64; the same with
+    each head its own tile."""
+    case = dict(case)
+    causal = case.pop("causal")
+    run_case([1, 3, 1, 37, 20], [50, 3, 17, 40, 9], 8, 2, 32, causal, torch.float16, seed=21, **case)
+
+
+@interp
+def test_grouped_heads_max_seqlen_q_too_small(grouped):
+    gen = torch.Generator().manual_seed(22)
+    q, k, v, cu_q, cu_k = packed([40, 8], [40, 8], 4, 2, 32, torch.float16, "cpu", gen)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 8, 40, return_lse=True)
+    n = 8 if grouped else 16  # one 16-row tile: 8 positions x 2 heads, or 16 positions
+    assert not out[:n].isnan().any() and not out[40:].isnan().any()
+    assert out[n:40].isnan().all() and lse[:, n:40].isnan().all()
+    ref, _ = attention_ref(q[None, :40], k[None, :40], v[None, :40], 1 / math.sqrt(32))
+    assert rel_err(out[None, :n], ref[:, :n]) < TOL[torch.float16]
+
+
 @interp
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 def test_every_head_dim(d):
@@ -299,6 +332,21 @@ def test_gpu_windows_and_softcap_against_float64(softcap, window, causal, d, dty
         o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1100, 1100, causal=causal, window_size=window,
                                           softcap=softcap)
         assert torch.equal(o2, out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("lens_q,opts", [([1] * 6, {}), ([4] * 6, dict(window=(500, 0))), ([1] * 6, dict(softcap=20.0)),
+                                         ([1, 70, 300, 1, 2, 9], {})])
+def test_gpu_grouped_heads(grouped, lens_q, opts, d, dtype):
+    """Decode steps and few-query calls with 4 query heads per key/value head, grouped as rows of one tile and not,
+    against float64; repeats bitwise equal."""
+    lens_k = [900, 1, 3000, 64, 2, 700]
+    q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 16, 4, d, True, dtype, "cuda", seed=d, spread=2.0, **opts)
+    o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), 3000, causal=True,
+                                      window_size=opts.get("window", (-1, -1)), softcap=opts.get("softcap", 0.0))
+    assert torch.equal(o2, out)
 
 
 @pytest.mark.gpu

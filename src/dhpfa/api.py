@@ -500,8 +500,9 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
+    group = q.shape[1] != k.shape[1] and max_q <= variants.VARLEN_GROUP_MAX_Q  # few queries: the group's heads as rows
     plan = _Plan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=_interpreter_active(),
-                                         local=local, softcap=cap > 0), scale, max_q, None, causal)
+                                         local=local, softcap=cap > 0, group=group), scale, max_q, None, causal)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.clear()

@@ -42,19 +42,30 @@ def mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL: tl.constexpr):
 
 
 @triton.jit
-def window_bounds(m0, SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
-    """(lo, f0, f1, hi) of a query tile under a local window: query row i sees key j when
-    i + SHIFT - WIN_LEFT <= j <= i + SHIFT + WIN_RIGHT and j < SEQ_K (an unbounded side is passed as a bound past any
-    length, WINDOW_UNBOUNDED). Keys in [f0, f1) are visible to every row of the tile (no mask); [lo, f0) and [f1, hi)
-    need the mask. lo, f0 and f1 are multiples of BLOCK_N (or equal to hi); empty ranges come out with hi <= lo."""
-    r0 = m0
-    r1 = m0 + BLOCK_M - 1
+def window_bounds(r0, r1, SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT, BLOCK_N: tl.constexpr):
+    """(lo, f0, f1, hi) of a query tile whose rows are query positions r0 .. r1 under a local window: query i sees
+    key j when i + SHIFT - WIN_LEFT <= j <= i + SHIFT + WIN_RIGHT and j < SEQ_K (an unbounded side is passed as a
+    bound past any length, WINDOW_UNBOUNDED). Keys in [f0, f1) are visible to every row of the tile (no mask);
+    [lo, f0) and [f1, hi) need the mask. lo, f0 and f1 are multiples of BLOCK_N (or equal to hi); empty ranges come
+    out with hi <= lo."""
     lo = (tl.maximum(r0 + SHIFT - WIN_LEFT, 0) // BLOCK_N) * BLOCK_N
     hi = tl.minimum(SEQ_K, tl.maximum(r1 + SHIFT + WIN_RIGHT + 1, 0))
     f0 = tl.minimum(tl.maximum((tl.maximum(r1 + SHIFT - WIN_LEFT, 0) + BLOCK_N - 1) // BLOCK_N * BLOCK_N, lo), hi)
     f1 = tl.maximum(tl.minimum((tl.maximum(tl.minimum(SEQ_K, r0 + SHIFT + WIN_RIGHT + 1), 0) // BLOCK_N) * BLOCK_N,
                                hi), f0)
     return lo, f0, f1, hi
+
+
+@triton.jit
+def kv_bounds_rows(r0, r1, SEQ_K, CAUSAL_OFFSET, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
+    """kv_bounds for a tile whose rows are query positions r0 .. r1 (packed grouped heads repeat positions)."""
+    if CAUSAL:
+        full_end = tl.minimum(tl.maximum(r0 + CAUSAL_OFFSET + 1, 0), SEQ_K)
+        kv_end = tl.minimum(tl.maximum(r1 + 1 + CAUSAL_OFFSET, 0), SEQ_K)
+    else:
+        full_end = SEQ_K
+        kv_end = SEQ_K
+    return (full_end // BLOCK_N) * BLOCK_N, kv_end
 
 
 @triton.jit

@@ -68,12 +68,12 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     takes them (a local variant reads window; a soft-capping one needs softcap > 0)."""
     from . import triton_fwd
     from .variants import VARLEN_KERNELS
-    local, capped = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
+    local, capped, group = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
     if capped and not softcap > 0:
         softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
     return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                          variant.causal, variant.config, local=local, window=window,
-                                         softcap=softcap if capped else 0.0)
+                                         softcap=softcap if capped else 0.0, group=group)
 
 
 def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, window=(-1, -1),

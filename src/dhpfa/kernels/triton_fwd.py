@@ -9,7 +9,7 @@ import torch
 import triton
 import triton.language as tl
 
-from .block_info import kv_bounds, mask_scores, mask_window, query_tile, window_bounds
+from .block_info import kv_bounds, kv_bounds_rows, mask_scores, mask_window, query_tile, window_bounds
 from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
 
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
@@ -181,40 +181,66 @@ def _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_
     return acc, m_i, l_i
 
 
+@triton.jit
+def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q, GROUP: tl.constexpr):
+    """(query position, element offset, LSE offset) of tile rows r, clamped to a real row. GROUP: rows are
+    (position, head of the group) pairs, position-major (r = position * G + head offset)."""
+    rc = tl.minimum(r, rows_total - 1)
+    if GROUP:
+        pos = rc // G
+        hh = rc % G
+        return pos, pos * stride_m + hh * stride_h, hh.to(tl.int64) * TOTAL_Q + pos
+    else:
+        return rc, rc * stride_m, rc
+
+
 @triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
 def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
                     stride_qm, stride_qh, stride_kn, stride_kh, stride_vn, stride_vh, stride_om, stride_oh,
                     H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, DOT_PRECISION: tl.constexpr):
+                    CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, GROUP: tl.constexpr,
+                    DOT_PRECISION: tl.constexpr):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b], CU_K[b + 1]) of k and v.
     Program (t, b * H + h) runs query tile t of sequence b, head h, of the T = programs along axis 0 (the caller's
     max_seqlen_q / BLOCK_M); a sequence longer than T tiles (max_seqlen_q too small, a caller's error) gets NaN in
     its rows past them, never stale memory. The sequence offsets are public (the schedule is a function of them, as
     of any shape); the clamps below keep every address inside the tensors even for offsets out of order.
+    GROUP (grouped-query heads packed, flash-attn's pack_gqa): program (t, b * H_KV + h_kv) runs the G = H / H_KV
+    query heads of key/value head h_kv as rows (position, head) of its tiles, so each K/V block is read once per
+    group, and a decode step (one query) fills G rows of a tile instead of one (the grid's axis 0 then counts
+    max_seqlen_q * G rows).
     LOCAL: flash-attn's window_size (public WIN_LEFT / WIN_RIGHT; an unbounded side is WINDOW_UNBOUNDED); causal
     calls with a window run as LOCAL with WIN_RIGHT = 0. SOFTCAP: flash-attn's softcap, scores softcap * tanh(q.k *
     scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap)."""
     pid_bh = tl.program_id(1)
-    b = pid_bh // H
-    h = pid_bh % H
-    h_kv = h // (H // H_KV)
+    if GROUP:
+        b = pid_bh // H_KV
+        h_kv = pid_bh % H_KV
+        G = H // H_KV
+        h0 = h_kv * G
+    else:
+        b = pid_bh // H
+        h0 = pid_bh % H
+        h_kv = h0 // (H // H_KV)
+        G = 1
     q_lo = tl.minimum(tl.maximum(tl.load(CU_Q + b), 0), TOTAL_Q)
     q_hi = tl.minimum(tl.maximum(tl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
     k_lo = tl.minimum(tl.maximum(tl.load(CU_K + b), 0), TOTAL_K)
     k_hi = tl.minimum(tl.maximum(tl.load(CU_K + b + 1), k_lo), TOTAL_K)
     seq_q = q_hi - q_lo
     seq_k = k_hi - k_lo
+    rows_total = seq_q * G
     shift = seq_k - seq_q  # bottom-right alignment, as flash-attn's
-    n_tiles = tl.cdiv(seq_q, BLOCK_M)
+    n_tiles = tl.cdiv(rows_total, BLOCK_M)
     offs_d = tl.arange(0, BLOCK_D)
     d_ok = offs_d < HEAD_DIM
-    q_base = Q + q_lo.to(tl.int64) * stride_qm + h * stride_qh
-    o_base = O + q_lo.to(tl.int64) * stride_om + h * stride_oh
+    q_base = Q + q_lo.to(tl.int64) * stride_qm + h0 * stride_qh
+    o_base = O + q_lo.to(tl.int64) * stride_om + h0 * stride_oh
     k_base = K + k_lo.to(tl.int64) * stride_kn + h_kv * stride_kh
     v_base = V + k_lo.to(tl.int64) * stride_vn + h_kv * stride_vh
-    lse_base = LSE + h.to(tl.int64) * TOTAL_Q + q_lo
+    lse_base = LSE + h0.to(tl.int64) * TOTAL_Q + q_lo
     t = tl.program_id(0)
     n_programs = tl.num_programs(0)
     if t < n_tiles:
@@ -223,45 +249,47 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
         else:
             pid_m = t
         m0 = pid_m * BLOCK_M
-        offs_m = m0 + tl.arange(0, BLOCK_M)
-        m_ok = offs_m < seq_q
-        q_rows = tl.minimum(offs_m, seq_q - 1)  # masked rows point at a real row (see _kv_blocks)
-        q = tl.load(q_base + q_rows[:, None] * stride_qm + offs_d[None, :], mask=m_ok[:, None] & d_ok[None, :],
-                    other=0.0)
+        offs_r = m0 + tl.arange(0, BLOCK_M)
+        r_ok = offs_r < rows_total
+        pos, q_off, _ = _varlen_rows(offs_r, rows_total, G, stride_qm, stride_qh, TOTAL_Q, GROUP)
+        q = tl.load(q_base + q_off[:, None] + offs_d[None, :], mask=r_ok[:, None] & d_ok[None, :], other=0.0)
         m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
         l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
         acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+        p0 = m0 // G  # the tile's first and last query positions
+        p1 = (m0 + BLOCK_M - 1) // G
         if LOCAL:
-            lo, f0, f1, hi = window_bounds(m0, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_M, BLOCK_N)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+            lo, f0, f1, hi = window_bounds(p0, p1, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            lo, f0, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
                                            BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            f0, f1, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
                                            BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            f1, hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
                                            BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
         else:
-            n_full, kv_end = kv_bounds(m0, seq_k, shift, BLOCK_M, BLOCK_N, CAUSAL)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+            n_full, kv_end = kv_bounds_rows(p0, p1, seq_k, shift, BLOCK_N, CAUSAL)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            0, n_full, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
                                            BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            n_full, kv_end, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT,
                                            HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
         out, lse = finalize_rows(acc, m_i, l_i)
-        tl.store(o_base + offs_m[:, None] * stride_om + offs_d[None, :], out.to(O.dtype.element_ty),
-                 mask=m_ok[:, None] & d_ok[None, :])
-        tl.store(lse_base + offs_m, lse, mask=m_ok)
+        _, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
+        tl.store(o_base + o_off[:, None] + offs_d[None, :], out.to(O.dtype.element_ty),
+                 mask=r_ok[:, None] & d_ok[None, :])
+        tl.store(lse_base + lse_off, lse, mask=r_ok)
     if t == n_programs - 1:  # rows past the grid (seq_q > max_seqlen_q): NaN
         nan_tile = tl.full([BLOCK_M, BLOCK_D], float("nan"), dtype=O.dtype.element_ty)
-        for r0 in range(n_programs * BLOCK_M, seq_q, BLOCK_M):
-            offs_r = r0 + tl.arange(0, BLOCK_M)
-            r_ok = offs_r < seq_q
-            tl.store(o_base + offs_r[:, None] * stride_om + offs_d[None, :], nan_tile,
-                     mask=r_ok[:, None] & d_ok[None, :])
-            tl.store(lse_base + offs_r, tl.full([BLOCK_M], float("nan"), dtype=tl.float32), mask=r_ok)
+        for r0 in range(n_programs * BLOCK_M, rows_total, BLOCK_M):
+            offs_x = r0 + tl.arange(0, BLOCK_M)
+            x_ok = offs_x < rows_total
+            _, o_off, lse_off = _varlen_rows(offs_x, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
+            tl.store(o_base + o_off[:, None] + offs_d[None, :], nan_tile, mask=x_ok[:, None] & d_ok[None, :])
+            tl.store(lse_base + lse_off, tl.full([BLOCK_M], float("nan"), dtype=tl.float32), mask=x_ok)
 
 
 # A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
@@ -269,7 +297,7 @@ WINDOW_UNBOUNDED = 2 ** 30
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
-                       local=False, window=(-1, -1), softcap=0.0):
+                       local=False, window=(-1, -1), softcap=0.0, group=False):
     """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
     (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q, block_m) tiles per
     sequence and head). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the scores (0:
@@ -277,7 +305,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     total_q, heads, head_dim = q.shape
     total_k, heads_kv = k.shape[0], k.shape[1]
     batch = cu_seqlens_q.shape[0] - 1
-    grid = (max(1, triton.cdiv(max_seqlen_q, config.block_m)), batch * heads)
+    g = heads // heads_kv if group else 1  # rows per query position (GROUP: the group's heads)
+    grid = (max(1, triton.cdiv(max_seqlen_q * g, config.block_m)), batch * (heads_kv if group else heads))
     left, right = (int(w) if w >= 0 else WINDOW_UNBOUNDED for w in window)
     if softcap > 0:
         qk_scale, cap_in = float(softcap) * LOG2E, float(softmax_scale) / float(softcap)
@@ -290,7 +319,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
             *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
-                  DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps, num_stages=config.num_stages)
+                  GROUP=bool(group), DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps, num_stages=config.num_stages)
     return grid, args, kwargs
 
 
@@ -325,9 +354,9 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
     return grid, args, kwargs
 
 
-KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma, "attn_fwd_varlen": attn_fwd_varlen,
-           "attn_fwd_varlen_local": attn_fwd_varlen, "attn_fwd_varlen_softcap": attn_fwd_varlen,
-           "attn_fwd_varlen_local_softcap": attn_fwd_varlen}
+KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
+KERNELS.update({"attn_fwd_varlen" + local + cap + group: attn_fwd_varlen for local in ("", "_local")
+                for cap in ("", "_softcap") for group in ("", "_gqa")})
 
 
 def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):

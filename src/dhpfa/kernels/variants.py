@@ -397,9 +397,13 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # Its options, each a constexpr of one kernel function (triton_fwd.attn_fwd_varlen) under its own name: a local window
 # (flash-attn's window_size; causal calls with a window run as a window with right side 0, never with the causal flag)
 # and soft-capped scores (softcap).
+# With grouped-query heads, the group's heads can run as rows of one tile (GROUP, "_gqa"): the API does so where the
+# queries per sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps.
 VARLEN_KERNEL = "attn_fwd_varlen"
-VARLEN_KERNELS = {(local, softcap): VARLEN_KERNEL + ("_local" if local else "") + ("_softcap" if softcap else "")
-                  for local in (False, True) for softcap in (False, True)}
+VARLEN_KERNELS = {(local, softcap, group): VARLEN_KERNEL + ("_local" if local else "") + ("_softcap" if softcap else "")
+                  + ("_gqa" if group else "") for local in (False, True) for softcap in (False, True)
+                  for group in (False, True)}
+VARLEN_GROUP_MAX_Q = 64
 VARLEN = {d: cfg for d, (_, cfg) in SM90_SHORT.items()}
 VARLEN_INTERPRETER = TileConfig(16, 16, 4, 1)
 
@@ -461,21 +465,23 @@ def shipped_variants():
 
 
 def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
-                   softcap: bool = False) -> Variant:
+                   softcap: bool = False, group: bool = False) -> Variant:
     """The varlen kernel's variant for a call (public: dtype, head dim, flags). Its sequence offsets (CU_Q, CU_K) are
     public loads: the auditor treats values loaded through them as public, and everything else as before. local
     (a window) runs without the causal flag (the window's right side carries it)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
     config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
-    return Variant(VARLEN_KERNELS[(local, softcap)], config, dtype, head_dim, causal, public_loads=("CU_Q", "CU_K"))
+    return Variant(VARLEN_KERNELS[(local, softcap, group)], config, dtype, head_dim, causal,
+                   public_loads=("CU_Q", "CU_K"))
 
 
 def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
-    or not, soft-capped or not, and with a local window (not causal)."""
-    return [varlen_variant(dt, d, c and not local, local=local, softcap=cap) for local in (False, True)
-            for cap in (False, True) for dt in DTYPES for d in HEAD_DIMS for c in ((False,) if local else (False, True))]
+    or not, soft-capped or not, with a local window (not causal) or not, grouped heads packed or not."""
+    return [varlen_variant(dt, d, c, local=local, softcap=cap, group=group) for group in (False, True)
+            for local in (False, True) for cap in (False, True) for dt in DTYPES for d in HEAD_DIMS
+            for c in ((False,) if local else (False, True))]
 
 
 def audited_variants():
