@@ -156,9 +156,10 @@ def options_case(d, rounds, window=1024, softcap=30.0):
 
 def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     """Decode-like varlen calls (q_per_seq queries per sequence, causal, key lengths 512-8192 at random, grouped
-    heads): the API (grouped heads as rows of a tile where the queries are few), the same kernel with one head per
-    tile, FA2's varlen kernel, and dhpfa's dense call on the keys padded to the longest (which attends to the padding:
-    a time reference only). us per call (CUDA-graph replay) and K/V bytes read per us."""
+    heads): the API (grouped heads as rows of a tile where the queries are few, split across programs where the grid
+    is small), the kernel with one program per tile and one head per tile (rows) or the group's heads (grouped), FA2's
+    varlen kernel, and dhpfa's dense call on the keys padded to the longest (which attends to the padding: a time
+    reference only). us per call (CUDA-graph replay) and K/V bytes read per us."""
     from dhpfa.kernels import dispatch, variants
     rng = random.Random(seed)
     lens_k = [rng.randint(512, 8192) for _ in range(batch)]
@@ -176,18 +177,18 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
         for b in range(batch):
             pk[b, :lens_k[b]], pv[b, :lens_k[b]] = k[c[b]:c[b + 1]], v[c[b]:c[b + 1]]
         padded.append((q.view(batch, q_per_seq, h, d), pk, pv))
-    def forced(group):
-        variant = variants.varlen_variant(torch.bfloat16, d, True, group=group)
+    def forced(group):  # one program per tile (no split), `group` query heads per tile
+        variant = variants.varlen_variant(torch.bfloat16, d, True)
 
         def fn(q, k, v, c):
             out, lse = torch.empty_like(q), torch.empty(h, tq, device="cuda")
-            dispatch.launch_varlen(variant, q, k, v, out, lse, cu_q, cu_k, mq, d ** -0.5)
+            dispatch.launch_varlen(variant, q, k, v, out, lse, cu_q, cu_k, mq, d ** -0.5, group=group)
             return out
         return fn
     kernels = {
         "api": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True),
-        "rows": forced(False),
-        "grouped": forced(True),
+        "rows": forced(1),
+        "grouped": forced(h // hk),
         "fa2_varlen": lambda q, k, v, c: torch.ops.aten._flash_attention_forward(q, k, v, cu_q, cu_k, mq, mk, 0.0, True,
                                                                                  False)[0],
         "dense_padded": lambda q, k, v, c: dhpfa.flash_attn_func(q, k, v, causal=True),

@@ -169,6 +169,36 @@ def test_grouped_heads_as_rows(grouped, case):
     run_case([1, 3, 1, 37, 20], [50, 3, 17, 40, 9], 8, 2, 32, causal, torch.float16, seed=21, **case)
 
 
+@pytest.fixture(params=[1, 3], ids=["whole", "split3"])
+def split(request, monkeypatch):
+    """Run the test with each tile's key blocks split across 3 programs (attn_varlen_combine merges them), and not."""
+    monkeypatch.setattr(variants, "VARLEN_SPLIT_FORCE", request.param if request.param > 1 else None)
+    monkeypatch.setattr(api, "_PLANS", {})
+    return request.param
+
+
+@interp
+@pytest.mark.parametrize("case", [
+    dict(causal=True), dict(causal=False), dict(causal=True, window=(6, 0)), dict(causal=False, window=(9, 3)),
+    dict(causal=True, softcap=2.0, spread=3.0)])
+def test_split_across_programs(split, grouped, case):
+    """SPLIT: parts of each tile's key blocks in programs of their own, merged by attn_varlen_combine: decode steps,
+    few queries, a prefill, sequences without keys and parts without a visible key (3 parts of 3 keys), with and
+    without grouped heads, against float64."""
+    case = dict(case)
+    causal = case.pop("causal")
+    run_case([1, 3, 1, 37, 20, 2], [50, 3, 17, 40, 9, 0], 8, 2, 32, causal, torch.float16, seed=23, **case)
+
+
+@interp
+def test_split_max_seqlen_q_too_small(split):
+    gen = torch.Generator().manual_seed(24)
+    q, k, v, cu_q, cu_k = packed([40, 8], [40, 8], 2, 2, 32, torch.float16, "cpu", gen)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 16, 40, causal=True, return_lse=True)
+    assert not out[:16].isnan().any() and not out[40:].isnan().any()
+    assert out[16:40].isnan().all() and lse[:, 16:40].isnan().all()
+
+
 @interp
 def test_grouped_heads_max_seqlen_q_too_small(grouped):
     gen = torch.Generator().manual_seed(22)
@@ -339,9 +369,9 @@ def test_gpu_windows_and_softcap_against_float64(softcap, window, causal, d, dty
 @pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("lens_q,opts", [([1] * 6, {}), ([4] * 6, dict(window=(500, 0))), ([1] * 6, dict(softcap=20.0)),
                                          ([1, 70, 300, 1, 2, 9], {})])
-def test_gpu_grouped_heads(grouped, lens_q, opts, d, dtype):
+def test_gpu_grouped_heads(split, grouped, lens_q, opts, d, dtype):
     """Decode steps and few-query calls with 4 query heads per key/value head, grouped as rows of one tile and not,
-    against float64; repeats bitwise equal."""
+    split across programs by the API's rule (4 parts here) or in 3 parts, against float64; repeats bitwise equal."""
     lens_k = [900, 1, 3000, 64, 2, 700]
     q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 16, 4, d, True, dtype, "cuda", seed=d, spread=2.0, **opts)
     o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), 3000, causal=True,

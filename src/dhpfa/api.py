@@ -454,18 +454,30 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
-    from .kernels import dispatch
+    from .kernels import dispatch, triton_fwd
+    ws = triton_fwd.varlen_workspace(q, plan.splits) if plan.splits > 1 else ()
     on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
         else contextlib.nullcontext()
     with on_device:
         if plan.launcher is not None and dispatch._fast_path_allowed():
-            plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k), plan.scale, q.device.index)
+            plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k) + ws, plan.scale, q.device.index)
         else:
             plan.launcher = dispatch.launch_varlen(plan.variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
-                                                   plan.offset, plan.scale, window, cap)
+                                                   plan.max_q, plan.scale, window, cap, plan.group, plan.splits,
+                                                   ws or (None, None), plan.combine)
     if return_attn_probs:
         return out, lse, None
     return (out, lse) if return_lse else out
+
+
+class _VarlenPlan:
+    """A varlen call's plan (see _Plan): its variant, the combine variant of a split call (else None), the softmax
+    scale, max_seqlen_q, the query heads per tile (group), the parts per tile (splits) and the launcher."""
+    __slots__ = ("variant", "combine", "scale", "max_q", "group", "splits", "launcher", "generation")
+
+    def __init__(self, variant, combine, scale, max_q, group, splits):
+        self.variant, self.combine, self.scale, self.max_q = variant, combine, scale, max_q
+        self.group, self.splits, self.launcher, self.generation = group, splits, None, None
 
 
 def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
@@ -500,9 +512,24 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
-    group = q.shape[1] != k.shape[1] and max_q <= variants.VARLEN_GROUP_MAX_Q  # few queries: the group's heads as rows
-    plan = _Plan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=_interpreter_active(),
-                                         local=local, softcap=cap > 0, group=group), scale, max_q, None, causal)
+    heads, kv_heads = q.shape[1], k.shape[1]
+    # few queries per sequence: the group's heads as rows of one tile
+    group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q else 1
+    interp = _interpreter_active()
+    splits = 1
+    config = variants.VARLEN_INTERPRETER if interp else variants.VARLEN[d]
+    programs = -(-max_q * group // config.block_m) * (cu_seqlens_q.shape[0] - 1) * (heads // group)
+    if interp:
+        splits = variants.VARLEN_SPLIT_FORCE or 1
+    elif q.is_cuda:
+        from .kernels import dispatch
+        splits = variants.varlen_splits(programs, int(max_seqlen_k), dispatch.sm_count(q.device))
+    if splits > 1 and splits * q.numel() * 4 >= 2 ** 31:  # the workspace's 32-bit offsets (decode calls: small)
+        splits = 1
+    plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,
+                                               softcap=cap > 0, split=splits > 1),
+                       variants.varlen_combine_variant(q.dtype, d, interpreter=interp) if splits > 1 else None,
+                       scale, max_q, group, splits)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.clear()

@@ -62,35 +62,60 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
 
 
 def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
-                       window=(-1, -1), softcap=0.0):
+                       window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None)):
     """(grid, args, kwargs) for a varlen variant (variants.varlen_variant): q, out (TOTAL_Q, H, D), k, v
     (TOTAL_K, H_KV, D), lse (H, TOTAL_Q), cu_seqlens_* int32 (B + 1); window and softcap as the variant's kernel
-    takes them (a local variant reads window; a soft-capping one needs softcap > 0)."""
+    takes them (a local variant reads window; a soft-capping one needs softcap > 0); group: query heads per tile;
+    splits and ws (a split variant: parts per tile, 2 or more, and triton_fwd.varlen_workspace). The combine kernel
+    (variants.varlen_combine_variant) takes the attention launch's arguments: its own are derived here."""
     from . import triton_fwd
-    from .variants import VARLEN_KERNELS
-    local, capped, group = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
+    from .variants import VARLEN_COMBINE, VARLEN_KERNELS
+    if variant.kernel == VARLEN_COMBINE:
+        return triton_fwd.varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws,
+                                              variant.config)
+    local, capped, split = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
     if capped and not softcap > 0:
         softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
+    if split != (splits > 1):
+        raise ValueError(f"{variant.name}: splits={splits} does not match the variant")
     return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                          variant.causal, variant.config, local=local, window=window,
-                                         softcap=softcap if capped else 0.0, group=group)
+                                         softcap=softcap if capped else 0.0, group=group, splits=splits, ws=ws)
+
+
+class _Pair:
+    """The launchers of a split varlen call (attention, then combine), called as one."""
+    __slots__ = ("first", "second")
+
+    def __init__(self, first, second):
+        self.first, self.second = first, second
+
+    def __call__(self, tensors, scale, device_index):
+        self.first(tensors, scale, device_index)
+        return self.second(tensors, scale, device_index)
 
 
 def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, window=(-1, -1),
-                  softcap=0.0):
+                  softcap=0.0, group=1, splits=1, ws=(None, None), combine=None):
     """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
-    binder, the same specialisation). Returns a _Launcher for later calls with the same public metadata (shapes,
-    strides, dtypes, device, max_seqlen_q, flags: the caller keys it), called as
-    launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k), softmax_scale, device_index); or None where the fast
+    binder, the same specialisation), and with splits > 1 the combine variant `combine` after it. Returns a launcher
+    for later calls with the same public metadata (shapes, strides, dtypes, device, max_seqlen_q, group, splits,
+    window, softcap, flags: the caller keys it), called as launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
+    WS_O, WS_L), softmax_scale, device_index) (the workspace of that call: varlen_workspace); or None where the fast
     path is off."""
-    grid, args, kwargs = varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                            softmax_scale, window, softcap)
-    fn = kernel_fn(variant.kernel)
-    kernel = fn[grid](*args, **kwargs)
-    if not (q.is_cuda and _fast_path_allowed()):
+    tensors = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k) + (tuple(ws) if splits > 1 else ())
+    launchers = []
+    for var in (variant,) + ((combine,) if splits > 1 else ()):
+        grid, args, kwargs = varlen_launch_args(var, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                                softmax_scale, window, softcap, group, splits, ws)
+        fn = kernel_fn(var.kernel)
+        kernel = fn[grid](*args, **kwargs)
+        if q.is_cuda and _fast_path_allowed():
+            launchers.append(_make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale,
+                                            constant_floats=True))
+    if not launchers or any(x is None for x in launchers):
         return None
-    return _make_launcher(fn, kernel, grid, args, kwargs, (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k),
-                          softmax_scale, constant_floats=True)
+    return launchers[0] if len(launchers) == 1 else _Pair(*launchers)
 
 
 class _Desc:

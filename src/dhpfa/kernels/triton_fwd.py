@@ -15,7 +15,7 @@ from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
 # count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
 SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT"]
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT", "G", "SPLITS"]
 
 
 @triton.jit
@@ -182,49 +182,43 @@ def _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_
 
 
 @triton.jit
-def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q, GROUP: tl.constexpr):
-    """(query position, element offset, LSE offset) of tile rows r, clamped to a real row. GROUP: rows are
-    (position, head of the group) pairs, position-major (r = position * G + head offset)."""
+def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q):
+    """(query position, element offset, LSE offset) of tile rows r, clamped to a real row. Rows are (position, head of
+    the group) pairs, position-major (r = position * G + head offset); G = 1: one head, rows are positions."""
     rc = tl.minimum(r, rows_total - 1)
-    if GROUP:
-        pos = rc // G
-        hh = rc % G
-        return pos, pos * stride_m + hh * stride_h, hh.to(tl.int64) * TOTAL_Q + pos
-    else:
-        return rc, rc * stride_m, rc
+    pos = rc // G
+    hh = rc % G
+    return pos, pos * stride_m + hh * stride_h, hh.to(tl.int64) * TOTAL_Q + pos
 
 
 @triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
-def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
+def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     stride_qm, stride_qh, stride_kn, stride_kh, stride_vn, stride_vh, stride_om, stride_oh,
-                    H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT,
+                    H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT, G, SPLITS,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
-                    CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, GROUP: tl.constexpr,
+                    CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
                     DOT_PRECISION: tl.constexpr):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b], CU_K[b + 1]) of k and v.
-    Program (t, b * H + h) runs query tile t of sequence b, head h, of the T = programs along axis 0 (the caller's
-    max_seqlen_q / BLOCK_M); a sequence longer than T tiles (max_seqlen_q too small, a caller's error) gets NaN in
-    its rows past them, never stale memory. The sequence offsets are public (the schedule is a function of them, as
-    of any shape); the clamps below keep every address inside the tensors even for offsets out of order.
-    GROUP (grouped-query heads packed, flash-attn's pack_gqa): program (t, b * H_KV + h_kv) runs the G = H / H_KV
-    query heads of key/value head h_kv as rows (position, head) of its tiles, so each K/V block is read once per
-    group, and a decode step (one query) fills G rows of a tile instead of one (the grid's axis 0 then counts
-    max_seqlen_q * G rows).
+    Program (t, b * H / G + j) runs query tile t of sequence b, heads j * G .. j * G + G - 1, of the T = programs
+    along axis 0 (the caller's max_seqlen_q * G / BLOCK_M); a sequence longer than T tiles (max_seqlen_q too small, a
+    caller's error) gets NaN in its rows past them, never stale memory. The sequence offsets are public (the schedule
+    is a function of them, as of any shape); the clamps below keep every address inside the tensors even for offsets
+    out of order.
+    G (public, 1 or H / H_KV): the query heads of a tile. G > 1 (flash-attn's pack_gqa) runs a key/value head's group
+    as rows (position, head) of its tiles, so each K/V block is read once per group, and a decode step (one query)
+    fills G rows of a tile instead of one.
+    SPLIT: program (t, ., part) runs part `part` of SPLITS of the tile's key blocks (every block masked) and writes its
+    normalised partial output and LSE to WS_O (SPLITS, TOTAL_Q, H, HEAD_DIM) and WS_L (SPLITS, H, TOTAL_Q), float32;
+    attn_varlen_combine merges them (decode steps over long keys on few programs).
     LOCAL: flash-attn's window_size (public WIN_LEFT / WIN_RIGHT; an unbounded side is WINDOW_UNBOUNDED); causal
     calls with a window run as LOCAL with WIN_RIGHT = 0. SOFTCAP: flash-attn's softcap, scores softcap * tanh(q.k *
     scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap)."""
     pid_bh = tl.program_id(1)
-    if GROUP:
-        b = pid_bh // H_KV
-        h_kv = pid_bh % H_KV
-        G = H // H_KV
-        h0 = h_kv * G
-    else:
-        b = pid_bh // H
-        h0 = pid_bh % H
-        h_kv = h0 // (H // H_KV)
-        G = 1
+    hg = H // G
+    b = pid_bh // hg
+    h0 = (pid_bh % hg) * G
+    h_kv = h0 // (H // H_KV)
     q_lo = tl.minimum(tl.maximum(tl.load(CU_Q + b), 0), TOTAL_Q)
     q_hi = tl.minimum(tl.maximum(tl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
     k_lo = tl.minimum(tl.maximum(tl.load(CU_K + b), 0), TOTAL_K)
@@ -251,7 +245,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
         m0 = pid_m * BLOCK_M
         offs_r = m0 + tl.arange(0, BLOCK_M)
         r_ok = offs_r < rows_total
-        pos, q_off, _ = _varlen_rows(offs_r, rows_total, G, stride_qm, stride_qh, TOTAL_Q, GROUP)
+        pos, q_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_qm, stride_qh, TOTAL_Q)
         q = tl.load(q_base + q_off[:, None] + offs_d[None, :], mask=r_ok[:, None] & d_ok[None, :], other=0.0)
         m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
         l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
@@ -260,6 +254,25 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
         p1 = (m0 + BLOCK_M - 1) // G
         if LOCAL:
             lo, f0, f1, hi = window_bounds(p0, p1, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
+        else:
+            f1, hi = kv_bounds_rows(p0, p1, seq_k, shift, BLOCK_N, CAUSAL)  # [0, f1) unmasked, [f1, hi) masked
+            lo = 0
+        if SPLIT:  # this part's share of the tile's blocks [lo, hi), every block masked
+            part = tl.program_id(2)
+            per = tl.cdiv(tl.cdiv(tl.maximum(hi - lo, 0), BLOCK_N), SPLITS) * BLOCK_N
+            p_lo = lo + part * per
+            p_hi = tl.minimum(hi, p_lo + per)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                           p_lo, p_hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+        elif not LOCAL:
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                           0, f1, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                           f1, hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
+                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+        else:
             acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            lo, f0, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
                                            BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
@@ -269,27 +282,88 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, qk_scale, cap_in,
             acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                            f1, hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
                                            BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-        else:
-            n_full, kv_end = kv_bounds_rows(p0, p1, seq_k, shift, BLOCK_N, CAUSAL)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           0, n_full, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           n_full, kv_end, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT,
-                                           HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
         out, lse = finalize_rows(acc, m_i, l_i)
-        _, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
-        tl.store(o_base + o_off[:, None] + offs_d[None, :], out.to(O.dtype.element_ty),
-                 mask=r_ok[:, None] & d_ok[None, :])
-        tl.store(lse_base + lse_off, lse, mask=r_ok)
-    if t == n_programs - 1:  # rows past the grid (seq_q > max_seqlen_q): NaN
+        if SPLIT:  # (part, row, head) of the workspace: rows q_lo + pos, heads h0 + hh
+            row_ws = (q_lo + pos).to(tl.int64) + tl.program_id(2).to(tl.int64) * TOTAL_Q
+            hh = tl.minimum(offs_r, rows_total - 1) % G
+            ws_o = WS_O + (row_ws * H + h0 + hh) * HEAD_DIM
+            tl.store(ws_o[:, None] + offs_d[None, :], out, mask=r_ok[:, None] & d_ok[None, :])
+            tl.store(WS_L + tl.program_id(2).to(tl.int64) * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off,
+                     lse, mask=r_ok)
+        else:
+            _, o_off, _ = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q)
+            tl.store(o_base + o_off[:, None] + offs_d[None, :], out.to(O.dtype.element_ty),
+                     mask=r_ok[:, None] & d_ok[None, :])
+            tl.store(lse_base + lse_off, lse, mask=r_ok)
+    if not SPLIT:  # (attn_varlen_combine does this for split calls)
+        _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stride_om, stride_oh, TOTAL_Q,
+                         BLOCK_M, BLOCK_D)
+
+
+@triton.jit
+def _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stride_om, stride_oh, TOTAL_Q,
+                     BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
+    """Rows past the grid (seq_q > max_seqlen_q, a caller's error) get NaN, written by the last program of axis 0."""
+    n_programs = tl.num_programs(0)
+    if tl.program_id(0) == n_programs - 1:
         nan_tile = tl.full([BLOCK_M, BLOCK_D], float("nan"), dtype=O.dtype.element_ty)
         for r0 in range(n_programs * BLOCK_M, rows_total, BLOCK_M):
             offs_x = r0 + tl.arange(0, BLOCK_M)
             x_ok = offs_x < rows_total
-            _, o_off, lse_off = _varlen_rows(offs_x, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
+            _, o_off, lse_off = _varlen_rows(offs_x, rows_total, G, stride_om, stride_oh, TOTAL_Q)
             tl.store(o_base + o_off[:, None] + offs_d[None, :], nan_tile, mask=x_ok[:, None] & d_ok[None, :])
             tl.store(lse_base + lse_off, tl.full([BLOCK_M], float("nan"), dtype=tl.float32), mask=x_ok)
+
+
+@triton.jit(do_not_specialize=["H", "TOTAL_Q", "G", "SPLITS"])
+def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL_Q, G, SPLITS,
+                        HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr):
+    """Merge the SPLITS partial states of attn_fwd_varlen(SPLIT) into O and LSE: lse = log sum_p exp(lse_p), out =
+    sum_p exp(lse_p - lse) out_p, by selects and the approximate exp2 / log2 (no branch on data); parts without a
+    visible key carry lse -inf and weigh 0; rows without any give 0 and -inf. Same grid and rows as the attention
+    launch (G heads per program)."""
+    pid_bh = tl.program_id(1)
+    hg = H // G
+    b = pid_bh // hg
+    h0 = (pid_bh % hg) * G
+    q_lo = tl.minimum(tl.maximum(tl.load(CU_Q + b), 0), TOTAL_Q)
+    q_hi = tl.minimum(tl.maximum(tl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
+    rows_total = (q_hi - q_lo) * G
+    offs_d = tl.arange(0, BLOCK_D)
+    d_ok = offs_d < HEAD_DIM
+    o_base = O + q_lo.to(tl.int64) * stride_om + h0 * stride_oh
+    lse_base = LSE + h0.to(tl.int64) * TOTAL_Q + q_lo
+    t = tl.program_id(0)
+    if t < tl.cdiv(rows_total, BLOCK_M):
+        offs_r = t * BLOCK_M + tl.arange(0, BLOCK_M)
+        r_ok = offs_r < rows_total
+        pos, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q)
+        hh = tl.minimum(offs_r, rows_total - 1) % G
+        m = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
+        for part in range(SPLITS):
+            lse_p = tl.load(WS_L + part * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off, mask=r_ok,
+                            other=float("-inf"))
+            m = tl.maximum(m, lse_p)
+        m_sub = tl.where(m == float("-inf"), 0.0, m)
+        acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
+        w_sum = tl.zeros([BLOCK_M], dtype=tl.float32)
+        for part in range(SPLITS):
+            lse_p = tl.load(WS_L + part * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off, mask=r_ok,
+                            other=float("-inf"))
+            w = tl.math.exp2((lse_p - m_sub) * 1.4426950408889634)  # exp(lse_p - m)
+            row_ws = (q_lo + pos).to(tl.int64) + part * TOTAL_Q
+            o_p = tl.load((WS_O + (row_ws * H + h0 + hh) * HEAD_DIM)[:, None] + offs_d[None, :],
+                          mask=r_ok[:, None] & d_ok[None, :], other=0.0)
+            acc += o_p * w[:, None]
+            w_sum += w
+        empty = w_sum == 0.0
+        out = acc / tl.where(empty, 1.0, w_sum)[:, None]
+        lse = tl.where(empty, float("-inf"), m_sub + tl.math.log2(tl.where(empty, 1.0, w_sum)) * 0.6931471805599453)
+        tl.store(o_base + o_off[:, None] + offs_d[None, :], out.to(O.dtype.element_ty),
+                 mask=r_ok[:, None] & d_ok[None, :])
+        tl.store(lse_base + lse_off, lse, mask=r_ok)
+    _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stride_om, stride_oh, TOTAL_Q, BLOCK_M,
+                     BLOCK_D)
 
 
 # A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
@@ -297,16 +371,18 @@ WINDOW_UNBOUNDED = 2 ** 30
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
-                       local=False, window=(-1, -1), softcap=0.0, group=False):
+                       local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None)):
     """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
-    (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q, block_m) tiles per
-    sequence and head). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the scores (0:
-    off). As for launch_args, the auditor binds the same arguments."""
+    (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q * group, block_m) tiles
+    per sequence and group of heads). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the
+    scores (0: off); group: query heads per tile (1, or H / H_KV: grouped-query heads as rows); splits > 1: that many
+    programs per tile, each a part of its key blocks, into the workspace ws = (WS_O, WS_L) (varlen_workspace), which
+    attn_varlen_combine (varlen_combine_args) merges. As for launch_args, the auditor binds the same arguments."""
     total_q, heads, head_dim = q.shape
     total_k, heads_kv = k.shape[0], k.shape[1]
     batch = cu_seqlens_q.shape[0] - 1
-    g = heads // heads_kv if group else 1  # rows per query position (GROUP: the group's heads)
-    grid = (max(1, triton.cdiv(max_seqlen_q * g, config.block_m)), batch * (heads_kv if group else heads))
+    grid = (max(1, triton.cdiv(max_seqlen_q * group, config.block_m)), batch * (heads // group)) + \
+        ((splits,) if splits > 1 else ())
     left, right = (int(w) if w >= 0 else WINDOW_UNBOUNDED for w in window)
     if softcap > 0:
         qk_scale, cap_in = float(softcap) * LOG2E, float(softmax_scale) / float(softcap)
@@ -315,11 +391,33 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
 
     def st(t):  # row and head strides; a size-1 dimension's stride never moves an address (see _strides3)
         return (t.stride(0) if t.shape[0] > 1 else 0), (t.stride(1) if t.shape[1] > 1 else 0)
-    args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, qk_scale, cap_in,
-            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right)
+    ws_o, ws_l = ws if splits > 1 else (out, lse)  # unused without a split (any pointers of the right kind)
+    args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, ws_o, ws_l, qk_scale, cap_in,
+            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right, group, splits)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
-                  GROUP=bool(group), DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps, num_stages=config.num_stages)
+                  SPLIT=splits > 1, DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps,
+                  num_stages=config.num_stages)
+    return grid, args, kwargs
+
+
+def varlen_workspace(q, splits):
+    """(WS_O (splits, TOTAL_Q, H, D), WS_L (splits, H, TOTAL_Q)), float32, for a split varlen launch."""
+    total_q, heads, head_dim = q.shape
+    return (torch.empty(splits, total_q, heads, head_dim, dtype=torch.float32, device=q.device),
+            torch.empty(splits, heads, total_q, dtype=torch.float32, device=q.device))
+
+
+def varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws, config):
+    """(grid, args, kwargs) of the attn_varlen_combine launch after a split attn_fwd_varlen launch: the same row tiles
+    (config.block_m: the attention launch's) and grid."""
+    total_q, heads, head_dim = q.shape
+    batch = cu_seqlens_q.shape[0] - 1
+    grid = (max(1, triton.cdiv(max_seqlen_q * group, config.block_m)), batch * (heads // group))
+    so = (out.stride(0) if out.shape[0] > 1 else 0), (out.stride(1) if out.shape[1] > 1 else 0)
+    args = (ws[0], ws[1], out, lse, cu_seqlens_q, *so, heads, total_q, group, splits)
+    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
+                  num_warps=config.num_warps, num_stages=1)
     return grid, args, kwargs
 
 
@@ -355,8 +453,9 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
 
 
 KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
-KERNELS.update({"attn_fwd_varlen" + local + cap + group: attn_fwd_varlen for local in ("", "_local")
-                for cap in ("", "_softcap") for group in ("", "_gqa")})
+KERNELS.update({"attn_fwd_varlen" + local + cap + split: attn_fwd_varlen for local in ("", "_local")
+                for cap in ("", "_softcap") for split in ("", "_split")})
+KERNELS["attn_varlen_combine"] = attn_varlen_combine
 
 
 def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):

@@ -397,13 +397,32 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # Its options, each a constexpr of one kernel function (triton_fwd.attn_fwd_varlen) under its own name: a local window
 # (flash-attn's window_size; causal calls with a window run as a window with right side 0, never with the causal flag)
 # and soft-capped scores (softcap).
-# With grouped-query heads, the group's heads can run as rows of one tile (GROUP, "_gqa"): the API does so where the
-# queries per sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps.
+# With grouped-query heads, the group's heads run as rows of one tile (the kernel's G, public) where the queries per
+# sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps. Where a call's grid would leave most SMs idle and the
+# keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and attn_varlen_combine
+# merges the parts.
 VARLEN_KERNEL = "attn_fwd_varlen"
-VARLEN_KERNELS = {(local, softcap, group): VARLEN_KERNEL + ("_local" if local else "") + ("_softcap" if softcap else "")
-                  + ("_gqa" if group else "") for local in (False, True) for softcap in (False, True)
-                  for group in (False, True)}
+VARLEN_KERNELS = {(local, softcap, split): VARLEN_KERNEL + ("_local" if local else "") + ("_softcap" if softcap else "")
+                  + ("_split" if split else "") for local in (False, True) for softcap in (False, True)
+                  for split in (False, True)}
+VARLEN_COMBINE = "attn_varlen_combine"
 VARLEN_GROUP_MAX_Q = 64
+VARLEN_SPLIT_MAX = 16       # parts per tile
+VARLEN_SPLIT_MIN_KEYS = 128  # keys per part at least (two 64-key blocks)
+VARLEN_SPLIT_FORCE = None   # tests: this many parts for every call (None: varlen_splits' rule)
+
+
+def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int) -> int:
+    """Parts per tile for a varlen grid of `programs` (tiles x sequences x head groups): the largest power of two
+    that keeps parts x programs within the SMs, at most VARLEN_SPLIT_MAX, each part at least VARLEN_SPLIT_MIN_KEYS of
+    the longest sequence's keys; 1 (no split) where that is below 2. Public: shapes and the GPU."""
+    if VARLEN_SPLIT_FORCE is not None:
+        return VARLEN_SPLIT_FORCE
+    parts = 1
+    while parts * 2 <= VARLEN_SPLIT_MAX and parts * 2 * programs <= sm_count \
+            and max_seqlen_k >= parts * 2 * VARLEN_SPLIT_MIN_KEYS:
+        parts *= 2
+    return parts if parts >= 2 else 1
 VARLEN = {d: cfg for d, (_, cfg) in SM90_SHORT.items()}
 VARLEN_INTERPRETER = TileConfig(16, 16, 4, 1)
 
@@ -465,23 +484,32 @@ def shipped_variants():
 
 
 def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
-                   softcap: bool = False, group: bool = False) -> Variant:
+                   softcap: bool = False, split: bool = False) -> Variant:
     """The varlen kernel's variant for a call (public: dtype, head dim, flags). Its sequence offsets (CU_Q, CU_K) are
     public loads: the auditor treats values loaded through them as public, and everything else as before. local
     (a window) runs without the causal flag (the window's right side carries it)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
     config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
-    return Variant(VARLEN_KERNELS[(local, softcap, group)], config, dtype, head_dim, causal,
+    secret = ("Q", "K", "V", "O", "LSE") + (("WS_O", "WS_L") if split else ())
+    return Variant(VARLEN_KERNELS[(local, softcap, split)], config, dtype, head_dim, causal, secret_args=secret,
                    public_loads=("CU_Q", "CU_K"))
+
+
+def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False) -> Variant:
+    """attn_varlen_combine for a split varlen call (its row tiles: triton_fwd.COMBINE_ROWS, in the config's block_m)."""
+    return Variant(VARLEN_COMBINE, VARLEN_INTERPRETER if interpreter else TileConfig(64, 64, 4, 1), dtype, head_dim,
+                   False, secret_args=("WS_O", "WS_L", "O", "LSE"), public_loads=("CU_Q",))
 
 
 def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
-    or not, soft-capped or not, with a local window (not causal) or not, grouped heads packed or not."""
-    return [varlen_variant(dt, d, c, local=local, softcap=cap, group=group) for group in (False, True)
+    or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; and the
+    combine kernel of the split calls per dtype and head dim."""
+    return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split) for split in (False, True)
             for local in (False, True) for cap in (False, True) for dt in DTYPES for d in HEAD_DIMS
-            for c in ((False,) if local else (False, True))]
+            for c in ((False,) if local else (False, True))] + \
+        [varlen_combine_variant(dt, d) for dt in DTYPES for d in HEAD_DIMS]
 
 
 def audited_variants():
