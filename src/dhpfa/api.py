@@ -513,9 +513,10 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
     heads, kv_heads = q.shape[1], k.shape[1]
-    # few queries per sequence: the group's heads as rows of one tile
-    group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q else 1
     interp = _interpreter_active()
+    # few queries per sequence: the group's heads as rows of one tile
+    group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
+        and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1
     splits = 1
     config = variants.VARLEN_INTERPRETER if interp else variants.VARLEN[d]
     programs = -(-max_q * group // config.block_m) * (cu_seqlens_q.shape[0] - 1) * (heads // group)
@@ -527,9 +528,9 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     if splits > 1 and splits * q.numel() * 4 >= 2 ** 31:  # the workspace's 32-bit offsets (decode calls: small)
         splits = 1
     plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,
-                                               softcap=cap > 0, split=splits > 1),
-                       variants.varlen_combine_variant(q.dtype, d, interpreter=interp) if splits > 1 else None,
-                       scale, max_q, group, splits)
+                                               softcap=cap > 0, split=splits > 1, group=group > 1),
+                       variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1)
+                       if splits > 1 else None, scale, max_q, group, splits)
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.clear()

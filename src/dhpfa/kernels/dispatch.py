@@ -69,11 +69,15 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     splits and ws (a split variant: parts per tile, 2 or more, and triton_fwd.varlen_workspace). The combine kernel
     (variants.varlen_combine_variant) takes the attention launch's arguments: its own are derived here."""
     from . import triton_fwd
-    from .variants import VARLEN_COMBINE, VARLEN_KERNELS
-    if variant.kernel == VARLEN_COMBINE:
+    from .variants import VARLEN_COMBINES, VARLEN_KERNELS
+    if variant.kernel in VARLEN_COMBINES.values():
+        if (group > 1) != (variant.kernel == VARLEN_COMBINES[True]):
+            raise ValueError(f"{variant.name}: group={group} does not match the variant")
         return triton_fwd.varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws,
                                               variant.config)
-    local, capped, split = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
+    local, capped, split, grouped = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
+    if grouped != (group > 1):
+        raise ValueError(f"{variant.name}: group={group} does not match the variant")
     if capped and not softcap > 0:
         softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
     if split != (splits > 1):

@@ -182,13 +182,16 @@ def _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_
 
 
 @triton.jit
-def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q):
-    """(query position, element offset, LSE offset) of tile rows r, clamped to a real row. Rows are (position, head of
-    the group) pairs, position-major (r = position * G + head offset); G = 1: one head, rows are positions."""
+def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q, GROUP: tl.constexpr):
+    """(query position, element offset, LSE offset) of tile rows r, clamped to a real row. GROUP: rows are (position,
+    head of the group) pairs, position-major (r = position * G + head offset); else G = 1: rows are positions."""
     rc = tl.minimum(r, rows_total - 1)
-    pos = rc // G
-    hh = rc % G
-    return pos, pos * stride_m + hh * stride_h, hh.to(tl.int64) * TOTAL_Q + pos
+    if GROUP:
+        pos = rc // G
+        hh = rc % G
+        return pos, pos * stride_m + hh * stride_h, hh.to(tl.int64) * TOTAL_Q + pos
+    else:
+        return rc, rc * stride_m, rc.to(tl.int64)
 
 
 @triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
@@ -197,7 +200,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT, G, SPLITS,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
-                    DOT_PRECISION: tl.constexpr):
+                    GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b], CU_K[b + 1]) of k and v.
     Program (t, b * H / G + j) runs query tile t of sequence b, heads j * G .. j * G + G - 1, of the T = programs
@@ -245,13 +248,17 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
         m0 = pid_m * BLOCK_M
         offs_r = m0 + tl.arange(0, BLOCK_M)
         r_ok = offs_r < rows_total
-        pos, q_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_qm, stride_qh, TOTAL_Q)
+        pos, q_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_qm, stride_qh, TOTAL_Q, GROUP)
         q = tl.load(q_base + q_off[:, None] + offs_d[None, :], mask=r_ok[:, None] & d_ok[None, :], other=0.0)
         m_i = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
         l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
         acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
-        p0 = m0 // G  # the tile's first and last query positions
-        p1 = (m0 + BLOCK_M - 1) // G
+        if GROUP:  # the tile's first and last query positions
+            p0 = m0 // G
+            p1 = (m0 + BLOCK_M - 1) // G
+        else:
+            p0 = m0
+            p1 = m0 + BLOCK_M - 1
         if LOCAL:
             lo, f0, f1, hi = window_bounds(p0, p1, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
         else:
@@ -285,24 +292,26 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
         out, lse = finalize_rows(acc, m_i, l_i)
         if SPLIT:  # (part, row, head) of the workspace: rows q_lo + pos, heads h0 + hh
             row_ws = (q_lo + pos).to(tl.int64) + tl.program_id(2).to(tl.int64) * TOTAL_Q
-            hh = tl.minimum(offs_r, rows_total - 1) % G
-            ws_o = WS_O + (row_ws * H + h0 + hh) * HEAD_DIM
+            if GROUP:
+                ws_o = WS_O + (row_ws * H + h0 + tl.minimum(offs_r, rows_total - 1) % G) * HEAD_DIM
+            else:
+                ws_o = WS_O + (row_ws * H + h0) * HEAD_DIM
             tl.store(ws_o[:, None] + offs_d[None, :], out, mask=r_ok[:, None] & d_ok[None, :])
             tl.store(WS_L + tl.program_id(2).to(tl.int64) * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off,
                      lse, mask=r_ok)
         else:
-            _, o_off, _ = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q)
+            _, o_off, _ = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
             tl.store(o_base + o_off[:, None] + offs_d[None, :], out.to(O.dtype.element_ty),
                      mask=r_ok[:, None] & d_ok[None, :])
             tl.store(lse_base + lse_off, lse, mask=r_ok)
     if not SPLIT:  # (attn_varlen_combine does this for split calls)
         _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stride_om, stride_oh, TOTAL_Q,
-                         BLOCK_M, BLOCK_D)
+                         BLOCK_M, BLOCK_D, GROUP)
 
 
 @triton.jit
 def _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stride_om, stride_oh, TOTAL_Q,
-                     BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr):
+                     BLOCK_M: tl.constexpr, BLOCK_D: tl.constexpr, GROUP: tl.constexpr):
     """Rows past the grid (seq_q > max_seqlen_q, a caller's error) get NaN, written by the last program of axis 0."""
     n_programs = tl.num_programs(0)
     if tl.program_id(0) == n_programs - 1:
@@ -310,14 +319,14 @@ def _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stri
         for r0 in range(n_programs * BLOCK_M, rows_total, BLOCK_M):
             offs_x = r0 + tl.arange(0, BLOCK_M)
             x_ok = offs_x < rows_total
-            _, o_off, lse_off = _varlen_rows(offs_x, rows_total, G, stride_om, stride_oh, TOTAL_Q)
+            _, o_off, lse_off = _varlen_rows(offs_x, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
             tl.store(o_base + o_off[:, None] + offs_d[None, :], nan_tile, mask=x_ok[:, None] & d_ok[None, :])
             tl.store(lse_base + lse_off, tl.full([BLOCK_M], float("nan"), dtype=tl.float32), mask=x_ok)
 
 
 @triton.jit(do_not_specialize=["H", "TOTAL_Q", "G", "SPLITS"])
 def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL_Q, G, SPLITS,
-                        HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr):
+                        HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, GROUP: tl.constexpr):
     """Merge the SPLITS partial states of attn_fwd_varlen(SPLIT) into O and LSE: lse = log sum_p exp(lse_p), out =
     sum_p exp(lse_p - lse) out_p, by selects and the approximate exp2 / log2 (no branch on data); parts without a
     visible key carry lse -inf and weigh 0; rows without any give 0 and -inf. Same grid and rows as the attention
@@ -337,8 +346,8 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
     if t < tl.cdiv(rows_total, BLOCK_M):
         offs_r = t * BLOCK_M + tl.arange(0, BLOCK_M)
         r_ok = offs_r < rows_total
-        pos, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q)
-        hh = tl.minimum(offs_r, rows_total - 1) % G
+        pos, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
+        hh = tl.minimum(offs_r, rows_total - 1) % G  # (G = 1 without GROUP: 0)
         m = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
         for part in range(SPLITS):
             lse_p = tl.load(WS_L + part * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off, mask=r_ok,
@@ -363,7 +372,7 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
                  mask=r_ok[:, None] & d_ok[None, :])
         tl.store(lse_base + lse_off, lse, mask=r_ok)
     _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stride_om, stride_oh, TOTAL_Q, BLOCK_M,
-                     BLOCK_D)
+                     BLOCK_D, GROUP)
 
 
 # A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
@@ -396,7 +405,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
             *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right, group, splits)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
-                  SPLIT=splits > 1, DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps,
+                  SPLIT=splits > 1, GROUP=group > 1, DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps,
                   num_stages=config.num_stages)
     return grid, args, kwargs
 
@@ -416,7 +425,7 @@ def varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, 
     grid = (max(1, triton.cdiv(max_seqlen_q * group, config.block_m)), batch * (heads // group))
     so = (out.stride(0) if out.shape[0] > 1 else 0), (out.stride(1) if out.shape[1] > 1 else 0)
     args = (ws[0], ws[1], out, lse, cu_seqlens_q, *so, heads, total_q, group, splits)
-    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
+    kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m, GROUP=group > 1,
                   num_warps=config.num_warps, num_stages=1)
     return grid, args, kwargs
 
@@ -453,9 +462,9 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
 
 
 KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
-KERNELS.update({"attn_fwd_varlen" + local + cap + split: attn_fwd_varlen for local in ("", "_local")
-                for cap in ("", "_softcap") for split in ("", "_split")})
-KERNELS["attn_varlen_combine"] = attn_varlen_combine
+KERNELS.update({"attn_fwd_varlen" + local + cap + split + group: attn_fwd_varlen for local in ("", "_local")
+                for cap in ("", "_softcap") for split in ("", "_split") for group in ("", "_gqa")})
+KERNELS.update({"attn_varlen_combine" + group: attn_varlen_combine for group in ("", "_gqa")})
 
 
 def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):

@@ -402,11 +402,14 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and attn_varlen_combine
 # merges the parts.
 VARLEN_KERNEL = "attn_fwd_varlen"
-VARLEN_KERNELS = {(local, softcap, split): VARLEN_KERNEL + ("_local" if local else "") + ("_softcap" if softcap else "")
-                  + ("_split" if split else "") for local in (False, True) for softcap in (False, True)
-                  for split in (False, True)}
+VARLEN_KERNELS = {(local, softcap, split, group): VARLEN_KERNEL + ("_local" if local else "")
+                  + ("_softcap" if softcap else "") + ("_split" if split else "") + ("_gqa" if group else "")
+                  for local in (False, True) for softcap in (False, True) for split in (False, True)
+                  for group in (False, True)}
 VARLEN_COMBINE = "attn_varlen_combine"
+VARLEN_COMBINES = {False: VARLEN_COMBINE, True: VARLEN_COMBINE + "_gqa"}
 VARLEN_GROUP_MAX_Q = 64
+VARLEN_GROUP_HEAD_DIMS = (64, 128, 256)  # head dims with grouped builds ("_gqa"; the others run one head per tile)
 VARLEN_SPLIT_MAX = 16       # parts per tile
 VARLEN_SPLIT_MIN_KEYS = 128  # keys per part at least (two 64-key blocks)
 VARLEN_SPLIT_FORCE = None   # tests: this many parts for every call (None: varlen_splits' rule)
@@ -484,7 +487,7 @@ def shipped_variants():
 
 
 def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
-                   softcap: bool = False, split: bool = False) -> Variant:
+                   softcap: bool = False, split: bool = False, group: bool = False) -> Variant:
     """The varlen kernel's variant for a call (public: dtype, head dim, flags). Its sequence offsets (CU_Q, CU_K) are
     public loads: the auditor treats values loaded through them as public, and everything else as before. local
     (a window) runs without the causal flag (the window's right side carries it)."""
@@ -492,24 +495,25 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
     config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
     secret = ("Q", "K", "V", "O", "LSE") + (("WS_O", "WS_L") if split else ())
-    return Variant(VARLEN_KERNELS[(local, softcap, split)], config, dtype, head_dim, causal, secret_args=secret,
-                   public_loads=("CU_Q", "CU_K"))
+    return Variant(VARLEN_KERNELS[(local, softcap, split, group)], config, dtype, head_dim, causal,
+                   secret_args=secret, public_loads=("CU_Q", "CU_K"))
 
 
-def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False) -> Variant:
-    """attn_varlen_combine for a split varlen call (its row tiles: triton_fwd.COMBINE_ROWS, in the config's block_m)."""
-    return Variant(VARLEN_COMBINE, VARLEN_INTERPRETER if interpreter else TileConfig(64, 64, 4, 1), dtype, head_dim,
-                   False, secret_args=("WS_O", "WS_L", "O", "LSE"), public_loads=("CU_Q",))
+def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False, group: bool = False) -> Variant:
+    """attn_varlen_combine for a split varlen call (the attention launch's row tiles: its config's block_m)."""
+    return Variant(VARLEN_COMBINES[group], VARLEN_INTERPRETER if interpreter else TileConfig(64, 64, 4, 1), dtype,
+                   head_dim, False, secret_args=("WS_O", "WS_L", "O", "LSE"), public_loads=("CU_Q",))
 
 
 def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; and the
     combine kernel of the split calls per dtype and head dim."""
-    return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split) for split in (False, True)
-            for local in (False, True) for cap in (False, True) for dt in DTYPES for d in HEAD_DIMS
-            for c in ((False,) if local else (False, True))] + \
-        [varlen_combine_variant(dt, d) for dt in DTYPES for d in HEAD_DIMS]
+    return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
+            for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
+            for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in ((False,) if local else (False, True))] + \
+        [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
+         for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)]
 
 
 def audited_variants():
