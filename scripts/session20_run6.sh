@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 20, device run 6: run 5 again with grouped builds apart again (GROUP constexpr, "_gqa": run 5 lost 7-12% of prefill speed
 # to the run-time group size), 234 varlen binaries: GPU tests, decode-like calls, the grid and options.
-#   bash scripts/session20_run5.sh   (writes under $OUT)
+#   bash scripts/session20_run6.sh   (writes under $OUT)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
 OUT=${OUT:-out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
