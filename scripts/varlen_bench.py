@@ -178,7 +178,7 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
             pk[b, :lens_k[b]], pv[b, :lens_k[b]] = k[c[b]:c[b + 1]], v[c[b]:c[b + 1]]
         padded.append((q.view(batch, q_per_seq, h, d), pk, pv))
     def forced(group):  # one program per tile (no split), `group` query heads per tile
-        variant = variants.varlen_variant(torch.bfloat16, d, True)
+        variant = variants.varlen_variant(torch.bfloat16, d, True, group=group > 1)
 
         def fn(q, k, v, c):
             out, lse = torch.empty_like(q), torch.empty(h, tq, device="cuda")
@@ -208,17 +208,23 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     return row
 
 
-def leak_test(samples):
-    """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public)."""
-    lens = workload("mixed", seed=1)[:6]
-    total, mx, h, d = sum(lens), max(lens), 16, 128
-    cu = offsets(lens)
+def leak_test(samples, decode=False):
+    """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public). decode: one
+    query per sequence over 8 key lengths, 32 query heads over 8 (grouped heads, split across programs)."""
+    if decode:
+        lens_k = [3000, 17, 700, 4096, 1, 250, 1500, 64]
+        lens_q, h, hk = [1] * len(lens_k), 32, 8
+    else:
+        lens_q = lens_k = workload("mixed", seed=1)[:6]
+        h = hk = 16
+    d = 128
+    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
 
     def fn(q, k, v):  # (1, H, total, D) buffers, viewed as (total, H, D)
-        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k.transpose(1, 2)[0], v.transpose(1, 2)[0], cu, cu,
-                                            mx, mx, causal=True)
-    res = leak.run_leak(fn, (1, h, total, d), samples=samples)
-    res["lens"] = lens
+        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k.transpose(1, 2)[0], v.transpose(1, 2)[0], cu_q,
+                                            cu_k, max(lens_q), max(lens_k), causal=True)
+    res = leak.run_leak(fn, (1, h, sum(lens_q), d, sum(lens_k), hk), samples=samples)
+    res["lens_q"], res["lens_k"] = lens_q, lens_k
     return res
 
 
@@ -261,9 +267,13 @@ def main():
                       flush=True)
     res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode}
     if a.leak_samples:
-        res["leak"] = leak_test(a.leak_samples)
-        print("leak:", json.dumps({c: (v["t"], v["median_us"]) if isinstance(v, dict) and "t" in v else v
-                                   for c, v in res["leak"].items() if c != "lens"}))
+        for key, decode in (("leak", False), ("leak_decode", True)):
+            if decode and "decode" not in a.parts:
+                continue
+            res[key] = leak_test(a.leak_samples, decode)
+            print(key + ":", json.dumps({c: (round(v["t"], 2), round(v["median_us"], 1))
+                                         if isinstance(v, dict) and "t" in v else v
+                                         for c, v in res[key].items() if not c.startswith("lens")}))
     with open(os.path.join(a.out, "varlen_bench.json"), "w") as f:
         json.dump(res, f, indent=1, default=str)
 

@@ -16,23 +16,27 @@ sys.path.insert(0, os.path.join(ROOT, "scripts"))
 from dhpfa.measure import counters  # noqa: E402
 
 LENS = [1000, 37, 2048, 513, 1, 300]
+DECODE_LENS_K = [3000, 17, 700, 4096, 1, 250, 1500, 64]  # --decode: one query per sequence, 32 query heads over 8
 
 
-def child(d, causal, window, softcap):
+def child(d, causal, window, softcap, decode):
     import torch
 
     import dhpfa
     from dhpfa.measure.leak import CLASSES, make_class_inputs
     from varlen_bench import offsets
-    h, total, mx = 2048 // d, sum(LENS), max(LENS)
-    cu = offsets(LENS)
-    shape = (1, h, total, d)
+    lens_q, lens_k = ([1] * len(DECODE_LENS_K), DECODE_LENS_K) if decode else (LENS, LENS)
+    h = 32 if decode else 2048 // d
+    hk = 8 if decode else h
+    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
+    shape = (1, h, sum(lens_q), d, sum(lens_k), hk)
     inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
-    bufs = [torch.empty(shape, device="cuda", dtype=torch.bfloat16) for _ in range(3)]
+    bufs = [torch.empty(sh, device="cuda", dtype=torch.bfloat16)
+            for sh in ((1, h, sum(lens_q), d), (1, hk, sum(lens_k), d), (1, hk, sum(lens_k), d))]
 
     def call():  # (1, H, total, D) buffers viewed as (total, H, D)
-        return dhpfa.flash_attn_varlen_func(*(t.transpose(1, 2)[0] for t in bufs), cu, cu, mx, mx, causal=causal,
-                                            window_size=window, softcap=softcap)
+        return dhpfa.flash_attn_varlen_func(*(t.transpose(1, 2)[0] for t in bufs), cu_q, cu_k, max(lens_q),
+                                            max(lens_k), causal=causal, window_size=window, softcap=softcap)
     labels = list(CLASSES) + list(counters.REPEATS)
     for dst, src in zip(bufs, inputs["random"][0]):
         dst.copy_(src)
@@ -56,21 +60,22 @@ def main():
     ap.add_argument("--causal", action="store_true")
     ap.add_argument("--window", default="-1,-1", help="left,right (flash-attn's window_size)")
     ap.add_argument("--softcap", type=float, default=0.0)
+    ap.add_argument("--decode", action="store_true", help="decode steps (grouped heads, split across programs)")
     ap.add_argument("--child", action="store_true")
     a = ap.parse_args()
     window = tuple(int(x) for x in a.window.split(","))
     if a.child:
-        return child(a.d, a.causal, window, a.softcap)
+        return child(a.d, a.causal, window, a.softcap, a.decode)
     from dhpfa.measure.leak import CLASSES
     os.makedirs(a.out, exist_ok=True)
     metrics = counters.WORK + counters.DRAM + counters.CONTROL
     tag = f"d{a.d}{'-causal' if a.causal else ''}" + (f"-w{a.window}" if window != (-1, -1) else "") + \
-        (f"-cap{a.softcap:g}" if a.softcap else "")
+        (f"-cap{a.softcap:g}" if a.softcap else "") + ("-decode" if a.decode else "")
     log = os.path.join(a.out, f"ncu-varlen-{tag}.csv")
     cmd = [counters.ncu_path(), "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units",
            "base", "--log-file", log, "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__),
            "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap)] + \
-        (["--causal"] if a.causal else [])
+        (["--causal"] if a.causal else []) + (["--decode"] if a.decode else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
         print(res.stdout[-2000:], res.stderr[-2000:])
@@ -79,7 +84,7 @@ def main():
     with open(log) as f:
         per_call = counters.group_calls(counters.parse_ncu_csv(f.read(), set(metrics)), labels)
     result = dict(per_call=per_call, **counters.compare(per_call, CLASSES))
-    name = f"varlen {tag} {LENS}"
+    name = f"varlen {tag} {DECODE_LENS_K if a.decode else LENS}"
     print(counters.format_table({name: result}))
     with open(log.replace(".csv", ".json"), "w") as f:
         json.dump(result, f, indent=1)
