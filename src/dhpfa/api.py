@@ -336,8 +336,10 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     Returns out (B, Sq, H, D) in q's dtype; with return_lse, (out, lse) with the log-sum-exp (B, H, Sq) in float32;
     with return_attn_probs (flash-attn's way to ask for the lse), (out, lse, None): the third element, flash-attn's
     dropout-mask probabilities for tests, is not produced.
-    flash-attn's options that dhpfa does not implement must keep their defaults (an error names any other value):
-    dropout_p 0.0, window_size (-1, -1) (or (-1, 0), the same mask, when causal), softcap 0.0, alibi_slopes None.
+    window_size (left, right): flash-attn's local window (query i sees keys i + Sk - Sq - left .. i + Sk - Sq + right;
+    -1 unbounded; causal sets right to 0); softcap > 0: scores softcap * tanh(score / softcap). Calls with either run
+    on the varlen kernel (B equal sequences; flash_attn_varlen_func). flash-attn's options that dhpfa does not
+    implement must keep their defaults (an error names any other value): dropout_p 0.0, alibi_slopes None.
     deterministic is accepted and changes nothing: every dhpfa call is bitwise reproducible.
     """
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
@@ -437,7 +439,11 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     time depends on them). Secret: q, k, v and the outputs. The kernel reads the offsets on the GPU (no host sync):
     offsets out of range or out of order are clamped to the tensors (no access outside them; the output of such
     sequences is undefined), and a sequence longer than max_seqlen_q gets NaN in its rows past max_seqlen_q.
-    Options dhpfa does not implement keep their defaults, as in flash_attn_func; block_table (paged KV) must be None.
+    window_size and softcap as in flash_attn_func; dropout_p and alibi_slopes keep their defaults, and block_table
+    (paged KV) must be None. With grouped-query heads and at most variants.VARLEN_GROUP_MAX_Q queries per sequence,
+    a key/value head's query heads share a tile; on grids smaller than the GPU, each tile's key blocks are split
+    across programs (variants.varlen_splits) and merged: both decided by public values (shapes, max_seqlen_q,
+    max_seqlen_k, the GPU's SM count).
     """
     local, window, cap = False, (-1, -1), 0.0
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
