@@ -5,8 +5,8 @@ to its longest sequence: dhpfa's dense call and SDPA cuDNN), host time of an eag
     PYTHONPATH=src python3 scripts/varlen_bench.py --out $OUT/varlen [--rounds 9] [--leak-samples 1000]
 
 TFLOPS count only the useful work: 4 * D * H * (visible (query, key) pairs summed over the sequences), the same for
-every kernel (the padded calls' extra rows are their cost). Times are CUDA-graph replays (bench.interleaved_ms, graph=True,
-kernels interleaved in random order per round), so host time is out of them; it is reported apart.
+every kernel (the padded calls' extra rows are their cost). Times are CUDA-graph replays (bench.interleaved_ms,
+graph=True, kernels interleaved in random order per round), so host time is out of them; it is reported apart.
 """
 import argparse
 import json

@@ -273,7 +273,8 @@ def _args(**over):
 
 @interp
 @pytest.mark.parametrize("over,exc,match", [
-    (dict(cu_seqlens_q=torch.tensor([0, 4, 13])), TypeError, r"^cu_seqlens_q: expected dtype torch.int32, got torch.int64"),
+    (dict(cu_seqlens_q=torch.tensor([0, 4, 13])), TypeError,
+     r"^cu_seqlens_q: expected dtype torch.int32, got torch.int64"),
     (dict(cu_seqlens_k=torch.tensor([[0, 4, 13]], dtype=torch.int32)), ValueError, r"^cu_seqlens_k: expected a 1-D"),
     (dict(cu_seqlens_k=torch.tensor([0], dtype=torch.int32)), ValueError, r"^cu_seqlens_k: expected a 1-D tensor of "),
     (dict(cu_seqlens_k=torch.tensor([0, 13], dtype=torch.int32)), ValueError, r"^cu_seqlens_k: expected 3 offsets"),
@@ -282,7 +283,8 @@ def _args(**over):
     (dict(cu_seqlens_q=[0, 4, 13]), TypeError, r"^cu_seqlens_q: expected a torch.Tensor"),
     (dict(max_seqlen_q=9.0), TypeError, r"^max_seqlen_q: expected an int, got float"),
     (dict(max_seqlen_k=0), ValueError, r"^max_seqlen_k: expected an int >= 1"),
-    (dict(q=torch.randn(1, 13, 2, 32).half()), ValueError, r"^q: expected a 3-D tensor \(total_seqlen, heads, head_dim\)"),
+    (dict(q=torch.randn(1, 13, 2, 32).half()), ValueError,
+     r"^q: expected a 3-D tensor \(total_seqlen, heads, head_dim\)"),
     (dict(k=torch.randn(13, 3, 32).half(), v=torch.randn(13, 3, 32).half()), ValueError,
      r"^k: number of key/value heads \(3\) must divide"),
     (dict(v=torch.randn(13, 2, 64).half()), ValueError, r"^k, v: expected head_dim 32"),

@@ -30,6 +30,14 @@ def _check_tensor(name, t, ndim, layout):
         raise ValueError(f"{name}: every dimension must be >= 1, got shape {tuple(t.shape)}")
 
 
+def _check_tensors_and_causal(q, k, v, causal, ndim, layout):
+    """The first checks of flash-attn-style calls: q, k, v tensors of `ndim` dims, causal a bool."""
+    for name, t in (("q", q), ("k", k), ("v", v)):
+        _check_tensor(name, t, ndim, layout)
+    if not isinstance(causal, bool):
+        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+
+
 def _check_inputs(q, k, v, layout, names=("q", "k", "v")):
     """Checks on (B, S, H, D) views; `layout` and `names` are the caller's, for messages."""
     nq, nk, nv = names
@@ -312,10 +320,7 @@ def _dense_as_varlen(q, k, v, softmax_scale, causal, window_size, softcap, retur
     """flash_attn_func with a local window or soft-capping: the (B, S, H, D) batch runs as B packed sequences of the
     varlen kernel (views where the batch stride allows, else copies), out (B, Sq, H, D), lse (B, H, Sq)."""
     layout = "(batch, seqlen, heads, head_dim)"
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        _check_tensor(name, t, 4, layout)
-    if not isinstance(causal, bool):
-        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+    _check_tensors_and_causal(q, k, v, causal, 4, layout)
     b, sq, sk, h, _, d = _check_inputs(q, k, v, layout)
     rows_q = q.reshape(b * sq, h, d)
     rows_k, rows_v = (t.reshape(b * sk, t.shape[2], d) for t in (k, v))
@@ -354,10 +359,7 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     plan = _cached_plan(sig, q, k, v)
     if plan is None:
         layout = "(batch, seqlen, heads, head_dim)"
-        for name, t in (("q", q), ("k", k), ("v", v)):
-            _check_tensor(name, t, 4, layout)
-        if not isinstance(causal, bool):
-            raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+        _check_tensors_and_causal(q, k, v, causal, 4, layout)
         _, sq, sk, _, _, d = _check_inputs(q, k, v, layout)
         scale = _check_scale(softmax_scale, d, "softmax_scale")
         plan = _new_plan(sig, q, k, causal, scale, sk - sq)
@@ -500,10 +502,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        _check_tensor(name, t, 3, layout)
-    if not isinstance(causal, bool):
-        raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
+    _check_tensors_and_causal(q, k, v, causal, 3, layout)
     for name, t in (("q", q), ("k", k), ("v", v)):
         span = sum((n - 1) * abs(st) for n, st in zip(t.shape, t.stride())) + 1
         if span >= 2 ** 31:

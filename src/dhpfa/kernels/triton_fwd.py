@@ -22,7 +22,11 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
 def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
                lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
-               MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+               MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr,
+               cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False):
+    """Key blocks [lo, hi) of one query tile. The varlen kernel's options: LOCAL masks with a local window
+    (WIN_LEFT / WIN_RIGHT; CAUSAL_OFFSET is then the bottom-right shift), SOFTCAP soft-caps the scores (the score
+    becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain)."""
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
@@ -43,8 +47,13 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         else:
             k = tl.load(k_ptrs)
         qk = tl.dot(q, k, input_precision=DOT_PRECISION)
+        if SOFTCAP:
+            qk = tanh_ct(qk * cap_in)
         if MASKED:
-            qk = mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL)
+            if LOCAL:
+                qk = mask_window(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, WIN_LEFT, WIN_RIGHT)
+            else:
+                qk = mask_scores(qk, offs_m, offs_n, SEQ_K, CAUSAL_OFFSET, CAUSAL)
         p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
         if MASKED:
             v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
@@ -139,49 +148,6 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
 
 
 @triton.jit
-def _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d, lo, hi, qk_scale, cap_in,
-                   SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT, HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr,
-                   BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr, LOCAL: tl.constexpr,
-                   SOFTCAP: tl.constexpr, DOT_PRECISION: tl.constexpr):
-    """_kv_blocks with the varlen kernel's options: a local window's mask (LOCAL) and soft-capped scores (SOFTCAP:
-    the score becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain)."""
-    offs_n0 = tl.arange(0, BLOCK_N)
-    d_ok = offs_d < HEAD_DIM
-    for start_n in range(lo, hi, BLOCK_N):
-        offs_n = start_n + offs_n0
-        if MASKED:
-            n_ok = offs_n < SEQ_K
-            rows = tl.minimum(offs_n, SEQ_K - 1)  # a real row for every lane (see _kv_blocks)
-        else:
-            rows = offs_n
-        k_ptrs = k_base + rows[None, :] * stride_kn + offs_d[:, None]
-        v_ptrs = v_base + rows[:, None] * stride_vn + offs_d[None, :]
-        if MASKED:
-            k = tl.load(k_ptrs, mask=n_ok[None, :] & d_ok[:, None], other=0.0)
-        elif HEAD_DIM != BLOCK_D:
-            k = tl.load(k_ptrs, mask=d_ok[:, None], other=0.0)
-        else:
-            k = tl.load(k_ptrs)
-        qk = tl.dot(q, k, input_precision=DOT_PRECISION)
-        if SOFTCAP:
-            qk = tanh_ct(qk * cap_in)
-        if MASKED:
-            if LOCAL:
-                qk = mask_window(qk, offs_m, offs_n, SEQ_K, SHIFT, WIN_LEFT, WIN_RIGHT)
-            else:
-                qk = mask_scores(qk, offs_m, offs_n, SEQ_K, SHIFT, CAUSAL)
-        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
-        if MASKED:
-            v = tl.load(v_ptrs, mask=n_ok[:, None] & d_ok[None, :], other=0.0)
-        elif HEAD_DIM != BLOCK_D:
-            v = tl.load(v_ptrs, mask=d_ok[None, :], other=0.0)
-        else:
-            v = tl.load(v_ptrs)
-        acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
-    return acc, m_i, l_i
-
-
-@triton.jit
 def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q, GROUP: tl.constexpr):
     """(query position, element offset, LSE offset) of tile rows r, clamped to a real row. GROUP: rows are (position,
     head of the group) pairs, position-major (r = position * G + head offset); else G = 1: rows are positions."""
@@ -269,26 +235,26 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
             per = tl.cdiv(tl.cdiv(tl.maximum(hi - lo, 0), BLOCK_N), SPLITS) * BLOCK_N
             p_lo = lo + part * per
             p_hi = tl.minimum(hi, p_lo + per)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           p_lo, p_hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
         elif not LOCAL:
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           0, f1, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           f1, hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
         else:
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           lo, f0, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           f0, f1, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, False, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
-            acc, m_i, l_i = _varlen_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           f1, hi, qk_scale, cap_in, seq_k, shift, WIN_LEFT, WIN_RIGHT, HEAD_DIM,
-                                           BLOCK_D, BLOCK_N, True, CAUSAL, LOCAL, SOFTCAP, DOT_PRECISION)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       lo, f0, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       f0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
         out, lse = finalize_rows(acc, m_i, l_i)
         if SPLIT:  # (part, row, head) of the workspace: rows q_lo + pos, heads h0 + hh
             row_ws = (q_lo + pos).to(tl.int64) + tl.program_id(2).to(tl.int64) * TOTAL_Q

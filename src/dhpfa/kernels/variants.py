@@ -499,7 +499,8 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
                    secret_args=secret, public_loads=("CU_Q", "CU_K"))
 
 
-def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False, group: bool = False) -> Variant:
+def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False,
+                           group: bool = False) -> Variant:
     """attn_varlen_combine for a split varlen call (the attention launch's row tiles: its config's block_m)."""
     return Variant(VARLEN_COMBINES[group], VARLEN_INTERPRETER if interpreter else TileConfig(64, 64, 4, 1), dtype,
                    head_dim, False, secret_args=("WS_O", "WS_L", "O", "LSE"), public_loads=("CU_Q",))
@@ -511,7 +512,8 @@ def varlen_variants():
     combine kernel of the split calls per dtype and head dim."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
             for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
-            for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in ((False,) if local else (False, True))] + \
+            for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
+            for c in ((False,) if local else (False, True))] + \
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)]
 
