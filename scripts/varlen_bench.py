@@ -234,6 +234,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--leak-samples", type=int, default=1000)
     ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode")
+    ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -247,8 +248,10 @@ def main():
                 + f"  {r['errors']}", flush=True)
     decode = []
     if "decode" in a.parts:
-        for batch, h, hk, d, qs in ((8, 32, 8, 128, 1), (32, 32, 8, 128, 1), (8, 32, 8, 128, 4), (16, 16, 2, 64, 1),
-                                    (4, 64, 8, 128, 1), (8, 32, 8, 128, 64), (4, 32, 8, 128, 512)):
+        shapes = [tuple(int(x) for x in sh.split(",")) for sh in a.decode_shapes.split(";")] if a.decode_shapes else \
+            ((8, 32, 8, 128, 1), (32, 32, 8, 128, 1), (8, 32, 8, 128, 4), (16, 16, 2, 64, 1), (4, 64, 8, 128, 1),
+             (8, 32, 8, 128, 64), (4, 32, 8, 128, 512))
+        for batch, h, hk, d, qs in shapes:
             decode.append(decode_case(batch, h, hk, d, qs, a.rounds))
             r = decode[-1]
             print(f"decode B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs}: " + "  ".join(
