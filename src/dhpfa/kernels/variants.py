@@ -398,7 +398,7 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # (flash-attn's window_size; causal calls with a window run as a window with right side 0, never with the causal flag)
 # and soft-capped scores (softcap).
 # With grouped-query heads, the group's heads run as rows of one tile (the kernel's G, public) where the queries per
-# sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps. Where a call's grid would leave most SMs idle and the
+# sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps and speculative drafts. Where a call's grid would leave most SMs idle and the
 # keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and attn_varlen_combine
 # merges the parts.
 VARLEN_KERNEL = "attn_fwd_varlen"
@@ -408,7 +408,7 @@ VARLEN_KERNELS = {(local, softcap, split, group): VARLEN_KERNEL + ("_local" if l
                   for group in (False, True)}
 VARLEN_COMBINE = "attn_varlen_combine"
 VARLEN_COMBINES = {False: VARLEN_COMBINE, True: VARLEN_COMBINE + "_gqa"}
-VARLEN_GROUP_MAX_Q = 64
+VARLEN_GROUP_MAX_Q = 32  # grouped tiles win at 1-32 queries (x1.1-2.1), lose 5% at 64 (session 20 runs 7-8)
 VARLEN_GROUP_HEAD_DIMS = (64, 128, 256)  # head dims with grouped builds ("_gqa"; the others run one head per tile)
 VARLEN_SPLIT_MAX = 16       # parts per tile
 VARLEN_SPLIT_MIN_KEYS = 128  # keys per part at least (two 64-key blocks)
