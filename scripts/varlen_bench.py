@@ -208,6 +208,42 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     return row
 
 
+def split_sweep(batch, h, hk, d, q_per_seq, rounds, seed=3, parts=(1, 2, 4, 8, 16, 32)):
+    """A decode-like call (as decode_case) with its tiles split in each number of `parts` (grouped heads where the API
+    groups them): us per call, to set variants.varlen_splits' rule."""
+    from dhpfa.kernels import dispatch, triton_fwd, variants
+    rng = random.Random(seed)
+    lens_k = [rng.randint(512, 8192) for _ in range(batch)]
+    lens_q = [q_per_seq] * batch
+    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
+    tq, tk, mq, mk = sum(lens_q), sum(lens_k), q_per_seq, max(lens_k)
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    sets = [(torch.randn(tq, h, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+    group = h // hk if h != hk and mq <= variants.VARLEN_GROUP_MAX_Q and d in variants.VARLEN_GROUP_HEAD_DIMS else 1
+
+    def forced(n):
+        variant = variants.varlen_variant(torch.bfloat16, d, True, split=n > 1, group=group > 1)
+        combine = variants.varlen_combine_variant(torch.bfloat16, d, group=group > 1)
+
+        def fn(q, k, v, c):
+            out, lse = torch.empty_like(q), torch.empty(h, tq, device="cuda")
+            ws = triton_fwd.varlen_workspace(q, n) if n > 1 else (None, None)
+            dispatch.launch_varlen(variant, q, k, v, out, lse, cu_q, cu_k, mq, d ** -0.5, group=group, splits=n, ws=ws,
+                                   combine=combine)
+            return out
+        return fn
+    kernels = {"api": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True)}
+    kernels.update({f"parts{n}": forced(n) for n in parts})
+    times = interleaved_ms(kernels, sets, True, rounds=rounds, graph=True, errors={})
+    programs = -(-mq * group // 64) * batch * (h // group)
+    row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "programs": programs,
+           "rule": variants.varlen_splits(programs, mk, dispatch.sm_count(torch.device("cuda")))}
+    row.update({n: stats.median(ts) * 1e3 for n, ts in times.items()})
+    return row
+
+
 def leak_test(samples, decode=False):
     """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public). decode: one
     query per sequence over 8 key lengths, 32 query heads over 8 (grouped heads, split across programs)."""
@@ -258,6 +294,14 @@ def main():
                 f"{n} {r[n]['us']:.1f} us {r[n]['gb_per_s']:.0f} GB/s" for n in ("api", "rows", "grouped", "fa2_varlen",
                                                                                    "dense_padded") if n in r)
                 + f"  diff {r['rel_diff_rows_vs_api']:.1e} {r['errors']}", flush=True)
+    sweep = []
+    if "splits" in a.parts:
+        for batch, h, hk, d, qs in ((16, 16, 2, 64, 1), (8, 32, 8, 128, 1), (4, 32, 8, 128, 1), (2, 32, 8, 128, 1),
+                                    (8, 32, 32, 128, 1), (16, 32, 8, 128, 1), (4, 16, 2, 64, 4)):
+            sweep.append(split_sweep(batch, h, hk, d, qs, a.rounds))
+            r = sweep[-1]
+            print(f"splits B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} programs={r['programs']} rule={r['rule']}: "
+                  + "  ".join(f"{n} {r[n]:.1f}" for n in r if n == "api" or n.startswith("parts")), flush=True)
     for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
         for d in (64, 128):
             for causal in (False, True):
@@ -268,7 +312,8 @@ def main():
                 print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
                       flush=True)
-    res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode}
+    res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode,
+           "split_sweep": sweep}
     if a.leak_samples:
         for key, decode in (("leak", False), ("leak_decode", True)):
             if decode and "decode" not in a.parts:
