@@ -190,6 +190,17 @@ def test_split_across_programs(split, grouped, case):
     run_case([1, 3, 1, 37, 20, 2], [50, 3, 17, 40, 9, 0], 8, 2, 32, causal, torch.float16, seed=23, **case)
 
 
+def test_split_rule_picks_measured_counts(monkeypatch):
+    """variants.varlen_splits on session 20 run 9's decode shapes (132 SMs): the counts it picks were the fastest or
+    within 5% there; no split past VARLEN_SPLIT_MAX_Q queries, on short keys, or where the grid is large."""
+    monkeypatch.setattr(variants, "VARLEN_SPLIT_FORCE", None)
+    rule = variants.varlen_splits
+    assert [rule(p, k, 132) for p, k in ((32, 8015), (64, 8015), (32, 5366), (16, 5366), (256, 8015), (128, 8015),
+                                          (8, 5366))] == [8, 8, 8, 8, 8, 8, 8]
+    assert rule(8, 9000, 132) == 16 and rule(8, 900, 132) == 1 and rule(8, 1024, 132) == 2
+    assert rule(4096, 8015, 132) == 1 and rule(32, 8015, 132, max_seqlen_q=33) == 1
+
+
 @interp
 def test_split_max_seqlen_q_too_small(split):
     gen = torch.Generator().manual_seed(24)

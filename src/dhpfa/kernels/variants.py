@@ -411,18 +411,24 @@ VARLEN_COMBINES = {False: VARLEN_COMBINE, True: VARLEN_COMBINE + "_gqa"}
 VARLEN_GROUP_MAX_Q = 32  # grouped tiles win at 1-32 queries (x1.1-2.1), lose 5% at 64 (session 20 runs 7-8)
 VARLEN_GROUP_HEAD_DIMS = (64, 128, 256)  # head dims with grouped builds ("_gqa"; the others run one head per tile)
 VARLEN_SPLIT_MAX = 16       # parts per tile
-VARLEN_SPLIT_MIN_KEYS = 128  # keys per part at least (two 64-key blocks)
-VARLEN_SPLIT_FORCE = None   # tests: this many parts for every call (None: varlen_splits' rule)
+VARLEN_SPLIT_MIN_KEYS = 512  # keys per part of the longest sequence, at least
+VARLEN_SPLIT_PROGRAMS = 16   # parts x programs at most this many times the SM count
+VARLEN_SPLIT_MAX_Q = 32      # split only calls of at most this many queries per sequence (decode-like: measured)
+VARLEN_SPLIT_FORCE = None    # tests: this many parts for every call (None: varlen_splits' rule)
 
 
-def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int) -> int:
-    """Parts per tile for a varlen grid of `programs` (tiles x sequences x head groups): the largest power of two
-    that keeps parts x programs within the SMs, at most VARLEN_SPLIT_MAX, each part at least VARLEN_SPLIT_MIN_KEYS of
-    the longest sequence's keys; 1 (no split) where that is below 2. Public: shapes and the GPU."""
+def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q: int = 1) -> int:
+    """Parts per tile for a varlen grid of `programs` (tiles x sequences x head groups): the largest power of two up to
+    VARLEN_SPLIT_MAX with parts x programs <= VARLEN_SPLIT_PROGRAMS x SMs and at least VARLEN_SPLIT_MIN_KEYS of the
+    longest sequence's keys a part; 1 (no split) where that is below 2 or the call has more than VARLEN_SPLIT_MAX_Q
+    queries per sequence. Session 20 run 9 (decode steps, 8-256 programs, 1-32 parts): this picks the fastest count
+    or one within 5% at every shape measured. Public: shapes and the GPU."""
     if VARLEN_SPLIT_FORCE is not None:
         return VARLEN_SPLIT_FORCE
+    if max_seqlen_q > VARLEN_SPLIT_MAX_Q:
+        return 1
     parts = 1
-    while parts * 2 <= VARLEN_SPLIT_MAX and parts * 2 * programs <= sm_count \
+    while parts * 2 <= VARLEN_SPLIT_MAX and parts * 2 * programs <= VARLEN_SPLIT_PROGRAMS * sm_count \
             and max_seqlen_k >= parts * 2 * VARLEN_SPLIT_MIN_KEYS:
         parts *= 2
     return parts if parts >= 2 else 1
