@@ -420,3 +420,105 @@ def test_gpu_varlen_equals_padded_dense_calls():
         v_, q, k, v, out, torch.empty(16, q.shape[0], device="cuda"), cu, cu, 1000, 0.1)
     launched = __import__("dhpfa.kernels.triton_fwd", fromlist=["x"]).attn_fwd_varlen[grid](*args, **kwargs)
     assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
+
+
+# ---- flash_attn_with_kvcache (on the varlen kernel; CPU interpreter) ------------------------------------------------
+def _cache(b=3, sc=40, hk=2, d=32, seed=30):
+    gen = torch.Generator().manual_seed(seed)
+    kc = torch.randn(b, sc, hk, d, generator=gen).half()
+    vc = torch.randn(b, sc, hk, d, generator=gen).half()
+    return kc, vc, gen
+
+
+@interp
+@pytest.mark.parametrize("sq,s_new,causal,opts", [(1, 0, True, {}), (1, 1, True, {}), (3, 3, True, {}),
+                                                   (4, 2, False, {}), (2, 2, True, dict(window_size=(6, 0))),
+                                                   (1, 1, True, dict(softcap=2.0))])
+def test_kvcache_against_float64(grouped, sq, s_new, causal, opts):
+    """Decode and few-query steps against a cache of per-sequence lengths (one empty), new tokens appended in place
+    (the cache's other positions unchanged), cache_batch_idx permuting the rows, against float64 per sequence."""
+    kc, vc, gen = _cache()
+    lens = torch.tensor([5, 17, 0], dtype=torch.int32)
+    q = (torch.randn(3, sq, 4, 32, generator=gen) * 2).half()
+    k_new, v_new = (torch.randn(3, s_new, 2, 32, generator=gen).half() for _ in range(2)) if s_new else (None, None)
+    idx = torch.tensor([2, 0, 1], dtype=torch.int32)
+    kc0, vc0 = kc.clone(), vc.clone()
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, cache_batch_idx=idx,
+                                             causal=causal, return_softmax_lse=True, **opts)
+    assert out.shape == q.shape and lse.shape == (3, 4, sq)
+    for b in range(3):
+        r, n = int(idx[b]), int(lens[b]) + s_new
+        if s_new:
+            assert torch.equal(kc[r, lens[b]:n], k_new[b]) and torch.equal(vc[r, lens[b]:n], v_new[b])
+        assert torch.equal(kc[r, n:], kc0[r, n:]) and torch.equal(kc[r, :lens[b]], kc0[r, :lens[b]])
+        ref, ref_lse = attention_ref(q[b:b + 1], kc[r:r + 1, :n], vc[r:r + 1, :n], 1 / math.sqrt(32),
+                                     n - sq if causal else None, opts.get("window_size"), opts.get("softcap", 0.0))
+        finite = torch.isfinite(ref_lse)
+        if finite.any():
+            assert rel_err(out[b:b + 1], ref) < TOL[torch.float16]
+        assert torch.equal(torch.isfinite(lse[b:b + 1]), finite)
+        assert torch.allclose(lse[b:b + 1][finite].double(), ref_lse[finite], rtol=1e-3, atol=1e-3)
+
+
+@interp
+def test_kvcache_int_and_full_lengths_match_varlen():
+    kc, vc, gen = _cache(b=2)
+    q = torch.randn(2, 1, 2, 32, generator=gen).half()
+    full = dhpfa.flash_attn_with_kvcache(q, kc, vc)  # no lengths: the whole cache
+    cu = torch.tensor([0, 40, 80], dtype=torch.int32)
+    ref = dhpfa.flash_attn_varlen_func(q.view(2, 2, 32), kc.view(80, 2, 32), vc.view(80, 2, 32),
+                                       torch.tensor([0, 1, 2], dtype=torch.int32), cu, 1, 40)
+    assert torch.equal(full.view(2, 2, 32), ref)
+    part = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=9)
+    ref9, _ = attention_ref(q, kc[:, :9], vc[:, :9], 1 / math.sqrt(32))
+    assert rel_err(part, ref9) < TOL[torch.float16]
+
+
+@interp
+@pytest.mark.parametrize("kw,exc,match", [
+    (dict(rotary_cos=torch.zeros(1)), NotImplementedError, r"^rotary_cos: not supported"),
+    (dict(block_table=torch.zeros(1)), NotImplementedError, r"^block_table: not supported"),
+    (dict(cache_leftpad=torch.zeros(1)), NotImplementedError, r"^cache_leftpad: not supported"),
+    (dict(cache_seqlens=torch.tensor([1, 2])), ValueError, r"^cache_seqlens: expected an int32 tensor of shape \(2,\)"),
+    (dict(cache_seqlens=41), ValueError, r"^cache_seqlens: expected 0 .. 40"),
+    (dict(cache_seqlens=1.5), TypeError, r"^cache_seqlens: expected an int or an int32 tensor, got float"),
+    (dict(cache_batch_idx=torch.tensor([0, 1])), ValueError, r"^cache_batch_idx: expected an int32 tensor"),
+    (dict(k=torch.zeros(2, 1, 2, 32).half()), ValueError, r"^k, v: pass both"),
+    (dict(k=torch.zeros(2, 1, 3, 32).half(), v=torch.zeros(2, 1, 3, 32).half()), ValueError,
+     r"^k: expected shape \(2, seqlen_new, 2, 32\)"),
+    (dict(alibi_slopes=torch.zeros(2)), NotImplementedError, r"^alibi_slopes"),
+])
+def test_kvcache_bad_arguments(kw, exc, match):
+    kc, vc, gen = _cache(b=2)
+    q = torch.randn(2, 1, 2, 32, generator=gen).half()
+    with pytest.raises(exc, match=match):
+        dhpfa.flash_attn_with_kvcache(q, kc, vc, **kw)
+
+
+@interp
+def test_kvcache_strided_cache_is_refused():
+    kc, vc, gen = _cache(b=2, sc=40)
+    q = torch.randn(2, 1, 2, 32, generator=gen).half()
+    with pytest.raises(ValueError, match=r"^k_cache: the kernel reads the cache as \(batch x seqlen\) rows"):
+        dhpfa.flash_attn_with_kvcache(q, kc[:, :32], vc[:, :32])
+    with pytest.raises(ValueError, match=r"^v_cache: expected shape"):
+        dhpfa.flash_attn_with_kvcache(q, kc, vc.float())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [64, 128])
+def test_gpu_kvcache_decode_loop(d):
+    """Ten decode steps appending one token each (the API's plan and split rule), against float64 every step."""
+    gen = torch.Generator().manual_seed(31)
+    b, hk, h, sc = 4, 2, 8, 3000
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    lens = torch.tensor([100, 2000, 1, 2500], dtype=torch.int32, device="cuda")
+    for step in range(10):
+        q = torch.randn(b, 1, h, d, generator=gen).to("cuda", torch.bfloat16)
+        kn, vn = (torch.randn(b, 1, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+        out = dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=lens, causal=True)
+        for i in range(b):
+            n = int(lens[i]) + 1
+            ref, _ = attention_ref(q[i:i + 1], kc[i:i + 1, :n], vc[i:i + 1, :n], d ** -0.5, n - 1)
+            assert rel_err(out[i:i + 1], ref) < 1e-2, (step, i)
+        lens += 1

@@ -30,9 +30,9 @@ def _check_tensor(name, t, ndim, layout):
         raise ValueError(f"{name}: every dimension must be >= 1, got shape {tuple(t.shape)}")
 
 
-def _check_tensors_and_causal(q, k, v, causal, ndim, layout):
+def _check_tensors_and_causal(q, k, v, causal, ndim, layout, names=("q", "k", "v")):
     """The first checks of flash-attn-style calls: q, k, v tensors of `ndim` dims, causal a bool."""
-    for name, t in (("q", q), ("k", k), ("v", v)):
+    for name, t in zip(names, (q, k, v)):
         _check_tensor(name, t, ndim, layout)
     if not isinstance(causal, bool):
         raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
@@ -453,12 +453,23 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
         local, window, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
     if block_table is not None:
         raise NotImplementedError("block_table: paged key/value caches are not supported; expected None")
-    sig = _signature("varlen", q, k, v, causal, softmax_scale,
-                     _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap))
+    out, lse = _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal,
+                            local, window, cap)
+    if return_attn_probs:
+        return out, lse, None
+    return (out, lse) if return_lse else out
+
+
+def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal, local,
+                 window, cap, k_stride=1):
+    """(out, lse) of a varlen call whose options are checked (_check_flash_options). k_stride 2: cu_seqlens_k holds a
+    (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's)."""
+    extra = _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap)
+    sig = _signature("varlen", q, k, v, causal, softmax_scale, extra and extra + (k_stride,))
     plan = _cached_plan(sig, q, k, v)
     if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr()) % 16:
         plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
-                                softmax_scale, local, cap)
+                                softmax_scale, local, cap, k_stride)
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
@@ -472,10 +483,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
         else:
             plan.launcher = dispatch.launch_varlen(plan.variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
                                                    plan.max_q, plan.scale, window, cap, plan.group, plan.splits,
-                                                   ws or (None, None), plan.combine)
-    if return_attn_probs:
-        return out, lse, None
-    return (out, lse) if return_lse else out
+                                                   ws or (None, None), plan.combine, k_stride)
+    return out, lse
 
 
 class _VarlenPlan:
@@ -498,7 +507,7 @@ def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
 
 
 def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale,
-                     local=False, cap=0.0):
+                     local=False, cap=0.0, k_stride=1):
     """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
@@ -511,9 +520,11 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     _, _, _, _, _, d = _check_inputs(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), layout)
     _check_cu_seqlens("cu_seqlens_q", cu_seqlens_q, q)
     _check_cu_seqlens("cu_seqlens_k", cu_seqlens_k, q)
-    if cu_seqlens_k.shape[0] != cu_seqlens_q.shape[0]:
+    if k_stride == 1 and cu_seqlens_k.shape[0] != cu_seqlens_q.shape[0]:
         raise ValueError(f"cu_seqlens_k: expected {cu_seqlens_q.shape[0]} offsets (batch + 1, as cu_seqlens_q), got "
                          f"{cu_seqlens_k.shape[0]}")
+    if k_stride == 2:
+        assert cu_seqlens_k.shape[0] == 2 * (cu_seqlens_q.shape[0] - 1), "a (start, end) pair per sequence"
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
@@ -541,6 +552,91 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
             _PLANS.clear()
         _PLANS[sig] = plan
     return plan
+
+
+def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None, rotary_sin=None, cache_seqlens=None,
+                            cache_batch_idx=None, cache_leftpad=None, block_table=None, softmax_scale=None, causal=False,
+                            window_size=(-1, -1), softcap=0.0, rotary_interleaved=True, alibi_slopes=None,
+                            num_splits=0, return_softmax_lse=False):
+    """flash-attn's `flash_attn_with_kvcache` (same arguments, in the same order): q (B, Sq, H, D) against a key/value
+    cache k_cache, v_cache (B_cache, S_cache, H_kv, D) whose sequence b holds cache_seqlens[b] tokens (an int or a
+    (B,) int32 tensor; None: the whole cache). With k, v (B, S_new, H_kv, D), the new tokens are first written into
+    the cache in place at positions cache_seqlens[b] .. + S_new - 1 (torch indexing: a position past the cache
+    raises a device-side error), and attended to. cache_batch_idx (B,) int32: the cache row of each sequence (default
+    b). causal aligns to the bottom-right (query i of Sq sees the cache's first cache_seqlens[b] + S_new - Sq + i + 1
+    tokens); window_size and softcap as in flash_attn_func. Returns out (B, Sq, H, D), with return_softmax_lse (out,
+    lse (B, H, Sq)).
+    Runs on the varlen kernel: sequence b's keys are its cache row's first tokens (a (start, end) pair of rows per
+    sequence). Public: cache_seqlens, cache_batch_idx and the shapes (the schedule follows them); secret: q, the
+    cache and the new tokens. Not implemented (an error names them): rotary embeddings (rotary_cos / rotary_sin),
+    cache_leftpad, block_table (paged caches), alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits
+    the keys across programs (variants.varlen_splits)."""
+    for name, val in (("rotary_cos", rotary_cos), ("rotary_sin", rotary_sin), ("cache_leftpad", cache_leftpad),
+                      ("block_table", block_table)):
+        if val is not None:
+            raise NotImplementedError(f"{name}: not supported by dhpfa's flash_attn_with_kvcache; expected None")
+    local, window, cap = _check_flash_options(0.0, window_size, softcap, alibi_slopes, causal)
+    _check_tensors_and_causal(q, k_cache, v_cache, causal, 4, "(batch, seqlen, heads, head_dim)",
+                              names=("q", "k_cache", "v_cache"))
+    b, sq, h, d = q.shape
+    bc, sc, hk, _ = k_cache.shape
+    device = q.device
+    for name, t in (("k_cache", k_cache), ("v_cache", v_cache)):
+        if tuple(t.shape) != tuple(k_cache.shape) or t.dtype != q.dtype or t.device != device:
+            raise ValueError(f"{name}: expected shape {tuple(k_cache.shape)}, dtype {q.dtype} on {device} (those of "
+                             f"k_cache and q), got {tuple(t.shape)}, {t.dtype} on {t.device}")
+        if bc > 1 and t.stride(0) != sc * t.stride(1):
+            raise ValueError(f"{name}: the kernel reads the cache as (batch x seqlen) rows: expected batch stride "
+                             f"{sc * t.stride(1)} (seqlen x row stride), got strides {tuple(t.stride())}")
+    idx = None
+    if cache_batch_idx is not None:
+        if not isinstance(cache_batch_idx, torch.Tensor) or cache_batch_idx.dtype != torch.int32 \
+                or tuple(cache_batch_idx.shape) != (b,) or cache_batch_idx.device != device:
+            raise ValueError(f"cache_batch_idx: expected an int32 tensor of shape ({b},) on {device}")
+        idx = cache_batch_idx.long()
+    elif bc != b:
+        raise ValueError(f"k_cache: expected batch size {b} (that of q; or pass cache_batch_idx), got {bc}")
+    if isinstance(cache_seqlens, bool):
+        raise TypeError("cache_seqlens: expected an int or an int32 tensor, got bool")
+    if cache_seqlens is None:
+        lens = torch.full((b,), sc, dtype=torch.int32, device=device)
+    elif isinstance(cache_seqlens, Integral):
+        if not 0 <= int(cache_seqlens) <= sc:
+            raise ValueError(f"cache_seqlens: expected 0 .. {sc} (the cache's length), got {cache_seqlens}")
+        lens = torch.full((b,), int(cache_seqlens), dtype=torch.int32, device=device)
+    elif isinstance(cache_seqlens, torch.Tensor):
+        if cache_seqlens.dtype != torch.int32 or tuple(cache_seqlens.shape) != (b,) or cache_seqlens.device != device:
+            raise ValueError(f"cache_seqlens: expected an int32 tensor of shape ({b},) on {device}, got "
+                             f"{cache_seqlens.dtype} {tuple(cache_seqlens.shape)} on {cache_seqlens.device}")
+        lens = cache_seqlens
+    else:
+        raise TypeError(f"cache_seqlens: expected an int or an int32 tensor, got {type(cache_seqlens).__name__}")
+    s_new = 0
+    if (k is None) != (v is None):
+        raise ValueError("k, v: pass both new-token tensors or neither")
+    if k is not None:
+        for name, t in (("k", k), ("v", v)):
+            _check_tensor(name, t, 4, "(batch, seqlen_new, heads_kv, head_dim)")
+            if tuple(t.shape[:1]) != (b,) or tuple(t.shape[2:]) != (hk, d) or t.dtype != k_cache.dtype \
+                    or t.device != device:
+                raise ValueError(f"{name}: expected shape ({b}, seqlen_new, {hk}, {d}), dtype {k_cache.dtype} on "
+                                 f"{device}, got {tuple(t.shape)}, {t.dtype} on {t.device}")
+        s_new = k.shape[1]
+        rows = idx if idx is not None else torch.arange(b, device=device)
+        pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
+        k_cache[rows[:, None], pos] = k
+        v_cache[rows[:, None], pos] = v
+    start = (idx if idx is not None else torch.arange(b, device=device)).to(torch.int32) * sc
+    # (start, end) rows of each sequence's keys, within its cache row (a length past the cache is clamped to it)
+    bounds = torch.stack((start, start + torch.clamp(lens + s_new, 0, sc)), 1).reshape(-1)
+    q_rows = q.reshape(b * sq, h, d)
+    out, lse = _varlen_call(q_rows, k_cache.view(bc * sc, hk, d), v_cache.view(bc * sc, hk, d),
+                            _dense_offsets(device, b, sq), bounds, sq, sc, softmax_scale, causal, local, window, cap,
+                            k_stride=2)
+    out = out.view(b, sq, h, d)
+    if return_softmax_lse:
+        return out, lse.view(h, b, sq).permute(1, 0, 2).contiguous()
+    return out
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

@@ -62,7 +62,7 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
 
 
 def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
-                       window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None)):
+                       window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1):
     """(grid, args, kwargs) for a varlen variant (variants.varlen_variant): q, out (TOTAL_Q, H, D), k, v
     (TOTAL_K, H_KV, D), lse (H, TOTAL_Q), cu_seqlens_* int32 (B + 1); window and softcap as the variant's kernel
     takes them (a local variant reads window; a soft-capping one needs softcap > 0); group: query heads per tile;
@@ -84,7 +84,8 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
         raise ValueError(f"{variant.name}: splits={splits} does not match the variant")
     return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                          variant.causal, variant.config, local=local, window=window,
-                                         softcap=softcap if capped else 0.0, group=group, splits=splits, ws=ws)
+                                         softcap=softcap if capped else 0.0, group=group, splits=splits, ws=ws,
+                                         k_stride=k_stride)
 
 
 class _Pair:
@@ -100,7 +101,7 @@ class _Pair:
 
 
 def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, window=(-1, -1),
-                  softcap=0.0, group=1, splits=1, ws=(None, None), combine=None):
+                  softcap=0.0, group=1, splits=1, ws=(None, None), combine=None, k_stride=1):
     """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
     binder, the same specialisation), and with splits > 1 the combine variant `combine` after it. Returns a launcher
     for later calls with the same public metadata (shapes, strides, dtypes, device, max_seqlen_q, group, splits,
@@ -111,7 +112,7 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
     launchers = []
     for var in (variant,) + ((combine,) if splits > 1 else ()):
         grid, args, kwargs = varlen_launch_args(var, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                                softmax_scale, window, softcap, group, splits, ws)
+                                                softmax_scale, window, softcap, group, splits, ws, k_stride)
         fn = kernel_fn(var.kernel)
         kernel = fn[grid](*args, **kwargs)
         if q.is_cuda and _fast_path_allowed():

@@ -15,7 +15,7 @@ from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
 # count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
 SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT", "G", "SPLITS"]
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT", "G", "SPLITS", "K_STRIDE"]
 
 
 @triton.jit
@@ -163,12 +163,13 @@ def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q, GROUP: tl.conste
 @triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
 def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     stride_qm, stride_qh, stride_kn, stride_kh, stride_vn, stride_vh, stride_om, stride_oh,
-                    H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT, G, SPLITS,
+                    H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT, G, SPLITS, K_STRIDE,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
                     GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
-    (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b], CU_K[b + 1]) of k and v.
+    (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b * K_STRIDE], CU_K[b * K_STRIDE +
+    1]) of k and v (K_STRIDE 1: offsets; 2: a (start, end) pair per sequence, as a key/value cache's rows are).
     Program (t, b * H / G + j) runs query tile t of sequence b, heads j * G .. j * G + G - 1, of the T = programs
     along axis 0 (the caller's max_seqlen_q * G / BLOCK_M); a sequence longer than T tiles (max_seqlen_q too small, a
     caller's error) gets NaN in its rows past them, never stale memory. The sequence offsets are public (the schedule
@@ -190,8 +191,8 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     h_kv = h0 // (H // H_KV)
     q_lo = tl.minimum(tl.maximum(tl.load(CU_Q + b), 0), TOTAL_Q)
     q_hi = tl.minimum(tl.maximum(tl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
-    k_lo = tl.minimum(tl.maximum(tl.load(CU_K + b), 0), TOTAL_K)
-    k_hi = tl.minimum(tl.maximum(tl.load(CU_K + b + 1), k_lo), TOTAL_K)
+    k_lo = tl.minimum(tl.maximum(tl.load(CU_K + b * K_STRIDE), 0), TOTAL_K)
+    k_hi = tl.minimum(tl.maximum(tl.load(CU_K + b * K_STRIDE + 1), k_lo), TOTAL_K)
     seq_q = q_hi - q_lo
     seq_k = k_hi - k_lo
     rows_total = seq_q * G
@@ -346,13 +347,14 @@ WINDOW_UNBOUNDED = 2 ** 30
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
-                       local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None)):
+                       local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1):
     """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
     (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q * group, block_m) tiles
     per sequence and group of heads). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the
     scores (0: off); group: query heads per tile (1, or H / H_KV: grouped-query heads as rows); splits > 1: that many
     programs per tile, each a part of its key blocks, into the workspace ws = (WS_O, WS_L) (varlen_workspace), which
-    attn_varlen_combine (varlen_combine_args) merges. As for launch_args, the auditor binds the same arguments."""
+    attn_varlen_combine (varlen_combine_args) merges; k_stride 2: cu_seqlens_k holds a (start, end) pair of rows per
+    sequence. As for launch_args, the auditor binds the same arguments."""
     total_q, heads, head_dim = q.shape
     total_k, heads_kv = k.shape[0], k.shape[1]
     batch = cu_seqlens_q.shape[0] - 1
@@ -368,7 +370,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
         return (t.stride(0) if t.shape[0] > 1 else 0), (t.stride(1) if t.shape[1] > 1 else 0)
     ws_o, ws_l = ws if splits > 1 else (out, lse)  # unused without a split (any pointers of the right kind)
     args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, ws_o, ws_l, qk_scale, cap_in,
-            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right, group, splits)
+            *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right, group, splits, k_stride)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
                   SPLIT=splits > 1, GROUP=group > 1, DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps,
