@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 20, device run 12: run 7 again on the final varlen binaries (K_STRIDE, run 11): hardware counters across classes of a
-# decode step (grouped heads, split across programs, combine kernel) and of a prefill with a window and softcap;
-# dudect on a decode step and a prefill; the decode part of the bench with the grouped-but-whole build fixed.
+# decode step (grouped heads, split across programs, combine kernel) and of a plain causal prefill;
+# dudect on a decode step and a prefill; the decode part of the bench.
 #   bash scripts/session20_run12.sh   (writes under $OUT)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
 OUT=${OUT:-out}; mkdir -p "$OUT"

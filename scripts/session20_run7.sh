@@ -1,6 +1,6 @@
 #!/bin/bash
 # Session 20, device run 7: evidence for the varlen builds of runs 4-6: hardware counters across input classes of a
-# decode step (grouped heads, split across programs, combine kernel) and of a prefill with a window and softcap;
+# decode step (grouped heads, split across programs, combine kernel) and of a plain causal prefill;
 # dudect on a decode step and a prefill; the decode part of the bench with the grouped-but-whole build fixed.
 #   bash scripts/session20_run7.sh   (writes under $OUT)
 export PYTHONPATH=$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
