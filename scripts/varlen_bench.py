@@ -154,6 +154,20 @@ def options_case(d, rounds, window=1024, softcap=30.0):
     return row
 
 
+def decode_inputs(batch, h, hk, d, q_per_seq, seed):
+    """A decode-like batch: key lengths 512-8192 at random, q_per_seq queries each; three input sets (q, k, v).
+    Returns (lens_k, cu_q, cu_k, total_q, total_k, max_q, max_k, sets)."""
+    rng = random.Random(seed)
+    lens_k = [rng.randint(512, 8192) for _ in range(batch)]
+    lens_q = [q_per_seq] * batch
+    tq, tk = sum(lens_q), sum(lens_k)
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    sets = [(torch.randn(tq, h, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+    return lens_k, offsets(lens_q), offsets(lens_k), tq, tk, q_per_seq, max(lens_k), sets
+
+
 def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     """Decode-like varlen calls (q_per_seq queries per sequence, causal, key lengths 512-8192 at random, grouped
     heads): the API (grouped heads as rows of a tile where the queries are few, split across programs where the grid
@@ -161,15 +175,7 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     varlen kernel, and dhpfa's dense call on the keys padded to the longest (which attends to the padding: a time
     reference only). us per call (CUDA-graph replay) and K/V bytes read per us."""
     from dhpfa.kernels import dispatch, variants
-    rng = random.Random(seed)
-    lens_k = [rng.randint(512, 8192) for _ in range(batch)]
-    lens_q = [q_per_seq] * batch
-    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
-    tq, tk, mq, mk = sum(lens_q), sum(lens_k), q_per_seq, max(lens_k)
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    sets = [(torch.randn(tq, h, d, device="cuda", dtype=torch.bfloat16, generator=g),
-             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g),
-             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+    lens_k, cu_q, cu_k, tq, tk, mq, mk, sets = decode_inputs(batch, h, hk, d, q_per_seq, seed)
     padded = []
     for q, k, v in sets:
         pk, pv = (torch.zeros(batch, mk, hk, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
@@ -212,15 +218,7 @@ def split_sweep(batch, h, hk, d, q_per_seq, rounds, seed=3, parts=(1, 2, 4, 8, 1
     """A decode-like call (as decode_case) with its tiles split in each number of `parts` (grouped heads where the API
     groups them): us per call, to set variants.varlen_splits' rule."""
     from dhpfa.kernels import dispatch, triton_fwd, variants
-    rng = random.Random(seed)
-    lens_k = [rng.randint(512, 8192) for _ in range(batch)]
-    lens_q = [q_per_seq] * batch
-    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
-    tq, tk, mq, mk = sum(lens_q), sum(lens_k), q_per_seq, max(lens_k)
-    g = torch.Generator(device="cuda").manual_seed(seed)
-    sets = [(torch.randn(tq, h, d, device="cuda", dtype=torch.bfloat16, generator=g),
-             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g),
-             torch.randn(tk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+    lens_k, cu_q, cu_k, tq, tk, mq, mk, sets = decode_inputs(batch, h, hk, d, q_per_seq, seed)
     group = h // hk if h != hk and mq <= variants.VARLEN_GROUP_MAX_Q and d in variants.VARLEN_GROUP_HEAD_DIMS else 1
 
     def forced(n):
