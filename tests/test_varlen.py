@@ -265,6 +265,25 @@ def test_max_seqlen_q_too_small_gives_nan_not_stale_rows(causal):
 
 
 @interp
+def test_varlen_packed_layouts_match_separate_tensors():
+    """flash-attn's packed varlen layouts: qkv (total, 3, H, D) and kv (total_k, 2, H_kv, D) give the bits of the same
+    call on the unpacked views; a wrong stacking dimension is refused with the expected layout."""
+    gen = torch.Generator().manual_seed(40)
+    lens = [9, 30, 4]
+    cu = offsets(lens, "cpu")
+    qkv = torch.randn(sum(lens), 3, 2, 32, generator=gen).half()
+    ref, lse = dhpfa.flash_attn_varlen_func(*qkv.unbind(1), cu, cu, 30, 30, causal=True, return_lse=True)
+    out, lse2 = dhpfa.flash_attn_varlen_qkvpacked_func(qkv, cu, 30, causal=True, return_lse=True)
+    assert torch.equal(out, ref) and torch.equal(lse2, lse)
+    q = torch.randn(sum(lens), 4, 32, generator=gen).half()
+    kv = torch.randn(sum(lens), 2, 2, 32, generator=gen).half()
+    assert torch.equal(dhpfa.flash_attn_varlen_kvpacked_func(q, kv, cu, cu, 30, 30, softmax_scale=0.3),
+                       dhpfa.flash_attn_varlen_func(q, *kv.unbind(1), cu, cu, 30, 30, softmax_scale=0.3))
+    with pytest.raises(ValueError, match=r"^kv: expected a 4-D tensor \(total_seqlen, 2, heads, head_dim\)"):
+        dhpfa.flash_attn_varlen_kvpacked_func(q, qkv, cu, cu, 30, 30)
+
+
+@interp
 def test_return_attn_probs_and_defaults():
     gen = torch.Generator().manual_seed(5)
     q, k, v, cu_q, cu_k = packed([4, 9], [4, 9], 2, 2, 32, torch.float16, "cpu", gen)

@@ -1,9 +1,11 @@
 """dhpfa: attention for Hopper GPUs whose running time does not depend on the data."""
 from .api import (flash_attn_func, flash_attn_kvpacked_func, flash_attn_qkvpacked_func, flash_attn_varlen_func,
-                  flash_attn_with_kvcache, scaled_dot_product_attention)
+                  flash_attn_varlen_kvpacked_func, flash_attn_varlen_qkvpacked_func, flash_attn_with_kvcache,
+                  scaled_dot_product_attention)
 
 __all__ = ["flash_attn_func", "flash_attn_kvpacked_func", "flash_attn_qkvpacked_func", "flash_attn_varlen_func",
-           "flash_attn_with_kvcache", "scaled_dot_product_attention", "TimingEnvelope"]
+           "flash_attn_varlen_kvpacked_func", "flash_attn_varlen_qkvpacked_func", "flash_attn_with_kvcache",
+           "scaled_dot_product_attention", "TimingEnvelope"]
 
 
 def __getattr__(name):

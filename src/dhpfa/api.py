@@ -554,6 +554,37 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     return plan
 
 
+def _unpack_rows(name, t, parts, layout):
+    """The views of a packed varlen tensor (total, parts, H, D) along its second dimension."""
+    _check_tensor(name, t, 4, layout)
+    if t.shape[1] != parts:
+        raise ValueError(f"{name}: expected a 4-D tensor {layout}, got shape {tuple(t.shape)}")
+    return t.unbind(1)
+
+
+def flash_attn_varlen_qkvpacked_func(qkv, cu_seqlens, max_seqlen, dropout_p=0.0, softmax_scale=None, causal=False,
+                                     window_size=(-1, -1), softcap=0.0, alibi_slopes=None, deterministic=False,
+                                     return_attn_probs=False, *, return_lse=False):
+    """flash-attn's `flash_attn_varlen_qkvpacked_func`: qkv (total, 3, H, D), one set of offsets. Arguments and results
+    as flash_attn_varlen_func's."""
+    q, k, v = _unpack_rows("qkv", qkv, 3, "(total_seqlen, 3, heads, head_dim)")
+    return flash_attn_varlen_func(q, k, v, cu_seqlens, cu_seqlens, max_seqlen, max_seqlen, dropout_p, softmax_scale,
+                                  causal, window_size, softcap, alibi_slopes, deterministic, return_attn_probs,
+                                  return_lse=return_lse)
+
+
+def flash_attn_varlen_kvpacked_func(q, kv, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p=0.0,
+                                    softmax_scale=None, causal=False, window_size=(-1, -1), softcap=0.0,
+                                    alibi_slopes=None, deterministic=False, return_attn_probs=False, *,
+                                    return_lse=False):
+    """flash-attn's `flash_attn_varlen_kvpacked_func`: q (total_q, H, D), kv (total_k, 2, H_kv, D). Arguments and
+    results as flash_attn_varlen_func's."""
+    k, v = _unpack_rows("kv", kv, 2, "(total_seqlen, 2, heads, head_dim)")
+    return flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,
+                                  softmax_scale, causal, window_size, softcap, alibi_slopes, deterministic,
+                                  return_attn_probs, return_lse=return_lse)
+
+
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None, rotary_sin=None, cache_seqlens=None,
                             cache_batch_idx=None, cache_leftpad=None, block_table=None, softmax_scale=None, causal=False,
                             window_size=(-1, -1), softcap=0.0, rotary_interleaved=True, alibi_slopes=None,
