@@ -148,6 +148,11 @@ def test_dense_call_with_window_or_softcap(kw):
     assert torch.equal(out2, out) and torch.equal(lse2, lse) and none is None
 
 
+# causal or not, a window, a soft-cap: the option mixes the grouped and split layouts are checked on
+OPTION_CASES = [dict(causal=True), dict(causal=False), dict(causal=True, window=(6, 0)),
+                dict(causal=False, window=(9, 3)), dict(causal=True, softcap=2.0, spread=3.0)]
+
+
 @pytest.fixture(params=[False, True], ids=["rows", "grouped"])
 def grouped(request, monkeypatch):
     """Run the test with the grouped-query heads as rows of one tile (GROUP) for every call, and without."""
@@ -157,9 +162,7 @@ def grouped(request, monkeypatch):
 
 
 @interp
-@pytest.mark.parametrize("case", [
-    dict(causal=True), dict(causal=False), dict(causal=True, window=(6, 0)), dict(causal=False, window=(9, 3)),
-    dict(causal=True, softcap=2.0, spread=3.0)])
+@pytest.mark.parametrize("case", OPTION_CASES)
 def test_grouped_heads_as_rows(grouped, case):
     """GROUP (the group's query heads as rows (position, head) of one tile): a decode step (one query per sequence),
     a few queries, a long prefill, seq_q != seq_k, 4 query heads per key/value head, against float64; the same with
@@ -178,9 +181,7 @@ def split(request, monkeypatch):
 
 
 @interp
-@pytest.mark.parametrize("case", [
-    dict(causal=True), dict(causal=False), dict(causal=True, window=(6, 0)), dict(causal=False, window=(9, 3)),
-    dict(causal=True, softcap=2.0, spread=3.0)])
+@pytest.mark.parametrize("case", OPTION_CASES)
 def test_split_across_programs(split, grouped, case):
     """SPLIT: parts of each tile's key blocks in programs of their own, merged by attn_varlen_combine: decode steps,
     few queries, a prefill, sequences without keys and parts without a visible key (3 parts of 3 keys), with and
