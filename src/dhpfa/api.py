@@ -316,19 +316,25 @@ def _dense_offsets(device, b, s):
     return cu
 
 
-def _dense_as_varlen(q, k, v, softmax_scale, causal, window_size, softcap, return_lse):
-    """flash_attn_func with a local window or soft-capping: the (B, S, H, D) batch runs as B packed sequences of the
-    varlen kernel (views where the batch stride allows, else copies), out (B, Sq, H, D), lse (B, H, Sq)."""
+def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local, window, cap, k_stride=1):
+    """B query blocks of equal length as sequences of the varlen kernel: q (B, Sq, H, D) as B * Sq rows (a view where
+    the batch stride allows, else a copy), against key/value rows k_rows, v_rows delimited by cu_k (k_stride: see
+    _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq)."""
+    b, sq, h, d = q.shape
+    out, lse = _varlen_call(q.reshape(b * sq, h, d), k_rows, v_rows, _dense_offsets(q.device, b, sq), cu_k, sq, max_k,
+                            softmax_scale, causal, local, window, cap, k_stride)
+    return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous()
+
+
+def _dense_as_varlen(q, k, v, softmax_scale, causal, local, window, cap):
+    """flash_attn_func with a local window or soft-capping (options checked by _check_flash_options): the
+    (B, S, H, D) batch runs as B sequences of the varlen kernel. Returns out (B, Sq, H, D), lse (B, H, Sq)."""
     layout = "(batch, seqlen, heads, head_dim)"
     _check_tensors_and_causal(q, k, v, causal, 4, layout)
-    b, sq, sk, h, _, d = _check_inputs(q, k, v, layout)
-    rows_q = q.reshape(b * sq, h, d)
-    rows_k, rows_v = (t.reshape(b * sk, t.shape[2], d) for t in (k, v))
-    out, lse = flash_attn_varlen_func(rows_q, rows_k, rows_v, _dense_offsets(q.device, b, sq),
-                                      _dense_offsets(q.device, b, sk), sq, sk, 0.0, softmax_scale, causal, window_size,
-                                      softcap, return_lse=True)
-    out = out.view(b, sq, h, d)
-    return (out, lse.view(h, b, sq).permute(1, 0, 2).contiguous()) if return_lse else out
+    b, _, sk, _, _, d = _check_inputs(q, k, v, layout)
+    k_rows, v_rows = (t.reshape(b * sk, t.shape[2], d) for t in (k, v))
+    return _batched_varlen(q, k_rows, v_rows, _dense_offsets(q.device, b, sk), sk, softmax_scale, causal, local,
+                           window, cap)
 
 
 def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1), softcap=0.0,
@@ -349,9 +355,9 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     """
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
             or type(dropout_p) is bool:
-        local, _, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
+        local, window, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
         if local or cap:
-            out_lse = _dense_as_varlen(q, k, v, softmax_scale, causal, window_size, softcap, True)
+            out_lse = _dense_as_varlen(q, k, v, softmax_scale, causal, local, window, cap)
             if return_attn_probs:
                 return out_lse + (None,)
             return out_lse if return_lse else out_lse[0]
@@ -371,12 +377,13 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     return (out, lse) if return_lse else out
 
 
-def _unpack(name, t, parts, layout):
-    """The views of a packed tensor (B, S, parts, H, D) along its third dimension (flash-attn's packed layouts)."""
-    _check_tensor(name, t, 5, layout)
-    if t.shape[2] != parts:
-        raise ValueError(f"{name}: expected a 5-D tensor {layout}, got shape {tuple(t.shape)}")
-    return t.unbind(2)
+def _unpack(name, t, parts, layout, dim=2):
+    """The views of a packed tensor along dimension `dim`, which holds `parts` (flash-attn's packed layouts: (B, S,
+    parts, H, D), dim 2; varlen (total, parts, H, D), dim 1)."""
+    _check_tensor(name, t, dim + 3, layout)
+    if t.shape[dim] != parts:
+        raise ValueError(f"{name}: expected a {dim + 3}-D tensor {layout}, got shape {tuple(t.shape)}")
+    return t.unbind(dim)
 
 
 def flash_attn_qkvpacked_func(qkv, dropout_p=0.0, softmax_scale=None, causal=False, window_size=(-1, -1),
@@ -554,20 +561,12 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     return plan
 
 
-def _unpack_rows(name, t, parts, layout):
-    """The views of a packed varlen tensor (total, parts, H, D) along its second dimension."""
-    _check_tensor(name, t, 4, layout)
-    if t.shape[1] != parts:
-        raise ValueError(f"{name}: expected a 4-D tensor {layout}, got shape {tuple(t.shape)}")
-    return t.unbind(1)
-
-
 def flash_attn_varlen_qkvpacked_func(qkv, cu_seqlens, max_seqlen, dropout_p=0.0, softmax_scale=None, causal=False,
                                      window_size=(-1, -1), softcap=0.0, alibi_slopes=None, deterministic=False,
                                      return_attn_probs=False, *, return_lse=False):
     """flash-attn's `flash_attn_varlen_qkvpacked_func`: qkv (total, 3, H, D), one set of offsets. Arguments and results
     as flash_attn_varlen_func's."""
-    q, k, v = _unpack_rows("qkv", qkv, 3, "(total_seqlen, 3, heads, head_dim)")
+    q, k, v = _unpack("qkv", qkv, 3, "(total_seqlen, 3, heads, head_dim)", dim=1)
     return flash_attn_varlen_func(q, k, v, cu_seqlens, cu_seqlens, max_seqlen, max_seqlen, dropout_p, softmax_scale,
                                   causal, window_size, softcap, alibi_slopes, deterministic, return_attn_probs,
                                   return_lse=return_lse)
@@ -579,7 +578,7 @@ def flash_attn_varlen_kvpacked_func(q, kv, cu_seqlens_q, cu_seqlens_k, max_seqle
                                     return_lse=False):
     """flash-attn's `flash_attn_varlen_kvpacked_func`: q (total_q, H, D), kv (total_k, 2, H_kv, D). Arguments and
     results as flash_attn_varlen_func's."""
-    k, v = _unpack_rows("kv", kv, 2, "(total_seqlen, 2, heads, head_dim)")
+    k, v = _unpack("kv", kv, 2, "(total_seqlen, 2, heads, head_dim)", dim=1)
     return flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, dropout_p,
                                   softmax_scale, causal, window_size, softcap, alibi_slopes, deterministic,
                                   return_attn_probs, return_lse=return_lse)
@@ -645,6 +644,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     s_new = 0
     if (k is None) != (v is None):
         raise ValueError("k, v: pass both new-token tensors or neither")
+    rows = idx if idx is not None else torch.arange(b, device=device)  # each sequence's cache row
     if k is not None:
         for name, t in (("k", k), ("v", v)):
             _check_tensor(name, t, 4, "(batch, seqlen_new, heads_kv, head_dim)")
@@ -653,21 +653,15 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                 raise ValueError(f"{name}: expected shape ({b}, seqlen_new, {hk}, {d}), dtype {k_cache.dtype} on "
                                  f"{device}, got {tuple(t.shape)}, {t.dtype} on {t.device}")
         s_new = k.shape[1]
-        rows = idx if idx is not None else torch.arange(b, device=device)
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
         k_cache[rows[:, None], pos] = k
         v_cache[rows[:, None], pos] = v
-    start = (idx if idx is not None else torch.arange(b, device=device)).to(torch.int32) * sc
+    start = rows.to(torch.int32) * sc
     # (start, end) rows of each sequence's keys, within its cache row (a length past the cache is clamped to it)
     bounds = torch.stack((start, start + torch.clamp(lens + s_new, 0, sc)), 1).reshape(-1)
-    q_rows = q.reshape(b * sq, h, d)
-    out, lse = _varlen_call(q_rows, k_cache.view(bc * sc, hk, d), v_cache.view(bc * sc, hk, d),
-                            _dense_offsets(device, b, sq), bounds, sq, sc, softmax_scale, causal, local, window, cap,
-                            k_stride=2)
-    out = out.view(b, sq, h, d)
-    if return_softmax_lse:
-        return out, lse.view(h, b, sq).permute(1, 0, 2).contiguous()
-    return out
+    out, lse = _batched_varlen(q, k_cache.view(bc * sc, hk, d), v_cache.view(bc * sc, hk, d), bounds, sc,
+                               softmax_scale, causal, local, window, cap, k_stride=2)
+    return (out, lse) if return_softmax_lse else out
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

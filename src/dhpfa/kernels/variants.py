@@ -398,9 +398,9 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # (flash-attn's window_size; causal calls with a window run as a window with right side 0, never with the causal flag)
 # and soft-capped scores (softcap).
 # With grouped-query heads, the group's heads run as rows of one tile (the kernel's G, public) where the queries per
-# sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps and speculative drafts. Where a call's grid would leave most SMs idle and the
-# keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and attn_varlen_combine
-# merges the parts.
+# sequence are few (VARLEN_GROUP_MAX_Q), as for decode steps and speculative drafts. Where a call's grid would leave
+# most SMs idle and the keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and
+# attn_varlen_combine merges the parts.
 VARLEN_KERNEL = "attn_fwd_varlen"
 VARLEN_KERNELS = {(local, softcap, split, group): VARLEN_KERNEL + ("_local" if local else "")
                   + ("_softcap" if softcap else "") + ("_split" if split else "") + ("_gqa" if group else "")
@@ -432,6 +432,8 @@ def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q:
             and max_seqlen_k >= parts * 2 * VARLEN_SPLIT_MIN_KEYS:
         parts *= 2
     return parts if parts >= 2 else 1
+
+
 VARLEN = {d: cfg for d, (_, cfg) in SM90_SHORT.items()}
 VARLEN_INTERPRETER = TileConfig(16, 16, 4, 1)
 
