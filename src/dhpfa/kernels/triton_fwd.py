@@ -160,6 +160,20 @@ def _varlen_rows(r, rows_total, G, stride_m, stride_h, TOTAL_Q, GROUP: tl.conste
         return rc, rc * stride_m, rc.to(tl.int64)
 
 
+@triton.jit
+def _ws_rows(q_lo, pos, r, rows_total, h0, H, G, TOTAL_Q, part, HEAD_DIM: tl.constexpr, GROUP: tl.constexpr):
+    """Where tile rows r (position pos of the sequence from row q_lo; head h0, plus the row's head offset with GROUP)
+    keep part `part` of their state in the split workspace: (element offsets into WS_O (SPLITS, TOTAL_Q, H,
+    HEAD_DIM), offsets into WS_L (SPLITS, H, TOTAL_Q)). Shared by attn_fwd_varlen(SPLIT) and attn_varlen_combine.
+    part * H * TOTAL_Q stays in int32: the API splits only where the workspace has fewer than 2**29 elements."""
+    row = (q_lo + pos).to(tl.int64) + part * TOTAL_Q
+    if GROUP:
+        head = h0 + tl.minimum(r, rows_total - 1) % G
+    else:
+        head = h0
+    return (row * H + head) * HEAD_DIM, part * H * TOTAL_Q + head.to(tl.int64) * TOTAL_Q + q_lo + pos
+
+
 @triton.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
 def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     stride_qm, stride_qh, stride_kn, stride_kh, stride_vn, stride_vh, stride_om, stride_oh,
@@ -257,15 +271,10 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
         out, lse = finalize_rows(acc, m_i, l_i)
-        if SPLIT:  # (part, row, head) of the workspace: rows q_lo + pos, heads h0 + hh
-            row_ws = (q_lo + pos).to(tl.int64) + tl.program_id(2).to(tl.int64) * TOTAL_Q
-            if GROUP:
-                ws_o = WS_O + (row_ws * H + h0 + tl.minimum(offs_r, rows_total - 1) % G) * HEAD_DIM
-            else:
-                ws_o = WS_O + (row_ws * H + h0) * HEAD_DIM
-            tl.store(ws_o[:, None] + offs_d[None, :], out, mask=r_ok[:, None] & d_ok[None, :])
-            tl.store(WS_L + tl.program_id(2).to(tl.int64) * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off,
-                     lse, mask=r_ok)
+        if SPLIT:
+            ws_o, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, tl.program_id(2), HEAD_DIM, GROUP)
+            tl.store(WS_O + ws_o[:, None] + offs_d[None, :], out, mask=r_ok[:, None] & d_ok[None, :])
+            tl.store(WS_L + ws_l, lse, mask=r_ok)
         else:
             _, o_off, _ = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
             tl.store(o_base + o_off[:, None] + offs_d[None, :], out.to(O.dtype.element_ty),
@@ -314,22 +323,18 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
         offs_r = t * BLOCK_M + tl.arange(0, BLOCK_M)
         r_ok = offs_r < rows_total
         pos, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
-        hh = tl.minimum(offs_r, rows_total - 1) % G  # (G = 1 without GROUP: 0)
         m = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
         for part in range(SPLITS):
-            lse_p = tl.load(WS_L + part * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off, mask=r_ok,
-                            other=float("-inf"))
-            m = tl.maximum(m, lse_p)
+            _, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, part, HEAD_DIM, GROUP)
+            m = tl.maximum(m, tl.load(WS_L + ws_l, mask=r_ok, other=float("-inf")))
         m_sub = tl.where(m == float("-inf"), 0.0, m)
         acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
         w_sum = tl.zeros([BLOCK_M], dtype=tl.float32)
         for part in range(SPLITS):
-            lse_p = tl.load(WS_L + part * H * TOTAL_Q + h0.to(tl.int64) * TOTAL_Q + q_lo + lse_off, mask=r_ok,
-                            other=float("-inf"))
+            ws_o, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, part, HEAD_DIM, GROUP)
+            lse_p = tl.load(WS_L + ws_l, mask=r_ok, other=float("-inf"))
             w = tl.math.exp2((lse_p - m_sub) * 1.4426950408889634)  # exp(lse_p - m)
-            row_ws = (q_lo + pos).to(tl.int64) + part * TOTAL_Q
-            o_p = tl.load((WS_O + (row_ws * H + h0 + hh) * HEAD_DIM)[:, None] + offs_d[None, :],
-                          mask=r_ok[:, None] & d_ok[None, :], other=0.0)
+            o_p = tl.load(WS_O + ws_o[:, None] + offs_d[None, :], mask=r_ok[:, None] & d_ok[None, :], other=0.0)
             acc += o_p * w[:, None]
             w_sum += w
         empty = w_sum == 0.0
