@@ -111,6 +111,66 @@ def case(kind, d, causal, rounds, n_sets=3):
     return row
 
 
+EQUAL_SHAPES = ((16, 1024, 1024, 16, 16, 128), (16, 1024, 1024, 32, 32, 64), (4, 4096, 4096, 16, 16, 128),
+                (64, 256, 256, 16, 16, 128), (8, 64, 64, 32, 8, 128), (16, 48, 48, 32, 8, 128),
+                (8, 128, 2048, 32, 8, 128), (32, 40, 40, 16, 16, 64))
+
+
+def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
+    """B sequences of equal lengths (what Hugging Face's unpadding gives for a batch without padding): the API (the
+    dense path, variants.VARLEN_DENSE_MIN_Q), the varlen kernel forced (the path off), dhpfa's dense call on the same
+    rows as (B, S, H, D) (the API's path less the guard), FA2's varlen kernel."""
+    from dhpfa import api
+    from dhpfa.kernels import variants
+    cu_q = offsets([sq] * batch)
+    cu_k = offsets([sk] * batch)
+    g = torch.Generator(device="cuda").manual_seed(d + sq)
+    sets = [(torch.randn(batch * sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(batch * sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g),
+             torch.randn(batch * sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(n_sets)]
+
+    def api_call(q, k, v, causal):
+        return dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, sq, sk, causal=causal)
+
+    def varlen_kernel(q, k, v, causal):
+        old = variants.VARLEN_DENSE_MIN_Q
+        variants.VARLEN_DENSE_MIN_Q = None
+        api._PLANS.clear()
+        try:
+            return api_call(q, k, v, causal)
+        finally:
+            variants.VARLEN_DENSE_MIN_Q = old
+            api._PLANS.clear()
+
+    def dense(q, k, v, causal):
+        return dhpfa.flash_attn_func(q.unflatten(0, (batch, sq)), k.unflatten(0, (batch, sk)),
+                                     v.unflatten(0, (batch, sk)), causal=causal)
+
+    def fa2_varlen(q, k, v, causal):
+        return torch.ops.aten._flash_attention_forward(q, k, v, cu_q, cu_k, sq, sk, 0.0, causal, False)[0]
+    kernels = {"api": api_call, "varlen_kernel": varlen_kernel, "dense": dense, "fa2_varlen": fa2_varlen}
+    a = api_call(*sets[0], causal).float()
+    b = varlen_kernel(*sets[0], causal).float()
+    errors = {}
+    times = interleaved_ms(kernels, sets, causal, rounds=rounds, graph=True, errors=errors)
+    flops = 4 * d * h * batch * visible(sq, sk, causal)
+    row = {"batch": batch, "sq": sq, "sk": sk, "h": h, "hk": hk, "d": d, "causal": causal, "errors": errors,
+           "rel_diff_api_vs_varlen_kernel": float((a - b).norm() / b.norm())}
+    for name, ts in times.items():
+        ms = stats.median(ts)
+        row[name] = {"us": ms * 1e3, "tflops": flops / ms / 1e9}
+    q, k, v = sets[0]
+    for _ in range(5):
+        api_call(q, k, v, causal)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(50):
+        api_call(q, k, v, causal)
+    row["eager_host_us_per_call"] = (time.perf_counter() - t0) / 50 * 1e6
+    torch.cuda.synchronize()
+    return row
+
+
 def visible_window(sq, sk, left, right):
     """Visible (query, key) pairs of one sequence under a window (bottom-right aligned; -1 unbounded)."""
     n = 0
@@ -267,7 +327,7 @@ def main():
     ap.add_argument("--out", default="out/varlen")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--leak-samples", type=int, default=1000)
-    ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode")
+    ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal")
     ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -300,6 +360,15 @@ def main():
             r = sweep[-1]
             print(f"splits B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} programs={r['programs']} rule={r['rule']}: "
                   + "  ".join(f"{n} {r[n]:.1f}" for n in r if n == "api" or n.startswith("parts")), flush=True)
+    equal = []
+    for batch, sq, sk, h, hk, d in (EQUAL_SHAPES if "equal" in a.parts else ()):
+        for causal in (False, True):
+            equal.append(equal_case(batch, sq, sk, h, hk, d, causal, a.rounds))
+            r = equal[-1]
+            print(f"equal B={batch:2d} {sq}x{sk} H={h}/{hk} D={d} causal={causal!s:5s}: " + "  ".join(
+                f"{n} {r[n]['us']:.1f} us {r[n]['tflops']:.0f}" for n in ("api", "varlen_kernel", "dense", "fa2_varlen")
+                if n in r) + f"  diff {r['rel_diff_api_vs_varlen_kernel']:.1e}  host "
+                f"{r['eager_host_us_per_call']:.1f} us {r['errors']}", flush=True)
     for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
         for d in (64, 128):
             for causal in (False, True):
@@ -311,7 +380,7 @@ def main():
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
                       flush=True)
     res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode,
-           "split_sweep": sweep}
+           "split_sweep": sweep, "equal": equal}
     if a.leak_samples:
         for key, decode in (("leak", False), ("leak_decode", True)):
             if decode and "decode" not in a.parts:

@@ -326,9 +326,9 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert res.returncode == 0, (res.stdout[-3000:], res.stderr[-3000:])
     rep = json.loads(res.stdout)
     from dhpfa.kernels import variants
-    from dhpfa.envelope import audited_kernels
-    assert len(audited_kernels()) == 3  # stamp, gated stamp, pad
-    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 3  # + the envelope's kernels
+    from dhpfa.audit import audited_kernels
+    assert len(audited_kernels()) == 5  # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16)
+    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 5  # + those kernels
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
@@ -336,6 +336,8 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
+    assert sum("varlen_equal_guard" in r["variant"] and "(public: CU_Q, CU_K)" in r["variant"]
+               for r in rep["rows"]) == 2
     assert elapsed < 300, f"audit took {elapsed:.0f} s"
 
 

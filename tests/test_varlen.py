@@ -294,6 +294,66 @@ def test_return_attn_probs_and_defaults():
                                                          deterministic=True))
 
 
+def _dense_plans():
+    return [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and p.dense is not None]
+
+
+@interp
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("sq,sk,h,hk,d", [(40, 40, 2, 2, 32), (33, 50, 4, 2, 64), (45, 36, 2, 1, 32)])
+def test_equal_lengths_run_dense(monkeypatch, sq, sk, h, hk, d, causal):
+    """B sequences of max_seqlen_q queries and max_seqlen_k keys (variants.VARLEN_DENSE_MIN_Q and up) run as one dense
+    batch, then the guard: every sequence against float64 (seq_q != seq_k both ways, causal bottom-right, grouped
+    heads), out with and without the lse; the dense plan is the one taken; the varlen kernel (the path off) agrees."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    q, k, v, cu_q, cu_k, out, lse = run_case([sq] * 3, [sk] * 3, h, hk, d, causal, torch.float16, seed=sq + sk)
+    assert len(_dense_plans()) == 1
+    assert torch.equal(dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, sq, sk, causal=causal), out)
+    monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", None)
+    monkeypatch.setattr(api, "_PLANS", {})
+    out2, lse2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, sq, sk, causal=causal, return_lse=True)
+    assert not _dense_plans() and rel_err(out2, out) < TOL[torch.float16]
+    finite = torch.isfinite(lse)
+    assert torch.equal(finite, torch.isfinite(lse2)) and torch.allclose(lse[finite], lse2[finite], atol=1e-3)
+
+
+@interp
+def test_equal_lengths_strided_qkv():
+    """Rows of a packed (total, 3, H, D) tensor (row stride 3 H D) on the dense path."""
+    gen = torch.Generator().manual_seed(41)
+    qkv = torch.randn(2 * 36, 3, 2, 32, generator=gen).half()
+    q, k, v = qkv.unbind(1)
+    cu = offsets([36, 36], "cpu")
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 36, 36, causal=True, return_lse=True)
+    check_sequences(out, lse, q, k, v, cu, cu, 1 / math.sqrt(32), True, TOL[torch.float16])
+
+
+@interp
+@pytest.mark.parametrize("lens_q,lens_k,bad", [
+    ([40, 30, 50], [40, 40, 40], [1, 2]),   # total_q = 3 x 40 but sequence 2 is longer than max_seqlen_q
+    ([40, 40, 40], [40, 40, 40], []),
+    ([40, 40, 40], [30, 40, 50], [0, 1, 2]),  # a key sequence longer than max_seqlen_k
+    ([40, 40, 40], [40, 45, 35], [1, 2]),
+])
+def test_equal_length_guard_nans_blocks_whose_offsets_disagree(monkeypatch, lens_q, lens_k, bad):
+    """total_q = B x max_seqlen_q (and total_k = B x max_seqlen_k) with offsets that are not the dense batch's (some
+    sequence past its max_seqlen: the caller's error): the blocks whose offsets disagree are NaN in out and lse, the
+    others are their sequences' attention."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(42)
+    q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 2, 2, 32, torch.float16, "cpu", gen)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 40, 40, return_lse=True)
+    assert len(_dense_plans()) == 1
+    for b in range(3):
+        rows = slice(40 * b, 40 * (b + 1))
+        if b in bad:
+            assert out[rows].isnan().all() and lse[:, rows].isnan().all(), f"block {b}"
+        else:
+            ref, ref_lse = attention_ref(q[None, rows], k[None, rows], v[None, rows], 1 / math.sqrt(32))
+            assert rel_err(out[None, rows], ref) < TOL[torch.float16], f"block {b}"
+            assert torch.allclose(lse[:, rows].double(), ref_lse[0], atol=1e-3)
+
+
 def _args(**over):
     gen = torch.Generator().manual_seed(6)
     q, k, v, cu_q, cu_k = packed([4, 9], [4, 9], 2, 2, 32, torch.float16, "cpu", gen)
@@ -410,6 +470,35 @@ def test_gpu_grouped_heads(split, grouped, lens_q, opts, d, dtype):
     o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), 3000, causal=True,
                                       window_size=opts.get("window", (-1, -1)), softcap=opts.get("softcap", 0.0))
     assert torch.equal(o2, out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("d", [64, 96, 128])
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("sq,sk", [(300, 300), (200, 700)])
+def test_gpu_equal_lengths_dense_path(monkeypatch, sq, sk, causal, d, dtype):
+    """Equal lengths on the dense kernels (the Hopper builds on sm_90) and the guard, against float64, grouped heads;
+    repeats bitwise equal."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    q, k, v, cu_q, cu_k, out, lse = run_case([sq] * 4, [sk] * 4, 8, 2, d, causal, dtype, "cuda", seed=d + sq)
+    assert len(_dense_plans()) == 1
+    for _ in range(5):
+        o2, l2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, sq, sk, causal=causal, return_lse=True)
+        assert torch.equal(o2, out) and torch.equal(l2, lse)
+
+
+@pytest.mark.gpu
+def test_gpu_equal_length_guard(monkeypatch):
+    """The guard's compiled binary: blocks whose offsets are not the dense batch's become NaN, the others are right."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(43)
+    q, k, v, cu_q, cu_k = packed([100, 80, 120], [100] * 3, 4, 2, 128, torch.bfloat16, "cuda", gen)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 100, 100, causal=True, return_lse=True)
+    assert len(_dense_plans()) == 1
+    assert out[100:].isnan().all() and lse[:, 100:].isnan().all() and not out[:100].isnan().any()
+    ref, _ = attention_ref(q[None, :100], k[None, :100], v[None, :100], 1 / math.sqrt(128), 0)
+    assert rel_err(out[None, :100], ref) < TOL[torch.bfloat16]
 
 
 @pytest.mark.gpu

@@ -461,16 +461,17 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     if block_table is not None:
         raise NotImplementedError("block_table: paged key/value caches are not supported; expected None")
     out, lse = _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal,
-                            local, window, cap)
+                            local, window, cap, want_lse=return_lse or return_attn_probs)
     if return_attn_probs:
         return out, lse, None
     return (out, lse) if return_lse else out
 
 
 def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal, local,
-                 window, cap, k_stride=1):
+                 window, cap, k_stride=1, want_lse=True):
     """(out, lse) of a varlen call whose options are checked (_check_flash_options). k_stride 2: cu_seqlens_k holds a
-    (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's)."""
+    (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
+    want_lse=False: lse may be None (the equal-length path skips its transpose)."""
     extra = _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap)
     sig = _signature("varlen", q, k, v, causal, softmax_scale, extra and extra + (k_stride,))
     plan = _cached_plan(sig, q, k, v)
@@ -478,6 +479,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
         plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
                                 softmax_scale, local, cap, k_stride)
     _check_no_grad(q, k, v)
+    if plan.dense is not None:
+        return _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
     from .kernels import dispatch, triton_fwd
@@ -494,14 +497,42 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
+def _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse):
+    """A varlen call of B equal sequences (variants.VARLEN_DENSE_MIN_Q) as one dense (B, S, H, D) call, then the
+    guard (triton_fwd.varlen_equal_guard) that NaNs every block whose offsets are not the dense batch's. Returns
+    out (total_q, H, D) and lse (H, total_q) (None unless want_lse)."""
+    batch = cu_seqlens_q.shape[0] - 1
+    qd, kd, vd = (t.unflatten(0, (batch, -1)) for t in (q, k, v))
+    out = _empty(q.shape, q.dtype, q.device)
+    out_d = out.view(qd.shape)
+    dense = plan.dense
+    if dense.generation is not None and dense.generation != _tune.generation:  # the tuner chose again
+        dense = plan.dense = _new_plan(None, qd, kd, dense.causal, plan.scale, dense.offset)
+    lse_d = _forward(dense, qd, kd, vd, out_d)
+    from .kernels import dispatch
+    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
+        else contextlib.nullcontext()
+    with on_device:
+        tensors = (out_d, lse_d, cu_seqlens_q, cu_seqlens_k)
+        if plan.launcher is not None and dispatch._fast_path_allowed():
+            plan.launcher(tensors, plan.scale, q.device.index)
+        else:
+            plan.launcher = dispatch.launch_equal_guard(*tensors, plan.max_q, kd.shape[1])
+    if not want_lse:
+        return out, None
+    return out, lse_d.permute(1, 0, 2).reshape(q.shape[1], q.shape[0])
+
+
 class _VarlenPlan:
     """A varlen call's plan (see _Plan): its variant, the combine variant of a split call (else None), the softmax
-    scale, max_seqlen_q, the query heads per tile (group), the parts per tile (splits) and the launcher."""
-    __slots__ = ("variant", "combine", "scale", "max_q", "group", "splits", "launcher", "generation")
+    scale, max_seqlen_q, the query heads per tile (group), the parts per tile (splits) and the launcher; for a call of
+    equal lengths, the dense call's _Plan (dense; the launcher is then the guard's)."""
+    __slots__ = ("variant", "combine", "scale", "max_q", "group", "splits", "launcher", "generation", "dense")
 
-    def __init__(self, variant, combine, scale, max_q, group, splits):
+    def __init__(self, variant, combine, scale, max_q, group, splits, dense=None):
         self.variant, self.combine, self.scale, self.max_q = variant, combine, scale, max_q
         self.group, self.splits, self.launcher, self.generation = group, splits, None, None
+        self.dense = dense
 
 
 def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
@@ -536,6 +567,17 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
     heads, kv_heads = q.shape[1], k.shape[1]
+    batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
+    if k_stride == 1 and not local and not cap and variants.VARLEN_DENSE_MIN_Q is not None \
+            and max_q >= variants.VARLEN_DENSE_MIN_Q and q.shape[0] == batch * max_q and k.shape[0] == batch * max_k:
+        dense = _new_plan(None, q.unflatten(0, (batch, max_q)), k.unflatten(0, (batch, max_k)), causal, scale,
+                          max_k - max_q)
+        plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)
+        if sig is not None:
+            if len(_PLANS) >= MAX_PLANS:
+                _PLANS.clear()
+            _PLANS[sig] = plan
+        return plan
     interp = _interpreter_active()
     # few queries per sequence: the group's heads as rows of one tile
     group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \

@@ -146,8 +146,15 @@ def _audit_variant(variant):
     return VariantReport(variant.name, compiled.name, reports, res, compiled.sha256, compiled.cached)
 
 
+def audited_kernels():
+    """The kernels besides the attention variants: the timing envelope's and the varlen equal-length guard's,
+    as (name, fn, args, kwargs, public_params)."""
+    from ..envelope import audited_kernels as envelope_kernels
+    from ..kernels.triton_fwd import audited_kernels as guard_kernels
+    return envelope_kernels() + guard_kernels()
+
+
 def _audit_envelope_kernel(index):
-    from ..envelope import audited_kernels
     name, fn, args, kwargs, public = audited_kernels()[index]
     reports, compiled = audit_triton(fn, args, kwargs, public_params=public)
     res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
@@ -170,7 +177,6 @@ def _compile_variant(variant):
 
 
 def _compile_envelope_kernel(index):
-    from ..envelope import audited_kernels
     _name, fn, args, kwargs, _public = audited_kernels()[index]
     return not _compile.compile_offline(fn, args, kwargs).cached
 
@@ -179,7 +185,6 @@ def compile_shipped(jobs=None):
     """Compile every binary audit_shipped reads into the cubin cache (compile.cache_dir), in parallel: (binaries,
     how many were compiled now rather than found there). The audit's own time is then its analysis; compiling depends
     on what the machine's caches hold (a kernel source edit recompiles every binary that reaches it)."""
-    from ..envelope import audited_kernels
     from ..kernels import variants as _variants
     todo = [(_compile_variant, members[0]) for members in _binary_groups(_variants.audited_variants()).values()]
     todo += [(_compile_envelope_kernel, i) for i in range(len(audited_kernels()))]
@@ -188,7 +193,6 @@ def compile_shipped(jobs=None):
 
 def audit_shipped(jobs=None, variants=None):
     """Compile and audit every shipped kernel: the attention variants and the timing envelope's kernels."""
-    from ..envelope import audited_kernels
     from ..kernels import variants as _variants
     shipped = variants if variants is not None else _variants.audited_variants()
     groups = _binary_groups(shipped)

@@ -123,6 +123,21 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
     return launchers[0] if len(launchers) == 1 else _Pair(*launchers)
 
 
+def launch_equal_guard(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k):
+    """Launch triton_fwd.varlen_equal_guard (after a varlen call's dense run: out (B, S, H, D) and lse (B, H, S))
+    through the JIT; returns a launcher for later calls with the same public metadata (the caller keys it), called as
+    launcher((out, lse, cu_seqlens_q, cu_seqlens_k), scale, device_index), or None where the fast path is off."""
+    from . import triton_fwd
+    grid, args, kwargs = triton_fwd.equal_guard_args(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
+                                                     max_seqlen_k)
+    fn = triton_fwd.varlen_equal_guard
+    kernel = fn[grid](*args, **kwargs)
+    if not (out.is_cuda and _fast_path_allowed()):
+        return None
+    return _make_launcher(fn, kernel, grid, args, kwargs, (out, lse, cu_seqlens_q, cu_seqlens_k), 1.0,
+                          constant_floats=True)
+
+
 class _Desc:
     """What Triton's launcher reads of a host tensor descriptor (base, shape, strides, padding): the fast
     path rebuilds only this per call; the block shape and layout are fixed by the compiled kernel."""

@@ -347,6 +347,56 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
                      BLOCK_D, GROUP)
 
 
+@triton.jit(do_not_specialize=["MAX_Q", "MAX_K", "O_ELEMS", "LSE_ELEMS"])
+def varlen_equal_guard(O, LSE, CU_Q, CU_K, MAX_Q, MAX_K, O_ELEMS, LSE_ELEMS, CHUNK: tl.constexpr):
+    """After a varlen call of B sequences ran as one dense (B, MAX_Q) x (B, MAX_K) batch (the API's equal-length
+    path, taken where total_q = B * MAX_Q and total_k = B * MAX_K): program b compares sequence b's offsets with the
+    dense batch's, b * MAX_Q and (b + 1) * MAX_Q in CU_Q, b * MAX_K and (b + 1) * MAX_K in CU_K. Where they agree,
+    the dense block b is exactly sequence b's attention. Where they differ, some sequence is longer than its
+    max_seqlen (a caller's error the dense kernel cannot see), and block b's rows become NaN: O (O_ELEMS elements per
+    block, contiguous) and LSE (LSE_ELEMS per block: (B, H, MAX_Q) contiguous). Public: the offsets (declared public
+    loads, as in attn_fwd_varlen; four scalar loads per program, no reduction through shared memory), so the branch
+    and the stores' predicates depend on public values only; nothing secret is read."""
+    b = tl.program_id(0).to(tl.int64)
+    q0 = tl.load(CU_Q + b)
+    q1 = tl.load(CU_Q + b + 1)
+    k0 = tl.load(CU_K + b)
+    k1 = tl.load(CU_K + b + 1)
+    if (q0 != b * MAX_Q) | (q1 != (b + 1) * MAX_Q) | (k0 != b * MAX_K) | (k1 != (b + 1) * MAX_K):
+        o_base = O + b * O_ELEMS
+        for off in range(0, O_ELEMS, CHUNK):
+            idx = off + tl.arange(0, CHUNK)
+            tl.store(o_base + idx, tl.full([CHUNK], float("nan"), dtype=O.dtype.element_ty), mask=idx < O_ELEMS)
+        l_base = LSE + b * LSE_ELEMS
+        for off in range(0, LSE_ELEMS, CHUNK):
+            idx = off + tl.arange(0, CHUNK)
+            tl.store(l_base + idx, tl.full([CHUNK], float("nan"), dtype=tl.float32), mask=idx < LSE_ELEMS)
+
+
+GUARD_CHUNK = 1024  # elements written per step when the guard fires
+
+
+def equal_guard_args(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k):
+    """(grid, args, kwargs) of varlen_equal_guard after the dense run: out (B, MAX_Q, H, D) and lse (B, H, MAX_Q),
+    both contiguous."""
+    batch = cu_seqlens_q.shape[0] - 1
+    assert out.is_contiguous() and lse.is_contiguous() and out.shape[0] == batch == lse.shape[0]
+    args = (out, lse, cu_seqlens_q, cu_seqlens_k, int(max_seqlen_q), int(max_seqlen_k), out[0].numel(),
+            lse[0].numel())
+    return (batch,), args, dict(CHUNK=GUARD_CHUNK, num_warps=4)
+
+
+def audited_kernels():
+    """The guard's binaries for `dhpfa audit` (one per output dtype): (name, fn, args, kwargs, public_params)."""
+    out = []
+    for dt, label in ((torch.float16, "fp16"), (torch.bfloat16, "bf16")):
+        cu = torch.empty(3, dtype=torch.int32)
+        _, args, kwargs = equal_guard_args(torch.empty(2, 70, 3, 64, dtype=dt), torch.empty(2, 3, 70), cu,
+                                           torch.empty_like(cu), 70, 90)
+        out.append((f"varlen_equal_guard-{label}", varlen_equal_guard, args, kwargs, ("CU_Q", "CU_K")))
+    return out
+
+
 # A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
 WINDOW_UNBOUNDED = 2 ** 30
 

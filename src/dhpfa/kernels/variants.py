@@ -415,6 +415,14 @@ VARLEN_SPLIT_MIN_KEYS = 512  # keys per part of the longest sequence, at least
 VARLEN_SPLIT_PROGRAMS = 16   # parts x programs at most this many times the SM count
 VARLEN_SPLIT_MAX_Q = 32      # split only calls of at most this many queries per sequence (decode-like: measured)
 VARLEN_SPLIT_FORCE = None    # tests: this many parts for every call (None: varlen_splits' rule)
+# Equal lengths: a varlen call whose rows are exactly B sequences of max_seqlen_q queries and max_seqlen_k keys (total_q
+# = B * max_seqlen_q, total_k = B * max_seqlen_k: with every length at most its max_seqlen, as the caller promises,
+# each is then equal to it) runs as one dense (B, S, H, D) call on the dense kernels (the Hopper Gluon builds on
+# sm_90), then triton_fwd.varlen_equal_guard NaNs any block whose offsets disagree. Hugging Face transformers unpads
+# every batch that comes with an attention mask, so unpadded batches arrive this way. Taken from this many queries per
+# sequence up (fewer: decode-like calls, where the varlen kernel's grouped and split builds were faster in session 20;
+# session 21 measured the boundary). Public: shapes and max_seqlen_*. None: never (for comparison).
+VARLEN_DENSE_MIN_Q = VARLEN_GROUP_MAX_Q + 1
 
 
 def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q: int = 1) -> int:
