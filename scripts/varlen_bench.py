@@ -111,9 +111,10 @@ def case(kind, d, causal, rounds, n_sets=3):
     return row
 
 
-EQUAL_SHAPES = ((16, 1024, 1024, 16, 16, 128), (16, 1024, 1024, 32, 32, 64), (4, 4096, 4096, 16, 16, 128),
-                (64, 256, 256, 16, 16, 128), (8, 64, 64, 32, 8, 128), (16, 48, 48, 32, 8, 128),
-                (8, 128, 2048, 32, 8, 128), (32, 40, 40, 16, 16, 64))
+EQUAL_SHAPES = ((16, 1024, 1024, 16, 16, 128), (4, 4096, 4096, 16, 16, 128), (16, 1024, 1024, 32, 32, 64),
+                (4, 4096, 4096, 32, 32, 64), (8, 2048, 2048, 8, 8, 256), (16, 1024, 1024, 16, 16, 96),
+                (8, 128, 2048, 32, 8, 128), (16, 96, 96, 16, 16, 128), (8, 256, 256, 32, 8, 128),
+                (32, 512, 512, 32, 32, 64), (4, 128, 1024, 32, 8, 64))
 
 
 def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
@@ -168,6 +169,21 @@ def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
         api_call(q, k, v, causal)
     row["eager_host_us_per_call"] = (time.perf_counter() - t0) / 50 * 1e6
     torch.cuda.synchronize()
+    old = variants.VARLEN_DENSE_MIN_Q  # the same for the varlen kernel (its plan kept across the calls)
+    variants.VARLEN_DENSE_MIN_Q = None
+    api._PLANS.clear()
+    try:
+        for _ in range(5):
+            api_call(q, k, v, causal)
+        torch.cuda.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(50):
+            api_call(q, k, v, causal)
+        row["eager_host_us_per_call_varlen_kernel"] = (time.perf_counter() - t0) / 50 * 1e6
+        torch.cuda.synchronize()
+    finally:
+        variants.VARLEN_DENSE_MIN_Q = old
+        api._PLANS.clear()
     return row
 
 
@@ -329,6 +345,7 @@ def main():
     ap.add_argument("--leak-samples", type=int, default=1000)
     ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal")
     ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
+    ap.add_argument("--equal-shapes", default="", help='"B,Sq,Sk,H,H_kv,D;..." for the equal part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -361,14 +378,17 @@ def main():
             print(f"splits B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} programs={r['programs']} rule={r['rule']}: "
                   + "  ".join(f"{n} {r[n]:.1f}" for n in r if n == "api" or n.startswith("parts")), flush=True)
     equal = []
-    for batch, sq, sk, h, hk, d in (EQUAL_SHAPES if "equal" in a.parts else ()):
+    eq_shapes = [tuple(int(x) for x in sh.split(",")) for sh in a.equal_shapes.split(";")] if a.equal_shapes else \
+        EQUAL_SHAPES
+    for batch, sq, sk, h, hk, d in (eq_shapes if "equal" in a.parts else ()):
         for causal in (False, True):
             equal.append(equal_case(batch, sq, sk, h, hk, d, causal, a.rounds))
             r = equal[-1]
             print(f"equal B={batch:2d} {sq}x{sk} H={h}/{hk} D={d} causal={causal!s:5s}: " + "  ".join(
                 f"{n} {r[n]['us']:.1f} us {r[n]['tflops']:.0f}" for n in ("api", "varlen_kernel", "dense", "fa2_varlen")
                 if n in r) + f"  diff {r['rel_diff_api_vs_varlen_kernel']:.1e}  host "
-                f"{r['eager_host_us_per_call']:.1f} us {r['errors']}", flush=True)
+                f"{r['eager_host_us_per_call']:.1f} us (varlen kernel {r['eager_host_us_per_call_varlen_kernel']:.1f}) "
+                f"{r['errors']}", flush=True)
     for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
         for d in (64, 128):
             for causal in (False, True):

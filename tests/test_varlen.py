@@ -298,11 +298,19 @@ def _dense_plans():
     return [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and p.dense is not None]
 
 
+@pytest.fixture
+def dense_from_33(monkeypatch):
+    """The equal-length dense path from 33 queries per sequence at every head dim (interpreter-sized cases)."""
+    monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", 33)
+    monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q_SMALL_D", 33)
+    monkeypatch.setattr(api, "_PLANS", {})
+
+
 @interp
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("sq,sk,h,hk,d", [(40, 40, 2, 2, 32), (33, 50, 4, 2, 64), (45, 36, 2, 1, 32)])
-def test_equal_lengths_run_dense(monkeypatch, sq, sk, h, hk, d, causal):
-    """B sequences of max_seqlen_q queries and max_seqlen_k keys (variants.VARLEN_DENSE_MIN_Q and up) run as one dense
+def test_equal_lengths_run_dense(monkeypatch, dense_from_33, sq, sk, h, hk, d, causal):
+    """B sequences of max_seqlen_q queries and max_seqlen_k keys (variants.varlen_dense) run as one dense
     batch, then the guard: every sequence against float64 (seq_q != seq_k both ways, causal bottom-right, grouped
     heads), out with and without the lse; the dense plan is the one taken; the varlen kernel (the path off) agrees."""
     monkeypatch.setattr(api, "_PLANS", {})
@@ -317,14 +325,24 @@ def test_equal_lengths_run_dense(monkeypatch, sq, sk, h, hk, d, causal):
     assert torch.equal(finite, torch.isfinite(lse2)) and torch.allclose(lse[finite], lse2[finite], atol=1e-3)
 
 
+def test_dense_rule_thresholds(monkeypatch):
+    """variants.varlen_dense: session 21's thresholds (96 queries above D=64, never at D <= 64); None turns it off."""
+    rule = variants.varlen_dense
+    assert not rule(128, 95) and rule(128, 96) and rule(96, 96) and rule(256, 4096)
+    assert not rule(64, 4096) and not rule(32, 4096)
+    monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", None)
+    assert not rule(128, 4096) and not rule(64, 4096)
+
+
 @interp
-def test_equal_lengths_strided_qkv():
+def test_equal_lengths_strided_qkv(dense_from_33):
     """Rows of a packed (total, 3, H, D) tensor (row stride 3 H D) on the dense path."""
     gen = torch.Generator().manual_seed(41)
     qkv = torch.randn(2 * 36, 3, 2, 32, generator=gen).half()
     q, k, v = qkv.unbind(1)
     cu = offsets([36, 36], "cpu")
     out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 36, 36, causal=True, return_lse=True)
+    assert len(_dense_plans()) == 1
     check_sequences(out, lse, q, k, v, cu, cu, 1 / math.sqrt(32), True, TOL[torch.float16])
 
 
@@ -335,11 +353,10 @@ def test_equal_lengths_strided_qkv():
     ([40, 40, 40], [30, 40, 50], [0, 1, 2]),  # a key sequence longer than max_seqlen_k
     ([40, 40, 40], [40, 45, 35], [1, 2]),
 ])
-def test_equal_length_guard_nans_blocks_whose_offsets_disagree(monkeypatch, lens_q, lens_k, bad):
+def test_equal_length_guard_nans_blocks_whose_offsets_disagree(dense_from_33, lens_q, lens_k, bad):
     """total_q = B x max_seqlen_q (and total_k = B x max_seqlen_k) with offsets that are not the dense batch's (some
     sequence past its max_seqlen: the caller's error): the blocks whose offsets disagree are NaN in out and lse, the
     others are their sequences' attention."""
-    monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(42)
     q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 2, 2, 32, torch.float16, "cpu", gen)
     out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 40, 40, return_lse=True)
@@ -474,7 +491,7 @@ def test_gpu_grouped_heads(split, grouped, lens_q, opts, d, dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
-@pytest.mark.parametrize("d", [64, 96, 128])
+@pytest.mark.parametrize("d", [96, 128, 256])
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("sq,sk", [(300, 300), (200, 700)])
 def test_gpu_equal_lengths_dense_path(monkeypatch, sq, sk, causal, d, dtype):

@@ -498,26 +498,32 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
 
 
 def _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse):
-    """A varlen call of B equal sequences (variants.VARLEN_DENSE_MIN_Q) as one dense (B, S, H, D) call, then the
-    guard (triton_fwd.varlen_equal_guard) that NaNs every block whose offsets are not the dense batch's. Returns
-    out (total_q, H, D) and lse (H, total_q) (None unless want_lse)."""
-    batch = cu_seqlens_q.shape[0] - 1
-    qd, kd, vd = (t.unflatten(0, (batch, -1)) for t in (q, k, v))
-    out = _empty(q.shape, q.dtype, q.device)
-    out_d = out.view(qd.shape)
-    dense = plan.dense
-    if dense.generation is not None and dense.generation != _tune.generation:  # the tuner chose again
-        dense = plan.dense = _new_plan(None, qd, kd, dense.causal, plan.scale, dense.offset)
-    lse_d = _forward(dense, qd, kd, vd, out_d)
+    """A varlen call of B equal sequences (variants.varlen_dense) as one dense (B, S, H, D) call, then the guard
+    (triton_fwd.varlen_equal_guard) that NaNs every block whose offsets are not the dense batch's. Returns out
+    (total_q, H, D) and lse (H, total_q) (None unless want_lse)."""
     from .kernels import dispatch
+    batch = cu_seqlens_q.shape[0] - 1
+    dense = plan.dense
+    out = _empty(q.shape, q.dtype, q.device)
     on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
         else contextlib.nullcontext()
-    with on_device:
-        tensors = (out_d, lse_d, cu_seqlens_q, cu_seqlens_k)
-        if plan.launcher is not None and dispatch._fast_path_allowed():
-            plan.launcher(tensors, plan.scale, q.device.index)
-        else:
-            plan.launcher = dispatch.launch_equal_guard(*tensors, plan.max_q, kd.shape[1])
+    if dense.launcher is not None and plan.launcher is not None and dispatch._fast_path_allowed() \
+            and (dense.generation is None or dense.generation == _tune.generation):
+        # Both launchers read only the tensors' base addresses (shapes and strides are in their keys, kept from the
+        # first call's views): the 3-D tensors go in as they are (host time: no views)
+        lse_d = _empty((batch, q.shape[1], plan.max_q), torch.float32, q.device)
+        with on_device:
+            dense.launcher((q, k, v, out, lse_d), plan.scale, q.device.index)
+            plan.launcher((out, lse_d, cu_seqlens_q, cu_seqlens_k), plan.scale, q.device.index)
+    else:
+        qd, kd, vd = (t.unflatten(0, (batch, -1)) for t in (q, k, v))
+        out_d = out.view(qd.shape)
+        if dense.generation is not None and dense.generation != _tune.generation:  # the tuner chose again
+            dense = plan.dense = _new_plan(None, qd, kd, dense.causal, plan.scale, dense.offset)
+        lse_d = _forward(dense, qd, kd, vd, out_d)
+        with on_device:
+            plan.launcher = dispatch.launch_equal_guard(out_d, lse_d, cu_seqlens_q, cu_seqlens_k, plan.max_q,
+                                                        kd.shape[1])
     if not want_lse:
         return out, None
     return out, lse_d.permute(1, 0, 2).reshape(q.shape[1], q.shape[0])
@@ -568,8 +574,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     scale = _check_scale(softmax_scale, d, "softmax_scale")
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
-    if k_stride == 1 and not local and not cap and variants.VARLEN_DENSE_MIN_Q is not None \
-            and max_q >= variants.VARLEN_DENSE_MIN_Q and q.shape[0] == batch * max_q and k.shape[0] == batch * max_k:
+    if k_stride == 1 and not local and not cap and variants.varlen_dense(d, max_q) and q.shape[0] == batch * max_q \
+            and k.shape[0] == batch * max_k:
         dense = _new_plan(None, q.unflatten(0, (batch, max_q)), k.unflatten(0, (batch, max_k)), causal, scale,
                           max_k - max_q)
         plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)

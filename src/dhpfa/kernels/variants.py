@@ -417,12 +417,22 @@ VARLEN_SPLIT_MAX_Q = 32      # split only calls of at most this many queries per
 VARLEN_SPLIT_FORCE = None    # tests: this many parts for every call (None: varlen_splits' rule)
 # Equal lengths: a varlen call whose rows are exactly B sequences of max_seqlen_q queries and max_seqlen_k keys (total_q
 # = B * max_seqlen_q, total_k = B * max_seqlen_k: with every length at most its max_seqlen, as the caller promises,
-# each is then equal to it) runs as one dense (B, S, H, D) call on the dense kernels (the Hopper Gluon builds on
+# each is then equal to it) can run as one dense (B, S, H, D) call on the dense kernels (the Hopper Gluon builds on
 # sm_90), then triton_fwd.varlen_equal_guard NaNs any block whose offsets disagree. Hugging Face transformers unpads
-# every batch that comes with an attention mask, so unpadded batches arrive this way. Taken from this many queries per
-# sequence up (fewer: decode-like calls, where the varlen kernel's grouped and split builds were faster in session 20;
-# session 21 measured the boundary). Public: shapes and max_seqlen_*. None: never (for comparison).
-VARLEN_DENSE_MIN_Q = VARLEN_GROUP_MAX_Q + 1
+# every batch that comes with an attention mask, so unpadded batches arrive this way. Session 21 runs 1-3 (H200, graph
+# replay, the API's dense path / the varlen kernel): D=128 x1.05-1.42 from 96 queries per sequence up (16 x 1024: 543 /
+# 383 TFLOPS; 4 x 4096: 599 / 433; one loss, 192 x 192 non-causal x0.88-0.96), x0.6-0.7 at 40-64 queries (about 10 us
+# calls where the varlen kernel's 6 us wins); D=96 x1.33-1.45 and D=256 x2.2-2.4 at 1-2K; D=64 within x0.96-1.06 at
+# 512-4096 queries and x0.79 at 4 x 128 x 1024 causal, so D <= 64 stays on the varlen kernel. Eager host time 37-43 us
+# against the varlen kernel's 30-35. Public: shapes, max_seqlen_*. VARLEN_DENSE_MIN_Q None: never (for comparison).
+VARLEN_DENSE_MIN_Q = 96              # queries per sequence, head dims above 64
+VARLEN_DENSE_MIN_Q_SMALL_D = None    # head dims 32 and 64: never (None)
+
+
+def varlen_dense(head_dim: int, max_seqlen_q: int) -> bool:
+    """Whether an equal-length varlen call with this head dim and max_seqlen_q runs on the dense kernels."""
+    least = VARLEN_DENSE_MIN_Q_SMALL_D if head_dim <= 64 else VARLEN_DENSE_MIN_Q
+    return VARLEN_DENSE_MIN_Q is not None and least is not None and max_seqlen_q >= least
 
 
 def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q: int = 1) -> int:
