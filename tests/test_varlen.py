@@ -631,6 +631,70 @@ def test_kvcache_strided_cache_is_refused():
         dhpfa.flash_attn_with_kvcache(q, kc, vc.float())
 
 
+def test_loosen_window():
+    """api._loosen_window: a side that hides nothing at these lengths becomes unbounded (left >= sk - 1, right >=
+    sq - 1), (-1, 0) without causal is causal; one key less and the window binds."""
+    loosen = api._loosen_window
+    assert loosen(True, (9, -1), False, 5, 10) == (False, (-1, -1), False)
+    assert loosen(True, (8, -1), False, 5, 10) == (True, (8, -1), False)
+    assert loosen(True, (-1, 4), False, 5, 10) == (False, (-1, -1), False)
+    assert loosen(True, (-1, 3), False, 5, 10) == (True, (-1, 3), False)
+    assert loosen(True, (-1, 0), False, 5, 10) == (False, (-1, 0), True)
+    assert loosen(True, (9, 0), True, 5, 10) == (False, (-1, 0), True)
+    assert loosen(True, (8, 0), True, 5, 10) == (True, (8, 0), True)
+    assert loosen(True, (0, 0), False, 1, 1) == (False, (-1, -1), False)
+
+
+@interp
+def test_window_that_hides_nothing_runs_the_plain_call(monkeypatch):
+    """flash_attn_func with a window wider than the shapes gives the plain call's bits (the dense kernels), (-1, 0)
+    those of causal=True; a window one key narrower takes the varlen kernel and matches float64."""
+    gen = torch.Generator().manual_seed(44)
+    q, k, v = (torch.randn(2, n, 2, 32, generator=gen).half() for n in (23, 30, 30))
+    varlen = []
+    dense_as_varlen = api._dense_as_varlen
+    monkeypatch.setattr(api, "_dense_as_varlen", lambda *a: varlen.append(1) or dense_as_varlen(*a))
+    plain = dhpfa.flash_attn_func(q, k, v)
+    assert torch.equal(dhpfa.flash_attn_func(q, k, v, window_size=(29, 22)), plain)
+    assert torch.equal(dhpfa.flash_attn_func(q, k, v, window_size=(40, -1)), plain)
+    assert torch.equal(dhpfa.flash_attn_func(q, k, v, window_size=(-1, 0)), dhpfa.flash_attn_func(q, k, v, causal=True))
+    assert torch.equal(dhpfa.flash_attn_func(q, k, v, causal=True, window_size=(29, 5)),
+                       dhpfa.flash_attn_func(q, k, v, causal=True))
+    assert not varlen
+    out = dhpfa.flash_attn_func(q, k, v, window_size=(28, 22))
+    assert varlen == [1]
+    ref, _ = attention_ref(q, k, v, 1 / math.sqrt(32), None, (28, 22))
+    assert rel_err(out, ref) < TOL[torch.float16]
+
+
+@interp
+@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("lens,s_new,sq", [(30, 40, 40), (None, 0, 36), (0, 36, 36), (10, 0, 34)])
+def test_kvcache_prefill_chunk_runs_dense(dense_from_33, monkeypatch, causal, lens, s_new, sq):
+    """An int cache_seqlens (or None), no cache_batch_idx, and a call of many queries (variants.varlen_dense): the
+    new tokens appended, then flash_attn_func on the cache's first rows; against float64 and the varlen kernel's
+    result (the path off). Causal calls with fewer keys than queries (rows that see no key) included."""
+    kc, vc, gen = _cache(b=2, sc=80, seed=45)
+    q = (torch.randn(2, sq, 4, 32, generator=gen) * 2).half()
+    k_new, v_new = (torch.randn(2, s_new, 2, 32, generator=gen).half() for _ in range(2)) if s_new else (None, None)
+    dense = []
+    flash = api.flash_attn_func
+    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: dense.append(1) or flash(*a, **kw))
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal,
+                                             return_softmax_lse=True)
+    assert dense == [1] and out.shape == q.shape and lse.shape == (2, 4, sq)
+    n = min((80 if lens is None else lens) + s_new, 80)
+    if s_new:
+        assert torch.equal(kc[:, lens:n], k_new) and torch.equal(vc[:, lens:n], v_new)
+    ref, ref_lse = attention_ref(q, kc[:, :n], vc[:, :n], 1 / math.sqrt(32), n - sq if causal else None)
+    finite = torch.isfinite(ref_lse)
+    assert rel_err(out, ref) < TOL[torch.float16] and torch.equal(torch.isfinite(lse), finite)
+    assert torch.allclose(lse[finite].double(), ref_lse[finite], rtol=1e-3, atol=1e-3)
+    monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", None)
+    out2 = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal)
+    assert dense == [1] and rel_err(out2, out.double()) < TOL[torch.float16]
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("d", [64, 128])
 def test_gpu_kvcache_decode_loop(d):
@@ -648,3 +712,22 @@ def test_gpu_kvcache_decode_loop(d):
             ref, _ = attention_ref(q[i:i + 1], kc[i:i + 1, :n], vc[i:i + 1, :n], d ** -0.5, n - 1)
             assert rel_err(out[i:i + 1], ref) < 1e-2, (step, i)
         lens += 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [128, 256])
+@pytest.mark.parametrize("window", [(-1, -1), (5000, 0)])
+def test_gpu_kvcache_prefill_chunks(d, window):
+    """A prompt written in chunks of 256 tokens into an empty cache (an int cache_seqlens: the dense path, variants.
+    varlen_dense; the window (5000, 0) hides nothing at these lengths, so it takes the same path), causal, against
+    float64 every chunk."""
+    gen = torch.Generator().manual_seed(46)
+    b, hk, h, sc, chunk = 2, 2, 8, 1536, 256
+    kc, vc = (torch.full((b, sc, hk, d), float("nan")).to("cuda", torch.bfloat16) for _ in range(2))
+    for step in range(sc // chunk):
+        q = torch.randn(b, chunk, h, d, generator=gen).to("cuda", torch.bfloat16)
+        kn, vn = (torch.randn(b, chunk, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+        n0 = step * chunk
+        out = dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=n0, causal=True, window_size=window)
+        ref, _ = attention_ref(q, kc[:, :n0 + chunk], vc[:, :n0 + chunk], d ** -0.5, n0)
+        assert rel_err(out, ref) < 1e-2, step

@@ -303,6 +303,24 @@ def _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal):
     return left >= 0 or (right >= 0 and not causal), (left, right), float(softcap)
 
 
+def _loosen_window(local, window, causal, sq, sk):
+    """(local, window, causal) for a call of sq queries and sk keys: a window side that hides nothing at these lengths
+    becomes unbounded (left >= sk - 1: every query's lower bound i + sk - sq - left is <= 0; right >= sq - 1: every
+    upper bound i + sk - sq + right is >= sk - 1), and a window (-1, 0) without causal is the causal mask. A call whose
+    window then hides nothing runs on the dense kernels (the Hopper builds on sm_90) instead of the varlen kernel.
+    Public: the window and the shapes."""
+    if not local:
+        return local, window, causal
+    left, right = window
+    if left >= sk - 1:
+        left = -1
+    if not causal and right >= max(sq - 1, 0):
+        right = -1
+    if not causal and left < 0 and right == 0:
+        causal = True
+    return left >= 0 or (right >= 0 and not causal), (left, right), causal
+
+
 _ARANGE = {}  # (device, batch, seqlen) -> int32 offsets 0, S, 2S, ..., B*S (public: shapes)
 
 
@@ -356,6 +374,8 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
             or type(dropout_p) is bool:
         local, window, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
+        if local and isinstance(q, torch.Tensor) and isinstance(k, torch.Tensor) and q.dim() == k.dim() == 4:
+            local, window, causal = _loosen_window(local, window, causal, q.shape[1], k.shape[1])
         if local or cap:
             out_lse = _dense_as_varlen(q, k, v, softmax_scale, causal, local, window, cap)
             if return_attn_probs:
@@ -645,7 +665,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     tokens); window_size and softcap as in flash_attn_func. Returns out (B, Sq, H, D), with return_softmax_lse (out,
     lse (B, H, Sq)).
     Runs on the varlen kernel: sequence b's keys are its cache row's first tokens (a (start, end) pair of rows per
-    sequence). Public: cache_seqlens, cache_batch_idx and the shapes (the schedule follows them); secret: q, the
+    sequence); with cache_seqlens an int (or None), no cache_batch_idx, no window that binds and no softcap, calls of
+    many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Public: cache_seqlens, cache_batch_idx and the shapes (the schedule follows them); secret: q, the
     cache and the new tokens. Not implemented (an error names them): rotary embeddings (rotary_cos / rotary_sin),
     cache_leftpad, block_table (paged caches), alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits
     the keys across programs (variants.varlen_splits)."""
@@ -704,6 +725,14 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
         k_cache[rows[:, None], pos] = k
         v_cache[rows[:, None], pos] = v
+    if idx is None and not isinstance(cache_seqlens, torch.Tensor):  # every sequence has the same keys: a host int
+        n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
+        local, window, causal = _loosen_window(local, window, causal, sq, n_keys)
+        if n_keys > 0 and not local and not cap and variants.varlen_dense(d, sq):
+            # a prefill chunk against equal caches: the dense kernels on the cache's first n_keys rows (views)
+            out, lse = flash_attn_func(q, k_cache[:, :n_keys], v_cache[:, :n_keys], softmax_scale=softmax_scale,
+                                       causal=causal, return_lse=True)
+            return (out, lse) if return_softmax_lse else out
     start = rows.to(torch.int32) * sc
     # (start, end) rows of each sequence's keys, within its cache row (a length past the cache is clamped to it)
     bounds = torch.stack((start, start + torch.clamp(lens + s_new, 0, sc)), 1).reshape(-1)
