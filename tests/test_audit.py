@@ -446,3 +446,40 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert all(sum(r.values()) == 0 for r in out["declared"]), out
     assert sum(r["branch"] for r in out["undeclared"]) > 0 and sum(r["address"] for r in out["undeclared"]) > 0, out
+
+
+_GUARD_AUDIT = """
+import json, torch
+from dhpfa import audit
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import triton_fwd
+out = {}
+for name, fn, args, kwargs, public in triton_fwd.audited_kernels():
+    declared, _ = audit.audit_triton(fn, args, kwargs, public_params=public)
+    undeclared, _ = audit.audit_triton(fn, args, kwargs)
+    dt = args[0].dtype
+    shapes = set()
+    for b, sq, sk, h, d in ((1, 1, 1, 1, 32), (7, 333, 4097, 5, 96), (64, 1024, 128, 32, 128)):
+        cu = torch.empty(b + 1, dtype=torch.int32)
+        _, a, kw = triton_fwd.equal_guard_args(torch.empty(b, sq, h, d, dtype=dt), torch.empty(b, h, sq), cu,
+                                               torch.empty_like(cu), sq, sk)
+        shapes.add(compile_offline(fn, a, kw).sha256)
+    out[name] = {"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
+                 "audited": compile_offline(fn, args, kwargs).sha256, "shapes": sorted(shapes)}
+print(json.dumps(out))
+"""
+
+
+def test_equal_length_guard_branches_only_on_its_declared_offsets():
+    """varlen_equal_guard (after a varlen call of equal lengths ran on the dense kernels) branches on the offsets it
+    loads: clean when CU_Q and CU_K are public (as it declares), flagged when not; and one binary whatever the batch,
+    lengths, heads and head dim (its integer arguments are not specialised)."""
+    res = subprocess.run([sys.executable, "-c", _GUARD_AUDIT], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out) == 2
+    for name, r in out.items():
+        assert all(sum(k.values()) == 0 for k in r["declared"]), (name, r)
+        assert sum(k["branch"] for k in r["undeclared"]) > 0, (name, r)
+        assert r["shapes"] == [r["audited"]], (name, r)
