@@ -594,8 +594,10 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     scale = _check_scale(softmax_scale, d, "softmax_scale")
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
+    interp = _interpreter_active()
+    # equal lengths on the dense kernels: measured on Hopper (the Gluon builds) only; the interpreter for the tests
     if k_stride == 1 and not local and not cap and variants.varlen_dense(d, max_q) and q.shape[0] == batch * max_q \
-            and k.shape[0] == batch * max_k:
+            and k.shape[0] == batch * max_k and (interp or _is_sm90(q.device)):
         dense = _new_plan(None, q.unflatten(0, (batch, max_q)), k.unflatten(0, (batch, max_k)), causal, scale,
                           max_k - max_q)
         plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)
@@ -604,7 +606,6 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
                 _PLANS.clear()
             _PLANS[sig] = plan
         return plan
-    interp = _interpreter_active()
     # few queries per sequence: the group's heads as rows of one tile
     group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
         and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1
@@ -728,7 +729,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     if idx is None and not isinstance(cache_seqlens, torch.Tensor):  # every sequence has the same keys: a host int
         n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
         local, window, causal = _loosen_window(local, window, causal, sq, n_keys)
-        if n_keys > 0 and not local and not cap and variants.varlen_dense(d, sq):
+        if n_keys > 0 and not local and not cap and variants.varlen_dense(d, sq) \
+                and (_interpreter_active() or _is_sm90(device)):
             # a prefill chunk against equal caches: the dense kernels on the cache's first n_keys rows (views)
             out, lse = flash_attn_func(q, k_cache[:, :n_keys], v_cache[:, :n_keys], softmax_scale=softmax_scale,
                                        causal=causal, return_lse=True)

@@ -417,8 +417,8 @@ VARLEN_SPLIT_MAX_Q = 32      # split only calls of at most this many queries per
 VARLEN_SPLIT_FORCE = None    # tests: this many parts for every call (None: varlen_splits' rule)
 # Equal lengths: a varlen call whose rows are exactly B sequences of max_seqlen_q queries and max_seqlen_k keys (total_q
 # = B * max_seqlen_q, total_k = B * max_seqlen_k: with every length at most its max_seqlen, as the caller promises,
-# each is then equal to it) can run as one dense (B, S, H, D) call on the dense kernels (the Hopper Gluon builds on
-# sm_90), then triton_fwd.varlen_equal_guard NaNs any block whose offsets disagree. Hugging Face transformers unpads
+# each is then equal to it) can run as one dense (B, S, H, D) call on the dense kernels (on sm_90 only, where it was
+# measured: the Hopper Gluon builds), then triton_fwd.varlen_equal_guard NaNs any block whose offsets disagree. Hugging Face transformers unpads
 # every batch that comes with an attention mask, so unpadded batches arrive this way. Session 21 runs 1-3 (H200, graph
 # replay, the API's dense path / the varlen kernel): D=128 x1.05-1.42 from 96 queries per sequence up (16 x 1024: 543 /
 # 383 TFLOPS; 4 x 4096: 599 / 433; one loss, 192 x 192 non-causal x0.88-0.96), x0.6-0.7 at 40-64 queries (about 10 us
