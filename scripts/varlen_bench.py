@@ -9,6 +9,7 @@ every kernel (the padded calls' extra rows are their cost). Times are CUDA-graph
 graph=True, kernels interleaved in random order per round), so host time is out of them; it is reported apart.
 """
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -98,16 +99,7 @@ def case(kind, d, causal, rounds, n_sets=3):
         ms = stats.median(ts)
         row[name] = {"ms": ms, "tflops": flops / ms / 1e9}
     # host time of an eager varlen call (Python, checks, JIT launch), the GPU kept busy by no other work
-    q, k, v = packed[0]
-    for _ in range(5):
-        kernels["dhpfa_varlen"](q, k, v, causal)
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(50):
-        dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, mx, mx, causal=causal)
-    host = (time.perf_counter() - t0) / 50 * 1e6
-    torch.cuda.synchronize()
-    row["eager_host_us_per_call"] = host
+    row["eager_host_us_per_call"] = eager_host_us(kernels["dhpfa_varlen"], packed[0] + (causal,))
     return row
 
 
@@ -117,12 +109,38 @@ EQUAL_SHAPES = ((16, 1024, 1024, 16, 16, 128), (4, 4096, 4096, 16, 16, 128), (16
                 (32, 512, 512, 32, 32, 64), (4, 128, 1024, 32, 8, 64))
 
 
-def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
-    """B sequences of equal lengths (what Hugging Face's unpadding gives for a batch without padding): the API (the
-    dense path, variants.VARLEN_DENSE_MIN_Q), the varlen kernel forced (the path off), dhpfa's dense call on the same
-    rows as (B, S, H, D) (the API's path less the guard), FA2's varlen kernel."""
+@contextlib.contextmanager
+def dense_path_off():
+    """Equal-length varlen calls on the varlen kernel (variants.VARLEN_DENSE_MIN_Q = None, plans made afresh)."""
     from dhpfa import api
     from dhpfa.kernels import variants
+    old = variants.VARLEN_DENSE_MIN_Q
+    variants.VARLEN_DENSE_MIN_Q = None
+    api._PLANS.clear()
+    try:
+        yield
+    finally:
+        variants.VARLEN_DENSE_MIN_Q = old
+        api._PLANS.clear()
+
+
+def eager_host_us(fn, args, calls=50):
+    """Host time of one eager call of fn(*args) (after 5 warm-up calls), in us."""
+    for _ in range(5):
+        fn(*args)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn(*args)
+    host = (time.perf_counter() - t0) / calls * 1e6
+    torch.cuda.synchronize()
+    return host
+
+
+def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
+    """B sequences of equal lengths (what Hugging Face's unpadding gives for a batch without padding): the API (the
+    dense path, variants.varlen_dense), the varlen kernel forced (the path off), dhpfa's dense call on the same rows
+    as (B, S, H, D) (the API's path less the guard), FA2's varlen kernel."""
     cu_q = offsets([sq] * batch)
     cu_k = offsets([sk] * batch)
     g = torch.Generator(device="cuda").manual_seed(d + sq)
@@ -134,14 +152,8 @@ def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
         return dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, sq, sk, causal=causal)
 
     def varlen_kernel(q, k, v, causal):
-        old = variants.VARLEN_DENSE_MIN_Q
-        variants.VARLEN_DENSE_MIN_Q = None
-        api._PLANS.clear()
-        try:
+        with dense_path_off():
             return api_call(q, k, v, causal)
-        finally:
-            variants.VARLEN_DENSE_MIN_Q = old
-            api._PLANS.clear()
 
     def dense(q, k, v, causal):
         return dhpfa.flash_attn_func(q.unflatten(0, (batch, sq)), k.unflatten(0, (batch, sk)),
@@ -160,30 +172,9 @@ def equal_case(batch, sq, sk, h, hk, d, causal, rounds, n_sets=3):
     for name, ts in times.items():
         ms = stats.median(ts)
         row[name] = {"us": ms * 1e3, "tflops": flops / ms / 1e9}
-    q, k, v = sets[0]
-    for _ in range(5):
-        api_call(q, k, v, causal)
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(50):
-        api_call(q, k, v, causal)
-    row["eager_host_us_per_call"] = (time.perf_counter() - t0) / 50 * 1e6
-    torch.cuda.synchronize()
-    old = variants.VARLEN_DENSE_MIN_Q  # the same for the varlen kernel (its plan kept across the calls)
-    variants.VARLEN_DENSE_MIN_Q = None
-    api._PLANS.clear()
-    try:
-        for _ in range(5):
-            api_call(q, k, v, causal)
-        torch.cuda.synchronize()
-        t0 = time.perf_counter()
-        for _ in range(50):
-            api_call(q, k, v, causal)
-        row["eager_host_us_per_call_varlen_kernel"] = (time.perf_counter() - t0) / 50 * 1e6
-        torch.cuda.synchronize()
-    finally:
-        variants.VARLEN_DENSE_MIN_Q = old
-        api._PLANS.clear()
+    row["eager_host_us_per_call"] = eager_host_us(api_call, sets[0] + (causal,))
+    with dense_path_off():  # the same for the varlen kernel (its plan kept across the calls)
+        row["eager_host_us_per_call_varlen_kernel"] = eager_host_us(api_call, sets[0] + (causal,))
     return row
 
 
