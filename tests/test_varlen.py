@@ -602,7 +602,8 @@ def test_kvcache_int_and_full_lengths_match_varlen():
 
 @interp
 @pytest.mark.parametrize("kw,exc,match", [
-    (dict(rotary_cos=torch.zeros(1)), NotImplementedError, r"^rotary_cos: not supported"),
+    (dict(rotary_cos=torch.zeros(40, 8).half(), rotary_sin=torch.zeros(40, 8).half()), ValueError,
+     r"^rotary_cos, rotary_sin: rotary embeddings apply to the new tokens; pass k and v too"),
     (dict(block_table=torch.zeros(1)), NotImplementedError, r"^block_table: not supported"),
     (dict(cache_leftpad=torch.zeros(1)), NotImplementedError, r"^cache_leftpad: not supported"),
     (dict(cache_seqlens=torch.tensor([1, 2])), ValueError, r"^cache_seqlens: expected an int32 tensor of shape \(2,\)"),
@@ -619,6 +620,75 @@ def test_kvcache_bad_arguments(kw, exc, match):
     q = torch.randn(2, 1, 2, 32, generator=gen).half()
     with pytest.raises(exc, match=match):
         dhpfa.flash_attn_with_kvcache(q, kc, vc, **kw)
+
+
+def _rotate_ref(x, cos, sin, pos, interleaved):
+    """Rotary embedding in float64 as complex rotations: pairs (2i, 2i + 1) (interleaved) or (i, i + r / 2) of the
+    first r = 2 * cos.shape[1] dims of x (B, S, H, D), turned by the angle whose cosine and sine are cos[pos], sin[pos]
+    (pos (B, S))."""
+    half = cos.shape[1]
+    x = x.double()
+    xr = x[..., :2 * half]
+    a, b = (xr[..., 0::2], xr[..., 1::2]) if interleaved else (xr[..., :half], xr[..., half:])
+    z = torch.complex(a, b) * torch.complex(cos.double()[pos], sin.double()[pos])[:, :, None, :]
+    rot = torch.stack((z.real, z.imag), -1).flatten(-2) if interleaved else torch.cat((z.real, z.imag), -1)
+    return torch.cat((rot, x[..., 2 * half:]), -1)
+
+
+@interp
+@pytest.mark.parametrize("interleaved", [True, False])
+@pytest.mark.parametrize("causal,window,per_row", [(True, (-1, -1), True), (False, (-1, -1), False),
+                                                   (False, (6, 0), True), (False, (100, -1), False)])
+def test_kvcache_rotary_against_float64(interleaved, causal, window, per_row):
+    """flash-attn's rotary embedding: the new keys rotated at their positions before they are written, q at its own
+    positions (causal, or a window that binds at the cache's length) or every query at the first new position;
+    rotary_dim 16 of head dim 32 (the rest untouched), interleaved (GPT-J) or halves (GPT-NeoX); per-sequence lengths
+    and permuted cache rows; against float64 rotations (complex products) and attention."""
+    kc, vc, gen = _cache(seed=47)
+    sq, s_new = 3, 3
+    lens = torch.tensor([5, 17, 0], dtype=torch.int32)
+    idx = torch.tensor([1, 2, 0], dtype=torch.int32)
+    q = torch.randn(3, sq, 4, 32, generator=gen).half()
+    k_new, v_new = (torch.randn(3, s_new, 2, 32, generator=gen).half() for _ in range(2))
+    angle = torch.rand(40, 8, generator=gen) * 2 * math.pi
+    cos, sin = angle.cos().half(), angle.sin().half()
+    out = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, rotary_cos=cos, rotary_sin=sin, cache_seqlens=lens,
+                                        cache_batch_idx=idx, causal=causal, window_size=window,
+                                        rotary_interleaved=interleaved)
+    start = lens.long()[:, None]
+    k_ro = _rotate_ref(k_new, cos, sin, start + torch.arange(s_new), interleaved)
+    q_ro = _rotate_ref(q, cos, sin, start + torch.arange(sq) if per_row else start.expand(-1, sq), interleaved)
+    for b in range(3):
+        r, n = int(idx[b]), int(lens[b]) + s_new
+        written = kc[r, lens[b]:n].double()
+        assert (written - k_ro[b]).abs().max() < 1e-2, "the rotated keys are written into the cache"
+        assert torch.equal(vc[r, lens[b]:n], v_new[b]), "values are not rotated"
+        win = None if window == (-1, -1) else (window[0], 0 if causal else window[1])
+        ref, _ = attention_ref(q_ro[b:b + 1], kc[r:r + 1, :n], vc[r:r + 1, :n], 1 / math.sqrt(32),
+                               n - sq if causal else None, win)
+        assert rel_err(out[b:b + 1], ref) < TOL[torch.float16], b
+
+
+@interp
+@pytest.mark.parametrize("kw,exc,match", [
+    (dict(rotary_sin=None), TypeError, r"^rotary_sin: expected a torch.Tensor"),
+    (dict(rotary_cos=torch.zeros(40, 8)), ValueError, r"^rotary_cos: expected a 2-D tensor \(seqlen_ro, rotary_dim / 2\) "
+     r"of dtype torch.float16"),
+    (dict(rotary_cos=torch.zeros(40, 4).half(), rotary_sin=torch.zeros(40, 4).half()), ValueError,
+     r"^rotary_cos: rotary_dim = 2 x 4 must be a positive multiple of 16"),
+    (dict(rotary_cos=torch.zeros(40, 24).half(), rotary_sin=torch.zeros(40, 24).half()), ValueError,
+     r"^rotary_cos: rotary_dim = 2 x 24 must be a positive multiple of 16 and at most head_dim 32"),
+    (dict(rotary_cos=torch.zeros(39, 8).half(), rotary_sin=torch.zeros(39, 8).half()), ValueError,
+     r"^rotary_cos: expected at least 40 positions"),
+])
+def test_kvcache_rotary_bad_arguments(kw, exc, match):
+    kc, vc, gen = _cache(b=2)
+    q = torch.randn(2, 1, 2, 32, generator=gen).half()
+    kn, vn = (torch.randn(2, 1, 2, 32, generator=gen).half() for _ in range(2))
+    args = dict(rotary_cos=torch.zeros(40, 8).half(), rotary_sin=torch.zeros(40, 8).half())
+    args.update(kw)
+    with pytest.raises(exc, match=match):
+        dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=3, **args)
 
 
 @interp
@@ -731,3 +801,27 @@ def test_gpu_kvcache_prefill_chunks(d, window):
         out = dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=n0, causal=True, window_size=window)
         ref, _ = attention_ref(q, kc[:, :n0 + chunk], vc[:, :n0 + chunk], d ** -0.5, n0)
         assert rel_err(out, ref) < 1e-2, step
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("interleaved", [True, False])
+def test_gpu_kvcache_rotary_decode_steps(interleaved):
+    """Decode steps with rotary embeddings (GPT-J and GPT-NeoX pairs, rotary_dim 64 of 128) against float64."""
+    gen = torch.Generator().manual_seed(48)
+    b, hk, h, d, sc = 3, 2, 8, 128, 600
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    angle = torch.rand(sc, 32, generator=gen) * 2 * math.pi
+    cos, sin = (f(angle).to("cuda", torch.bfloat16) for f in (torch.cos, torch.sin))
+    lens = torch.tensor([10, 300, 0], dtype=torch.int32, device="cuda")
+    for _ in range(3):
+        q = torch.randn(b, 1, h, d, generator=gen).to("cuda", torch.bfloat16)
+        kn, vn = (torch.randn(b, 1, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+        out = dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, rotary_cos=cos, rotary_sin=sin, cache_seqlens=lens,
+                                            causal=True, rotary_interleaved=interleaved)
+        pos = lens.long()[:, None].cpu()
+        q_ro = _rotate_ref(q.cpu(), cos.cpu(), sin.cpu(), pos, interleaved)
+        for i in range(b):
+            n = int(lens[i]) + 1
+            ref, _ = attention_ref(q_ro[i:i + 1], kc[i:i + 1, :n].cpu(), vc[i:i + 1, :n].cpu(), d ** -0.5, n - 1)
+            assert rel_err(out[i:i + 1].cpu(), ref) < 1e-2, i
+        lens += 1

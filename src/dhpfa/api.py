@@ -653,6 +653,44 @@ def flash_attn_varlen_kvpacked_func(q, kv, cu_seqlens_q, cu_seqlens_k, max_seqle
                                   return_attn_probs, return_lse=return_lse)
 
 
+def _rotary_qk(q, k, cos, sin, lens, cache_len, per_row, interleaved):
+    """flash-attn's rotary embedding for flash_attn_with_kvcache: the first rotary_dim = 2 * cos.shape[1] dims of the
+    new keys k (B, S_new, H_kv, D) rotated at positions lens[b] + i, and of q (B, Sq, H, D) at lens[b] + i (per_row)
+    or lens[b]; interleaved: pairs (0, 1), (2, 3), ... (GPT-J), else (i, i + rotary_dim / 2) (GPT-NeoX). Computed in
+    float32, rounded to the inputs' dtype; returns new (q, k). Elementwise torch operations on the secret q and k at
+    public positions (the lengths)."""
+    for name, t in (("rotary_cos", cos), ("rotary_sin", sin)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}: expected a torch.Tensor (seqlen_ro, rotary_dim / 2), got {type(t).__name__}")
+        if t.dim() != 2 or tuple(t.shape) != tuple(cos.shape) or t.dtype != q.dtype or t.device != q.device:
+            raise ValueError(f"{name}: expected a 2-D tensor (seqlen_ro, rotary_dim / 2) of dtype {q.dtype} on "
+                             f"{q.device}, rotary_cos and rotary_sin alike; got {tuple(t.shape)}, {t.dtype} on "
+                             f"{t.device}")
+    ro_len, half = cos.shape
+    d = q.shape[-1]
+    if half == 0 or (2 * half) % 16 or 2 * half > d:
+        raise ValueError(f"rotary_cos: rotary_dim = 2 x {half} must be a positive multiple of 16 and at most head_dim "
+                         f"{d}")
+    if ro_len < cache_len:
+        raise ValueError(f"rotary_cos: expected at least {cache_len} positions (the cache's length), got {ro_len}")
+
+    def rotate(x, pos):
+        c = cos[pos].float()[:, :, None, :]  # (B, S, 1, half)
+        s = sin[pos].float()[:, :, None, :]
+        xr = x[..., :2 * half].float()
+        if interleaved:
+            x1, x2 = xr[..., 0::2], xr[..., 1::2]
+            rot = torch.stack((x1 * c - x2 * s, x1 * s + x2 * c), dim=-1).flatten(-2)
+        else:
+            x1, x2 = xr[..., :half], xr[..., half:]
+            rot = torch.cat((x1 * c - x2 * s, x1 * s + x2 * c), dim=-1)
+        return torch.cat((rot.to(x.dtype), x[..., 2 * half:]), dim=-1)
+    start = lens.long()[:, None]
+    pos_k = start + torch.arange(k.shape[1], device=q.device)
+    pos_q = start + torch.arange(q.shape[1], device=q.device) if per_row else start.expand(-1, q.shape[1])
+    return rotate(q, pos_q), rotate(k, pos_k)
+
+
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None, rotary_sin=None, cache_seqlens=None,
                             cache_batch_idx=None, cache_leftpad=None, block_table=None, softmax_scale=None, causal=False,
                             window_size=(-1, -1), softcap=0.0, rotary_interleaved=True, alibi_slopes=None,
@@ -668,11 +706,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     Runs on the varlen kernel: sequence b's keys are its cache row's first tokens (a (start, end) pair of rows per
     sequence); with cache_seqlens an int (or None), no cache_batch_idx, no window that binds and no softcap, calls of
     many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Public: cache_seqlens, cache_batch_idx and the shapes (the schedule follows them); secret: q, the
-    cache and the new tokens. Not implemented (an error names them): rotary embeddings (rotary_cos / rotary_sin),
-    cache_leftpad, block_table (paged caches), alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits
+    cache and the new tokens. rotary_cos / rotary_sin (seqlen_ro >= S_cache, rotary_dim / 2), with k and v: flash-attn's
+    rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise torch operations.
+    Not implemented (an error names them): cache_leftpad, block_table (paged caches), alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits
     the keys across programs (variants.varlen_splits)."""
-    for name, val in (("rotary_cos", rotary_cos), ("rotary_sin", rotary_sin), ("cache_leftpad", cache_leftpad),
-                      ("block_table", block_table)):
+    for name, val in (("cache_leftpad", cache_leftpad), ("block_table", block_table)):
         if val is not None:
             raise NotImplementedError(f"{name}: not supported by dhpfa's flash_attn_with_kvcache; expected None")
     local, window, cap = _check_flash_options(0.0, window_size, softcap, alibi_slopes, causal)
@@ -714,6 +752,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     s_new = 0
     if (k is None) != (v is None):
         raise ValueError("k, v: pass both new-token tensors or neither")
+    if (rotary_cos is not None or rotary_sin is not None) and k is None:
+        raise ValueError("rotary_cos, rotary_sin: rotary embeddings apply to the new tokens; pass k and v too")
     rows = idx if idx is not None else torch.arange(b, device=device)  # each sequence's cache row
     if k is not None:
         for name, t in (("k", k), ("v", v)):
@@ -722,6 +762,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                     or t.device != device:
                 raise ValueError(f"{name}: expected shape ({b}, seqlen_new, {hk}, {d}), dtype {k_cache.dtype} on "
                                  f"{device}, got {tuple(t.shape)}, {t.dtype} on {t.device}")
+        if rotary_cos is not None or rotary_sin is not None:
+            # flash-attn's rule: each query at its own position with causal masking or a window that binds at the
+            # cache's length (a side >= S_cache does not), else every query of a sequence at its first new position
+            per_row = causal or any(0 <= w < sc for w in window)
+            q, k = _rotary_qk(q, k, rotary_cos, rotary_sin, lens, sc, per_row, rotary_interleaved)
         s_new = k.shape[1]
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
         k_cache[rows[:, None], pos] = k
