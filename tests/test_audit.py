@@ -332,7 +332,8 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
-    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 216 and len(combine) == 18
+    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 288 and len(combine) == 18
+    assert sum("_paged" in r["variant"] and "(public: CU_Q, CU_K, BT)" in r["variant"] for r in attn) == 72
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
@@ -396,12 +397,15 @@ for tq, tk, h, hk, batch, max_q, packed in json.loads(sys.argv[2]):
     cu = torch.empty(batch + 1, dtype=torch.int32)
     split = "_split" in v.kernel
     ws = (torch.empty(3, tq, h, v.head_dim), torch.empty(3, h, tq)) if split else (None, None)
-    group = h // k.shape[1] if v.kernel.endswith("_gqa") and h > k.shape[1] else 1
-    if v.kernel.endswith("_gqa") and group == 1:
+    group = h // k.shape[1] if "_gqa" in v.kernel and h > k.shape[1] else 1
+    if "_gqa" in v.kernel and group == 1:
         continue  # no group of heads in this shape
+    # paged builds: the key rows as pages of 1 or 16 rows (any count), a block table of 1 or 3 pages per sequence
+    paged = (torch.empty(batch, 1 + 2 * (tk % 2), dtype=torch.int32), 16 if tk % 16 == 0 else 1,
+             tk // 16 if tk % 16 == 0 else tk) if "_paged" in v.kernel else None
     _, args, kwargs = dispatch.varlen_launch_args(v, q, k, vv, torch.empty_like(q), torch.empty(h, tq), cu,
                                                   torch.empty_like(cu), max_q, 0.1, group=group,
-                                                  splits=3 if split else 1, ws=ws)
+                                                  splits=3 if split else 1, ws=ws, paged=paged)
     out["shapes"][str((tq, tk, h, hk, batch, max_q, packed))] = compile_offline(dispatch.kernel_fn(v.kernel), args,
                                                                                kwargs).sha256
 print(json.dumps(out))
@@ -412,7 +416,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
 
 @pytest.mark.parametrize("name", ["attn_fwd_varlen-bf16-d128-causal-m64n64w4s3", "attn_fwd_varlen-fp16-d96-full-m64n64w4s3",
                                   "attn_fwd_varlen_local_softcap_split-bf16-d64-full-m64n64w4s3",
-                                  "attn_fwd_varlen_split_gqa-fp16-d128-causal-m64n64w4s3"])
+                                  "attn_fwd_varlen_split_gqa-fp16-d128-causal-m64n64w4s3",
+                                  "attn_fwd_varlen_split_gqa_paged-bf16-d64-causal-m64n64w4s3"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -432,7 +437,11 @@ from dhpfa.kernels import variants
 v = variants.varlen_variant(torch.bfloat16, 64, True)
 declared, _ = audit.audit_triton(*audit.variant_launch(v), public_params=v.public_loads)
 undeclared, _ = audit.audit_triton(*audit.variant_launch(v))
-print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared]}))
+p = variants.varlen_variant(torch.bfloat16, 64, True, split=True, paged=True)
+paged, _ = audit.audit_triton(*audit.variant_launch(p), public_params=p.public_loads)
+no_table, _ = audit.audit_triton(*audit.variant_launch(p), public_params=("CU_Q", "CU_K"))
+print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
+                  "paged": [r.by_kind() for r in paged], "paged_no_table": [r.by_kind() for r in no_table]}))
 """
 
 
@@ -446,6 +455,9 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert all(sum(r.values()) == 0 for r in out["declared"]), out
     assert sum(r["branch"] for r in out["undeclared"]) > 0 and sum(r["address"] for r in out["undeclared"]) > 0, out
+    # a paged build: clean with the block table public too (BT), flagged (addresses) with only the offsets public
+    assert all(sum(r.values()) == 0 for r in out["paged"]), out
+    assert sum(r["address"] for r in out["paged_no_table"]) > 0, out
 
 
 _GUARD_AUDIT = """

@@ -371,6 +371,63 @@ def test_equal_length_guard_nans_blocks_whose_offsets_disagree(dense_from_33, le
             assert torch.allclose(lse[:, rows].double(), ref_lse[0], atol=1e-3)
 
 
+def paged_cache(lens_k, hk, d, page, gen, spare=3):
+    """A paged cache holding sequences of lens_k keys: (num_blocks, page, hk, d) k and v with the pages of the
+    sequences in a random order (and a few unused pages), the block table (B, max_blocks) int32 (unused entries -1 or
+    a page past the cache: clamped by the kernel, never read for a key), and each sequence's keys gathered in order."""
+    blocks = [-(-n // page) for n in lens_k]
+    width = max(max(blocks), 1)
+    nb = sum(blocks) + spare
+    kc = torch.randn(nb, page, hk, d, generator=gen).half()
+    vc = torch.randn(nb, page, hk, d, generator=gen).half()
+    order = torch.randperm(nb, generator=gen).tolist()
+    bt = torch.full((len(lens_k), width), 10 ** 6, dtype=torch.int32)
+    keys, vals = [], []
+    for b, n in enumerate(lens_k):
+        own = [order.pop() for _ in range(blocks[b])]
+        bt[b, :len(own)] = torch.tensor(own, dtype=torch.int32)
+        if len(own) < width:
+            bt[b, len(own)] = -1
+        rows = [(own[j // page], j % page) for j in range(n)]
+        keys.append(torch.stack([kc[p_, r] for p_, r in rows]) if n else kc[:0, 0])
+        vals.append(torch.stack([vc[p_, r] for p_, r in rows]) if n else vc[:0, 0])
+    return kc, vc, bt, keys, vals
+
+
+@interp
+@pytest.mark.parametrize("page", [8, 5])
+@pytest.mark.parametrize("causal", [False, True])
+def test_paged_cache_against_float64(split, grouped, page, causal):
+    """block_table (flash-attn's paged KV): k and v are pages in any order, sequence b's key j in page
+    block_table[b, j // page] at row j % page; decode steps, a few queries, a sequence without keys, lengths that end
+    inside a page, page sizes 8 and 5; grouped heads and splits across programs or not; against float64 on the keys
+    gathered in order."""
+    gen = torch.Generator().manual_seed(50 + page)
+    lens_q, lens_k = [1, 3, 2, 1], [19, 7, 0, 40]
+    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, 32, page, gen)
+    q = (torch.randn(sum(lens_q), 8, 32, generator=gen) * 2).half()
+    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
+    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 3, 40, causal=causal, block_table=bt,
+                                            return_lse=True)
+    check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), causal,
+                    TOL[torch.float16])
+
+
+@interp
+def test_paged_cache_bad_page_indices_are_clamped():
+    """Page indices past the cache or negative (a caller's error) are clamped: the call reads only the cache, and the
+    sequences with valid tables are unaffected."""
+    gen = torch.Generator().manual_seed(52)
+    kc, vc, bt, keys, vals = paged_cache([16, 16], 2, 32, 8, gen)
+    good = bt.clone()
+    bt[1, 0], bt[1, 1] = 10 ** 6, -5
+    q = torch.randn(2, 2, 32, generator=gen).half()
+    cu_q, cu_k = offsets([1, 1], "cpu"), offsets([16, 16], "cpu")
+    out = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 1, 16, block_table=bt)
+    ref = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 1, 16, block_table=good)
+    assert torch.equal(out[0], ref[0]) and torch.isfinite(out).all()
+
+
 def _args(**over):
     gen = torch.Generator().manual_seed(6)
     q, k, v, cu_q, cu_k = packed([4, 9], [4, 9], 2, 2, 32, torch.float16, "cpu", gen)
@@ -396,7 +453,8 @@ def _args(**over):
     (dict(k=torch.randn(13, 3, 32).half(), v=torch.randn(13, 3, 32).half()), ValueError,
      r"^k: number of key/value heads \(3\) must divide"),
     (dict(v=torch.randn(13, 2, 64).half()), ValueError, r"^k, v: expected head_dim 32"),
-    (dict(block_table=torch.zeros(2, 1, dtype=torch.int32)), NotImplementedError, r"^block_table: paged"),
+    (dict(block_table=torch.zeros(2, 1, dtype=torch.int32)), ValueError,
+     r"^k: expected a 4-D tensor \(num_blocks, page_block_size, heads_kv, head_dim\)"),
     (dict(dropout_p=0.1), NotImplementedError, r"^dropout_p: dropout is not supported"),
     (dict(softcap=-1.0), ValueError, r"^softcap: expected a finite number >= 0 \(0: off\), got -1.0"),
     (dict(softcap="30"), TypeError, r"^softcap: expected a float, got str"),
@@ -604,7 +662,12 @@ def test_kvcache_int_and_full_lengths_match_varlen():
 @pytest.mark.parametrize("kw,exc,match", [
     (dict(rotary_cos=torch.zeros(40, 8).half(), rotary_sin=torch.zeros(40, 8).half()), ValueError,
      r"^rotary_cos, rotary_sin: rotary embeddings apply to the new tokens; pass k and v too"),
-    (dict(block_table=torch.zeros(1)), NotImplementedError, r"^block_table: not supported"),
+    (dict(block_table=torch.zeros(2, 1)), ValueError, r"^block_table: expected an int32 tensor \(batch 2, "),
+    (dict(block_table=torch.zeros(3, 1, dtype=torch.int32)), ValueError, r"^block_table: expected an int32 tensor"),
+    (dict(block_table=torch.zeros(2, 1, dtype=torch.int32), cache_batch_idx=torch.tensor([0, 1], dtype=torch.int32)),
+     ValueError, r"^cache_batch_idx: not supported with a paged cache"),
+    (dict(block_table=torch.zeros(2, 1, dtype=torch.int32), window_size=(3, 3)), NotImplementedError,
+     r"^block_table: paged caches run without a local window or soft-capping"),
     (dict(cache_leftpad=torch.zeros(1)), NotImplementedError, r"^cache_leftpad: not supported"),
     (dict(cache_seqlens=torch.tensor([1, 2])), ValueError, r"^cache_seqlens: expected an int32 tensor of shape \(2,\)"),
     (dict(cache_seqlens=41), ValueError, r"^cache_seqlens: expected 0 .. 40"),
@@ -689,6 +752,46 @@ def test_kvcache_rotary_bad_arguments(kw, exc, match):
     args.update(kw)
     with pytest.raises(exc, match=match):
         dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=3, **args)
+
+
+@interp
+@pytest.mark.parametrize("rotary", [False, True])
+def test_kvcache_paged_against_float64(grouped, rotary):
+    """flash_attn_with_kvcache with block_table: the new tokens written into each sequence's pages at its positions
+    (other pages unchanged), decode and few-query steps, with rotary embeddings or not, against float64 on the keys
+    gathered in order."""
+    gen = torch.Generator().manual_seed(53)
+    page = 8
+    lens = [5, 17, 0]
+    kc, vc, bt, _, _ = paged_cache([n + 3 for n in lens], 2, 32, page, gen)
+    kc0 = kc.clone()
+    q = torch.randn(3, 3, 4, 32, generator=gen).half()
+    k_new, v_new = (torch.randn(3, 3, 2, 32, generator=gen).half() for _ in range(2))
+    kw = {}
+    if rotary:
+        angle = torch.rand(bt.shape[1] * page, 8, generator=gen) * 2 * math.pi
+        kw = dict(rotary_cos=angle.cos().half(), rotary_sin=angle.sin().half())
+    lens_t = torch.tensor(lens, dtype=torch.int32)
+    out = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens_t, block_table=bt, causal=True,
+                                        **kw)
+    start = lens_t.long()[:, None]
+    q_ro = _rotate_ref(q, kw["rotary_cos"], kw["rotary_sin"], start + torch.arange(3), True) if rotary else q
+    k_ro = _rotate_ref(k_new, kw["rotary_cos"], kw["rotary_sin"], start + torch.arange(3), True) if rotary else k_new
+    touched = set()
+    for b in range(3):
+        n = lens[b] + 3
+        rows = [(int(bt[b, j // page]), j % page) for j in range(n)]
+        for i, (p_, r) in enumerate(rows[lens[b]:]):
+            touched.add((p_, r))
+            assert (kc[p_, r].double() - k_ro[b, i].double()).abs().max() < 1e-2 and torch.equal(vc[p_, r], v_new[b, i])
+        keys = torch.stack([kc[p_, r] for p_, r in rows])[None]
+        vals = torch.stack([vc[p_, r] for p_, r in rows])[None]
+        ref, _ = attention_ref(q_ro[b:b + 1], keys, vals, 1 / math.sqrt(32), n - 3)
+        assert rel_err(out[b:b + 1], ref) < TOL[torch.float16], b
+    for p_ in range(kc.shape[0]):
+        for r in range(page):
+            if (p_, r) not in touched:
+                assert torch.equal(kc[p_, r], kc0[p_, r]), "only the new positions are written"
 
 
 @interp
@@ -825,3 +928,43 @@ def test_gpu_kvcache_rotary_decode_steps(interleaved):
             ref, _ = attention_ref(q_ro[i:i + 1], kc[i:i + 1, :n].cpu(), vc[i:i + 1, :n].cpu(), d ** -0.5, n - 1)
             assert rel_err(out[i:i + 1].cpu(), ref) < 1e-2, i
         lens += 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("page", [16, 256])
+def test_gpu_paged_cache_decode_and_prefill(d, page):
+    """Paged caches on the GPU binaries: decode steps and a prefill chunk through flash_attn_with_kvcache(block_table)
+    and flash_attn_varlen_func(block_table), grouped heads, lengths split across programs by the API's rule, against
+    float64; then the plan's fast launcher (the block table passed by name) on a second call, bitwise equal."""
+    gen = torch.Generator().manual_seed(54)
+    lens_k = [3000, 1, 700, 2048]
+    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, d, page, gen)
+    kc, vc, bt = kc.to("cuda", torch.bfloat16), vc.to("cuda", torch.bfloat16), bt.to("cuda")
+    for lens_q in ([1, 1, 1, 1], [1, 200, 4, 64]):
+        q = torch.randn(sum(lens_q), 8, d, generator=gen).to("cuda", torch.bfloat16)
+        cu_q, cu_k = offsets(lens_q, "cuda"), offsets(lens_k, "cuda")
+        out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), 3000, causal=True, block_table=bt,
+                                                return_lse=True)
+        check_sequences(out, lse, q, torch.cat(keys).to("cuda", torch.bfloat16),
+                        torch.cat(vals).to("cuda", torch.bfloat16), cu_q, cu_k, d ** -0.5, True, 1e-2)
+        again = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), 3000, causal=True, block_table=bt)
+        assert torch.equal(again, out)
+    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and "_paged" in p.variant.name]
+    assert plans and all(p.launcher is not None for p in plans), "the paged plans keep a fast launcher"
+
+
+@pytest.mark.gpu
+def test_gpu_varlen_plans_keep_fast_launchers(monkeypatch):
+    """Plain, grouped and split varlen calls keep the dispatcher's fast launcher in their plans (the kernel's trailing
+    integer and block-table parameters, passed by name, are constants of the plan's key), and a call through it gives
+    the bits of the first (JIT) call."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(55)
+    for lens_q, lens_k in (([300, 40], [300, 900]), ([1, 1, 1], [5000, 3000, 20])):
+        q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 8, 2, 128, torch.bfloat16, "cuda", gen)
+        first = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=True)
+        assert torch.equal(dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=True),
+                           first)
+    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)]
+    assert len(plans) == 2 and all(p.launcher is not None for p in plans)

@@ -334,13 +334,14 @@ def _dense_offsets(device, b, s):
     return cu
 
 
-def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local, window, cap, k_stride=1):
+def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local, window, cap, k_stride=1,
+                    paged=None):
     """B query blocks of equal length as sequences of the varlen kernel: q (B, Sq, H, D) as B * Sq rows (a view where
-    the batch stride allows, else a copy), against key/value rows k_rows, v_rows delimited by cu_k (k_stride: see
-    _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq)."""
+    the batch stride allows, else a copy), against key/value rows k_rows, v_rows delimited by cu_k (k_stride, paged:
+    see _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq)."""
     b, sq, h, d = q.shape
     out, lse = _varlen_call(q.reshape(b * sq, h, d), k_rows, v_rows, _dense_offsets(q.device, b, sq), cu_k, sq, max_k,
-                            softmax_scale, causal, local, window, cap, k_stride)
+                            softmax_scale, causal, local, window, cap, k_stride, paged=paged)
     return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous()
 
 
@@ -443,6 +444,32 @@ def _check_cu_seqlens(name, t, q):
                          "call .clone() first")
 
 
+def _check_block_table(t, batch, q):
+    """A paged cache's block table: int32 (batch, max_blocks_per_seq), rows of page indices (public metadata)."""
+    if not isinstance(t, torch.Tensor):
+        raise TypeError(f"block_table: expected a torch.Tensor of int32 page indices, got {type(t).__name__}")
+    if t.dtype != torch.int32 or t.dim() != 2 or t.shape[0] != batch or t.shape[1] < 1:
+        raise ValueError(f"block_table: expected an int32 tensor (batch {batch}, max_blocks_per_seq >= 1), got "
+                         f"{t.dtype} {tuple(t.shape)}")
+    if t.device != q.device:
+        raise ValueError(f"block_table: expected device {q.device} (that of q), got {t.device}")
+    if t.stride(1) != 1 or t.data_ptr() % 16:
+        raise ValueError(f"block_table: expected contiguous rows (stride 1) and a 16-byte aligned data pointer, got "
+                         f"strides {tuple(t.stride())}, offset {t.data_ptr() % 16}; call .contiguous() or .clone() "
+                         "first")
+
+
+def _paged_rows(name, t, q):
+    """A paged cache (num_blocks, page_block_size, H_kv, D) as its (num_blocks * page_block_size, H_kv, D) rows."""
+    _check_tensor(name, t, 4, "(num_blocks, page_block_size, heads_kv, head_dim)")
+    nb, page, hk, d = t.shape
+    if nb > 1 and t.stride(0) != page * t.stride(1):
+        raise ValueError(f"{name}: the kernel reads the pages as rows: expected block stride {page * t.stride(1)} "
+                         f"(page_block_size x row stride), got strides {tuple(t.stride())}")
+    return t.view(nb * page, hk, d) if t.is_contiguous() else t.as_strided((nb * page, hk, d), t.stride()[1:],
+                                                                            t.storage_offset())
+
+
 def _check_max_seqlen(name, n):
     if isinstance(n, bool) or not isinstance(n, Integral):
         raise TypeError(f"{name}: expected an int, got {type(n).__name__}")
@@ -468,8 +495,11 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     time depends on them). Secret: q, k, v and the outputs. The kernel reads the offsets on the GPU (no host sync):
     offsets out of range or out of order are clamped to the tensors (no access outside them; the output of such
     sequences is undefined), and a sequence longer than max_seqlen_q gets NaN in its rows past max_seqlen_q.
-    window_size and softcap as in flash_attn_func; dropout_p and alibi_slopes keep their defaults, and block_table
-    (paged KV) must be None. With grouped-query heads and at most variants.VARLEN_GROUP_MAX_Q queries per sequence,
+    window_size and softcap as in flash_attn_func; dropout_p and alibi_slopes keep their defaults. block_table
+    (batch, max_blocks_per_seq) int32 (paged KV, flash-attn's layout): k and v are then a paged cache (num_blocks,
+    page_block_size, H_kv, D), and sequence b's key j is k[block_table[b, j // page_block_size], j % page_block_size]
+    (cu_seqlens_k: the sequences' logical lengths; the block table is public, as the offsets; page indices out of range
+    are clamped to the cache, so no access leaves it). With grouped-query heads and at most variants.VARLEN_GROUP_MAX_Q queries per sequence,
     a key/value head's query heads share a tile; on grids smaller than the GPU, each tile's key blocks are split
     across programs (variants.varlen_splits) and merged: both decided by public values (shapes, max_seqlen_q,
     max_seqlen_k, the GPU's SM count).
@@ -478,26 +508,40 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
             or type(dropout_p) is bool:
         local, window, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
-    if block_table is not None:
-        raise NotImplementedError("block_table: paged key/value caches are not supported; expected None")
+    paged = None
+    if block_table is not None:  # k, v: a paged cache (num_blocks, page_block_size, H_kv, D)
+        page = k.shape[1] if isinstance(k, torch.Tensor) and k.dim() == 4 else 0
+        k_rows, v_rows = _paged_rows("k", k, q), _paged_rows("v", v, q)
+        if tuple(v.shape) != tuple(k.shape):
+            raise ValueError(f"v: expected the shape of k {tuple(k.shape)}, got {tuple(v.shape)}")
+        k, v, paged = k_rows, v_rows, (block_table, page)
     out, lse = _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal,
-                            local, window, cap, want_lse=return_lse or return_attn_probs)
+                            local, window, cap, want_lse=return_lse or return_attn_probs, paged=paged)
     if return_attn_probs:
         return out, lse, None
     return (out, lse) if return_lse else out
 
 
 def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal, local,
-                 window, cap, k_stride=1, want_lse=True):
+                 window, cap, k_stride=1, want_lse=True, paged=None):
     """(out, lse) of a varlen call whose options are checked (_check_flash_options). k_stride 2: cu_seqlens_k holds a
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
-    want_lse=False: lse may be None (the equal-length path skips its transpose)."""
+    want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
+    and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
     extra = _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap)
+    bt = None
+    if paged is not None:
+        bt = paged[0]
+        if extra is not None and type(bt) is torch.Tensor:
+            extra = extra + (bt.shape, bt.stride(), bt.dtype, bt.device, paged[1])
+        else:
+            extra = None
     sig = _signature("varlen", q, k, v, causal, softmax_scale, extra and extra + (k_stride,))
     plan = _cached_plan(sig, q, k, v)
-    if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr()) % 16:
+    if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr() | (bt.data_ptr() if bt is not None else 0)) \
+            % 16:
         plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
-                                softmax_scale, local, cap, k_stride)
+                                softmax_scale, local, cap, k_stride, paged)
     _check_no_grad(q, k, v)
     if plan.dense is not None:
         return _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse)
@@ -509,11 +553,12 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
         else contextlib.nullcontext()
     with on_device:
         if plan.launcher is not None and dispatch._fast_path_allowed():
-            plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k) + ws, plan.scale, q.device.index)
+            plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, bt) + ws, plan.scale, q.device.index)
         else:
             plan.launcher = dispatch.launch_varlen(plan.variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
                                                    plan.max_q, plan.scale, window, cap, plan.group, plan.splits,
-                                                   ws or (None, None), plan.combine, k_stride)
+                                                   ws or (None, None), plan.combine, k_stride,
+                                                   paged and (bt, paged[1], k.shape[0] // paged[1]))
     return out, lse
 
 
@@ -571,7 +616,7 @@ def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
 
 
 def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale,
-                     local=False, cap=0.0, k_stride=1):
+                     local=False, cap=0.0, k_stride=1, paged=None):
     """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
@@ -592,11 +637,17 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
+    if paged is not None:
+        _check_block_table(paged[0], cu_seqlens_q.shape[0] - 1, q)
+        if local or cap:
+            raise NotImplementedError("block_table: paged caches run without a local window or soft-capping; expected "
+                                      "window_size (-1, -1) (or one that hides nothing) and softcap 0.0")
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
     interp = _interpreter_active()
     # equal lengths on the dense kernels: measured on Hopper (the Gluon builds) only; the interpreter for the tests
-    if k_stride == 1 and not local and not cap and variants.varlen_dense(d, max_q) and q.shape[0] == batch * max_q \
+    if k_stride == 1 and paged is None and not local and not cap and variants.varlen_dense(d, max_q) \
+            and q.shape[0] == batch * max_q \
             and k.shape[0] == batch * max_k and (interp or _is_sm90(q.device)):
         dense = _new_plan(None, q.unflatten(0, (batch, max_q)), k.unflatten(0, (batch, max_k)), causal, scale,
                           max_k - max_q)
@@ -620,7 +671,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     if splits > 1 and splits * q.numel() * 4 >= 2 ** 31:  # the workspace's 32-bit offsets (decode calls: small)
         splits = 1
     plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,
-                                               softcap=cap > 0, split=splits > 1, group=group > 1),
+                                               softcap=cap > 0, split=splits > 1, group=group > 1,
+                                               paged=paged is not None),
                        variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1)
                        if splits > 1 else None, scale, max_q, group, splits)
     if sig is not None:
@@ -710,7 +762,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise torch operations.
     Not implemented (an error names them): cache_leftpad, block_table (paged caches), alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits
     the keys across programs (variants.varlen_splits)."""
-    for name, val in (("cache_leftpad", cache_leftpad), ("block_table", block_table)):
+    for name, val in (("cache_leftpad", cache_leftpad),):
         if val is not None:
             raise NotImplementedError(f"{name}: not supported by dhpfa's flash_attn_with_kvcache; expected None")
     local, window, cap = _check_flash_options(0.0, window_size, softcap, alibi_slopes, causal)
@@ -727,12 +779,19 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             raise ValueError(f"{name}: the kernel reads the cache as (batch x seqlen) rows: expected batch stride "
                              f"{sc * t.stride(1)} (seqlen x row stride), got strides {tuple(t.stride())}")
     idx = None
+    paged = block_table is not None
+    if paged:  # a paged cache: (num_blocks, page_block_size, H_kv, D), sequence b's pages in block_table[b]
+        if cache_batch_idx is not None:
+            raise ValueError("cache_batch_idx: not supported with a paged cache (block_table), as in flash-attn; "
+                             "expected None")
+        _check_block_table(block_table, b, q)
+        page, sc = sc, sc * block_table.shape[1]  # page size; a sequence's capacity
     if cache_batch_idx is not None:
         if not isinstance(cache_batch_idx, torch.Tensor) or cache_batch_idx.dtype != torch.int32 \
                 or tuple(cache_batch_idx.shape) != (b,) or cache_batch_idx.device != device:
             raise ValueError(f"cache_batch_idx: expected an int32 tensor of shape ({b},) on {device}")
         idx = cache_batch_idx.long()
-    elif bc != b:
+    elif bc != b and not paged:
         raise ValueError(f"k_cache: expected batch size {b} (that of q; or pass cache_batch_idx), got {bc}")
     if isinstance(cache_seqlens, bool):
         raise TypeError("cache_seqlens: expected an int or an int32 tensor, got bool")
@@ -769,8 +828,21 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             q, k = _rotary_qk(q, k, rotary_cos, rotary_sin, lens, sc, per_row, rotary_interleaved)
         s_new = k.shape[1]
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
-        k_cache[rows[:, None], pos] = k
-        v_cache[rows[:, None], pos] = v
+        if paged:  # the page of each new position (the block table is public), and the row in it
+            pages = torch.gather(block_table.long(), 1, pos // page)
+            k_cache[pages, pos % page] = k
+            v_cache[pages, pos % page] = v
+        else:
+            k_cache[rows[:, None], pos] = k
+            v_cache[rows[:, None], pos] = v
+    # every sequence has at most sc keys: a window side that hides nothing at (sq, sc) hides nothing in any of them
+    local, window, causal = _loosen_window(local, window, causal, sq, sc)
+    if paged:  # sequence b's keys: logical rows [0, cache_seqlens[b] + S_new) of its pages
+        ends = torch.clamp(lens + s_new, 0, sc)
+        bounds = torch.stack((torch.zeros_like(ends), ends), 1).reshape(-1)
+        out, lse = _batched_varlen(q, k_cache.view(bc * page, hk, d), v_cache.view(bc * page, hk, d), bounds, sc,
+                                   softmax_scale, causal, local, window, cap, k_stride=2, paged=(block_table, page))
+        return (out, lse) if return_softmax_lse else out
     if idx is None and not isinstance(cache_seqlens, torch.Tensor):  # every sequence has the same keys: a host int
         n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
         local, window, causal = _loosen_window(local, window, causal, sq, n_keys)

@@ -120,11 +120,13 @@ def placeholder_launch(variant, device="cpu"):
         k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
         cu = torch.empty(3, dtype=torch.int32, device=device)
         split = "_split" in variant.kernel or variant.kernel in _variants.VARLEN_COMBINES.values()
-        group = 2 if variant.kernel.endswith("_gqa") else 1
+        group = 2 if "_gqa" in variant.kernel else 1
         ws = (torch.empty(4, 300, 4, d, device=device), torch.empty(4, 4, 300, device=device)) if split else (None, None)
+        # paged builds: k, v as 200 rows of 25 pages of 8, a block table of 2 sequences x 7 pages
+        paged = (torch.empty(2, 7, dtype=torch.int32, device=device), 8, 25) if "_paged" in variant.kernel else None
         return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
                                            torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1,
-                                           group=group, splits=4 if split else 1, ws=ws)
+                                           group=group, splits=4 if split else 1, ws=ws, paged=paged)
     sq, h = (c.pack, 2 * (c.block_m // c.pack)) if c.pack else (128, 4)
     q = torch.empty(2, sq, h, d, dtype=variant.dtype, device=device)
     k = torch.empty(2, 128, 2, d, dtype=variant.dtype, device=device)

@@ -62,11 +62,12 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
 
 
 def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
-                       window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1):
+                       window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1, paged=None):
     """(grid, args, kwargs) for a varlen variant (variants.varlen_variant): q, out (TOTAL_Q, H, D), k, v
     (TOTAL_K, H_KV, D), lse (H, TOTAL_Q), cu_seqlens_* int32 (B + 1); window and softcap as the variant's kernel
     takes them (a local variant reads window; a soft-capping one needs softcap > 0); group: query heads per tile;
-    splits and ws (a split variant: parts per tile, 2 or more, and triton_fwd.varlen_workspace). The combine kernel
+    splits and ws (a split variant: parts per tile, 2 or more, and triton_fwd.varlen_workspace); paged (a paged
+    variant): (block_table, page_size, pages), k and v then the cache's rows. The combine kernel
     (variants.varlen_combine_variant) takes the attention launch's arguments: its own are derived here."""
     from . import triton_fwd
     from .variants import VARLEN_COMBINES, VARLEN_KERNELS
@@ -75,9 +76,12 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
             raise ValueError(f"{variant.name}: group={group} does not match the variant")
         return triton_fwd.varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws,
                                               variant.config)
-    local, capped, split, grouped = next(key for key, name in VARLEN_KERNELS.items() if name == variant.kernel)
+    local, capped, split, grouped, is_paged = next(key for key, name in VARLEN_KERNELS.items()
+                                                   if name == variant.kernel)
     if grouped != (group > 1):
         raise ValueError(f"{variant.name}: group={group} does not match the variant")
+    if is_paged != (paged is not None):
+        raise ValueError(f"{variant.name}: paged={paged is not None} does not match the variant")
     if capped and not softcap > 0:
         softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
     if split != (splits > 1):
@@ -85,7 +89,7 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                          variant.causal, variant.config, local=local, window=window,
                                          softcap=softcap if capped else 0.0, group=group, splits=splits, ws=ws,
-                                         k_stride=k_stride)
+                                         k_stride=k_stride, paged=paged)
 
 
 class _Pair:
@@ -101,18 +105,20 @@ class _Pair:
 
 
 def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, window=(-1, -1),
-                  softcap=0.0, group=1, splits=1, ws=(None, None), combine=None, k_stride=1):
+                  softcap=0.0, group=1, splits=1, ws=(None, None), combine=None, k_stride=1, paged=None):
     """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
     binder, the same specialisation), and with splits > 1 the combine variant `combine` after it. Returns a launcher
     for later calls with the same public metadata (shapes, strides, dtypes, device, max_seqlen_q, group, splits,
-    window, softcap, flags: the caller keys it), called as launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k,
-    WS_O, WS_L), softmax_scale, device_index) (the workspace of that call: varlen_workspace); or None where the fast
-    path is off."""
-    tensors = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k) + (tuple(ws) if splits > 1 else ())
+    window, softcap, flags, the block table's shape: the caller keys it), called as launcher((q, k, v, out, lse,
+    cu_seqlens_q, cu_seqlens_k, block_table or None, WS_O, WS_L), softmax_scale, device_index) (the workspace of that
+    call: varlen_workspace); or None where the fast path is off. paged: (block_table, page_size, pages)."""
+    tensors = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, paged[0] if paged is not None else None) + \
+        (tuple(ws) if splits > 1 else ())
     launchers = []
     for var in (variant,) + ((combine,) if splits > 1 else ()):
         grid, args, kwargs = varlen_launch_args(var, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q,
-                                                softmax_scale, window, softcap, group, splits, ws, k_stride)
+                                                softmax_scale, window, softcap, group, splits, ws, k_stride,
+                                                paged if var is variant else None)
         fn = kernel_fn(var.kernel)
         kernel = fn[grid](*args, **kwargs)
         if q.is_cuda and _fast_path_allowed():
@@ -170,6 +176,14 @@ class _Nonce:
         return split_kv_nonce()
 
 
+class _TensorArg:
+    """A tensor passed by name after the constexprs (the varlen kernel's block table): the i-th of the call's tensors."""
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
 class _Launcher:
     """The compiled kernel of one launch key, and how to rebuild its argument list from new tensors.
 
@@ -199,7 +213,7 @@ class _Launcher:
         # constexprs and defaults after the positional arguments, in the kernel's parameter order; a _Workspace
         # or _Nonce among them is made afresh for every call (sm90_fwd SPLIT_KV's WS, FLAGS and NONCE)
         self.tail = tuple(param_values[len(args):])
-        self.per_call = any(isinstance(t, (_Workspace, _Nonce)) for t in self.tail)
+        self.per_call = any(isinstance(t, (_Workspace, _Nonce, _TensorArg)) for t in self.tail)
         # With Triton's C launch function and its descriptor metadata, descriptors are passed pre-expanded:
         # raw = (launch, expand), desc_meta = {plan index: metadata}; else every call goes through kernel.run
         self.raw, self.desc_meta = None, None
@@ -233,7 +247,8 @@ class _Launcher:
         tail = self.tail
         if self.per_call:
             dev = tensors[0].device
-            tail = [t.fresh(dev) if isinstance(t, (_Workspace, _Nonce)) else t for t in tail]
+            tail = [t.fresh(dev) if isinstance(t, (_Workspace, _Nonce)) else
+                    _aligned(tensors[t.index]) if isinstance(t, _TensorArg) else t for t in tail]
         if raw is None:
             return run_compiled(self.kernel, self.grid, device_index, *vals, *tail)
         k = self.kernel
@@ -255,6 +270,12 @@ class _Launcher:
             p = self.plan[i]
             hit = self.descs[key] = self.raw[1](_Desc(t, p[2], p[3], p[4]), self.desc_meta[i])
         return hit
+
+
+def _aligned(t):
+    if t.data_ptr() % 16:  # the kernel was specialised on 16-byte aligned bases
+        raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {t.data_ptr() % 16}")
+    return t
 
 
 MAX_DESCRIPTORS = 64  # encoded TMA descriptors kept per launcher (per base address and descriptor)
@@ -369,6 +390,10 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale, const
                     tail.append(_Workspace(tuple(t.shape), t.dtype))
                 elif p.name in NONCE_ARGS and isinstance(t, int):
                     tail.append(_Nonce())
+                elif constant_floats and isinstance(t, torch.Tensor):  # the varlen API keys its launchers on shapes
+                    tail.append(_TensorArg(_index(tensors, t)))
+                elif constant_floats and type(t) is int:  # (and on every such int: shapes, strides, page sizes)
+                    tail.append(t)
                 else:
                     return None
             elif p.name in kwargs:

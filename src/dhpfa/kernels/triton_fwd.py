@@ -15,7 +15,8 @@ from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
 # count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
 SHAPE_ARGS = ["H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT", "G", "SPLITS", "K_STRIDE"]
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT", "G", "SPLITS", "K_STRIDE", "stride_bt",
+                     "PAGE", "NUM_PAGES", "BT_COLS"]
 
 
 @triton.jit
@@ -23,10 +24,13 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
                lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
                MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr,
-               cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False):
+               cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False,
+               BT=None, PAGE=1, NUM_PAGES=1, PAGED: tl.constexpr = False):
     """Key blocks [lo, hi) of one query tile. The varlen kernel's options: LOCAL masks with a local window
     (WIN_LEFT / WIN_RIGHT; CAUSAL_OFFSET is then the bottom-right shift), SOFTCAP soft-caps the scores (the score
-    becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain)."""
+    becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain), PAGED reads key
+    j of the sequence from row BT[j // PAGE] * PAGE + j % PAGE of k and v (a paged cache: BT the sequence's row of
+    the block table, public loads; each page index clamped to [0, NUM_PAGES), so no address leaves the cache)."""
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
@@ -38,6 +42,9 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
             rows = tl.minimum(offs_n, SEQ_K - 1)
         else:
             rows = offs_n
+        if PAGED:
+            page = tl.minimum(tl.maximum(tl.load(BT + rows // PAGE), 0), NUM_PAGES - 1)
+            rows = page.to(tl.int64) * PAGE + rows % PAGE
         k_ptrs = k_base + rows[None, :] * stride_kn + offs_d[:, None]
         v_ptrs = v_base + rows[:, None] * stride_vn + offs_d[None, :]
         if MASKED:
@@ -180,7 +187,8 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT, G, SPLITS, K_STRIDE,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
-                    GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr):
+                    GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr, BT=None, stride_bt=0, PAGE=1, NUM_PAGES=1,
+                    BT_COLS=1, PAGED: tl.constexpr = False):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b * K_STRIDE], CU_K[b * K_STRIDE +
     1]) of k and v (K_STRIDE 1: offsets; 2: a (start, end) pair per sequence, as a key/value cache's rows are).
@@ -197,7 +205,11 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     attn_varlen_combine merges them (decode steps over long keys on few programs).
     LOCAL: flash-attn's window_size (public WIN_LEFT / WIN_RIGHT; an unbounded side is WINDOW_UNBOUNDED); causal
     calls with a window run as LOCAL with WIN_RIGHT = 0. SOFTCAP: flash-attn's softcap, scores softcap * tanh(q.k *
-    scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap)."""
+    scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap).
+    PAGED: k and v are a paged cache, (NUM_PAGES * PAGE, H_KV, D) rows; sequence b's key j (its offsets give its
+    length; they are logical, so TOTAL_K bounds nothing here) is row BT[b, j // PAGE] * PAGE + j % PAGE (BT the int32
+    block table, BT_COLS columns, row stride stride_bt; public loads, as the offsets), and a sequence is cut to
+    BT_COLS * PAGE keys, so no access leaves the block table or the cache (page indices are clamped)."""
     pid_bh = tl.program_id(1)
     hg = H // G
     b = pid_bh // hg
@@ -209,6 +221,12 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     k_hi = tl.minimum(tl.maximum(tl.load(CU_K + b * K_STRIDE + 1), k_lo), TOTAL_K)
     seq_q = q_hi - q_lo
     seq_k = k_hi - k_lo
+    if PAGED:  # keys are rows of the sequence's pages, not of k from k_lo
+        seq_k = tl.minimum(seq_k, BT_COLS * PAGE)
+        k_lo = k_lo * 0
+        bt_row = BT + b.to(tl.int64) * stride_bt
+    else:
+        bt_row = BT
     rows_total = seq_q * G
     shift = seq_k - seq_q  # bottom-right alignment, as flash-attn's
     n_tiles = tl.cdiv(rows_total, BLOCK_M)
@@ -252,24 +270,30 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
             p_hi = tl.minimum(hi, p_lo + per)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, PAGED)
         elif not LOCAL:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, PAGED)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, PAGED)
         else:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        lo, f0, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, PAGED)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, PAGED)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP)
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, PAGED)
         out, lse = finalize_rows(acc, m_i, l_i)
         if SPLIT:
             ws_o, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, tl.program_id(2), HEAD_DIM, GROUP)
@@ -402,16 +426,20 @@ WINDOW_UNBOUNDED = 2 ** 30
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
-                       local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1):
+                       local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1,
+                       paged=None):
     """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
     (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q * group, block_m) tiles
     per sequence and group of heads). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the
     scores (0: off); group: query heads per tile (1, or H / H_KV: grouped-query heads as rows); splits > 1: that many
     programs per tile, each a part of its key blocks, into the workspace ws = (WS_O, WS_L) (varlen_workspace), which
     attn_varlen_combine (varlen_combine_args) merges; k_stride 2: cu_seqlens_k holds a (start, end) pair of rows per
-    sequence. As for launch_args, the auditor binds the same arguments."""
+    sequence. paged: (block_table (B, BT_COLS) int32, page_size, pages): k and v are (pages * page_size, H_KV, D)
+    rows of a paged cache (PAGED). As for launch_args, the auditor binds the same arguments."""
     total_q, heads, head_dim = q.shape
     total_k, heads_kv = k.shape[0], k.shape[1]
+    if paged is not None:
+        total_k = 2 ** 31 - 1  # the offsets are logical lengths: the block table bounds the keys (BT_COLS * PAGE)
     batch = cu_seqlens_q.shape[0] - 1
     grid = (max(1, triton.cdiv(max_seqlen_q * group, config.block_m)), batch * (heads // group)) + \
         ((splits,) if splits > 1 else ())
@@ -430,6 +458,10 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
                   BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
                   SPLIT=splits > 1, GROUP=group > 1, DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps,
                   num_stages=config.num_stages)
+    if paged is not None:
+        bt, page, pages = paged
+        kwargs.update(BT=bt, stride_bt=bt.stride(0) if bt.shape[0] > 1 else 0, PAGE=int(page), NUM_PAGES=int(pages),
+                      BT_COLS=bt.shape[1], PAGED=True)
     return grid, args, kwargs
 
 
@@ -485,8 +517,9 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
 
 
 KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
-KERNELS.update({"attn_fwd_varlen" + local + cap + split + group: attn_fwd_varlen for local in ("", "_local")
-                for cap in ("", "_softcap") for split in ("", "_split") for group in ("", "_gqa")})
+KERNELS.update({"attn_fwd_varlen" + local + cap + split + group + paged: attn_fwd_varlen for local in ("", "_local")
+                for cap in ("", "_softcap") for split in ("", "_split") for group in ("", "_gqa")
+                for paged in ("", "_paged")})
 KERNELS.update({"attn_varlen_combine" + group: attn_varlen_combine for group in ("", "_gqa")})
 
 
