@@ -25,7 +25,7 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
                MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr,
                cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False,
-               BT=None, PAGE=1, NUM_PAGES=1, PAGED: tl.constexpr = False):
+               BT=None, PAGE=None, NUM_PAGES=None, PAGED: tl.constexpr = False):
     """Key blocks [lo, hi) of one query tile. The varlen kernel's options: LOCAL masks with a local window
     (WIN_LEFT / WIN_RIGHT; CAUSAL_OFFSET is then the bottom-right shift), SOFTCAP soft-caps the scores (the score
     becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain), PAGED reads key
@@ -187,8 +187,8 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     H, H_KV, TOTAL_Q, TOTAL_K, WIN_LEFT, WIN_RIGHT, G, SPLITS, K_STRIDE,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
-                    GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr, BT=None, stride_bt=0, PAGE=1, NUM_PAGES=1,
-                    BT_COLS=1, PAGED: tl.constexpr = False):
+                    GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr, BT=None, stride_bt=None, PAGE=None,
+                    NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b * K_STRIDE], CU_K[b * K_STRIDE +
     1]) of k and v (K_STRIDE 1: offsets; 2: a (start, end) pair per sequence, as a key/value cache's rows are).
@@ -209,7 +209,9 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     PAGED: k and v are a paged cache, (NUM_PAGES * PAGE, H_KV, D) rows; sequence b's key j (its offsets give its
     length; they are logical, so TOTAL_K bounds nothing here) is row BT[b, j // PAGE] * PAGE + j % PAGE (BT the int32
     block table, BT_COLS columns, row stride stride_bt; public loads, as the offsets), and a sequence is cut to
-    BT_COLS * PAGE keys, so no access leaves the block table or the cache (page indices are clamped)."""
+    BT_COLS * PAGE keys, so no access leaves the block table or the cache (page indices are clamped). Without PAGED,
+    BT, stride_bt, PAGE, NUM_PAGES and BT_COLS are None (Triton drops None arguments from the signature, so those
+    builds' parameters are the ones they had before paging existed)."""
     pid_bh = tl.program_id(1)
     hg = H // G
     b = pid_bh // hg
