@@ -499,8 +499,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     (batch, max_blocks_per_seq) int32 (paged KV, flash-attn's layout): k and v are then a paged cache (num_blocks,
     page_block_size, H_kv, D), and sequence b's key j is k[block_table[b, j // page_block_size], j % page_block_size]
     (cu_seqlens_k: the sequences' logical lengths; the block table is public, as the offsets; page indices out of range
-    are clamped to the cache, so no access leaves it). With grouped-query heads and at most variants.VARLEN_GROUP_MAX_Q queries per sequence,
-    a key/value head's query heads share a tile; on grids smaller than the GPU, each tile's key blocks are split
+    are clamped to the cache, so no access leaves it). With grouped-query heads and at most
+    variants.VARLEN_GROUP_MAX_Q queries per sequence, a key/value head's query heads share a tile; on grids smaller than the GPU, each tile's key blocks are split
     across programs (variants.varlen_splits) and merged: both decided by public values (shapes, max_seqlen_q,
     max_seqlen_k, the GPU's SM count).
     """
