@@ -500,9 +500,10 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
     page_block_size, H_kv, D), and sequence b's key j is k[block_table[b, j // page_block_size], j % page_block_size]
     (cu_seqlens_k: the sequences' logical lengths; the block table is public, as the offsets; page indices out of range
     are clamped to the cache, so no access leaves it). With grouped-query heads and at most
-    variants.VARLEN_GROUP_MAX_Q queries per sequence, a key/value head's query heads share a tile; on grids smaller than the GPU, each tile's key blocks are split
-    across programs (variants.varlen_splits) and merged: both decided by public values (shapes, max_seqlen_q,
-    max_seqlen_k, the GPU's SM count).
+    variants.VARLEN_GROUP_MAX_Q queries per sequence, a key/value head's query heads share a tile; on grids smaller
+    than the GPU, each tile's key blocks are split across programs (variants.varlen_splits) and merged: both decided
+    by public values (shapes, max_seqlen_q, max_seqlen_k, the GPU's SM count). Batches of equal lengths may run on
+    the dense kernels (variants.varlen_dense, _equal_varlen).
     """
     local, window, cap = False, (-1, -1), 0.0
     if dropout_p != 0.0 or softcap != 0.0 or alibi_slopes is not None or window_size != (-1, -1) \
@@ -757,11 +758,15 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     lse (B, H, Sq)).
     Runs on the varlen kernel: sequence b's keys are its cache row's first tokens (a (start, end) pair of rows per
     sequence); with cache_seqlens an int (or None), no cache_batch_idx, no window that binds and no softcap, calls of
-    many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Public: cache_seqlens, cache_batch_idx and the shapes (the schedule follows them); secret: q, the
-    cache and the new tokens. rotary_cos / rotary_sin (seqlen_ro >= S_cache, rotary_dim / 2), with k and v: flash-attn's
-    rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise torch operations.
-    Not implemented (an error names them): cache_leftpad, block_table (paged caches), alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits
-    the keys across programs (variants.varlen_splits)."""
+    many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Public:
+    cache_seqlens, cache_batch_idx, block_table and the shapes (the schedule follows them); secret: q, the cache and
+    the new tokens. rotary_cos / rotary_sin (seqlen_ro >= the cache's length, rotary_dim / 2), with k and v:
+    flash-attn's rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise
+    torch operations. block_table (B, max_blocks_per_seq) int32: k_cache and v_cache are pages (num_blocks,
+    page_block_size, H_kv, D), sequence b's position j in page block_table[b, j // page_block_size] (its capacity
+    max_blocks_per_seq x page_block_size); not with cache_batch_idx, a binding window or softcap. Not implemented (an
+    error names them): cache_leftpad, alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits the
+    keys across programs (variants.varlen_splits)."""
     for name, val in (("cache_leftpad", cache_leftpad),):
         if val is not None:
             raise NotImplementedError(f"{name}: not supported by dhpfa's flash_attn_with_kvcache; expected None")
