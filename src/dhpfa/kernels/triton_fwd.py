@@ -5,6 +5,8 @@ predicate of a branch or memory operation. The KV loop is split by public bounds
 row of the Q tile sees in full (no mask at all) and boundary blocks (causal diagonal, ragged tail)
 where visibility is applied by a select to -inf. Tensor data only ever flows through arithmetic.
 """
+import os
+
 import torch
 import triton
 import triton.language as tl
@@ -19,18 +21,37 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
                      "PAGE", "NUM_PAGES", "BT_COLS"]
 
 
+_INTERPRETED = tl.constexpr(os.environ.get("TRITON_INTERPRET", "0") == "1")
+
+
+@triton.jit
+def _load_public(ptrs):
+    """int32 loads at ptrs that stay in registers: one ld.global per element by inline PTX, which Triton's software
+    pipeliner does not turn into an asynchronous copy through shared memory (it does so with tl.load inside a pipelined
+    loop, volatile or not). For public data whose loaded values form addresses (the block table). Declared pure (the
+    pipeliner cannot predicate anything else), so it may run speculatively: every address in ptrs must be valid for
+    any loop iteration, hence no mask (the caller clamps the indices). The CPU interpreter, which cannot run PTX,
+    takes tl.load."""
+    if _INTERPRETED:
+        return tl.load(ptrs)
+    else:
+        return tl.inline_asm_elementwise("ld.global.b32 $0, [$1];", "=r,l", [ptrs.to(tl.uint64, bitcast=True)],
+                                         dtype=tl.int32, is_pure=True, pack=1)
+
+
 @triton.jit
 def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d,
                lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
                MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr,
                cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False,
-               BT=None, PAGE=None, NUM_PAGES=None, PAGED: tl.constexpr = False):
+               BT=None, PAGE=None, NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False):
     """Key blocks [lo, hi) of one query tile. The varlen kernel's options: LOCAL masks with a local window
     (WIN_LEFT / WIN_RIGHT; CAUSAL_OFFSET is then the bottom-right shift), SOFTCAP soft-caps the scores (the score
     becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain), PAGED reads key
     j of the sequence from row BT[j // PAGE] * PAGE + j % PAGE of k and v (a paged cache: BT the sequence's row of
-    the block table, public loads; each page index clamped to [0, NUM_PAGES), so no address leaves the cache)."""
+    the block table, BT_COLS entries, public loads; the column clamped to the row and each page index to [0,
+    NUM_PAGES), so no address leaves the table or the cache)."""
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
@@ -43,10 +64,17 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         else:
             rows = offs_n
         if PAGED:
-            page = tl.minimum(tl.maximum(tl.load(BT + rows // PAGE), 0), NUM_PAGES - 1)
-            rows = page.to(tl.int64) * PAGE + rows % PAGE
-        k_ptrs = k_base + rows[None, :] * stride_kn + offs_d[:, None]
-        v_ptrs = v_base + rows[:, None] * stride_vn + offs_d[None, :]
+            # The block table is read once in each tile's layout (K's columns, V's rows), by _load_public: a vector
+            # load converted between layouts, or pipelined into shared memory, would reach the addresses through
+            # shared-memory loads, which the auditor cannot tell from secret ones.
+            col = tl.minimum(rows // PAGE, BT_COLS - 1)  # inside the sequence's table row in any iteration
+            page_k = tl.minimum(tl.maximum(_load_public(BT + col[None, :]), 0), NUM_PAGES - 1)
+            page_v = tl.minimum(tl.maximum(_load_public(BT + col[:, None]), 0), NUM_PAGES - 1)
+            k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + rows[None, :] % PAGE) * stride_kn + offs_d[:, None]
+            v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + rows[:, None] % PAGE) * stride_vn + offs_d[None, :]
+        else:
+            k_ptrs = k_base + rows[None, :] * stride_kn + offs_d[:, None]
+            v_ptrs = v_base + rows[:, None] * stride_vn + offs_d[None, :]
         if MASKED:
             k = tl.load(k_ptrs, mask=n_ok[None, :] & d_ok[:, None], other=0.0)
         elif HEAD_DIM != BLOCK_D:
@@ -273,29 +301,29 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED)
         elif not LOCAL:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED)
         else:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        lo, f0, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED)
         out, lse = finalize_rows(acc, m_i, l_i)
         if SPLIT:
             ws_o, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, tl.program_id(2), HEAD_DIM, GROUP)
