@@ -281,6 +281,43 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     return row
 
 
+def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3):
+    """decode_case's inputs with the keys also in a paged cache (pages of `page` rows in a random order, a block table):
+    the API on the contiguous rows against the API with block_table (the PAGED builds), us per call (graph replay)."""
+    lens_k, cu_q, cu_k, tq, tk, mq, mk, sets = decode_inputs(batch, h, hk, d, q_per_seq, seed)
+    blocks = [-(-n // page) for n in lens_k]
+    width, nb = max(blocks), sum(blocks)
+    order = torch.randperm(nb, generator=torch.Generator().manual_seed(seed)).tolist()
+    bt = torch.zeros(batch, width, dtype=torch.int32)
+    rows = []  # the cache row of each key of the packed rows, in order
+    for b, n in enumerate(lens_k):
+        own = [order.pop() for _ in range(blocks[b])]
+        bt[b, :len(own)] = torch.tensor(own, dtype=torch.int32)
+        rows += [own[j // page] * page + j % page for j in range(n)]
+    bt = bt.cuda()
+    idx = torch.tensor(rows, device="cuda")
+    paged = []
+    for q, k, v in sets:
+        kc, vc = (torch.zeros(nb * page, hk, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+        kc[idx], vc[idx] = k, v
+        paged.append((q, kc.view(nb, page, hk, d), vc.view(nb, page, hk, d)))
+    kernels = {
+        "contiguous": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True),
+        "paged": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True,
+                                                                 block_table=bt),
+    }
+    a = kernels["contiguous"](*sets[0], True).float()
+    diff = float((kernels["paged"](*paged[0], True).float() - a).norm() / a.norm())
+    errors = {}
+    times = interleaved_ms(kernels, {"contiguous": sets, "paged": paged}, True, rounds=rounds, graph=True,
+                           errors=errors)
+    row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "page": page, "errors": errors,
+           "rel_diff_paged_vs_contiguous": diff}
+    for name, ts in times.items():
+        row[name] = {"us": stats.median(ts) * 1e3}
+    return row
+
+
 def split_sweep(batch, h, hk, d, q_per_seq, rounds, seed=3, parts=(1, 2, 4, 8, 16, 32)):
     """A decode-like call (as decode_case) with its tiles split in each number of `parts` (grouped heads where the API
     groups them): us per call, to set variants.varlen_splits' rule."""
@@ -334,7 +371,7 @@ def main():
     ap.add_argument("--out", default="out/varlen")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--leak-samples", type=int, default=1000)
-    ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal")
+    ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal, paged")
     ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
     ap.add_argument("--equal-shapes", default="", help='"B,Sq,Sk,H,H_kv,D;..." for the equal part')
     a = ap.parse_args()
@@ -360,6 +397,14 @@ def main():
                 f"{n} {r[n]['us']:.1f} us {r[n]['gb_per_s']:.0f} GB/s" for n in ("api", "rows", "grouped", "fa2_varlen",
                                                                                    "dense_padded") if n in r)
                 + f"  diff {r['rel_diff_rows_vs_api']:.1e} {r['errors']}", flush=True)
+    paged = []
+    for batch, h, hk, d, qs, page in (((8, 32, 8, 128, 1, 16), (8, 32, 8, 128, 1, 256), (32, 32, 8, 128, 1, 16),
+                                       (16, 16, 2, 64, 1, 64), (4, 32, 8, 128, 64, 16)) if "paged" in a.parts else ()):
+        paged.append(paged_case(batch, h, hk, d, qs, page, a.rounds))
+        r = paged[-1]
+        print(f"paged B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} page={page}: " + "  ".join(
+            f"{n} {r[n]['us']:.1f} us" for n in ("contiguous", "paged") if n in r)
+            + f"  diff {r['rel_diff_paged_vs_contiguous']:.1e} {r['errors']}", flush=True)
     sweep = []
     if "splits" in a.parts:
         for batch, h, hk, d, qs in ((16, 16, 2, 64, 1), (8, 32, 8, 128, 1), (4, 32, 8, 128, 1), (2, 32, 8, 128, 1),
@@ -391,7 +436,7 @@ def main():
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
                       flush=True)
     res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode,
-           "split_sweep": sweep, "equal": equal}
+           "split_sweep": sweep, "equal": equal, "paged": paged}
     if a.leak_samples:
         for key, decode in (("leak", False), ("leak_decode", True)):
             if decode and "decode" not in a.parts:
