@@ -333,7 +333,7 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
     assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 288 and len(combine) == 18
-    assert sum("_paged" in r["variant"] and "(public: CU_Q, CU_K, BT)" in r["variant"] for r in attn) == 72
+    assert sum("_paged" in r["variant"] for r in attn) == 72  # (their declaration: test_varlen_schedule_is_public_...)
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])

@@ -395,8 +395,7 @@ def paged_cache(lens_k, hk, d, page, gen, spare=3):
 
 
 @interp
-@pytest.mark.parametrize("page", [8, 5])
-@pytest.mark.parametrize("causal", [False, True])
+@pytest.mark.parametrize("page,causal", [(8, False), (5, True)])
 def test_paged_cache_against_float64(split, grouped, page, causal):
     """block_table (flash-attn's paged KV): k and v are pages in any order, sequence b's key j in page
     block_table[b, j // page] at row j % page; decode steps, a few queries, a sequence without keys, lengths that end
