@@ -312,16 +312,17 @@ def test_cli_audits_a_third_party_cubin(corpus):
 
 def test_every_shipped_variant_passes_the_audit_in_time():
     """Compiling first (`dhpfa audit --compile-only`): its time depends on what the machine's caches hold (on a cold
-    2-core machine about 200 s, session 17), and is bounded by CI's budget; then the audit itself, reading the binaries
-    from the cache, within 300 s."""
+    2-core machine about 200 s in session 17, 780 s in session 21 with 662 binaries), and is bounded by CI's budget;
+    then the audit itself, reading the binaries from the cache (420 s in session 21). The bounds guard CI's budget
+    (a hung compiler or an auditor gone quadratic), they are not speed targets."""
     t0 = time.time()
     res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", "--compile-only"], cwd=ROOT, env=_env(),
-                         capture_output=True, text=True, timeout=900)
-    assert res.returncode == 0 and time.time() - t0 < 900, (res.stdout[-3000:], res.stderr[-3000:])
+                         capture_output=True, text=True, timeout=1500)
+    assert res.returncode == 0 and time.time() - t0 < 1500, (res.stdout[-3000:], res.stderr[-3000:])
     assert "binaries" in res.stdout, res.stdout
     t0 = time.time()
     res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", "--json"], cwd=ROOT, env=_env(),
-                         capture_output=True, text=True, timeout=900)
+                         capture_output=True, text=True, timeout=1200)
     elapsed = time.time() - t0
     assert res.returncode == 0, (res.stdout[-3000:], res.stderr[-3000:])
     rep = json.loads(res.stdout)
@@ -339,7 +340,7 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
     assert sum("varlen_equal_guard" in r["variant"] and "(public: CU_Q, CU_K)" in r["variant"]
                for r in rep["rows"]) == 2
-    assert elapsed < 300, f"audit took {elapsed:.0f} s"
+    assert elapsed < 900, f"audit took {elapsed:.0f} s"
 
 
 SHAPE_CLASSES = [(2, 128, 128, 4, 2), (2, 300, 200, 4, 2), (1, 1, 8192, 8, 2), (1, 17, 1000, 4, 4), (3, 1, 16, 16, 1),
