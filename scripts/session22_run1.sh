@@ -9,6 +9,7 @@ nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
 t0=$(date +%s)
 timeout 200 python3 scripts/precompile.py --match varlen --jobs 16 2>&1 | tail -1
 timeout 300 python3 -m pytest -q -m gpu tests/test_varlen.py -p no:cacheprovider 2>&1 | tail -6
+timeout 200 python3 -m pytest -q -m gpu tests/test_gpu.py -p no:cacheprovider -k "cached_launch or repeated or launched_binary or torch_compile" 2>&1 | tail -4
 echo "tests $(( $(date +%s) - t0 )) s"
 timeout 200 python3 scripts/varlen_bench.py --out "$OUT/varlen" --rounds 7 --leak-samples 0 --parts paged 2>&1 | tail -8
 echo "total $(( $(date +%s) - t0 )) s"
