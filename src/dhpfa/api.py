@@ -230,11 +230,23 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
             variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
                                   programs=b * h * ((sq + rows - 1) // rows), seq_q=sq)
         plan = _Plan(variant, scale, causal_offset, tune.generation, causal, g)
+    return _keep_plan(sig, plan)
+
+
+def _keep_plan(sig, plan):
+    """Keep `plan` under `sig` (None: keep nothing; at MAX_PLANS signatures start over) and return it."""
     if sig is not None:
         if len(_PLANS) >= MAX_PLANS:
             _PLANS.clear()
         _PLANS[sig] = plan
     return plan
+
+
+def _on_device(q):
+    """The context to launch in: the tensors' GPU, not the current one (switching only when they differ: host time)."""
+    if q.is_cuda and q.device.index != torch.cuda.current_device():
+        return torch.cuda.device(q.device)
+    return contextlib.nullcontext()
 
 
 def _forward(plan, q, k, v, out):
@@ -245,10 +257,7 @@ def _forward(plan, q, k, v, out):
     if plan.pack:
         q, out, lse_k = packed_views(q, out, lse, plan.pack)
     from .kernels import dispatch  # kernels load at first call: TRITON_INTERPRET is read when they are defined
-    # launch on the tensors' GPU, not the current one (switching only when they differ: host time)
-    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
-        else contextlib.nullcontext()
-    with on_device:
+    with _on_device(q):
         launcher = plan.launcher
         if launcher is not None and dispatch._fast_path_allowed():
             launcher((q, k, v, out, lse_k), plan.scale, q.device.index)
@@ -511,8 +520,8 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
         local, window, cap = _check_flash_options(dropout_p, window_size, softcap, alibi_slopes, causal)
     paged = None
     if block_table is not None:  # k, v: a paged cache (num_blocks, page_block_size, H_kv, D)
-        page = k.shape[1] if isinstance(k, torch.Tensor) and k.dim() == 4 else 0
         k_rows, v_rows = _paged_rows("k", k, q), _paged_rows("v", v, q)
+        page = k.shape[1]
         if tuple(v.shape) != tuple(k.shape):
             raise ValueError(f"v: expected the shape of k {tuple(k.shape)}, got {tuple(v.shape)}")
         k, v, paged = k_rows, v_rows, (block_table, page)
@@ -550,9 +559,7 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
     from .kernels import dispatch, triton_fwd
     ws = triton_fwd.varlen_workspace(q, plan.splits) if plan.splits > 1 else ()
-    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
-        else contextlib.nullcontext()
-    with on_device:
+    with _on_device(q):
         if plan.launcher is not None and dispatch._fast_path_allowed():
             plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, bt) + ws, plan.scale, q.device.index)
         else:
@@ -571,8 +578,7 @@ def _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse):
     batch = cu_seqlens_q.shape[0] - 1
     dense = plan.dense
     out = _empty(q.shape, q.dtype, q.device)
-    on_device = torch.cuda.device(q.device) if q.is_cuda and q.device.index != torch.cuda.current_device() \
-        else contextlib.nullcontext()
+    on_device = _on_device(q)
     if dense.launcher is not None and plan.launcher is not None and dispatch._fast_path_allowed() \
             and (dense.generation is None or dense.generation == _tune.generation):
         # Both launchers read only the tensors' base addresses (shapes and strides are in their keys, kept from the
@@ -653,11 +659,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         dense = _new_plan(None, q.unflatten(0, (batch, max_q)), k.unflatten(0, (batch, max_k)), causal, scale,
                           max_k - max_q)
         plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)
-        if sig is not None:
-            if len(_PLANS) >= MAX_PLANS:
-                _PLANS.clear()
-            _PLANS[sig] = plan
-        return plan
+        return _keep_plan(sig, plan)
     # few queries per sequence: the group's heads as rows of one tile
     group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
         and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1
@@ -676,11 +678,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
                                                paged=paged is not None),
                        variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1)
                        if splits > 1 else None, scale, max_q, group, splits)
-    if sig is not None:
-        if len(_PLANS) >= MAX_PLANS:
-            _PLANS.clear()
-        _PLANS[sig] = plan
-    return plan
+    return _keep_plan(sig, plan)
 
 
 def flash_attn_varlen_qkvpacked_func(qkv, cu_seqlens, max_seqlen, dropout_p=0.0, softmax_scale=None, causal=False,
@@ -842,13 +840,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             v_cache[rows[:, None], pos] = v
     # every sequence has at most sc keys: a window side that hides nothing at (sq, sc) hides nothing in any of them
     local, window, causal = _loosen_window(local, window, causal, sq, sc)
-    if paged:  # sequence b's keys: logical rows [0, cache_seqlens[b] + S_new) of its pages
-        ends = torch.clamp(lens + s_new, 0, sc)
-        bounds = torch.stack((torch.zeros_like(ends), ends), 1).reshape(-1)
-        out, lse = _batched_varlen(q, k_cache.view(bc * page, hk, d), v_cache.view(bc * page, hk, d), bounds, sc,
-                                   softmax_scale, causal, local, window, cap, k_stride=2, paged=(block_table, page))
-        return (out, lse) if return_softmax_lse else out
-    if idx is None and not isinstance(cache_seqlens, torch.Tensor):  # every sequence has the same keys: a host int
+    if idx is None and not paged and not isinstance(cache_seqlens, torch.Tensor):  # equal caches: a host int
         n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
         local, window, causal = _loosen_window(local, window, causal, sq, n_keys)
         if n_keys > 0 and not local and not cap and variants.varlen_dense(d, sq) \
@@ -857,11 +849,15 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             out, lse = flash_attn_func(q, k_cache[:, :n_keys], v_cache[:, :n_keys], softmax_scale=softmax_scale,
                                        causal=causal, return_lse=True)
             return (out, lse) if return_softmax_lse else out
-    start = rows.to(torch.int32) * sc
-    # (start, end) rows of each sequence's keys, within its cache row (a length past the cache is clamped to it)
-    bounds = torch.stack((start, start + torch.clamp(lens + s_new, 0, sc)), 1).reshape(-1)
-    out, lse = _batched_varlen(q, k_cache.view(bc * sc, hk, d), v_cache.view(bc * sc, hk, d), bounds, sc,
-                               softmax_scale, causal, local, window, cap, k_stride=2)
+    # (start, end) rows of each sequence's keys: within its cache row, or logical rows [0, n) of its pages (a length
+    # past the cache is clamped to it)
+    ends = torch.clamp(lens + s_new, 0, sc)
+    start = torch.zeros_like(ends) if paged else rows.to(torch.int32) * sc
+    bounds = torch.stack((start, start + ends), 1).reshape(-1)
+    n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
+    out, lse = _batched_varlen(q, k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d), bounds, sc,
+                               softmax_scale, causal, local, window, cap, k_stride=2,
+                               paged=(block_table, page) if paged else None)
     return (out, lse) if return_softmax_lse else out
 
 

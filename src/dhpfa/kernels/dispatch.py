@@ -232,8 +232,8 @@ class _Launcher:
             if kind == "t" or kind == "d":
                 t = tensors[p[1]]
                 ptr = t.data_ptr()
-                if ptr % 16:  # the kernel was specialised on 16-byte aligned bases
-                    raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {ptr % 16}")
+                if ptr % 16:
+                    _misaligned(ptr)
                 if kind == "t":
                     vals.append(t)
                 elif raw is None:
@@ -272,9 +272,14 @@ class _Launcher:
         return hit
 
 
+def _misaligned(ptr):
+    # the kernel was specialised on 16-byte aligned bases
+    raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {ptr % 16}")
+
+
 def _aligned(t):
-    if t.data_ptr() % 16:  # the kernel was specialised on 16-byte aligned bases
-        raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {t.data_ptr() % 16}")
+    if t.data_ptr() % 16:
+        _misaligned(t.data_ptr())
     return t
 
 
