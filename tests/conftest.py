@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 INTERPRET = os.environ.get("TRITON_INTERPRET") == "1"
 
 
-def pytest_collection_modifyitems(config, items):
+def _mark_items(items):
     skip_gpu = pytest.mark.skip(reason="needs a CUDA GPU")
     skip_interp = pytest.mark.skip(reason="runs in the Triton CPU interpreter (TRITON_INTERPRET=1)")
     for item in items:
@@ -22,3 +22,32 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(skip_gpu)
         if "interpreter" in item.keywords and not INTERPRET:
             item.add_marker(skip_interp)
+
+
+def _full_audit_item(items):
+    from tests.test_audit import FULL_AUDIT
+    return [item for item in items if item.name == FULL_AUDIT]
+
+
+def pytest_collection_modifyitems(session, config, items):
+    _mark_items(items)
+    # the full audit last: it waits for the background audit that pytest_collection_finish starts
+    last = _full_audit_item(items)
+    if last:
+        items[:] = [item for item in items if item not in last] + last
+
+
+def pytest_collection_finish(session):
+    """Start the full audit (tests/test_audit.py) in the background as soon as it is among the tests to run, so that
+    its compile and audit processes run beside the rest of the suite."""
+    if _full_audit_item(session.items) and not session.config.option.collectonly:
+        import tempfile
+        from tests import test_audit
+        test_audit.start_full_audit(tempfile.mkdtemp(prefix="dhpfa-full-audit-"))
+
+
+def pytest_unconfigure(config):
+    import sys
+    mod = sys.modules.get("tests.test_audit")
+    if mod is not None:
+        mod.stop_full_audit()

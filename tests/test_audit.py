@@ -310,22 +310,77 @@ def test_cli_audits_a_third_party_cubin(corpus):
     assert not rep["ok"] and rep["rows"][0]["findings"]["address"] >= 1
 
 
+FULL_AUDIT = "test_every_shipped_variant_passes_the_audit_in_time"
+# The full audit as one child process: `dhpfa audit --compile-only`, then `dhpfa audit --json`, each timed; it writes
+# {"compile": [rc, seconds, stdout tail, stderr tail], "audit": [rc, seconds, stdout, stderr tail]} to argv[1].
+_FULL_AUDIT_DRIVER = """
+import json, subprocess, sys, time
+out = {}
+for step, argv in (("compile", ["--compile-only"]), ("audit", ["--json"])):
+    t0 = time.time()
+    res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", *argv], capture_output=True, text=True)
+    out[step] = [res.returncode, time.time() - t0, res.stdout if step == "audit" else res.stdout[-3000:],
+                 res.stderr[-3000:]]
+    if res.returncode != 0:
+        break
+with open(sys.argv[1] + ".tmp", "w") as f:
+    json.dump(out, f)
+import os
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+"""
+_full_audit = {}  # "proc": the child, "path": its result file, "t0": its start
+
+
+def start_full_audit(tmpdir):
+    """Start the full audit in the background (conftest, once the collection holds FULL_AUDIT): it compiles and
+    audits every shipped binary on all cores while the interpreter tests, which use one, run beside it; FULL_AUDIT
+    (run last) waits for it. Its own process group, so that stop_full_audit ends its compile pool too."""
+    path = os.path.join(str(tmpdir), "full_audit.json")
+    proc = subprocess.Popen([sys.executable, "-c", _FULL_AUDIT_DRIVER, path], cwd=ROOT, env=_env(),
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    _full_audit.update(proc=proc, path=path, t0=time.time())
+
+
+def stop_full_audit():
+    """End the background audit's process group if it still runs (an interrupted or partial session)."""
+    proc = _full_audit.get("proc")
+    if proc is not None and proc.poll() is None:
+        import signal
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+
+
+def _full_audit_result():
+    """The background audit's result (started by conftest; started here where this test runs alone)."""
+    if "proc" not in _full_audit:
+        import tempfile
+        start_full_audit(tempfile.mkdtemp(prefix="dhpfa-audit-"))
+    try:
+        _full_audit["proc"].wait(timeout=max(1, 2400 - (time.time() - _full_audit["t0"])))
+    except subprocess.TimeoutExpired:
+        stop_full_audit()
+        pytest.fail("the full audit ran past 2,400 s")
+    with open(_full_audit["path"]) as f:
+        return json.load(f)
+
+
 def test_every_shipped_variant_passes_the_audit_in_time():
-    """Compiling first (`dhpfa audit --compile-only`): its time depends on what the machine's caches hold (on a cold
-    2-core machine about 200 s in session 17, 780 s in session 21 with 662 binaries), and is bounded by CI's budget;
-    then the audit itself, reading the binaries from the cache (420 s in session 21). The bounds guard CI's budget
-    (a hung compiler or an auditor gone quadratic), they are not speed targets."""
-    t0 = time.time()
-    res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", "--compile-only"], cwd=ROOT, env=_env(),
-                         capture_output=True, text=True, timeout=1500)
-    assert res.returncode == 0 and time.time() - t0 < 1500, (res.stdout[-3000:], res.stderr[-3000:])
-    assert "binaries" in res.stdout, res.stdout
-    t0 = time.time()
-    res = subprocess.run([sys.executable, "-m", "dhpfa", "audit", "--json"], cwd=ROOT, env=_env(),
-                         capture_output=True, text=True, timeout=1200)
-    elapsed = time.time() - t0
-    assert res.returncode == 0, (res.stdout[-3000:], res.stderr[-3000:])
-    rep = json.loads(res.stdout)
+    """Every shipped binary compiled (`dhpfa audit --compile-only`) and audited (`dhpfa audit --json`), in a background
+    process that conftest starts at the session's start and this test (run last) waits for. Compiling depends on what
+    the machine's caches hold (cold, on a 2-core machine: 780 s for 662 binaries in session 21, alone); the audit then
+    reads the binaries from the cache (420 s alone). The bounds guard CI's budget (a hung compiler or an auditor gone
+    quadratic), with the rest of the suite running beside them; they are not speed targets."""
+    res = _full_audit_result()
+    rc, seconds, stdout, stderr = res["compile"]
+    assert rc == 0 and seconds < 1500, (seconds, stdout, stderr)
+    assert "binaries" in stdout, stdout
+    assert "audit" in res, res
+    rc, elapsed, stdout, stderr = res["audit"]
+    assert rc == 0, (stdout[-3000:], stderr)
+    rep = json.loads(stdout)
     from dhpfa.kernels import variants
     from dhpfa.audit import audited_kernels
     assert len(audited_kernels()) == 5  # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16)

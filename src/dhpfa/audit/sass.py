@@ -5,6 +5,7 @@ operand covers (pairs for 64-bit values, quads for 128-bit loads, the accumulato
 tensor-core instructions) and which operands are memory addresses. Where an opcode is unknown it falls
 back to: the first operand is written, the rest are read, one register each.
 """
+import functools
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -232,7 +233,10 @@ def _regs(kind, idx, width):
     return [Loc(kind, base + i) for i in range(width)]
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _operand(text: str, width: int = 1) -> Operand:
+    """One operand's registers, predicates and address registers. Cached: a binary repeats its operand texts, and
+    nothing changes an Operand once parsed (instructions share them)."""
     op = Operand(text)
     in_brackets = " ".join(_BRACKET.findall(text))
     op.is_memory = bool(_MEMORY_OPERAND.match(text.lstrip("-|!~")))

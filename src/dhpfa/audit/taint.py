@@ -142,6 +142,8 @@ class _Analysis:
     def __init__(self, instrs, public_param_offsets=(), jump_table=None, neutral_offsets=()):
         self.instrs = instrs
         self.succ = S.successors(instrs, jump_table)
+        self.blocks, self.block_at = self._blocks()
+        self.by_addr = {i.addr: i.index for i in instrs}
         self.dispatch_loads = S.dispatch_state_loads(instrs)
         # Shared-memory cells at uniform addresses that some store writes (warp-specialisation captures):
         # a load from one is public unless the cell is in secret_cells (analyse() grows that set).
@@ -315,33 +317,65 @@ class _Analysis:
                     st.origin.pop(loc, None)
 
     # -- fixpoint -------------------------------------------------------------------------------------
+    def _blocks(self):
+        """Basic blocks as (first, last) instruction indices, in address order, and the block starting at each
+        leader. A block's instructions after its first have one predecessor, the instruction before, whose only
+        successor they are: their states need no join, so the fixpoint keeps states at block entries only."""
+        n, succ = len(self.instrs), self.succ
+        npred = [0] * n
+        leader = [False] * n
+        for i in range(n):
+            s = succ[i]
+            for j in s:
+                npred[j] += 1
+            if not (len(s) == 1 and s[0] == i + 1):
+                for j in s:
+                    leader[j] = True
+                if i + 1 < n:
+                    leader[i + 1] = True
+        starts = [i for i in range(n) if i == 0 or leader[i] or npred[i] != 1]
+        blocks = [(a, b - 1) for a, b in zip(starts, starts[1:] + [n])]
+        return blocks, {a: k for k, (a, _) in enumerate(blocks)}
+
     def run(self):
+        """The states at block entries (None: unreachable), to a fixpoint."""
         self.cause = {}
-        n = len(self.instrs)
-        state_in = [None] * n
-        if n == 0:
-            return state_in
-        state_in[0] = _State()
+        if not self.instrs:
+            return []
+        blocks, block_at, instrs, transfer = self.blocks, self.block_at, self.instrs, self.transfer
+        entry = [None] * len(blocks)
+        entry[0] = _State()
         work, on_list = [0], {0}
         while work:
-            i = work.pop()
-            on_list.discard(i)
-            st = state_in[i].copy()
-            self.transfer(self.instrs[i], st)
-            for j in self.succ[i]:
-                if state_in[j] is None:
-                    state_in[j] = st.copy()
+            b = work.pop()
+            on_list.discard(b)
+            st = entry[b].copy()
+            first, last = blocks[b]
+            for i in range(first, last + 1):
+                transfer(instrs[i], st)
+            for j in self.succ[last]:
+                k = block_at[j]
+                if entry[k] is None:
+                    entry[k] = st.copy()
                     changed = True
                 else:
-                    changed = state_in[j].join_from(st)
-                if changed and j not in on_list:
-                    work.append(j)
-                    on_list.add(j)
-        # one recording pass over the converged states, for the taint paths
-        for i, ins in enumerate(self.instrs):
-            if state_in[i] is not None:
-                self.transfer(ins, state_in[i].copy(), record=True)
-        return state_in
+                    changed = entry[k].join_from(st)
+                if changed and k not in on_list:
+                    work.append(k)
+                    on_list.add(k)
+        return entry
+
+    def walk(self, entry, visit):
+        """One pass over the reachable instructions in address order from the converged block entries: visit(ins,
+        state before ins), then the transfer, recording the taint causes (for the paths)."""
+        instrs = self.instrs
+        for b, (first, last) in enumerate(self.blocks):
+            if entry[b] is None:
+                continue  # unreachable
+            st = entry[b].copy()
+            for i in range(first, last + 1):
+                visit(instrs[i], st)
+                self.transfer(instrs[i], st, record=True)
 
     # -- checks ---------------------------------------------------------------------------------------
     def path(self, loc, witness, limit=10):
@@ -358,59 +392,59 @@ class _Analysis:
             loc, witness = c
         return lines
 
-    def check(self, state_in):
-        findings = []
-        by_addr = {i.addr: i.index for i in self.instrs}
-        for ins, st in zip(self.instrs, state_in):
-            if st is None:
-                continue  # unreachable
-            root = ins.root
-            keys = _guard_keys(ins, st)
-            hits = []  # (kind, loc)
-            in_sub = ins.index in self.sub_body
-            is_mem = root in S.MEMORY or ins.opcode.startswith("SYNCS")
-            if ins.guard is not None and st.is_secret(ins.guard):
-                if root in S.CONTROL:
-                    hits.append(("branch", ins.guard))
-                elif is_mem:
-                    hits.append(("memory-predicate", ins.guard))
+    def check_instr(self, ins, st, hits_out):
+        """The violations at `ins` (state st before it), as (kind, loc, witness, ins) into hits_out."""
+        by_addr = self.by_addr
+        root = ins.root
+        keys = _guard_keys(ins, st)
+        hits = []  # (kind, loc)
+        in_sub = ins.index in self.sub_body
+        is_mem = root in S.MEMORY or ins.opcode.startswith("SYNCS")
+        if ins.guard is not None and st.is_secret(ins.guard):
             if root in S.CONTROL:
-                for o in ins.operands:
-                    for loc in o.preds + o.regs:
-                        if st.is_secret(loc, keys):
-                            hits.append(("branch", loc))
-            if is_mem:
-                for o in ins.sources():
-                    if not o.address_regs:
-                        for loc in o.preds:
-                            if st.is_secret(loc, keys):
-                                hits.append(("memory-predicate", loc))
+                hits.append(("branch", ins.guard))
+            elif is_mem:
+                hits.append(("memory-predicate", ins.guard))
+        if root in S.CONTROL:
             for o in ins.operands:
-                regs = list(o.address_regs)
-                if root.startswith("UTMA") or root.startswith("UBLK"):
-                    # TMA coordinates sit in the uniform registers that follow the named one
-                    regs += [S.Loc(r.kind, r.index + k) for r in o.address_regs for k in range(1, 6)]
-                for loc in regs:
+                for loc in o.preds + o.regs:
+                    if st.is_secret(loc, keys):
+                        hits.append(("branch", loc))
+        if is_mem:
+            for o in ins.sources():
+                if not o.address_regs:
+                    for loc in o.preds:
+                        if st.is_secret(loc, keys):
+                            hits.append(("memory-predicate", loc))
+        for o in ins.operands:
+            regs = list(o.address_regs)
+            if root.startswith("UTMA") or root.startswith("UBLK"):
+                # TMA coordinates sit in the uniform registers that follow the named one
+                regs += [S.Loc(r.kind, r.index + k) for r in o.address_regs for k in range(1, 6)]
+            for loc in regs:
+                if st.is_secret(loc, keys):
+                    hits.append(("address", loc))
+        if root == "SHFL":
+            for o in ins.operands[3:5]:
+                for loc in o.regs:
                     if st.is_secret(loc, keys):
                         hits.append(("address", loc))
-            if root == "SHFL":
-                for o in ins.operands[3:5]:
-                    for loc in o.regs:
-                        if st.is_secret(loc, keys):
-                            hits.append(("address", loc))
-            if root == "CALL" and ins.target in by_addr:
-                read = self._callee_reads(by_addr[ins.target])
-                for loc in sorted((l for l in read if st.is_secret(l, keys)), key=str):
-                    hits.append(("variable-latency", loc))
-            seen = set()
-            for kind, loc in hits:
-                if in_sub or (kind == "branch" and self._skips_call(ins)):
-                    kind = "variable-latency"
-                if (kind, loc) in seen:
-                    continue
-                seen.add((kind, loc))
-                findings.append(Finding(kind, ins.addr, ins.text, str(loc), self.path(loc, st.secret[loc])))
-        return findings
+        if root == "CALL" and ins.target in by_addr:
+            read = self._callee_reads(by_addr[ins.target])
+            for loc in sorted((l for l in read if st.is_secret(l, keys)), key=str):
+                hits.append(("variable-latency", loc))
+        seen = set()
+        for kind, loc in hits:
+            if in_sub or (kind == "branch" and self._skips_call(ins)):
+                kind = "variable-latency"
+            if (kind, loc) in seen:
+                continue
+            seen.add((kind, loc))
+            hits_out.append((kind, loc, st.secret[loc], ins))
+
+    def findings(self, hits):
+        """Findings of check_instr's hits, with their taint paths (once the walk has recorded every cause)."""
+        return [Finding(kind, ins.addr, ins.text, str(loc), self.path(loc, witness)) for kind, loc, witness, ins in hits]
 
     def _callee_reads(self, start):
         reads, stack, seen = set(), [start], set()
@@ -459,19 +493,17 @@ def _const_offset(ins):
     return None
 
 
-def _cells_written_with_secrets(a, state_in):
-    """Fixed-address cells (uniform shared memory, stack spill slots) that some reachable store writes
-    with a secret value."""
-    out = set()
-    for ins, st in zip(a.instrs, state_in):
-        cell = a.cells.get(ins.index)
-        if st is None or cell is None or ins.root not in ("STS", "STL"):
-            continue
-        keys = _guard_keys(ins, st)
-        data = [loc for o in ins.operands if not o.address_regs for loc in o.regs]
-        if any(st.is_secret(loc, keys) for loc in data) or (ins.guard is not None and st.is_secret(ins.guard)):
-            out |= cell
-    return out
+def _cell_written_with_secret(a, ins, st):
+    """The fixed-address cell (uniform shared memory, a stack spill slot) that store `ins` writes with a secret value
+    in state st, else None."""
+    cell = a.cells.get(ins.index)
+    if cell is None or ins.root not in ("STS", "STL"):
+        return None
+    keys = _guard_keys(ins, st)
+    data = [loc for o in ins.operands if not o.address_regs for loc in o.regs]
+    if any(st.is_secret(loc, keys) for loc in data) or (ins.guard is not None and st.is_secret(ins.guard)):
+        return cell
+    return None
 
 
 def analyse(name, instrs, public_param_offsets=(), jump_table=None, neutral_offsets=()):
@@ -480,15 +512,24 @@ def analyse(name, instrs, public_param_offsets=(), jump_table=None, neutral_offs
     # store writes with a secret, and repeat until no cell changes (the secret set only grows).
     a = _Analysis(instrs, public_param_offsets, jump_table, neutral_offsets)
     while True:
-        state_in = a.run()
-        grown = a.secret_cells | _cells_written_with_secrets(a, state_in)
+        entry = a.run()
+        hits, written = [], set()
+
+        def visit(ins, st):
+            a.check_instr(ins, st, hits)
+            cell = _cell_written_with_secret(a, ins, st)
+            if cell:
+                written.update(cell)
+        a.walk(entry, visit)
+        grown = a.secret_cells | written
         if grown == a.secret_cells:
             break
         a.secret_cells = grown
-    findings = a.check(state_in)
+    findings = a.findings(hits)
+    reachable = sum(last - first + 1 for (first, last), st in zip(a.blocks, entry) if st is not None)
     roots = [i.root for i in instrs]
     counts = dict(instructions=len(instrs),
-                  reachable=sum(s is not None for s in state_in),
+                  reachable=reachable,
                   secret_loads=sum(r in S.SECRET_LOADS for r in roots),
                   tensor_core=sum(r in S.TENSOR_CORE for r in roots),
                   branches=sum(r in ("BRA", "BRX", "JMP", "JMX") for r in roots),
