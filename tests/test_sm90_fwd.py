@@ -25,14 +25,13 @@ configs = ((sm90_fwd.attn_fwd_sm90, dict(block_m=64)),
                                             pingpong=True, persistent=True)))
 for fn, tiles in configs:
     ws = tiles.get("warp_specialized", False)
-    for d in (64, 128):
-        for causal in (False, True):
-            q = torch.empty(2, 128, 4, d, dtype=torch.bfloat16); k = torch.empty(2, 128, 2, d, dtype=torch.bfloat16)
-            _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
-                                            0.1, causal, 0, **tiles)
-            r, _ = audit_triton(fn, a, kw)
-            rows.append(dict(ws=ws, d=d, causal=causal, ok=r[0].ok, kinds=r[0].by_kind(),
-                             gmma=r[0].counts["tensor_core"]))
+    for d, causal in ((64, True), (128, False)):  # (the shipped builds: every one in test_audit's full audit)
+        q = torch.empty(2, 128, 4, d, dtype=torch.bfloat16); k = torch.empty(2, 128, 2, d, dtype=torch.bfloat16)
+        _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 128),
+                                        0.1, causal, 0, **tiles)
+        r, _ = audit_triton(fn, a, kw)
+        rows.append(dict(ws=ws, d=d, causal=causal, ok=r[0].ok, kinds=r[0].by_kind(),
+                         gmma=r[0].counts["tensor_core"]))
 print(json.dumps(rows))
 """
 
@@ -50,7 +49,7 @@ def _offline(script):
 
 def test_gluon_kernel_audits_clean():
     rows = _offline(AUDIT)
-    assert len(rows) == 16 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
+    assert len(rows) == 8 and all(r["ok"] and r["gmma"] > 0 for r in rows), rows
 
 
 NAMED_BARRIERS = """
