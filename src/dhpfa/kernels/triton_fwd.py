@@ -45,17 +45,13 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
                MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr,
                cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False,
-               BT=None, PAGE=None, NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False,
-               PAGE_WHOLE: tl.constexpr = False):
+               BT=None, PAGE=None, NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False):
     """Key blocks [lo, hi) of one query tile. The varlen kernel's options: LOCAL masks with a local window
     (WIN_LEFT / WIN_RIGHT; CAUSAL_OFFSET is then the bottom-right shift), SOFTCAP soft-caps the scores (the score
     becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain), PAGED reads key
     j of the sequence from row BT[j // PAGE] * PAGE + j % PAGE of k and v (a paged cache: BT the sequence's row of
     the block table, BT_COLS entries, public loads; the column clamped to the row and each page index to [0,
-    NUM_PAGES), so no address leaves the table or the cache). PAGE_WHOLE (PAGED, where PAGE % BLOCK_N == 0 and lo is a
-    multiple of BLOCK_N, as every caller's is): each block lies in one page, so one page index per block serves its
-    rows (session 22 run 3: the per-row divisions and page products cost D=128 decode x1.29 of the contiguous call,
-    x1.12 without them)."""
+    NUM_PAGES), so no address leaves the table or the cache)."""
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
@@ -67,18 +63,7 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
             rows = tl.minimum(offs_n, SEQ_K - 1)
         else:
             rows = offs_n
-        if PAGED and PAGE_WHOLE:
-            # The block's page: its index read in each tile's layout (as below), the same entry in every lane. Rows
-            # stay inside it: start_n % PAGE <= PAGE - BLOCK_N and 0 <= in_blk < BLOCK_N (a masked row clamped below
-            # start_n counts as 0).
-            col_b = tl.minimum(start_n // PAGE, BT_COLS - 1)
-            in_blk = tl.maximum(rows - start_n, 0)
-            first = start_n % PAGE
-            page_k = tl.minimum(tl.maximum(_load_public(BT + col_b + offs_n0[None, :] * 0), 0), NUM_PAGES - 1)
-            page_v = tl.minimum(tl.maximum(_load_public(BT + col_b + offs_n0[:, None] * 0), 0), NUM_PAGES - 1)
-            k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + first + in_blk[None, :]) * stride_kn + offs_d[:, None]
-            v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + first + in_blk[:, None]) * stride_vn + offs_d[None, :]
-        elif PAGED:
+        if PAGED:
             # The block table is read once in each tile's layout (K's columns, V's rows), by _load_public: a vector
             # load converted between layouts, or pipelined into shared memory, would reach the addresses through
             # shared-memory loads, which the auditor cannot tell from secret ones.
@@ -112,32 +97,6 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         else:
             v = tl.load(v_ptrs)
         acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
-    return acc, m_i, l_i
-
-
-@triton.jit
-def _kv_range(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d, lo, hi, qk_scale, SEQ_K,
-              CAUSAL_OFFSET, HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
-              MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr, cap_in, WIN_LEFT, WIN_RIGHT,
-              LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, BT, PAGE, NUM_PAGES, BT_COLS, PAGED: tl.constexpr):
-    """_kv_blocks; PAGED: its per-block page form where pages hold whole key blocks (PAGE % BLOCK_N == 0, a public
-    test on the page size), else its per-row form (two copies of the loop in the binary, each pipelined alone)."""
-    if PAGED:
-        if PAGE % BLOCK_N == 0:
-            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d, lo, hi,
-                                       qk_scale, SEQ_K, CAUSAL_OFFSET, HEAD_DIM, BLOCK_D, BLOCK_N, MASKED, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, BT, PAGE, NUM_PAGES,
-                                       BT_COLS, PAGED, True)
-        else:
-            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d, lo, hi,
-                                       qk_scale, SEQ_K, CAUSAL_OFFSET, HEAD_DIM, BLOCK_D, BLOCK_N, MASKED, CAUSAL,
-                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, BT, PAGE, NUM_PAGES,
-                                       BT_COLS, PAGED, False)
-    else:
-        acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, offs_d, lo, hi,
-                                   qk_scale, SEQ_K, CAUSAL_OFFSET, HEAD_DIM, BLOCK_D, BLOCK_N, MASKED, CAUSAL,
-                                   DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, BT, PAGE, NUM_PAGES,
-                                   BT_COLS, PAGED)
     return acc, m_i, l_i
 
 
@@ -339,19 +298,19 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
             per = tl.cdiv(tl.cdiv(tl.maximum(hi - lo, 0), BLOCK_N), SPLITS) * BLOCK_N
             p_lo = lo + part * per
             p_hi = tl.minimum(hi, p_lo + per)
-            acc, m_i, l_i = _kv_range(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                      p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
-                                      DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                      NUM_PAGES, BT_COLS, PAGED)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, BT_COLS, PAGED)
         elif not LOCAL:
-            acc, m_i, l_i = _kv_range(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                      0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
-                                      DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                      NUM_PAGES, BT_COLS, PAGED)
-            acc, m_i, l_i = _kv_range(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                      f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
-                                      DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                      NUM_PAGES, BT_COLS, PAGED)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, BT_COLS, PAGED)
+            acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
+                                       f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
+                                       DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
+                                       NUM_PAGES, BT_COLS, PAGED)
         else:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        lo, f0, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
