@@ -283,7 +283,12 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
 
 def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3):
     """decode_case's inputs with the keys also in a paged cache (pages of `page` rows in a random order, a block table):
-    the API on the contiguous rows against the API with block_table (the PAGED builds), us per call (graph replay)."""
+    the API on the contiguous rows against the API with block_table (the PAGED builds), us per call (graph replay).
+    Where the page size takes the per-block page form (variants.varlen_page_blocks), also "paged_keys": the same call
+    on the per-key form (its plan made with variants.VARLEN_PAGE_BLOCKS off, under a block table one column wider, so
+    that it keeps its own plan)."""
+    from dhpfa import api
+    from dhpfa.kernels import variants
     lens_k, cu_q, cu_k, tq, tk, mq, mk, sets = decode_inputs(batch, h, hk, d, q_per_seq, seed)
     blocks = [-(-n // page) for n in lens_k]
     width, nb = max(blocks), sum(blocks)
@@ -306,13 +311,27 @@ def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3):
         "paged": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True,
                                                                  block_table=bt),
     }
+    inputs = {"contiguous": sets, "paged": paged}
+    if variants.varlen_page_blocks(d, page):
+        bt_keys = torch.cat([bt, bt[:, :1]], 1)
+        kernels["paged_keys"] = lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk,
+                                                                                causal=True, block_table=bt_keys)
+        inputs["paged_keys"] = paged
+        variants.VARLEN_PAGE_BLOCKS = False
+        try:
+            kernels["paged_keys"](*paged[0], True)  # its plan: the per-key form
+        finally:
+            variants.VARLEN_PAGE_BLOCKS = True
     a = kernels["contiguous"](*sets[0], True).float()
     diff = float((kernels["paged"](*paged[0], True).float() - a).norm() / a.norm())
+    forms = sorted({p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
+                    and p.variant is not None and "_paged" in p.variant.kernel})  # the paged builds the plans run
+    same = {n: bool(torch.equal(kernels[n](*paged[0], True), kernels["paged"](*paged[0], True))) for n in kernels
+            if n != "contiguous"}
     errors = {}
-    times = interleaved_ms(kernels, {"contiguous": sets, "paged": paged}, True, rounds=rounds, graph=True,
-                           errors=errors)
+    times = interleaved_ms(kernels, inputs, True, rounds=rounds, graph=True, errors=errors)
     row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "page": page, "errors": errors,
-           "rel_diff_paged_vs_contiguous": diff}
+           "rel_diff_paged_vs_contiguous": diff, "kernels": forms, "bitwise_equal_to_paged": same}
     for name, ts in times.items():
         row[name] = {"us": stats.median(ts) * 1e3}
     return row
@@ -374,6 +393,7 @@ def main():
     ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal, paged")
     ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
     ap.add_argument("--equal-shapes", default="", help='"B,Sq,Sk,H,H_kv,D;..." for the equal part')
+    ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page;..." for the paged part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -398,13 +418,18 @@ def main():
                                                                                    "dense_padded") if n in r)
                 + f"  diff {r['rel_diff_rows_vs_api']:.1e} {r['errors']}", flush=True)
     paged = []
-    for batch, h, hk, d, qs, page in (((8, 32, 8, 128, 1, 16), (8, 32, 8, 128, 1, 256), (32, 32, 8, 128, 1, 16),
-                                       (16, 16, 2, 64, 1, 64), (4, 32, 8, 128, 64, 16)) if "paged" in a.parts else ()):
+    shapes = [tuple(int(x) for x in sh.split(",")) for sh in a.paged_shapes.split(";")] if a.paged_shapes else \
+        ((8, 32, 8, 128, 1, 16), (8, 32, 8, 128, 1, 256), (32, 32, 8, 128, 1, 16), (16, 16, 2, 64, 1, 64),
+         (4, 32, 8, 128, 64, 16))
+    for batch, h, hk, d, qs, page in (shapes if "paged" in a.parts else ()):
         paged.append(paged_case(batch, h, hk, d, qs, page, a.rounds))
         r = paged[-1]
         print(f"paged B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} page={page}: " + "  ".join(
-            f"{n} {r[n]['us']:.1f} us" for n in ("contiguous", "paged") if n in r)
-            + f"  diff {r['rel_diff_paged_vs_contiguous']:.1e} {r['errors']}", flush=True)
+            f"{n} {r[n]['us']:.1f} us" for n in ("contiguous", "paged", "paged_keys") if n in r)
+            + f"  x{r['paged']['us'] / r['contiguous']['us']:.2f}"
+            + (f" (per key x{r['paged_keys']['us'] / r['contiguous']['us']:.2f})" if "paged_keys" in r else "")
+            + f"  diff {r['rel_diff_paged_vs_contiguous']:.1e} {r['kernels']} equal {r['bitwise_equal_to_paged']} "
+            f"{r['errors']}", flush=True)
     sweep = []
     if "splits" in a.parts:
         for batch, h, hk, d, qs in ((16, 16, 2, 64, 1), (8, 32, 8, 128, 1), (4, 32, 8, 128, 1), (2, 32, 8, 128, 1),

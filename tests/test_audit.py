@@ -314,7 +314,7 @@ FULL_AUDIT = "test_every_shipped_variant_passes_the_audit_in_time"
 # The full audit as one child process: `dhpfa audit --compile-only`, then `dhpfa audit --json`, each timed; it writes
 # {"compile": [rc, seconds, stdout tail, stderr tail], "audit": [rc, seconds, stdout, stderr tail]} to argv[1].
 _FULL_AUDIT_DRIVER = """
-import json, subprocess, sys, time
+import json, os, subprocess, sys, time
 out = {}
 for step, argv in (("compile", ["--compile-only"]), ("audit", ["--json"])):
     t0 = time.time()
@@ -325,7 +325,6 @@ for step, argv in (("compile", ["--compile-only"]), ("audit", ["--json"])):
         break
 with open(sys.argv[1] + ".tmp", "w") as f:
     json.dump(out, f)
-import os
 os.replace(sys.argv[1] + ".tmp", sys.argv[1])
 """
 _full_audit = {}  # "proc": the child, "path": its result file, "t0": its start
@@ -388,8 +387,9 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
-    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 288 and len(combine) == 18
-    assert sum("_paged" in r["variant"] for r in attn) == 72  # (their declaration: test_varlen_schedule_is_public_...)
+    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 360 and len(combine) == 18
+    assert sum("_paged" in r["variant"] for r in attn) == 144  # (their declaration: test_varlen_schedule_is_public_...)
+    assert sum("_paged_blocks" in r["variant"] for r in attn) == 72  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
@@ -456,9 +456,13 @@ for tq, tk, h, hk, batch, max_q, packed in json.loads(sys.argv[2]):
     group = h // k.shape[1] if "_gqa" in v.kernel and h > k.shape[1] else 1
     if "_gqa" in v.kernel and group == 1:
         continue  # no group of heads in this shape
-    # paged builds: the key rows as pages of 1 or 16 rows (any count), a block table of 1 or 3 pages per sequence
-    paged = (torch.empty(batch, 1 + 2 * (tk % 2), dtype=torch.int32), 16 if tk % 16 == 0 else 1,
-             tk // 16 if tk % 16 == 0 else tk) if "_paged" in v.kernel else None
+    # paged builds: the key rows as pages of 1 or 16 rows (any count), a block table of 1 or 3 pages per sequence;
+    # the per-block form: pages of 1 or 2 key blocks (any count, none at all in the smaller shapes)
+    page = 16 if tk % 16 == 0 else 1
+    if v.kernel.endswith("_blocks"):
+        page = v.config.block_n * (1 + tk % 2)
+    paged = (torch.empty(batch, 1 + 2 * (tk % 2), dtype=torch.int32), page, tk // page) if "_paged" in v.kernel \
+        else None
     _, args, kwargs = dispatch.varlen_launch_args(v, q, k, vv, torch.empty_like(q), torch.empty(h, tq), cu,
                                                   torch.empty_like(cu), max_q, 0.1, group=group,
                                                   splits=3 if split else 1, ws=ws, paged=paged)
@@ -473,7 +477,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
 @pytest.mark.parametrize("name", ["attn_fwd_varlen-bf16-d128-causal-m64n64w4s3", "attn_fwd_varlen-fp16-d96-full-m64n64w4s3",
                                   "attn_fwd_varlen_local_softcap_split-bf16-d64-full-m64n64w4s3",
                                   "attn_fwd_varlen_split_gqa-fp16-d128-causal-m64n64w4s3",
-                                  "attn_fwd_varlen_split_gqa_paged-bf16-d64-causal-m64n64w4s3"])
+                                  "attn_fwd_varlen_split_gqa_paged-bf16-d64-causal-m64n64w4s3",
+                                  "attn_fwd_varlen_paged_blocks-fp16-d128-full-m64n64w4s3"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -496,8 +501,13 @@ undeclared, _ = audit.audit_triton(*audit.variant_launch(v))
 p = variants.varlen_variant(torch.bfloat16, 64, True, split=True, paged=True)
 paged, _ = audit.audit_triton(*audit.variant_launch(p), public_params=p.public_loads)
 no_table, _ = audit.audit_triton(*audit.variant_launch(p), public_params=("CU_Q", "CU_K"))
+pb = variants.varlen_variant(torch.bfloat16, 128, False, group=True, paged=True, page_blocks=True)
+blocks, _ = audit.audit_triton(*audit.variant_launch(pb), public_params=pb.public_loads)
+blocks_no_table, _ = audit.audit_triton(*audit.variant_launch(pb), public_params=("CU_Q", "CU_K"))
 print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
-                  "paged": [r.by_kind() for r in paged], "paged_no_table": [r.by_kind() for r in no_table]}))
+                  "paged": [r.by_kind() for r in paged + blocks],
+                  "paged_no_table": [r.by_kind() for r in no_table],
+                  "blocks_no_table": [r.by_kind() for r in blocks_no_table]}))
 """
 
 
@@ -511,9 +521,11 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert all(sum(r.values()) == 0 for r in out["declared"]), out
     assert sum(r["branch"] for r in out["undeclared"]) > 0 and sum(r["address"] for r in out["undeclared"]) > 0, out
-    # a paged build: clean with the block table public too (BT), flagged (addresses) with only the offsets public
+    # paged builds (both page forms): clean with the block table public too (BT), flagged (addresses) with only the
+    # offsets public
     assert all(sum(r.values()) == 0 for r in out["paged"]), out
     assert sum(r["address"] for r in out["paged_no_table"]) > 0, out
+    assert sum(r["address"] for r in out["blocks_no_table"]) > 0, out
 
 
 _GUARD_AUDIT = """

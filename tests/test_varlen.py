@@ -394,13 +394,21 @@ def paged_cache(lens_k, hk, d, page, gen, spare=3):
     return kc, vc, bt, keys, vals
 
 
+def _paged_forms():
+    """The paged plans made so far, by form: {"blocks": n, "keys": n} (variants.varlen_page_blocks chose)."""
+    names = [p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and p.variant is not None
+             and "_paged" in p.variant.kernel]
+    return {"blocks": sum(n.endswith("_blocks") for n in names), "keys": sum(not n.endswith("_blocks") for n in names)}
+
+
 @interp
-@pytest.mark.parametrize("page,causal", [(8, False), (5, True)])
+@pytest.mark.parametrize("page,causal", [(8, False), (5, True), (16, True), (32, False)])
 def test_paged_cache_against_float64(split, grouped, page, causal):
     """block_table (flash-attn's paged KV): k and v are pages in any order, sequence b's key j in page
     block_table[b, j // page] at row j % page; decode steps, a few queries, a sequence without keys, lengths that end
-    inside a page, page sizes 8 and 5; grouped heads and splits across programs or not; against float64 on the keys
-    gathered in order."""
+    inside a page, page sizes 8 and 5 (a page index per key) and 16 and 32 (pages holding whole 16-key blocks of the
+    interpreter's tiles: a page index per block, two blocks a page at 32); grouped heads and splits across programs or
+    not; against float64 on the keys gathered in order."""
     gen = torch.Generator().manual_seed(50 + page)
     lens_q, lens_k = [1, 3, 2, 1], [19, 7, 0, 40]
     kc, vc, bt, keys, vals = paged_cache(lens_k, 2, 32, page, gen)
@@ -410,21 +418,46 @@ def test_paged_cache_against_float64(split, grouped, page, causal):
                                             return_lse=True)
     check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), causal,
                     TOL[torch.float16])
+    per_block = page % variants.VARLEN_INTERPRETER.block_n == 0
+    assert _paged_forms() == {"blocks": int(per_block), "keys": int(not per_block)}
 
 
 @interp
-def test_paged_cache_bad_page_indices_are_clamped():
+def test_paged_forms_agree_bitwise(monkeypatch):
+    """Pages of 32 keys on both paged builds (per block, and per key with variants.VARLEN_PAGE_BLOCKS off): the same
+    keys in the same order, so the same bits, split or not."""
+    gen = torch.Generator().manual_seed(53)
+    lens_q, lens_k = [2, 1, 5], [70, 33, 12]
+    kc, vc, bt, _, _ = paged_cache(lens_k, 2, 32, 32, gen)
+    q = torch.randn(sum(lens_q), 4, 32, generator=gen).half()
+    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
+    for force in (None, 2):
+        monkeypatch.setattr(variants, "VARLEN_SPLIT_FORCE", force)
+        outs = []
+        for blocks in (True, False):
+            monkeypatch.setattr(variants, "VARLEN_PAGE_BLOCKS", blocks)
+            monkeypatch.setattr(api, "_PLANS", {})
+            outs.append(dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 5, 70, causal=True, block_table=bt,
+                                                     return_lse=True))
+            assert _paged_forms() == {"blocks": int(blocks), "keys": int(not blocks)}
+        assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1]), force
+
+
+@interp
+@pytest.mark.parametrize("page", [8, 16])
+def test_paged_cache_bad_page_indices_are_clamped(page):
     """Page indices past the cache or negative (a caller's error) are clamped: the call reads only the cache, and the
-    sequences with valid tables are unaffected."""
+    sequences with valid tables are unaffected; in both page forms (8: per key, 16: per block)."""
     gen = torch.Generator().manual_seed(52)
-    kc, vc, bt, keys, vals = paged_cache([16, 16], 2, 32, 8, gen)
+    kc, vc, bt, keys, vals = paged_cache([2 * page, 2 * page], 2, 32, page, gen)
     good = bt.clone()
     bt[1, 0], bt[1, 1] = 10 ** 6, -5
     q = torch.randn(2, 2, 32, generator=gen).half()
-    cu_q, cu_k = offsets([1, 1], "cpu"), offsets([16, 16], "cpu")
-    out = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 1, 16, block_table=bt)
-    ref = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 1, 16, block_table=good)
+    cu_q, cu_k = offsets([1, 1], "cpu"), offsets([2 * page, 2 * page], "cpu")
+    out = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 1, 2 * page, block_table=bt)
+    ref = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 1, 2 * page, block_table=good)
     assert torch.equal(out[0], ref[0]) and torch.isfinite(out).all()
+    assert _paged_forms()["blocks" if page == 16 else "keys"] > 0
 
 
 def _args(**over):
@@ -951,6 +984,18 @@ def test_gpu_paged_cache_decode_and_prefill(d, page):
         assert torch.equal(again, out)
     plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and "_paged" in p.variant.name]
     assert plans and all(p.launcher is not None for p in plans), "the paged plans keep a fast launcher"
+    blocks = page % variants.VARLEN[d].block_n == 0  # the per-block page form (256), else per key (16)
+    assert all(p.variant.kernel.endswith("_blocks") == blocks for p in plans), [p.variant.name for p in plans]
+    # the paged binary launched on these tensors is the audited one (compiled offline on the audit's placeholders)
+    from dhpfa.audit import compile as C, variant_launch
+    from dhpfa.kernels import dispatch
+    v_ = variants.varlen_variant(torch.bfloat16, d, True, paged=True, page_blocks=blocks)
+    rows = kc.view(-1, 2, d)
+    grid, args, kwargs = dispatch.varlen_launch_args(v_, q, rows, rows, torch.empty_like(q),
+                                                     torch.empty(8, q.shape[0], device="cuda"), cu_q, cu_k,
+                                                     max(lens_q), 0.1, paged=(bt, page, kc.shape[0]))
+    launched = dispatch.kernel_fn(v_.kernel)[grid](*args, **kwargs)
+    assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
 
 
 @pytest.mark.gpu

@@ -675,7 +675,9 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         splits = 1
     plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,
                                                softcap=cap > 0, split=splits > 1, group=group > 1,
-                                               paged=paged is not None),
+                                               paged=paged is not None,
+                                               page_blocks=paged is not None
+                                               and variants.varlen_page_blocks(d, paged[1], interpreter=interp)),
                        variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1)
                        if splits > 1 else None, scale, max_q, group, splits)
     return _keep_plan(sig, plan)

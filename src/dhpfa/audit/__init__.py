@@ -122,8 +122,11 @@ def placeholder_launch(variant, device="cpu"):
         split = "_split" in variant.kernel or variant.kernel in _variants.VARLEN_COMBINES.values()
         group = 2 if "_gqa" in variant.kernel else 1
         ws = (torch.empty(4, 300, 4, d, device=device), torch.empty(4, 4, 300, device=device)) if split else (None, None)
-        # paged builds: k, v as 200 rows of 25 pages of 8, a block table of 2 sequences x 7 pages
-        paged = (torch.empty(2, 7, dtype=torch.int32, device=device), 8, 25) if "_paged" in variant.kernel else None
+        # paged builds: k, v as 200 rows of 25 pages of 8 (per-block form: 3 pages of block_n rows, for its check of
+        # the page size; the binary is the same for any), a block table of 2 sequences x 7 pages
+        page = c.block_n if variant.kernel.endswith("_blocks") else 8
+        paged = (torch.empty(2, 7, dtype=torch.int32, device=device), page, 200 // page) \
+            if "_paged" in variant.kernel else None
         return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
                                            torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1,
                                            group=group, splits=4 if split else 1, ws=ws, paged=paged)

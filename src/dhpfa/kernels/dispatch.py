@@ -76,12 +76,15 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
             raise ValueError(f"{variant.name}: group={group} does not match the variant")
         return triton_fwd.varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws,
                                               variant.config)
-    local, capped, split, grouped, is_paged = next(key for key, name in VARLEN_KERNELS.items()
-                                                   if name == variant.kernel)
+    local, capped, split, grouped, is_paged, page_blocks = next(key for key, name in VARLEN_KERNELS.items()
+                                                                if name == variant.kernel)
     if grouped != (group > 1):
         raise ValueError(f"{variant.name}: group={group} does not match the variant")
     if is_paged != (paged is not None):
         raise ValueError(f"{variant.name}: paged={paged is not None} does not match the variant")
+    if page_blocks and paged[1] % variant.config.block_n:
+        raise ValueError(f"{variant.name}: page size {paged[1]} is not a multiple of the key block "
+                         f"({variant.config.block_n}); the per-key paged build takes it")
     if capped and not softcap > 0:
         softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
     if split != (splits > 1):
@@ -89,7 +92,7 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     return triton_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                          variant.causal, variant.config, local=local, window=window,
                                          softcap=softcap if capped else 0.0, group=group, splits=splits, ws=ws,
-                                         k_stride=k_stride, paged=paged)
+                                         k_stride=k_stride, paged=paged, page_blocks=page_blocks)
 
 
 class _Pair:

@@ -45,13 +45,16 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
                HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr,
                MASKED: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr,
                cap_in=1.0, WIN_LEFT=0, WIN_RIGHT=0, LOCAL: tl.constexpr = False, SOFTCAP: tl.constexpr = False,
-               BT=None, PAGE=None, NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False):
+               BT=None, PAGE=None, NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False,
+               PAGE_BLOCKS: tl.constexpr = False):
     """Key blocks [lo, hi) of one query tile. The varlen kernel's options: LOCAL masks with a local window
     (WIN_LEFT / WIN_RIGHT; CAUSAL_OFFSET is then the bottom-right shift), SOFTCAP soft-caps the scores (the score
     becomes tanh(q.k * cap_in), and qk_scale = softcap * log2(e) scales it into the log2 domain), PAGED reads key
     j of the sequence from row BT[j // PAGE] * PAGE + j % PAGE of k and v (a paged cache: BT the sequence's row of
     the block table, BT_COLS entries, public loads; the column clamped to the row and each page index to [0,
-    NUM_PAGES), so no address leaves the table or the cache)."""
+    NUM_PAGES), so no address leaves the table or the cache). PAGE_BLOCKS (with PAGED; the caller's PAGE % BLOCK_N == 0,
+    and lo a multiple of BLOCK_N, so each key block lies in one page): one page index per block, row start_n % PAGE +
+    i of that page for the block's key i, instead of a page index, a division and a remainder per key."""
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
     for start_n in range(lo, hi, BLOCK_N):
@@ -63,7 +66,17 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
             rows = tl.minimum(offs_n, SEQ_K - 1)
         else:
             rows = offs_n
-        if PAGED:
+        if PAGED and PAGE_BLOCKS:
+            # the block's page: one table entry, loaded in each tile's layout as below; rows - start_n in [0, BLOCK_N)
+            # (masked rows are clamped to SEQ_K - 1 >= start_n), so every row stays inside that page
+            blk_col = tl.minimum(start_n // PAGE, BT_COLS - 1)
+            zero_n = offs_n0 * 0
+            in_page = start_n % PAGE + tl.maximum(rows - start_n, 0)
+            page_k = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[None, :]), 0), NUM_PAGES - 1)
+            page_v = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[:, None]), 0), NUM_PAGES - 1)
+            k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + in_page[None, :]) * stride_kn + offs_d[:, None]
+            v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + in_page[:, None]) * stride_vn + offs_d[None, :]
+        elif PAGED:
             # The block table is read once in each tile's layout (K's columns, V's rows), by _load_public: a vector
             # load converted between layouts, or pipelined into shared memory, would reach the addresses through
             # shared-memory loads, which the auditor cannot tell from secret ones.
@@ -216,7 +229,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
                     GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr, BT=None, stride_bt=None, PAGE=None,
-                    NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False):
+                    NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False, PAGE_BLOCKS: tl.constexpr = False):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b * K_STRIDE], CU_K[b * K_STRIDE +
     1]) of k and v (K_STRIDE 1: offsets; 2: a (start, end) pair per sequence, as a key/value cache's rows are).
@@ -238,6 +251,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     length; they are logical, so TOTAL_K bounds nothing here) is row BT[b, j // PAGE] * PAGE + j % PAGE (BT the int32
     block table, BT_COLS columns, row stride stride_bt; public loads, as the offsets), and a sequence is cut to
     BT_COLS * PAGE keys, so no access leaves the block table or the cache (page indices are clamped). Without PAGED,
+    PAGE_BLOCKS (PAGED builds for PAGE % BLOCK_N == 0, the caller's check): one page index per key block (_kv_blocks).
     BT, stride_bt, PAGE, NUM_PAGES and BT_COLS are None (Triton drops None arguments from the signature, so those
     builds' parameters are the ones they had before paging existed)."""
     pid_bh = tl.program_id(1)
@@ -301,29 +315,29 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, BT_COLS, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
         elif not LOCAL:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, BT_COLS, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, BT_COLS, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
         else:
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        lo, f0, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, BT_COLS, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f0, f1, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, BT_COLS, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        f1, hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
-                                       NUM_PAGES, BT_COLS, PAGED)
+                                       NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
         out, lse = finalize_rows(acc, m_i, l_i)
         if SPLIT:
             ws_o, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, tl.program_id(2), HEAD_DIM, GROUP)
@@ -457,7 +471,7 @@ WINDOW_UNBOUNDED = 2 ** 30
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
                        local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1,
-                       paged=None):
+                       paged=None, page_blocks=False):
     """(grid, args, kwargs) of one attn_fwd_varlen launch: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse
     (H, TOTAL_Q), cu_seqlens_* int32 (B + 1). max_seqlen_q sizes the grid (cdiv(max_seqlen_q * group, block_m) tiles
     per sequence and group of heads). local: window (left, right), a negative side unbounded; softcap > 0 soft-caps the
@@ -465,7 +479,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     programs per tile, each a part of its key blocks, into the workspace ws = (WS_O, WS_L) (varlen_workspace), which
     attn_varlen_combine (varlen_combine_args) merges; k_stride 2: cu_seqlens_k holds a (start, end) pair of rows per
     sequence. paged: (block_table (B, BT_COLS) int32, page_size, pages): k and v are (pages * page_size, H_KV, D)
-    rows of a paged cache (PAGED). As for launch_args, the auditor binds the same arguments."""
+    rows of a paged cache (PAGED); page_blocks: its per-block form (page_size a multiple of config.block_n). As for
+    launch_args, the auditor binds the same arguments."""
     total_q, heads, head_dim = q.shape
     total_k, heads_kv = k.shape[0], k.shape[1]
     if paged is not None:
@@ -492,6 +507,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
         bt, page, pages = paged
         kwargs.update(BT=bt, stride_bt=bt.stride(0) if bt.shape[0] > 1 else 0, PAGE=int(page), NUM_PAGES=int(pages),
                       BT_COLS=bt.shape[1], PAGED=True)
+        if page_blocks:  # (the per-key builds keep the parameters they had before this form existed)
+            kwargs.update(PAGE_BLOCKS=True)
     return grid, args, kwargs
 
 
@@ -549,7 +566,7 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
 KERNELS = {"attn_fwd": attn_fwd, "attn_fwd_tma": attn_fwd_tma}
 KERNELS.update({"attn_fwd_varlen" + local + cap + split + group + paged: attn_fwd_varlen for local in ("", "_local")
                 for cap in ("", "_softcap") for split in ("", "_split") for group in ("", "_gqa")
-                for paged in ("", "_paged")})
+                for paged in ("", "_paged", "_paged_blocks")})
 KERNELS.update({"attn_varlen_combine" + group: attn_varlen_combine for group in ("", "_gqa")})
 
 

@@ -402,12 +402,18 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # most SMs idle and the keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and
 # attn_varlen_combine merges the parts.
 VARLEN_KERNEL = "attn_fwd_varlen"
-# (local, softcap, split, group, paged) -> name; paged caches (block_table) without windows or soft-capping
-VARLEN_KERNELS = {(local, softcap, split, group, paged): VARLEN_KERNEL + ("_local" if local else "")
+# (local, softcap, split, group, paged, page_blocks) -> name; paged caches (block_table) without windows or
+# soft-capping. Paged builds come in two forms, chosen on the host by the public page size: "_paged" reads a page index
+# per key (any page size), "_paged_blocks" one per key block (pages holding whole blocks: page_size % block_n == 0).
+# Session 22 run 3 (H200, paged / contiguous, same keys): D=128 decode x1.29 -> x1.12, 64-query prefill chunks x2.10 ->
+# x1.42; both forms in one binary (run 4) made decode slower in both, so they are separate builds.
+VARLEN_KERNELS = {(local, softcap, split, group, paged, blocks): VARLEN_KERNEL + ("_local" if local else "")
                   + ("_softcap" if softcap else "") + ("_split" if split else "") + ("_gqa" if group else "")
-                  + ("_paged" if paged else "")
+                  + ("_paged" if paged else "") + ("_blocks" if blocks else "")
                   for local in (False, True) for softcap in (False, True) for split in (False, True)
-                  for group in (False, True) for paged in (False, True) if not (paged and (local or softcap))}
+                  for group in (False, True) for paged in (False, True) for blocks in (False, True)
+                  if not (paged and (local or softcap)) and not (blocks and not paged)}
+VARLEN_PAGE_BLOCKS = True  # False: every paged call on the per-key form (for comparison)
 VARLEN_COMBINE = "attn_varlen_combine"
 VARLEN_COMBINES = {False: VARLEN_COMBINE, True: VARLEN_COMBINE + "_gqa"}
 VARLEN_GROUP_MAX_Q = 32  # grouped tiles win at 1-32 queries (x1.1-2.1), lose 5% at 64 (session 20 runs 7-8)
@@ -515,18 +521,29 @@ def shipped_variants():
 
 
 def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
-                   softcap: bool = False, split: bool = False, group: bool = False, paged: bool = False) -> Variant:
+                   softcap: bool = False, split: bool = False, group: bool = False, paged: bool = False,
+                   page_blocks: bool = False) -> Variant:
     """The varlen kernel's variant for a call (public: dtype, head dim, flags). Its sequence offsets (CU_Q, CU_K) are
     public loads: the auditor treats values loaded through them as public, and everything else as before. local
-    (a window) runs without the causal flag (the window's right side carries it)."""
+    (a window) runs without the causal flag (the window's right side carries it). page_blocks (paged builds): one page
+    index per key block, for page sizes that are multiples of the config's block_n (varlen_page_blocks)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
     config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
     if paged and (local or softcap):
         raise ValueError("paged caches (block_table) run without a local window or soft-capping")
+    if page_blocks and not paged:
+        raise ValueError("page_blocks: a form of the paged builds (paged=True)")
     secret = ("Q", "K", "V", "O", "LSE") + (("WS_O", "WS_L") if split else ())
-    return Variant(VARLEN_KERNELS[(local, softcap, split, group, paged)], config, dtype, head_dim, causal,
+    return Variant(VARLEN_KERNELS[(local, softcap, split, group, paged, page_blocks)], config, dtype, head_dim, causal,
                    secret_args=secret, public_loads=("CU_Q", "CU_K") + (("BT",) if paged else ()))
+
+
+def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False) -> bool:
+    """Whether a paged call with this page size runs the per-block form (its pages hold whole key blocks of the varlen
+    config). Public: the head dim and the page size."""
+    config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+    return VARLEN_PAGE_BLOCKS and page_size % config.block_n == 0
 
 
 def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False,
@@ -539,15 +556,15 @@ def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool 
 def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
-    builds (block_table; no window or soft-cap), split or not, grouped or not; and the combine kernel of the split
-    calls per dtype and head dim."""
+    builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; and the combine
+    kernel of the split calls per dtype and head dim."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
             for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
             for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
             for c in ((False,) if local else (False, True))] + \
-        [varlen_variant(dt, d, c, split=split, group=group, paged=True) for group in (False, True)
-         for split in (False, True) for dt in DTYPES for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
-         for c in (False, True)] + \
+        [varlen_variant(dt, d, c, split=split, group=group, paged=True, page_blocks=blocks) for blocks in (False, True)
+         for group in (False, True) for split in (False, True) for dt in DTYPES
+         for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in (False, True)] + \
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)]
 
