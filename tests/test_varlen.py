@@ -965,10 +965,11 @@ def test_gpu_kvcache_rotary_decode_steps(interleaved):
 @pytest.mark.gpu
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("page", [16, 256])
-def test_gpu_paged_cache_decode_and_prefill(d, page):
+def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
     """Paged caches on the GPU binaries: decode steps and a prefill chunk through flash_attn_with_kvcache(block_table)
     and flash_attn_varlen_func(block_table), grouped heads, lengths split across programs by the API's rule, against
     float64; then the plan's fast launcher (the block table passed by name) on a second call, bitwise equal."""
+    monkeypatch.setattr(api, "_PLANS", {})  # this test's plans only
     gen = torch.Generator().manual_seed(54)
     lens_k = [3000, 1, 700, 2048]
     kc, vc, bt, keys, vals = paged_cache(lens_k, 2, d, page, gen)
