@@ -22,6 +22,7 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
 
 
 _INTERPRETED = tl.constexpr(os.environ.get("TRITON_INTERPRET", "0") == "1")
+_EXP_SCALAR_PAGE = tl.constexpr(os.environ.get("DHPFA_EXP_SCALAR_PAGE", "1") == "1")  # EXPERIMENT (session 23)
 
 
 @triton.jit
@@ -70,12 +71,22 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
             # the block's page: one table entry, loaded in each tile's layout as below; rows - start_n in [0, BLOCK_N)
             # (masked rows are clamped to SEQ_K - 1 >= start_n), so every row stays inside that page
             blk_col = tl.minimum(start_n // PAGE, BT_COLS - 1)
-            zero_n = offs_n0 * 0
             in_page = start_n % PAGE + tl.maximum(rows - start_n, 0)
-            page_k = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[None, :]), 0), NUM_PAGES - 1)
-            page_v = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[:, None]), 0), NUM_PAGES - 1)
-            k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + in_page[None, :]) * stride_kn + offs_d[:, None]
-            v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + in_page[:, None]) * stride_vn + offs_d[None, :]
+            if _EXP_SCALAR_PAGE:
+                page = tl.sum(_load_public(BT + blk_col + tl.zeros([1], dtype=tl.int32)), axis=0)
+                row0 = tl.minimum(tl.maximum(page, 0), NUM_PAGES - 1).to(tl.int64) * PAGE + start_n % PAGE
+                if MASKED:  # rows - start_n (masked rows clamped to SEQ_K - 1 >= start_n)
+                    in_blk = tl.minimum(offs_n0, tl.maximum(SEQ_K - 1 - start_n, 0))
+                else:
+                    in_blk = offs_n0
+                k_ptrs = (k_base + row0 * stride_kn) + in_blk[None, :] * stride_kn + offs_d[:, None]
+                v_ptrs = (v_base + row0 * stride_vn) + in_blk[:, None] * stride_vn + offs_d[None, :]
+            else:
+                zero_n = offs_n0 * 0
+                page_k = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[None, :]), 0), NUM_PAGES - 1)
+                page_v = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[:, None]), 0), NUM_PAGES - 1)
+                k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + in_page[None, :]) * stride_kn + offs_d[:, None]
+                v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + in_page[:, None]) * stride_vn + offs_d[None, :]
         elif PAGED:
             # The block table is read once in each tile's layout (K's columns, V's rows), by _load_public: a vector
             # load converted between layouts, or pipelined into shared memory, would reach the addresses through
