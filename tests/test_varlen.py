@@ -423,13 +423,15 @@ def test_paged_cache_against_float64(split, grouped, page, causal):
 
 
 @interp
-def test_paged_forms_agree_bitwise(monkeypatch):
+@pytest.mark.parametrize("d", [32, 256])
+def test_paged_forms_agree_bitwise(monkeypatch, d):
     """Pages of 32 keys on both paged builds (per block, and per key with variants.VARLEN_PAGE_BLOCKS off): the same
-    keys in the same order, so the same bits, split or not."""
+    keys in the same order, so the same bits, split or not; and float64. Head dims 32 (the per-block form's scalar page,
+    BLOCK_D <= 128) and 256 (its page index in each tile's layout)."""
     gen = torch.Generator().manual_seed(53)
     lens_q, lens_k = [2, 1, 5], [70, 33, 12]
-    kc, vc, bt, _, _ = paged_cache(lens_k, 2, 32, 32, gen)
-    q = torch.randn(sum(lens_q), 4, 32, generator=gen).half()
+    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, d, 32, gen)
+    q = torch.randn(sum(lens_q), 4, d, generator=gen).half()
     cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
     for force in (None, 2):
         monkeypatch.setattr(variants, "VARLEN_SPLIT_FORCE", force)
@@ -441,6 +443,7 @@ def test_paged_forms_agree_bitwise(monkeypatch):
                                                      return_lse=True))
             assert _paged_forms() == {"blocks": int(blocks), "keys": int(not blocks)}
         assert torch.equal(outs[0][0], outs[1][0]) and torch.equal(outs[0][1], outs[1][1]), force
+        check_sequences(*outs[0], q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, d ** -0.5, True, TOL[torch.float16])
 
 
 @interp

@@ -22,7 +22,6 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
 
 
 _INTERPRETED = tl.constexpr(os.environ.get("TRITON_INTERPRET", "0") == "1")
-_EXP_SCALAR_PAGE = tl.constexpr(os.environ.get("DHPFA_EXP_SCALAR_PAGE", "1") == "1")  # EXPERIMENT (session 23)
 
 
 @triton.jit
@@ -68,20 +67,26 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         else:
             rows = offs_n
         if PAGED and PAGE_BLOCKS:
-            # the block's page: one table entry, loaded in each tile's layout as below; rows - start_n in [0, BLOCK_N)
-            # (masked rows are clamped to SEQ_K - 1 >= start_n), so every row stays inside that page
+            # the block's page: one table entry; the block's rows start_n % PAGE + i, i = rows - start_n in [0,
+            # BLOCK_N) (masked rows are clamped to SEQ_K - 1 >= start_n), so every row stays inside that page
             blk_col = tl.minimum(start_n // PAGE, BT_COLS - 1)
-            in_page = start_n % PAGE + tl.maximum(rows - start_n, 0)
-            if _EXP_SCALAR_PAGE:
+            if BLOCK_D <= 128:
+                # the page as a scalar (a one-element load, summed) and a scalar row base per block, the in-block
+                # offsets as the unpaged loop's (session 23 run 4, H200, against the page index as a tensor in each
+                # tile's layout: D=128 decode x1.14 -> x1.10 of the contiguous call, 64-query prefill x1.52 -> x1.30,
+                # D=64 decode x1.19 -> x1.14). D=192 / 256 keep that tensor form: the scalar one spills there (D=256
+                # split grouped causal: 216 stack bytes against 96) and measured slower (x1.08 -> x1.14).
                 page = tl.sum(_load_public(BT + blk_col + tl.zeros([1], dtype=tl.int32)), axis=0)
                 row0 = tl.minimum(tl.maximum(page, 0), NUM_PAGES - 1).to(tl.int64) * PAGE + start_n % PAGE
-                if MASKED:  # rows - start_n (masked rows clamped to SEQ_K - 1 >= start_n)
+                if MASKED:
                     in_blk = tl.minimum(offs_n0, tl.maximum(SEQ_K - 1 - start_n, 0))
                 else:
                     in_blk = offs_n0
                 k_ptrs = (k_base + row0 * stride_kn) + in_blk[None, :] * stride_kn + offs_d[:, None]
                 v_ptrs = (v_base + row0 * stride_vn) + in_blk[:, None] * stride_vn + offs_d[None, :]
             else:
+                # the page index in each tile's layout (K's columns, V's rows), as the per-key form below
+                in_page = start_n % PAGE + tl.maximum(rows - start_n, 0)
                 zero_n = offs_n0 * 0
                 page_k = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[None, :]), 0), NUM_PAGES - 1)
                 page_v = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[:, None]), 0), NUM_PAGES - 1)
