@@ -22,6 +22,7 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
 
 
 _INTERPRETED = tl.constexpr(os.environ.get("TRITON_INTERPRET", "0") == "1")
+_EXP_CARRY = tl.constexpr(os.environ.get("DHPFA_EXP_CARRY", "1") == "1")  # EXPERIMENT (session 23)
 
 
 @triton.jit
@@ -57,6 +58,22 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
     i of that page for the block's key i, instead of a page index, a division and a remainder per key."""
     offs_n0 = tl.arange(0, BLOCK_N)
     d_ok = offs_d < HEAD_DIM  # compile-time all-true unless the head dim is padded (96, 192)
+    if PAGED and not PAGE_BLOCKS and _EXP_CARRY:
+        r0k = lo + offs_n0[None, :]
+        r0v = lo + offs_n0[:, None]
+        col_k = r0k // PAGE
+        mod_k = r0k % PAGE
+        col_v = r0v // PAGE
+        mod_v = r0v % PAGE
+        step_div = BLOCK_N // PAGE
+        step_mod = BLOCK_N % PAGE
+    else:
+        col_k = 0
+        mod_k = 0
+        col_v = 0
+        mod_v = 0
+        step_div = 0
+        step_mod = 0
     for start_n in range(lo, hi, BLOCK_N):
         offs_n = start_n + offs_n0
         if MASKED:
@@ -92,6 +109,19 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
                 page_v = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[:, None]), 0), NUM_PAGES - 1)
                 k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + in_page[None, :]) * stride_kn + offs_d[:, None]
                 v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + in_page[:, None]) * stride_vn + offs_d[None, :]
+        elif PAGED and _EXP_CARRY:
+            page_k = tl.minimum(tl.maximum(_load_public(BT + tl.minimum(col_k, BT_COLS - 1)), 0), NUM_PAGES - 1)
+            page_v = tl.minimum(tl.maximum(_load_public(BT + tl.minimum(col_v, BT_COLS - 1)), 0), NUM_PAGES - 1)
+            k_ptrs = k_base + (page_k * PAGE + mod_k) * stride_kn + offs_d[:, None]
+            v_ptrs = v_base + (page_v * PAGE + mod_v) * stride_vn + offs_d[None, :]
+            mod_k += step_mod
+            wrap_k = mod_k >= PAGE
+            mod_k = tl.where(wrap_k, mod_k - PAGE, mod_k)
+            col_k += step_div + wrap_k.to(tl.int32)
+            mod_v += step_mod
+            wrap_v = mod_v >= PAGE
+            mod_v = tl.where(wrap_v, mod_v - PAGE, mod_v)
+            col_v += step_div + wrap_v.to(tl.int32)
         elif PAGED:
             # The block table is read once in each tile's layout (K's columns, V's rows), by _load_public: a vector
             # load converted between layouts, or pipelined into shared memory, would reach the addresses through
