@@ -281,7 +281,7 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     return row
 
 
-def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3):
+def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3, causal=True):
     """decode_case's inputs with the keys also in a paged cache (pages of `page` rows in a random order, a block table):
     the API on the contiguous rows against the API with block_table (the PAGED builds), us per call (graph replay).
     Where the page size takes the per-block page form (variants.varlen_page_blocks), also "paged_keys": the same call
@@ -307,15 +307,15 @@ def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3):
         kc[idx], vc[idx] = k, v
         paged.append((q, kc.view(nb, page, hk, d), vc.view(nb, page, hk, d)))
     kernels = {
-        "contiguous": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True),
-        "paged": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=True,
+        "contiguous": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=causal),
+        "paged": lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk, causal=causal,
                                                                  block_table=bt),
     }
     inputs = {"contiguous": sets, "paged": paged}
     if variants.varlen_page_blocks(d, page):
         bt_keys = torch.cat([bt, bt[:, :1]], 1)
         kernels["paged_keys"] = lambda q, k, v, c: dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, mq, mk,
-                                                                                causal=True, block_table=bt_keys)
+                                                                                causal=causal, block_table=bt_keys)
         inputs["paged_keys"] = paged
         variants.VARLEN_PAGE_BLOCKS = False
         try:
@@ -330,7 +330,8 @@ def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3):
             if n != "contiguous"}
     errors = {}
     times = interleaved_ms(kernels, inputs, True, rounds=rounds, graph=True, errors=errors)
-    row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "page": page, "errors": errors,
+    row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "page": page, "causal": causal,
+           "errors": errors,
            "rel_diff_paged_vs_contiguous": diff, "kernels": forms, "bitwise_equal_to_paged": same}
     for name, ts in times.items():
         row[name] = {"us": stats.median(ts) * 1e3}
@@ -393,7 +394,7 @@ def main():
     ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal, paged")
     ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
     ap.add_argument("--equal-shapes", default="", help='"B,Sq,Sk,H,H_kv,D;..." for the equal part')
-    ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page;..." for the paged part')
+    ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page[,causal 0/1];..." for the paged part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     rows = []
@@ -421,10 +422,11 @@ def main():
     shapes = [tuple(int(x) for x in sh.split(",")) for sh in a.paged_shapes.split(";")] if a.paged_shapes else \
         ((8, 32, 8, 128, 1, 16), (8, 32, 8, 128, 1, 256), (32, 32, 8, 128, 1, 16), (16, 16, 2, 64, 1, 64),
          (4, 32, 8, 128, 64, 16))
-    for batch, h, hk, d, qs, page in (shapes if "paged" in a.parts else ()):
-        paged.append(paged_case(batch, h, hk, d, qs, page, a.rounds))
+    for batch, h, hk, d, qs, page, *causal in (shapes if "paged" in a.parts else ()):
+        paged.append(paged_case(batch, h, hk, d, qs, page, a.rounds, causal=bool(causal[0]) if causal else True))
         r = paged[-1]
-        print(f"paged B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} page={page}: " + "  ".join(
+        print(f"paged B={batch:2d} H={h} H_kv={hk} D={d} q/seq={qs} page={page}"
+              f"{'' if r['causal'] else ' non-causal'}: " + "  ".join(
             f"{n} {r[n]['us']:.1f} us" for n in ("contiguous", "paged", "paged_keys") if n in r)
             + f"  x{r['paged']['us'] / r['contiguous']['us']:.2f}"
             + (f" (per key x{r['paged_keys']['us'] / r['contiguous']['us']:.2f})" if "paged_keys" in r else "")

@@ -966,12 +966,13 @@ def test_gpu_kvcache_rotary_decode_steps(interleaved):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("page", [16, 256])
 def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
     """Paged caches on the GPU binaries: decode steps and a prefill chunk through flash_attn_with_kvcache(block_table)
     and flash_attn_varlen_func(block_table), grouped heads, lengths split across programs by the API's rule, against
-    float64; then the plan's fast launcher (the block table passed by name) on a second call, bitwise equal."""
+    float64; then the plan's fast launcher (the block table passed by name) on a second call, bitwise equal. Pages of
+    256 take the per-block builds, pages of 16 the per-key ones; the launched paged binary is the audited one."""
     monkeypatch.setattr(api, "_PLANS", {})  # this test's plans only
     gen = torch.Generator().manual_seed(54)
     lens_k = [3000, 1, 700, 2048]
@@ -988,7 +989,7 @@ def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
         assert torch.equal(again, out)
     plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and "_paged" in p.variant.name]
     assert plans and all(p.launcher is not None for p in plans), "the paged plans keep a fast launcher"
-    blocks = page % variants.VARLEN[d].block_n == 0  # the per-block page form (256), else per key (16)
+    blocks = page % variants.VARLEN[d].block_n == 0  # per block at 256, per key at 16 (blocks of 32 or 64 keys)
     assert all(p.variant.kernel.endswith("_blocks") == blocks for p in plans), [p.variant.name for p in plans]
     # the paged binary launched on these tensors is the audited one (compiled offline on the audit's placeholders)
     from dhpfa.audit import compile as C, variant_launch
