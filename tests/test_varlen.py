@@ -446,6 +446,22 @@ def test_paged_forms_agree_bitwise(monkeypatch, d):
         check_sequences(*outs[0], q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, d ** -0.5, True, TOL[torch.float16])
 
 
+def test_per_block_paged_build_refuses_other_page_sizes():
+    """The per-block paged builds read one page index per key block: the dispatcher refuses a page size that is not a
+    multiple of the build's key block (the host's choice, variants.varlen_page_blocks, never sends one)."""
+    from dhpfa.kernels import dispatch
+    v_ = variants.varlen_variant(torch.float16, 128, True, paged=True, page_blocks=True)
+    q, k = torch.empty(3, 4, 128, dtype=torch.float16), torch.empty(96, 2, 128, dtype=torch.float16)
+    cu = torch.zeros(2, dtype=torch.int32)
+    args = (v_, q, k, k, q, torch.empty(4, 3), cu, cu, 3, 0.1)
+    bt = torch.zeros(1, 3, dtype=torch.int32)
+    with pytest.raises(ValueError, match=r"page size 32 is not a multiple of the key block \(64\)"):
+        dispatch.varlen_launch_args(*args, paged=(bt, 32, 3))
+    dispatch.varlen_launch_args(*args, paged=(bt, 64, 1))  # a whole block per page: accepted
+    assert not variants.varlen_page_blocks(128, 32) and variants.varlen_page_blocks(128, 64)
+    assert variants.varlen_page_blocks(256, 32) and not variants.varlen_page_blocks(256, 16)
+
+
 @interp
 @pytest.mark.parametrize("page", [8, 16])
 def test_paged_cache_bad_page_indices_are_clamped(page):

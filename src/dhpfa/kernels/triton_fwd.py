@@ -297,8 +297,8 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     PAGED: k and v are a paged cache, (NUM_PAGES * PAGE, H_KV, D) rows; sequence b's key j (its offsets give its
     length; they are logical, so TOTAL_K bounds nothing here) is row BT[b, j // PAGE] * PAGE + j % PAGE (BT the int32
     block table, BT_COLS columns, row stride stride_bt; public loads, as the offsets), and a sequence is cut to
-    BT_COLS * PAGE keys, so no access leaves the block table or the cache (page indices are clamped). Without PAGED,
-    PAGE_BLOCKS (PAGED builds for PAGE % BLOCK_N == 0, the caller's check): one page index per key block (_kv_blocks).
+    BT_COLS * PAGE keys, so no access leaves the block table or the cache (page indices are clamped). PAGE_BLOCKS
+    (PAGED builds for PAGE % BLOCK_N == 0, the caller's check): one page index per key block (_kv_blocks). Without PAGED,
     BT, stride_bt, PAGE, NUM_PAGES and BT_COLS are None (Triton drops None arguments from the signature, so those
     builds' parameters are the ones they had before paging existed)."""
     pid_bh = tl.program_id(1)

@@ -405,8 +405,9 @@ VARLEN_KERNEL = "attn_fwd_varlen"
 # (local, softcap, split, group, paged, page_blocks) -> name; paged caches (block_table) without windows or
 # soft-capping. Paged builds come in two forms, chosen on the host by the public page size: "_paged" reads a page index
 # per key (any page size), "_paged_blocks" one per key block (pages holding whole blocks: page_size % block_n == 0).
-# Session 22 run 3 (H200, paged / contiguous, same keys): D=128 decode x1.29 -> x1.12, 64-query prefill chunks x2.10 ->
-# x1.42; both forms in one binary (run 4) made decode slower in both, so they are separate builds.
+# Session 23 run 7 (H200, paged / contiguous on the same keys, pages of 256): per block against per key, D=128 decode
+# x1.10 / x1.12, D=256 x1.08 / x1.20, 64-query prefill chunks D=128 x1.24 / x1.56, D=64 x1.18 / x1.56 (pages of 64).
+# Both forms in one binary (session 22 run 4) made decode slower in both, so they are separate builds.
 VARLEN_KERNELS = {(local, softcap, split, group, paged, blocks): VARLEN_KERNEL + ("_local" if local else "")
                   + ("_softcap" if softcap else "") + ("_split" if split else "") + ("_gqa" if group else "")
                   + ("_paged" if paged else "") + ("_blocks" if blocks else "")
