@@ -366,9 +366,11 @@ def split_sweep(batch, h, hk, d, q_per_seq, rounds, seed=3, parts=(1, 2, 4, 8, 1
     return row
 
 
-def leak_test(samples, decode=False):
+def leak_test(samples, decode=False, page=0):
     """dudect classes on one packed batch of mixed lengths, D=128 (the offsets fixed: they are public). decode: one
-    query per sequence over 8 key lengths, 32 query heads over 8 (grouped heads, split across programs)."""
+    query per sequence over 8 key lengths, 32 query heads over 8 (grouped heads, split across programs). page > 0
+    (with decode): the keys in a paged cache of pages of `page` rows, in a fixed random order (the block table is
+    public, as the offsets), so the paged builds are timed."""
     if decode:
         lens_k = [3000, 17, 700, 4096, 1, 250, 1500, 64]
         lens_q, h, hk = [1] * len(lens_k), 32, 8
@@ -377,12 +379,26 @@ def leak_test(samples, decode=False):
         h = hk = 16
     d = 128
     cu_q, cu_k = offsets(lens_q), offsets(lens_k)
+    total_k = sum(lens_k)
+    if page:
+        blocks = [-(-n // page) for n in lens_k]
+        nb = sum(blocks)
+        order = torch.randperm(nb, generator=torch.Generator().manual_seed(5)).tolist()
+        bt = torch.zeros(len(lens_k), max(blocks), dtype=torch.int32)
+        for b, n in enumerate(blocks):
+            bt[b, :n] = torch.tensor([order.pop() for _ in range(n)], dtype=torch.int32)
+        bt, total_k = bt.cuda(), nb * page
 
     def fn(q, k, v):  # (1, H, total, D) buffers, viewed as (total, H, D)
-        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k.transpose(1, 2)[0], v.transpose(1, 2)[0], cu_q,
-                                            cu_k, max(lens_q), max(lens_k), causal=True)
-    res = leak.run_leak(fn, (1, h, sum(lens_q), d, sum(lens_k), hk), samples=samples)
-    res["lens_q"], res["lens_k"] = lens_q, lens_k
+        k, v = k.transpose(1, 2)[0], v.transpose(1, 2)[0]
+        if page:  # the rows as pages (num_blocks, page, H_kv, D)
+            return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k.unflatten(0, (-1, page)),
+                                                v.unflatten(0, (-1, page)), cu_q, cu_k, max(lens_q), max(lens_k),
+                                                causal=True, block_table=bt)
+        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k, v, cu_q, cu_k, max(lens_q), max(lens_k),
+                                            causal=True)
+    res = leak.run_leak(fn, (1, h, sum(lens_q), d, total_k, hk), samples=samples)
+    res["lens_q"], res["lens_k"], res["page"] = lens_q, lens_k, page
     return res
 
 
@@ -394,6 +410,8 @@ def main():
     ap.add_argument("--parts", default="grid,options,decode", help="comma list of grid, options, decode, splits, equal, paged")
     ap.add_argument("--decode-shapes", default="", help='"B,H,H_kv,D,queries;..." for the decode part')
     ap.add_argument("--equal-shapes", default="", help='"B,Sq,Sk,H,H_kv,D;..." for the equal part')
+    ap.add_argument("--leaks", default="mixed,decode", help="comma list of the dudect tests (with --leak-samples): "
+                    "mixed, decode (with the decode part), paged16, paged256 (decode steps on paged caches)")
     ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page[,causal 0/1];..." for the paged part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -465,10 +483,11 @@ def main():
     res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode,
            "split_sweep": sweep, "equal": equal, "paged": paged}
     if a.leak_samples:
-        for key, decode in (("leak", False), ("leak_decode", True)):
-            if decode and "decode" not in a.parts:
+        for key, name, decode, page in (("leak", "mixed", False, 0), ("leak_decode", "decode", True, 0),
+                                        ("leak_paged16", "paged16", True, 16), ("leak_paged256", "paged256", True, 256)):
+            if name not in a.leaks.split(",") or (name == "decode" and "decode" not in a.parts):
                 continue
-            res[key] = leak_test(a.leak_samples, decode)
+            res[key] = leak_test(a.leak_samples, decode, page)
             print(key + ":", json.dumps({c: (round(v["t"], 2), round(v["median_us"], 1))
                                          if isinstance(v, dict) and "t" in v else v
                                          for c, v in res[key].items() if not c.startswith("lens")}))
