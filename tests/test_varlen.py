@@ -719,7 +719,11 @@ def test_kvcache_int_and_full_lengths_match_varlen():
      ValueError, r"^cache_batch_idx: not supported with a paged cache"),
     (dict(block_table=torch.zeros(2, 1, dtype=torch.int32), window_size=(3, 3)), NotImplementedError,
      r"^block_table: paged caches run without a local window or soft-capping"),
-    (dict(cache_leftpad=torch.zeros(1)), NotImplementedError, r"^cache_leftpad: not supported"),
+    (dict(cache_leftpad=torch.zeros(2)), ValueError, r"^cache_leftpad: expected an int32 tensor of shape \(2,\) on cpu, "
+     r"got torch.float32 \(2,\)"),
+    (dict(cache_leftpad=[0, 1]), ValueError, r"^cache_leftpad: expected an int32 tensor .* got list"),
+    (dict(cache_leftpad=torch.zeros(2, dtype=torch.int32), block_table=torch.zeros(2, 1, dtype=torch.int32)),
+     ValueError, r"^cache_leftpad: not supported with a paged cache \(block_table\)"),
     (dict(cache_seqlens=torch.tensor([1, 2])), ValueError, r"^cache_seqlens: expected an int32 tensor of shape \(2,\)"),
     (dict(cache_seqlens=41), ValueError, r"^cache_seqlens: expected 0 .. 40"),
     (dict(cache_seqlens=1.5), TypeError, r"^cache_seqlens: expected an int or an int32 tensor, got float"),
@@ -781,6 +785,46 @@ def test_kvcache_rotary_against_float64(interleaved, causal, window, per_row):
         ref, _ = attention_ref(q_ro[b:b + 1], kc[r:r + 1, :n], vc[r:r + 1, :n], 1 / math.sqrt(32),
                                n - sq if causal else None, win)
         assert rel_err(out[b:b + 1], ref) < TOL[torch.float16], b
+
+
+@interp
+@pytest.mark.parametrize("causal,rotary", [(True, False), (False, False), (True, True)])
+def test_kvcache_leftpad_against_float64(causal, rotary):
+    """cache_leftpad (flash-attn's): sequence b's keys are positions leftpad[b] .. lens[b] + S_new - 1 of its cache row
+    (one sequence padded up to its new tokens, one start past its end: clamped, no cached keys), causal alignment on
+    those keys, new tokens written at lens[b], rotary positions absolute in the row; permuted cache rows; float64."""
+    kc, vc, gen = _cache(seed=48)
+    sq, s_new = 2, 2
+    lens = torch.tensor([12, 30, 7], dtype=torch.int32)
+    leftpad = torch.tensor([3, 0, 40], dtype=torch.int32)  # 40: past the end (9), clamped: no keys at all
+    idx = torch.tensor([2, 0, 1], dtype=torch.int32)
+    q = torch.randn(3, sq, 4, 32, generator=gen).half()
+    k_new, v_new = (torch.randn(3, s_new, 2, 32, generator=gen).half() for _ in range(2))
+    rot = {}
+    if rotary:
+        angle = torch.rand(40, 8, generator=gen) * 2 * math.pi
+        rot = dict(rotary_cos=angle.cos().half(), rotary_sin=angle.sin().half())
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, cache_batch_idx=idx,
+                                             cache_leftpad=leftpad, causal=causal, return_softmax_lse=True, **rot)
+    q_ref = q
+    if rotary:
+        q_ref = _rotate_ref(q, rot["rotary_cos"], rot["rotary_sin"], lens.long()[:, None] + torch.arange(sq), True)
+    for b in range(3):
+        r, n = int(idx[b]), int(lens[b]) + s_new
+        first = min(int(leftpad[b]), n)
+        if not rotary:
+            assert torch.equal(kc[r, lens[b]:n], k_new[b]), "new tokens at cache_seqlens, whatever the left padding"
+        ref, ref_lse = attention_ref(q_ref[b:b + 1], kc[r:r + 1, first:n], vc[r:r + 1, first:n], 1 / math.sqrt(32),
+                                     (n - first) - sq if causal else None)
+        finite = torch.isfinite(ref_lse)
+        assert torch.equal(torch.isfinite(lse[b:b + 1]), finite), b
+        if finite.any():
+            assert rel_err(out[b:b + 1], ref) < TOL[torch.float16], b
+            assert torch.allclose(lse[b:b + 1][finite].double(), ref_lse[finite], rtol=1e-3, atol=1e-3), b
+    if not rotary:  # without the left padding the first sequence also sees its first 3 keys: another result
+        plain = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens + s_new, cache_batch_idx=idx,
+                                              causal=causal)
+        assert not torch.allclose(plain[0].float(), out[0].float(), atol=1e-3)
 
 
 @interp
@@ -979,6 +1023,28 @@ def test_gpu_kvcache_rotary_decode_steps(interleaved):
             ref, _ = attention_ref(q_ro[i:i + 1], kc[i:i + 1, :n].cpu(), vc[i:i + 1, :n].cpu(), d ** -0.5, n - 1)
             assert rel_err(out[i:i + 1].cpu(), ref) < 1e-2, i
         lens += 1
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("sq", [1, 40])
+def test_gpu_kvcache_leftpad(sq):
+    """cache_leftpad on the GPU binaries: decode steps (grouped heads, keys split across programs) and a 40-query chunk
+    over left-padded caches of 1-4096 keys, against float64 on each sequence's keys leftpad[b] .. lens[b]."""
+    gen = torch.Generator().manual_seed(49)
+    b, hk, h, d, sc = 4, 8, 32, 128, 4096
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    lens = torch.tensor([3000, 100, 4000, 40], dtype=torch.int32, device="cuda")
+    leftpad = torch.tensor([1000, 0, 3990, 40], dtype=torch.int32, device="cuda")
+    q = torch.randn(b, sq, h, d, generator=gen).to("cuda", torch.bfloat16)
+    out = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, cache_leftpad=leftpad, causal=True)
+    for i in range(b):
+        lo, n = int(leftpad[i]), int(lens[i])
+        ref, ref_lse = attention_ref(q[i:i + 1].cpu(), kc[i:i + 1, lo:n].cpu(), vc[i:i + 1, lo:n].cpu(), d ** -0.5,
+                                     (n - lo) - sq)
+        vis = torch.isfinite(ref_lse[0, 0])  # queries with a visible key (none in the last sequence: no keys)
+        if vis.any():
+            assert rel_err(out[i:i + 1, vis.cuda()].cpu(), ref[:, vis]) < 1e-2, i
+        assert (out[i, ~vis.cuda()] == 0).all(), i  # rows without a visible key: zeros, as flash-attn's
 
 
 @pytest.mark.gpu

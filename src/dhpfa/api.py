@@ -764,12 +764,12 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     flash-attn's rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise
     torch operations. block_table (B, max_blocks_per_seq) int32: k_cache and v_cache are pages (num_blocks,
     page_block_size, H_kv, D), sequence b's position j in page block_table[b, j // page_block_size] (its capacity
-    max_blocks_per_seq x page_block_size); not with cache_batch_idx, a binding window or softcap. Not implemented (an
-    error names them): cache_leftpad, alibi_slopes. num_splits is accepted and ignored: dhpfa's own rule splits the
-    keys across programs (variants.varlen_splits)."""
-    for name, val in (("cache_leftpad", cache_leftpad),):
-        if val is not None:
-            raise NotImplementedError(f"{name}: not supported by dhpfa's flash_attn_with_kvcache; expected None")
+    max_blocks_per_seq x page_block_size); not with cache_batch_idx, a binding window or softcap. cache_leftpad (B,)
+    int32 (public, as the lengths): sequence b's keys start at position cache_leftpad[b] of its cache row (flash-attn's
+    semantics: keys cache_leftpad[b] .. cache_seqlens[b] + S_new - 1, causal alignment on those; new tokens still at
+    cache_seqlens[b] and rotary positions absolute in the row; a start past the end is clamped to it, leaving no
+    keys); not with a paged cache, as in flash-attn. Not implemented (an error names it): alibi_slopes. num_splits is
+    accepted and ignored: dhpfa's own rule splits the keys across programs (variants.varlen_splits)."""
     local, window, cap = _check_flash_options(0.0, window_size, softcap, alibi_slopes, causal)
     _check_tensors_and_causal(q, k_cache, v_cache, causal, 4, "(batch, seqlen, heads, head_dim)",
                               names=("q", "k_cache", "v_cache"))
@@ -785,6 +785,15 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                              f"{sc * t.stride(1)} (seqlen x row stride), got strides {tuple(t.stride())}")
     idx = None
     paged = block_table is not None
+    if cache_leftpad is not None:
+        if paged:
+            raise ValueError("cache_leftpad: not supported with a paged cache (block_table), as in flash-attn; "
+                             "expected None")
+        if not isinstance(cache_leftpad, torch.Tensor) or cache_leftpad.dtype != torch.int32 \
+                or tuple(cache_leftpad.shape) != (b,) or cache_leftpad.device != device:
+            got = (f"{cache_leftpad.dtype} {tuple(cache_leftpad.shape)} on {cache_leftpad.device}"
+                   if isinstance(cache_leftpad, torch.Tensor) else type(cache_leftpad).__name__)
+            raise ValueError(f"cache_leftpad: expected an int32 tensor of shape ({b},) on {device}, got {got}")
     if paged:  # a paged cache: (num_blocks, page_block_size, H_kv, D), sequence b's pages in block_table[b]
         if cache_batch_idx is not None:
             raise ValueError("cache_batch_idx: not supported with a paged cache (block_table), as in flash-attn; "
@@ -842,7 +851,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             v_cache[rows[:, None], pos] = v
     # every sequence has at most sc keys: a window side that hides nothing at (sq, sc) hides nothing in any of them
     local, window, causal = _loosen_window(local, window, causal, sq, sc)
-    if idx is None and not paged and not isinstance(cache_seqlens, torch.Tensor):  # equal caches: a host int
+    if idx is None and not paged and cache_leftpad is None and not isinstance(cache_seqlens, torch.Tensor):
+        # equal caches: a host int
         n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
         local, window, causal = _loosen_window(local, window, causal, sq, n_keys)
         if n_keys > 0 and not local and not cap and variants.varlen_dense(d, sq) \
@@ -851,11 +861,12 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             out, lse = flash_attn_func(q, k_cache[:, :n_keys], v_cache[:, :n_keys], softmax_scale=softmax_scale,
                                        causal=causal, return_lse=True)
             return (out, lse) if return_softmax_lse else out
-    # (start, end) rows of each sequence's keys: within its cache row, or logical rows [0, n) of its pages (a length
-    # past the cache is clamped to it)
+    # (start, end) rows of each sequence's keys: within its cache row (from cache_leftpad, clamped to [0, end]), or
+    # logical rows [0, n) of its pages (a length past the cache is clamped to it)
     ends = torch.clamp(lens + s_new, 0, sc)
     start = torch.zeros_like(ends) if paged else rows.to(torch.int32) * sc
-    bounds = torch.stack((start, start + ends), 1).reshape(-1)
+    first = start if cache_leftpad is None else start + torch.minimum(torch.clamp(cache_leftpad, min=0), ends)
+    bounds = torch.stack((first, start + ends), 1).reshape(-1)
     n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
     out, lse = _batched_varlen(q, k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d), bounds, sc,
                                softmax_scale, causal, local, window, cap, k_stride=2,
