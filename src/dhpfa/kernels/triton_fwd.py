@@ -22,7 +22,6 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
 
 
 _INTERPRETED = tl.constexpr(os.environ.get("TRITON_INTERPRET", "0") == "1")
-_EXP_PREFETCH = tl.constexpr(os.environ.get("DHPFA_EXP_PREFETCH", "0") == "1")  # EXPERIMENT (session 23 run 10)
 
 
 @triton.jit
@@ -73,12 +72,6 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         mod_v = r0v % PAGE
         step_div = BLOCK_N // PAGE
         step_mod = BLOCK_N % PAGE
-        if _EXP_PREFETCH:
-            pk_cur = tl.minimum(tl.maximum(_load_public(BT + tl.minimum(col_k, BT_COLS - 1)), 0), NUM_PAGES - 1)
-            pv_cur = tl.minimum(tl.maximum(_load_public(BT + tl.minimum(col_v, BT_COLS - 1)), 0), NUM_PAGES - 1)
-        else:
-            pk_cur = 0
-            pv_cur = 0
     else:
         col_k = 0
         mod_k = 0
@@ -86,8 +79,6 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         mod_v = 0
         step_div = 0
         step_mod = 0
-        pk_cur = 0
-        pv_cur = 0
     for start_n in range(lo, hi, BLOCK_N):
         offs_n = start_n + offs_n0
         if MASKED:
@@ -123,25 +114,6 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
                 page_v = tl.minimum(tl.maximum(_load_public(BT + blk_col + zero_n[:, None]), 0), NUM_PAGES - 1)
                 k_ptrs = k_base + (page_k.to(tl.int64) * PAGE + in_page[None, :]) * stride_kn + offs_d[:, None]
                 v_ptrs = v_base + (page_v.to(tl.int64) * PAGE + in_page[:, None]) * stride_vn + offs_d[None, :]
-        elif PAGED and _EXP_PREFETCH:
-            mod_kn = mod_k + step_mod
-            wrap_k = mod_kn >= PAGE
-            mod_kn = tl.where(wrap_k, mod_kn - PAGE, mod_kn)
-            col_kn = col_k + step_div + wrap_k.to(tl.int32)
-            mod_vn = mod_v + step_mod
-            wrap_v = mod_vn >= PAGE
-            mod_vn = tl.where(wrap_v, mod_vn - PAGE, mod_vn)
-            col_vn = col_v + step_div + wrap_v.to(tl.int32)
-            pk_next = tl.minimum(tl.maximum(_load_public(BT + tl.minimum(col_kn, BT_COLS - 1)), 0), NUM_PAGES - 1)
-            pv_next = tl.minimum(tl.maximum(_load_public(BT + tl.minimum(col_vn, BT_COLS - 1)), 0), NUM_PAGES - 1)
-            k_ptrs = k_base + (pk_cur * PAGE + mod_k) * stride_kn + offs_d[:, None]
-            v_ptrs = v_base + (pv_cur * PAGE + mod_v) * stride_vn + offs_d[None, :]
-            pk_cur = pk_next
-            pv_cur = pv_next
-            mod_k = mod_kn
-            col_k = col_kn
-            mod_v = mod_vn
-            col_v = col_vn
         elif PAGED:
             # The block table is read once in each tile's layout (K's columns, V's rows), by _load_public: a vector
             # load converted between layouts, or pipelined into shared memory, would reach the addresses through
