@@ -3,7 +3,10 @@
 # binary twice (JIT, then offline without the cache) and took about 15 minutes on one core, so they run under
 # pytest-xdist (14 workers; its wheels and execnet's, from this machine's /opt/pypi/files, are carried in the ignored
 # .whl/ folder and unzipped onto PYTHONPATH). Tests that time the GPU (envelope, measure, tune) run alone afterwards.
+# Before the run, on this machine: mkdir -p .whl && cp /opt/pypi/files/pytest_xdist-3.8.0-py3-none-any.whl \
+#   /opt/pypi/files/execnet-2.1.2-py3-none-any.whl .whl/
 #   bash scripts/session23_run2.sh   (device tool: carry [".whl"]; writes under $OUT)
+# The 16K-token grid tests need fewer workers (4: scripts/session23_run3.sh) or they run out of GPU memory.
 export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
 OUT=${OUT:-out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
