@@ -418,7 +418,9 @@ VARLEN_PAGE_BLOCKS = True  # False: every paged call on the per-key form (for co
 VARLEN_COMBINE = "attn_varlen_combine"
 VARLEN_COMBINES = {False: VARLEN_COMBINE, True: VARLEN_COMBINE + "_gqa"}
 VARLEN_GROUP_MAX_Q = 32  # grouped tiles win at 1-32 queries (x1.1-2.1), lose 5% at 64 (session 20 runs 7-8)
-VARLEN_GROUP_HEAD_DIMS = (64, 128, 256)  # head dims with grouped builds ("_gqa"; the others run one head per tile)
+# head dims with grouped builds ("_gqa"; the others run one head per tile). 192 since session 23 (run 11: decode steps
+# at D=192 ran one head per tile, twice the time of D=256's grouped ones)
+VARLEN_GROUP_HEAD_DIMS = (64, 128, 192, 256)
 VARLEN_SPLIT_MAX = 16       # parts per tile
 VARLEN_SPLIT_MIN_KEYS = 512  # keys per part of the longest sequence, at least
 VARLEN_SPLIT_PROGRAMS = 16   # parts x programs at most this many times the SM count
