@@ -468,6 +468,14 @@ def _check_block_table(t, batch, q):
                          "first")
 
 
+def _check_per_sequence(name, t, batch, device):
+    """flash_attn_with_kvcache's per-sequence int32 arguments (cache_seqlens, cache_batch_idx, cache_leftpad): a
+    (batch,) int32 tensor on the device of q."""
+    if not isinstance(t, torch.Tensor) or t.dtype != torch.int32 or tuple(t.shape) != (batch,) or t.device != device:
+        got = f"{t.dtype} {tuple(t.shape)} on {t.device}" if isinstance(t, torch.Tensor) else type(t).__name__
+        raise ValueError(f"{name}: expected an int32 tensor of shape ({batch},) on {device}, got {got}")
+
+
 def _paged_rows(name, t, q):
     """A paged cache (num_blocks, page_block_size, H_kv, D) as its (num_blocks * page_block_size, H_kv, D) rows."""
     _check_tensor(name, t, 4, "(num_blocks, page_block_size, heads_kv, head_dim)")
@@ -789,11 +797,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         if paged:
             raise ValueError("cache_leftpad: not supported with a paged cache (block_table), as in flash-attn; "
                              "expected None")
-        if not isinstance(cache_leftpad, torch.Tensor) or cache_leftpad.dtype != torch.int32 \
-                or tuple(cache_leftpad.shape) != (b,) or cache_leftpad.device != device:
-            got = (f"{cache_leftpad.dtype} {tuple(cache_leftpad.shape)} on {cache_leftpad.device}"
-                   if isinstance(cache_leftpad, torch.Tensor) else type(cache_leftpad).__name__)
-            raise ValueError(f"cache_leftpad: expected an int32 tensor of shape ({b},) on {device}, got {got}")
+        _check_per_sequence("cache_leftpad", cache_leftpad, b, device)
     if paged:  # a paged cache: (num_blocks, page_block_size, H_kv, D), sequence b's pages in block_table[b]
         if cache_batch_idx is not None:
             raise ValueError("cache_batch_idx: not supported with a paged cache (block_table), as in flash-attn; "
@@ -801,9 +805,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         _check_block_table(block_table, b, q)
         page, sc = sc, sc * block_table.shape[1]  # page size; a sequence's capacity
     if cache_batch_idx is not None:
-        if not isinstance(cache_batch_idx, torch.Tensor) or cache_batch_idx.dtype != torch.int32 \
-                or tuple(cache_batch_idx.shape) != (b,) or cache_batch_idx.device != device:
-            raise ValueError(f"cache_batch_idx: expected an int32 tensor of shape ({b},) on {device}")
+        _check_per_sequence("cache_batch_idx", cache_batch_idx, b, device)
         idx = cache_batch_idx.long()
     elif bc != b and not paged:
         raise ValueError(f"k_cache: expected batch size {b} (that of q; or pass cache_batch_idx), got {bc}")
@@ -816,9 +818,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             raise ValueError(f"cache_seqlens: expected 0 .. {sc} (the cache's length), got {cache_seqlens}")
         lens = torch.full((b,), int(cache_seqlens), dtype=torch.int32, device=device)
     elif isinstance(cache_seqlens, torch.Tensor):
-        if cache_seqlens.dtype != torch.int32 or tuple(cache_seqlens.shape) != (b,) or cache_seqlens.device != device:
-            raise ValueError(f"cache_seqlens: expected an int32 tensor of shape ({b},) on {device}, got "
-                             f"{cache_seqlens.dtype} {tuple(cache_seqlens.shape)} on {cache_seqlens.device}")
+        _check_per_sequence("cache_seqlens", cache_seqlens, b, device)
         lens = cache_seqlens
     else:
         raise TypeError(f"cache_seqlens: expected an int or an int32 tensor, got {type(cache_seqlens).__name__}")
