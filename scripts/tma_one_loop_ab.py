@@ -8,7 +8,12 @@ the tree's triton_fwd.py with the switch on, written next to it as _triton_fwd_o
 triton_fwd.KERNELS for its calls. Outputs: bitwise comparison with the shipped kernel and relative error of sampled
 rows against float64.
 
+    git apply docs/experiments/session24_tma_one_loop.diff   (the switch; reverted after run 2)
     PYTHONPATH=src:scripts python3 scripts/tma_one_loop_ab.py --out DIR [--shapes B,H,S,D[,c];...]
+
+Run 2 (H200): the one-loop kernel gave wrong outputs on the GPU (relative error 0.4-0.8 wherever the API ran
+attn_fwd_tma) while the interpreter's tests passed with it (16x16 tiles, one stage), and no speed gain worth chasing
+(x0.97-1.02 but x1.055 at causal S=512, on wrong outputs).
 """
 import argparse
 import importlib

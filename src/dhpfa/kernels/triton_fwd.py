@@ -22,7 +22,6 @@ VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "WIN_LEFT", "WIN_RIGHT",
 
 
 _INTERPRETED = tl.constexpr(os.environ.get("TRITON_INTERPRET", "0") == "1")
-_TMA_ONE_LOOP = tl.constexpr(os.environ.get("DHPFA_TMA_ONE_LOOP", "0") == "1")  # experiment (session 24)
 
 
 @triton.jit
@@ -218,23 +217,6 @@ def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk
     return acc, m_i, l_i
 
 
-@triton.jit
-def _kv_blocks_tma_one(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                       BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
-    """Every key block [0, hi) in one loop (one software pipeline, one set of ring barriers, where two loops set up
-    and tear down two): the blocks from n_full (public) take the mask under a branch on that public bound."""
-    offs_n0 = tl.arange(0, BLOCK_N)
-    for start_n in range(0, hi, BLOCK_N):
-        k = k_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
-        qk = tl.dot(q, k.T, input_precision=DOT_PRECISION)
-        if start_n >= n_full:
-            qk = mask_scores(qk, offs_m, start_n + offs_n0, SEQ_K, CAUSAL_OFFSET, CAUSAL)
-        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, True)
-        v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
-        acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
-    return acc, m_i, l_i
-
-
 @triton.jit(do_not_specialize=SHAPE_ARGS)
 def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                  H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
@@ -250,14 +232,10 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     l_i = tl.zeros([BLOCK_M], dtype=tl.float32)
     acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
     n_full, kv_end = kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
-    if _TMA_ONE_LOOP:
-        acc, m_i, l_i = _kv_blocks_tma_one(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end,
-                                           qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, CAUSAL, DOT_PRECISION)
-    else:
-        acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, 0, n_full, qk_scale,
-                                       SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
-        acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end, qk_scale,
-                                       SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
+    acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, 0, n_full, qk_scale,
+                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
+    acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end, qk_scale,
+                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
     out, lse = finalize_rows(acc, m_i, l_i)
     # TMA clips the store at SEQ_Q rows and HEAD_DIM columns.
     o_desc.store([b, m0, h, 0], out.to(o_desc.dtype).reshape(1, BLOCK_M, 1, BLOCK_D))
