@@ -398,6 +398,42 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert elapsed < 900, f"audit took {elapsed:.0f} s"
 
 
+_BATCHED_SASS = """
+import json, sys
+from dhpfa import audit
+from dhpfa.audit import compile as C, variant_launch
+from dhpfa.audit.sass import parse_functions
+from dhpfa.kernels import variants
+by_name = {v.name: v for v in variants.audited_variants()}
+cubins = [C.compile_offline(*variant_launch(by_name[n])).cubin for n in json.loads(sys.argv[1])]
+cubins += [C.compile_offline(*k[1:4]).cubin for k in audit.audited_kernels()[:2]]
+out = []
+for c, t in zip(cubins, C.sass_texts(cubins)):
+    a, b = ({k: [(i.addr, i.text, i.target) for i in v] for k, v in parse_functions(x).items()} for x in (C.sass_text(c), t))
+    out.append([len(a), sum(map(len, a.values())), sum(i[2] is not None for v in a.values() for i in v), a == b])
+print(json.dumps(out))
+"""
+
+
+def test_batched_disassembly_equals_cuobjdump():
+    """The full audit disassembles its binaries in batches (compile.sass_texts: one nvdisasm run over the code of
+    many cubins, cut back into functions with addresses and branch targets relative to each); the listing it parses
+    must be cuobjdump's: the same functions, instructions, addresses and branch targets, for binaries of each kernel
+    family placed after one another in one batch (so every one but the first is rebased). Offline, in a process
+    without the interpreter."""
+    names = ["attn_fwd_sm90_ws-bf16-d256-full-m64n64w4s2kv4ov", "attn_fwd_tma-bf16-d64-causal-m64n64w4s3",
+             "attn_fwd_sm90_ws-fp16-d64-causal-m192n128w4s2x3-persistent",
+             "attn_fwd_varlen_split_paged-bf16-d128-causal-m64n64w4s3"]
+    res = subprocess.run([sys.executable, "-c", _BATCHED_SASS, json.dumps(names)], cwd=ROOT, env=_env(),
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out) == len(names) + 2
+    assert all(functions >= 1 and instructions > 10 for functions, instructions, _, _ in out), out
+    assert sum(targets for _, _, targets, _ in out[1:]) > 20, out  # rebased branch targets were compared
+    assert all(same for *_, same in out), out
+
+
 SHAPE_CLASSES = [(2, 128, 128, 4, 2), (2, 300, 200, 4, 2), (1, 1, 8192, 8, 2), (1, 17, 1000, 4, 4), (3, 1, 16, 16, 1),
                  (1, 64, 64, 1, 1), (5, 33, 4099, 32, 8)]
 _ONE_BINARY = """

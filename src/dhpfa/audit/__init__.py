@@ -65,14 +65,16 @@ def param_offsets(fn, signature) -> dict:
     return offs
 
 
-def audit_triton(fn, args, kwargs, public_params=(), use_cache=True):
+def audit_triton(fn, args, kwargs, public_params=(), use_cache=True, compiled=None, text=None):
     """Compile a @triton.jit kernel for sm_90a as the JIT would for these arguments, and audit it.
 
     public_params: names of pointer parameters whose data is public (for example sequence offsets):
-    loads whose addresses derive only from them are not taint sources.
+    loads whose addresses derive only from them are not taint sources. compiled, text: its compile_offline result
+    and SASS listing, where the caller has them (_audit_batch).
     """
-    compiled = _compile.compile_offline(fn, args, kwargs, use_cache=use_cache)
-    offsets, neutral, text = (), (), None
+    if compiled is None:
+        compiled = _compile.compile_offline(fn, args, kwargs, use_cache=use_cache)
+    offsets, neutral = (), ()
     if public_params:
         signature = _compile.bind(fn, args, kwargs)[0]
         table = param_offsets(fn, signature)
@@ -83,7 +85,8 @@ def audit_triton(fn, args, kwargs, public_params=(), use_cache=True):
             raise ValueError(f"public_params {missing}: not pointer/scalar parameters the offset table places; "
                              f"known: {sorted(table)}")
         offsets = [table[p] for p in public_params]
-        text = _compile.sass_text(compiled.cubin)
+        if text is None:
+            text = _compile.sass_text(compiled.cubin)
         unseen = [p for p, o in zip(public_params, offsets) if f"c[0x0][{o:#x}]" not in text]
         if unseen:  # the table disagrees with the compiled parameter layout: refuse rather than trust it
             raise ValueError(f"public_params {unseen}: the kernel reads no constant at the computed offsets "
@@ -146,9 +149,27 @@ def variant_launch(variant):
 
 
 def _audit_variant(variant):
-    reports, compiled = audit_triton(*variant_launch(variant), public_params=variant.public_loads)
-    res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
-    return VariantReport(variant.name, compiled.name, reports, res, compiled.sha256, compiled.cached)
+    return _audit_batch([variant])[0]
+
+
+def _audit_batch(batch):
+    """Audit a list of jobs (shipped variants, or indices into audited_kernels()), whose binaries are disassembled by
+    one nvdisasm run (_compile.sass_texts): a VariantReport each."""
+    jobs = []  # (label, fn, args, kwargs, public params)
+    for item in batch:
+        if isinstance(item, int):
+            name, fn, args, kwargs, public = audited_kernels()[item]
+            jobs.append((name + (f" (public: {', '.join(public)})" if public else ""), fn, args, kwargs, public))
+        else:
+            jobs.append((item.name, *variant_launch(item), item.public_loads))
+    compiled = [_compile.compile_offline(fn, args, kwargs) for _, fn, args, kwargs, _ in jobs]
+    texts = _compile.sass_texts([c.cubin for c in compiled])
+    out = []
+    for (label, fn, args, kwargs, public), c, text in zip(jobs, compiled, texts):
+        reports, _ = audit_triton(fn, args, kwargs, public_params=public, compiled=c, text=text)
+        res = _compile.resource_usage(c.cubin).get(c.name, {})
+        out.append(VariantReport(label, c.name, reports, res, c.sha256, c.cached))
+    return out
 
 
 def audited_kernels():
@@ -160,11 +181,7 @@ def audited_kernels():
 
 
 def _audit_envelope_kernel(index):
-    name, fn, args, kwargs, public = audited_kernels()[index]
-    reports, compiled = audit_triton(fn, args, kwargs, public_params=public)
-    res = _compile.resource_usage(compiled.cubin).get(compiled.name, {})
-    label = name + (f" (public: {', '.join(public)})" if public else "")
-    return VariantReport(label, compiled.name, reports, res, compiled.sha256, compiled.cached)
+    return _audit_batch([index])[0]
 
 
 def _binary_groups(shipped):
@@ -202,13 +219,16 @@ def audit_shipped(jobs=None, variants=None):
     shipped = variants if variants is not None else _variants.audited_variants()
     groups = _binary_groups(shipped)
     firsts = [members[0] for members in groups.values()]
-    todo = [(_audit_variant, v) for v in firsts]
-    if variants is None:
-        todo += [(_audit_envelope_kernel, i) for i in range(len(audited_kernels()))]
-    done = _run_jobs(todo, jobs)
+    items = firsts + (list(range(len(audited_kernels()))) if variants is None else [])
+    # batches of AUDIT_BATCH binaries, one nvdisasm run each, spread over the workers
+    todo = [(_audit_batch, items[i:i + AUDIT_BATCH]) for i in range(0, len(items), AUDIT_BATCH)]
+    done = [r for batch in _run_jobs(todo, jobs) for r in batch]
     by_name = {r.variant: r for r in done[:len(firsts)]}
     of = {v.name: by_name[members[0].name] for members in groups.values() for v in members}
     return [replace(of[v.name], variant=v.name) for v in shipped] + done[len(firsts):]
+
+
+AUDIT_BATCH = 16  # binaries per nvdisasm run in audit_shipped (its start-up, about 0.4 s, is paid once a batch)
 
 
 def _run_jobs(todo, jobs=None):

@@ -121,6 +121,56 @@ def sass_text_of_file(path: str) -> str:
     return _run("cuobjdump", "-sass", str(path))
 
 
+_RAW_LINE = re.compile(r"/\*([0-9a-f]{4,})\*/(\s+)(.*?\s*;)")
+_CODE_TARGET = re.compile(r"^((?:@!?U?P\w+\s+)?(?:BRA|BSSY|CALL|JMP)\b.*?)(0x[0-9a-f]+)(\s*;)$")
+
+
+def sass_texts(cubins) -> list:
+    """The `cuobjdump -sass` listing of each cubin (its functions' names and instructions, as parse_functions reads
+    them), from one nvdisasm run over all of their code: every function's .text section goes into one raw instruction
+    file (`nvdisasm -b SM90a`), and the listing is cut back into functions, each address (and the code address a BRA,
+    BSSY, CALL or JMP prints) made relative to the function's start again, as cuobjdump prints them. cuobjdump runs
+    nvdisasm once per cubin, and its start-up (about 0.4 s) was most of an audit's disassembly time (session 22):
+    here it is paid once per batch. tests/test_audit.py compares the two listings."""
+    import bisect
+    import tempfile
+    funcs, blob = [], bytearray()  # (cubin index, function, base, size)
+    for i, cubin in enumerate(cubins):
+        for sec, code in elf_sections(bytes(cubin)).items():
+            if not sec.startswith(".text.") or not code:
+                continue
+            if len(code) % 16:
+                raise ValueError(f"{sec}: {len(code)} bytes of code, not whole 16-byte instructions")
+            funcs.append((i, sec[len(".text."):], len(blob), len(code)))
+            blob += code
+    texts = [[] for _ in cubins]
+    if not funcs:
+        return ["" for _ in cubins]
+    with tempfile.NamedTemporaryFile(suffix=".bin") as f:
+        f.write(blob)
+        f.flush()
+        listing = _run("nvdisasm", "-b", "SM90a", f.name)
+    bases = [base for _, _, base, _ in funcs]
+    lines = {k: [] for k in range(len(funcs))}
+    for line in listing.splitlines():
+        m = _RAW_LINE.search(line)
+        if not m:
+            continue
+        addr = int(m.group(1), 16)
+        k = bisect.bisect_right(bases, addr) - 1
+        base = bases[k]
+        body = m.group(3)
+        t = _CODE_TARGET.match(body)
+        if t:
+            body = f"{t.group(1)}{int(t.group(2), 16) - base:#x}{t.group(3)}"
+        lines[k].append(f"        /*{addr - base:04x}*/{m.group(2)}{body}")
+    for k, (i, name, base, size) in enumerate(funcs):
+        if len(lines[k]) != size // 16:
+            raise RuntimeError(f"nvdisasm listed {len(lines[k])} instructions of {name}, which has {size // 16}")
+        texts[i].append(f"\t\tFunction : {name}\n" + "\n".join(lines[k]) + "\n")
+    return ["".join(t) for t in texts]
+
+
 _RES = re.compile(r"Function (\S+):\s*\n\s*REG:(\d+) STACK:(\d+) SHARED:(\d+) LOCAL:(\d+)")
 
 
