@@ -60,6 +60,16 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
     # the one-consumer build under a 128-register launch limit: two CTAs per SM instead of one (session 8)
     "m64n64s3_x1_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128)),
     "m64n64s2_x1_r128": ((64, 128), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=128)),
+    # session 24: three CTAs per SM (80 registers at launch: the consumer's setmaxnreg takes 136, no spills offline at
+    # D=64), and the one-consumer builds with the PV GEMM beside the softmax (pv_overlap) at two CTAs per SM
+    "m64n64s2_x1_r80": ((64,), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=80)),
+    "m64n64s3_x1_r80": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=80)),
+    "m64n64s3_x1_ov_r80": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=80,
+                                       pv_overlap=True)),
+    "m64n64s3_x1_ov_r128": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=128,
+                                        pv_overlap=True)),
+    "m64n128s2_x1_ov_r128": ((64,), dict(block_m=64, block_n=128, stages=2, warp_specialized=True, maxnreg=128,
+                                         pv_overlap=True)),
 }
 
 
