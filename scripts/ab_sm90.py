@@ -70,6 +70,9 @@ CONFIGS = {  # name -> (head dims, launch keyword arguments)
                                         pv_overlap=True)),
     "m64n128s2_x1_ov_r128": ((64,), dict(block_m=64, block_n=128, stages=2, warp_specialized=True, maxnreg=128,
                                          pv_overlap=True)),
+    # four CTAs per SM (64 registers at launch: the consumer takes 104 and spills 16 bytes at D=64)
+    "m64n64s2_x1_r64": ((64,), dict(block_m=64, block_n=64, stages=2, warp_specialized=True, maxnreg=64)),
+    "m64n64s3_x1_r64": ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, maxnreg=64)),
 }
 
 
