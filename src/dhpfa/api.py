@@ -672,7 +672,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
         and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1
     splits = 1
-    config = variants.VARLEN_INTERPRETER if interp else variants.VARLEN[d]
+    config = variants.varlen_config(d, interp)
     programs = -(-max_q * group // config.block_m) * (cu_seqlens_q.shape[0] - 1) * (heads // group)
     if interp:
         splits = variants.VARLEN_SPLIT_FORCE or 1

@@ -72,13 +72,6 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         mod_v = r0v % PAGE
         step_div = BLOCK_N // PAGE
         step_mod = BLOCK_N % PAGE
-    else:
-        col_k = 0
-        mod_k = 0
-        col_v = 0
-        mod_v = 0
-        step_div = 0
-        step_mod = 0
     for start_n in range(lo, hi, BLOCK_N):
         offs_n = start_n + offs_n0
         if MASKED:

@@ -523,6 +523,12 @@ def shipped_variants():
             for kernel, config in candidates(d, sm90=True, causal=c, packed=True)]
 
 
+def varlen_config(head_dim: int, interpreter: bool = False) -> TileConfig:
+    """The varlen kernel's tiles for a head dim (the interpreter's own where it runs): one place for the plan's grid,
+    the variant and the page form's rule."""
+    return VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+
+
 def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
                    softcap: bool = False, split: bool = False, group: bool = False, paged: bool = False,
                    page_blocks: bool = False) -> Variant:
@@ -532,7 +538,7 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
     index per key block, for page sizes that are multiples of the config's block_n (varlen_page_blocks)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
-    config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+    config = varlen_config(head_dim, interpreter)
     if paged and (local or softcap):
         raise ValueError("paged caches (block_table) run without a local window or soft-capping")
     if page_blocks and not paged:
@@ -545,7 +551,7 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
 def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False) -> bool:
     """Whether a paged call with this page size runs the per-block form (its pages hold whole key blocks of the varlen
     config). Public: the head dim and the page size."""
-    config = VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+    config = varlen_config(head_dim, interpreter)
     return VARLEN_PAGE_BLOCKS and page_size % config.block_n == 0
 
 
