@@ -407,6 +407,8 @@ from dhpfa.kernels import variants
 by_name = {v.name: v for v in variants.audited_variants()}
 cubins = [C.compile_offline(*variant_launch(by_name[n])).cubin for n in json.loads(sys.argv[1])]
 cubins += [C.compile_offline(*k[1:4]).cubin for k in audit.audited_kernels()[:2]]
+from tests.audit_corpus import CORPUS  # a kernel with a subroutine (CALL, RET: IEEE division's slow path)
+cubins.append(C.compile_offline(*CORPUS["leak_ieee_div"][:3]).cubin)
 out = []
 for c, t in zip(cubins, C.sass_texts(cubins)):
     a, b = ({k: [(i.addr, i.text, i.target) for i in v] for k, v in parse_functions(x).items()} for x in (C.sass_text(c), t))
@@ -419,8 +421,8 @@ def test_batched_disassembly_equals_cuobjdump():
     """The full audit disassembles its binaries in batches (compile.sass_texts: one nvdisasm run over the code of
     many cubins, cut back into functions with addresses and branch targets relative to each); the listing it parses
     must be cuobjdump's: the same functions, instructions, addresses and branch targets, for binaries of each kernel
-    family placed after one another in one batch (so every one but the first is rebased). Offline, in a process
-    without the interpreter."""
+    family, two envelope kernels and a corpus kernel with a subroutine (CALL / RET) placed after one another in one
+    batch (so every one but the first is rebased). Offline, in a process without the interpreter."""
     names = ["attn_fwd_sm90_ws-bf16-d256-full-m64n64w4s2kv4ov", "attn_fwd_tma-bf16-d64-causal-m64n64w4s3",
              "attn_fwd_sm90_ws-fp16-d64-causal-m192n128w4s2x3-persistent",
              "attn_fwd_varlen_split_paged-bf16-d128-causal-m64n64w4s3"]
@@ -428,7 +430,7 @@ def test_batched_disassembly_equals_cuobjdump():
                          capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
     out = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(out) == len(names) + 2
+    assert len(out) == len(names) + 3
     assert all(functions >= 1 and instructions > 10 for functions, instructions, _, _ in out), out
     assert sum(targets for _, _, targets, _ in out[1:]) > 20, out  # rebased branch targets were compared
     assert all(same for *_, same in out), out

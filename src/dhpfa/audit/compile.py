@@ -122,14 +122,14 @@ def sass_text_of_file(path: str) -> str:
 
 
 _RAW_LINE = re.compile(r"/\*([0-9a-f]{4,})\*/(\s+)(.*?\s*;)")
-_CODE_TARGET = re.compile(r"^((?:@!?U?P\w+\s+)?(?:BRA|BSSY|CALL|JMP)\b.*?)(0x[0-9a-f]+)(\s*;)$")
+_CODE_TARGET = re.compile(r"^((?:@!?U?P\w+\s+)?(?:BRA|BSSY|CALL|JMP|RET)\b.*?)(0x[0-9a-f]+)(\s*;)$")
 
 
 def sass_texts(cubins) -> list:
     """The `cuobjdump -sass` listing of each cubin (its functions' names and instructions, as parse_functions reads
     them), from one nvdisasm run over all of their code: every function's .text section goes into one raw instruction
     file (`nvdisasm -b SM90a`), and the listing is cut back into functions, each address (and the code address a BRA,
-    BSSY, CALL or JMP prints) made relative to the function's start again, as cuobjdump prints them. cuobjdump runs
+    BSSY, CALL, JMP or RET prints) made relative to the function's start again, as cuobjdump prints them. cuobjdump runs
     nvdisasm once per cubin, and its start-up (about 0.4 s) was most of an audit's disassembly time (session 22):
     here it is paid once per batch. tests/test_audit.py compares the two listings."""
     import bisect
