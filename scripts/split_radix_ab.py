@@ -5,7 +5,11 @@ radix meetings are faster). The tree is the working tree's sm90_fwd.py with the 
 _sm90_fwd_tree.py and swapped in for its calls (as scripts/spec_ab.py does). Each output is checked against float64
 (sampled rows), and the radix build's output for bitwise repeatability over 20 calls.
 
+    git apply docs/experiments/session24_split_radix.diff   (the switch; reverted after run 6)
     PYTHONPATH=src:scripts python3 scripts/split_radix_ab.py --out DIR [--shapes B,H,Sq,Sk,D[,H_kv][,c];...]
+
+Run 6 (H200): the radix meetings ran x0.73-0.96 of the tree (slower) wherever 8 or more parts met, and their flag
+words were not reset, so CUDA-graph replays (the same workspace and nonce) never merged: 168 GPU tests failed.
 """
 import argparse
 import importlib

@@ -17,7 +17,6 @@ Constant-time rules as in triton_fwd: every loop bound, predicate, barrier phase
 function of program ids, shapes and flags; masking is a select.
 """
 import functools
-import os
 import secrets
 
 import torch
@@ -742,109 +741,6 @@ def _arrive_meeting(flag, nonce):
     return go
 
 
-# Meetings of up to 8 programs at once (SPLIT_KV with 8 or more parts; session 24): thread 0 counts this program's
-# arrival into the meeting's flag word, tagged with the call's nonce (the word is not initialised: a word whose high
-# bits are not the tag counts as 0) by compare-and-swap until it lands (acq_rel, GPU scope: every arrival is ordered on
-# the one word, so exactly one program sees the count reach $3); bar.red.or on named barrier 12 hands the finding to
-# the warpgroup, as _ARRIVE_ASM does. The retry loop's trip count depends on timing only (other programs' arrivals),
-# like a spin-wait: public.
-_ARRIVE_COUNT_ASM = gl.constexpr(
-    "{\n.reg .pred t0, same, retry, last;\n.reg .b64 old, new, got, low;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
-    "setp.eq.u32 t0, tid, 0;\nmov.b64 new, 0;\n@!t0 bra DONE${:uid};\n"
-    "ld.relaxed.gpu.global.b64 old, [$1];\n"
-    "LOOP${:uid}:\nand.b64 low, old, -256;\nsetp.eq.b64 same, low, $2;\nadd.s64 new, old, 1;\n"
-    "@!same add.s64 new, $2, 1;\n"
-    "atom.acq_rel.gpu.global.cas.b64 got, [$1], old, new;\n"
-    "setp.ne.b64 retry, got, old;\nmov.b64 old, got;\n@retry bra LOOP${:uid};\n"
-    "DONE${:uid}:\nand.b64 low, new, 255;\nsetp.eq.and.b64 last, low, $3, t0;\n"
-    "barrier.cta.red.or.pred last, 12, 128, last;\nselp.u32 $0, 1, 0, last;\n}")
-SPLIT_RADIX = gl.constexpr(os.environ.get("DHPFA_SPLIT_RADIX", "1") == "1")  # A/B switch (session 24)
-
-
-@gluon.jit
-def _arrive_count(flag, tag, COUNT: gl.constexpr):
-    """After a thread barrier (every thread's state stores come before the release), count this program's arrival
-    at a meeting of COUNT programs into *flag (tag: the call's nonce with its low 8 bits clear). Returns go: 1 in
-    the program whose arrival made the count COUNT (the last), else 0; the same in every thread of the warpgroup.
-    Public."""
-    gl.static_assert(gl.num_warps() == 4, "one consumer warpgroup")
-    gl.thread_barrier()
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
-    key = gl.full([1], 0, gl.int64, one) + tag
-    cnt = gl.full([1], COUNT, gl.int64, one)
-    got = gl.inline_asm_elementwise(_ARRIVE_COUNT_ASM, "=r,l,l,l", [addr, key, cnt], dtype=gl.int32, is_pure=False,
-                                    pack=1)
-    return gl.max(got, 0) != 0
-
-
-@gluon.jit
-def _merge_group(first, R: gl.constexpr, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M: gl.constexpr,
-                 HEAD_DIM: gl.constexpr, ROOT: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0,
-                 pk=None):
-    """The states in R consecutive workspace slots from `first` merged in slot order (the same bits whichever
-    program merges), through registers MERGE_COLS columns at a time: m = max of the m_r; l = sum of l_r w_r and
-    O = sum of O_r w_r with w_r = 2^(m_r - m). Not ROOT: the merged state (O unnormalised, m, l) into slot dst.
-    ROOT: LSE, and O / l staged in o_smem for a TMA store (as _merge_slots). ROWS_MASKED: only the first `valid`
-    rows (public) are read and written. Every slot's loads of a pass are independent, so their latencies overlap."""
-    SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)
-    MERGE_COLS: gl.constexpr = 32
-    cl: gl.constexpr = gl.BlockedLayout([1, 4], [4, 8], [4, 1], [1, 0])
-    rows = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, cl))
-    cols = gl.arange(0, MERGE_COLS, layout=gl.SliceLayout(0, cl))
-    offs = rows[:, None] * HEAD_DIM + cols[None, :]
-    if ROWS_MASKED and PACK:
-        ok = _pack_rows(rows, valid, pk, PACK, BLOCK_M // PACK)[2]
-    elif ROWS_MASKED:
-        ok = rows < valid
-    else:
-        ok = rows < BLOCK_M
-    ok2 = ok[:, None] & (cols >= 0)[None, :]
-    m_new = gl.full([BLOCK_M], float("-inf"), gl.float32, gl.SliceLayout(1, cl))
-    for r in gl.static_range(R):
-        m_new = gl.maximum(m_new, gl.load(first + r * SLOT + BLOCK_M * HEAD_DIM + rows, mask=ok, other=float("-inf"),
-                                          cache_modifier=".cg"))
-    m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-    l_new = gl.zeros([BLOCK_M], gl.float32, gl.SliceLayout(1, cl))
-    for r in gl.static_range(R):
-        w = gl.exp2(gl.load(first + r * SLOT + BLOCK_M * HEAD_DIM + rows, mask=ok, other=float("-inf"),
-                            cache_modifier=".cg") - m_sub)
-        l_new = l_new + gl.load(first + r * SLOT + BLOCK_M * (HEAD_DIM + 1) + rows, mask=ok, other=0.0,
-                                cache_modifier=".cg") * w
-    if ROOT:
-        empty_row = l_new == 0.0
-        l_safe = gl.where(empty_row, 1.0, l_new)
-        lse = gl.where(empty_row, float("-inf"), (m_new + gl.log2(l_safe)) * 0.6931471805599453)
-        if PACK:
-            lse_offs, lse_ok = _pack_lse_offsets(rows, SEQ_Q, pk, BLOCK_M, PACK)
-            gl.store(LSE + lse_offs, lse, mask=lse_ok)
-        else:
-            gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + rows, lse, mask=m0 + rows < SEQ_Q)
-        inv = 1.0 / l_safe
-        o_tile = o_smem.reshape([BLOCK_M, HEAD_DIM])
-    else:
-        gl.store(dst + BLOCK_M * HEAD_DIM + rows, m_new, mask=ok)
-        gl.store(dst + BLOCK_M * (HEAD_DIM + 1) + rows, l_new, mask=ok)
-    for c in gl.static_range(HEAD_DIM // MERGE_COLS):
-        o = gl.zeros([BLOCK_M, MERGE_COLS], gl.float32, cl)
-        for r in gl.static_range(R):
-            w = gl.exp2(gl.load(first + r * SLOT + BLOCK_M * HEAD_DIM + rows, mask=ok, other=float("-inf"),
-                                cache_modifier=".cg") - m_sub)
-            o = o + gl.load(first + r * SLOT + c * MERGE_COLS + offs, mask=ok2, other=0.0,
-                            cache_modifier=".cg") * w[:, None]
-        if ROOT:
-            o_tile.slice(c * MERGE_COLS, MERGE_COLS, dim=1).store((o * inv[:, None]).to(o_desc.dtype))
-        else:
-            gl.store(dst + c * MERGE_COLS + offs, o, mask=ok2)
-    if ROOT:
-        fence_async_shared()
-        if PACK:
-            _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M, PACK)
-        else:
-            tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
-        tma.store_wait(pendings=0)
-
-
 @gluon.jit
 def _store_state(mine, acc, m_i, l_i, o_offs, rows_s, valid, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
                  row_o: gl.constexpr, ROWS_MASKED: gl.constexpr, PACK: gl.constexpr = 0, pk=None):
@@ -1016,29 +912,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         rows_s = gl.arange(0, BLOCK_M, layout=row_s)
         o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
         base = ws + (u * SLOTS).to(gl.int64) * SLOT
-        if SPLIT_RADIX and PARTS >= 8:
-            # Meetings of 8 (session 24): parts 8g .. 8g + 7 count their arrivals at flag g, and the last to arrive
-            # merges their 8 slots (slot order); with more than 8 parts, the PARTS / 8 merged states (slots PARTS ..)
-            # meet once more at flag PARTS / 8 and the last of those merges them and writes O and LSE. Two rounds
-            # of meetings at most, where the binary tree takes log2(PARTS). Flag words hold the nonce's high bits
-            # and a count (_arrive_count); the workspace's sizes (2 PARTS - 2 slots, PARTS - 1 flags a tile) hold it.
-            tag = nonce & -256
-            _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
-                         ROWS_MASKED, PACK, pk)
-            g = part // 8
-            go = _arrive_count(flags + u * NFLAGS + g, tag, 8)
-            if go:
-                if PARTS == 8:
-                    _merge_group(base, 8, base, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh, m0, SEQ_Q, BLOCK_M,
-                                 HEAD_DIM, True, ROWS_MASKED, PACK, pk)
-                else:
-                    _merge_group(base + (g * 8) * SLOT, 8, base + (PARTS + g) * SLOT, SEQ_Q - m0, o_desc, LSE, o_smem,
-                                 b, h, bh, m0, SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK, pk)
-                    go_root = _arrive_count(flags + u * NFLAGS + PARTS // 8, tag, PARTS // 8)
-                    if go_root:
-                        _merge_group(base + PARTS * SLOT, PARTS // 8, base, SEQ_Q - m0, o_desc, LSE, o_smem, b, h, bh,
-                                     m0, SEQ_Q, BLOCK_M, HEAD_DIM, True, ROWS_MASKED, PACK, pk)
-        elif WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
+        if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
             _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
                          ROWS_MASKED, PACK, pk)
             go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
