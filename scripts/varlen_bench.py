@@ -281,6 +281,22 @@ def decode_case(batch, h, hk, d, q_per_seq, rounds, seed=3):
     return row
 
 
+def block_table(lens_k, page, seed):
+    """A paged cache for sequences of lens_k keys: pages of `page` rows in a seeded random order, each sequence's pages
+    in its row of the block table (zeros past them). (block table (B, most pages) int32 on the CPU, the page count,
+    the cache row of each key of the packed rows, in order.)"""
+    blocks = [-(-n // page) for n in lens_k]
+    nb = sum(blocks)
+    order = torch.randperm(nb, generator=torch.Generator().manual_seed(seed)).tolist()
+    bt = torch.zeros(len(lens_k), max(blocks), dtype=torch.int32)
+    rows = []
+    for b, n in enumerate(lens_k):
+        own = [order.pop() for _ in range(blocks[b])]
+        bt[b, :len(own)] = torch.tensor(own, dtype=torch.int32)
+        rows += [own[j // page] * page + j % page for j in range(n)]
+    return bt, nb, rows
+
+
 def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3, causal=True):
     """decode_case's inputs with the keys also in a paged cache (pages of `page` rows in a random order, a block table):
     the API on the contiguous rows against the API with block_table (the PAGED builds), us per call (graph replay).
@@ -290,15 +306,7 @@ def paged_case(batch, h, hk, d, q_per_seq, page, rounds, seed=3, causal=True):
     from dhpfa import api
     from dhpfa.kernels import variants
     lens_k, cu_q, cu_k, tq, tk, mq, mk, sets = decode_inputs(batch, h, hk, d, q_per_seq, seed)
-    blocks = [-(-n // page) for n in lens_k]
-    width, nb = max(blocks), sum(blocks)
-    order = torch.randperm(nb, generator=torch.Generator().manual_seed(seed)).tolist()
-    bt = torch.zeros(batch, width, dtype=torch.int32)
-    rows = []  # the cache row of each key of the packed rows, in order
-    for b, n in enumerate(lens_k):
-        own = [order.pop() for _ in range(blocks[b])]
-        bt[b, :len(own)] = torch.tensor(own, dtype=torch.int32)
-        rows += [own[j // page] * page + j % page for j in range(n)]
+    bt, nb, rows = block_table(lens_k, page, seed)
     bt = bt.cuda()
     idx = torch.tensor(rows, device="cuda")
     paged = []
@@ -381,12 +389,7 @@ def leak_test(samples, decode=False, page=0):
     cu_q, cu_k = offsets(lens_q), offsets(lens_k)
     total_k = sum(lens_k)
     if page:
-        blocks = [-(-n // page) for n in lens_k]
-        nb = sum(blocks)
-        order = torch.randperm(nb, generator=torch.Generator().manual_seed(5)).tolist()
-        bt = torch.zeros(len(lens_k), max(blocks), dtype=torch.int32)
-        for b, n in enumerate(blocks):
-            bt[b, :n] = torch.tensor([order.pop() for _ in range(n)], dtype=torch.int32)
+        bt, nb, _ = block_table(lens_k, page, 5)
         bt, total_k = bt.cuda(), nb * page
 
     def fn(q, k, v):  # (1, H, total, D) buffers, viewed as (total, H, D)
