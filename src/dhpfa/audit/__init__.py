@@ -148,10 +148,6 @@ def variant_launch(variant):
     return dispatch.kernel_fn(variant.kernel), args, kwargs
 
 
-def _audit_variant(variant):
-    return _audit_batch([variant])[0]
-
-
 def _audit_batch(batch):
     """Audit a list of jobs (shipped variants, or indices into audited_kernels()), whose binaries are disassembled by
     one nvdisasm run (_compile.sass_texts): a VariantReport each."""
@@ -178,10 +174,6 @@ def audited_kernels():
     from ..envelope import audited_kernels as envelope_kernels
     from ..kernels.triton_fwd import audited_kernels as guard_kernels
     return envelope_kernels() + guard_kernels()
-
-
-def _audit_envelope_kernel(index):
-    return _audit_batch([index])[0]
 
 
 def _binary_groups(shipped):
