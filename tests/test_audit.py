@@ -158,6 +158,27 @@ def test_secret_bits_read_back_from_a_register_are_flagged(body):
     assert kinds["branch"] == 1
 
 
+# A secret predicate packed beside public ones, in place, under a secret guard (session 24: ptxas put div.full.f32's
+# range check, P2 here, into the register of a merge's row-mask bits): bits 0 and 1 cleared, bit 0 set under the
+# public P0, then bit 1 set (OR) or the bits outside bit 0 cleared (AND) under the secret P2
+_SECRET_GUARD = ["S2R R6, SR_TID.X", "ISETP.GE.AND P0, PT, R6, 0x4, PT", "FSETP.GT.AND P2, PT, R5, RZ, PT",
+                 "LOP3.LUT R5, R5, 0xfffffffc, RZ, 0xc0, !PT", "@P0 LOP3.LUT R5, R5, 0x1, RZ, 0xfc, !PT"]
+
+
+@pytest.mark.parametrize("update,bit,secret", [
+    ("@P2 LOP3.LUT R5, R5, 0x2, RZ, 0xfc, !PT", 0x1, False),  # OR: the bits outside the immediate keep their status
+    ("@P2 LOP3.LUT R5, R5, 0x2, RZ, 0xfc, !PT", 0x2, True),   # ... the immediate's bit now depends on P2
+    ("@P2 LOP3.LUT R5, R5, 0x1, RZ, 0xc0, !PT", 0x1, False),  # AND: the immediate's bits keep their status
+    ("@P2 LOP3.LUT R5, R5, 0x1, RZ, 0xc0, !PT", 0x4, True),   # ... the bits outside it depend on P2
+    ("@P2 LOP3.LUT R8, R5, 0x2, RZ, 0xfc, !PT", 0x1, True),   # not in place: R8 is R5 | 2 or its old value, by P2
+])
+def test_in_place_bit_updates_under_a_secret_guard(update, bit, secret):
+    dest = "R8" if "R8," in update else "R5"
+    kinds, _ = _kinds(*LOAD, *_SECRET_GUARD, update, f"LOP3.LUT P1, RZ, {dest}, {bit:#x}, RZ, 0xc0, !PT",
+                      "@P1 LDG.E R7, desc[UR4][R2.64]", "EXIT")
+    assert kinds["memory-predicate"] == (1 if secret else 0), kinds
+
+
 def test_public_bits_meet_secret_bits_at_a_join():
     # one path clears bit 0 (public), the other jumps past it with R5 whole (secret): after the join, secret
     kinds, _ = _kinds(*LOAD, "S2R R6, SR_TID.X", "ISETP.GE.AND P0, PT, R6, 0x4, PT", "@P0 BRA 0x70",

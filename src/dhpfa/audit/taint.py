@@ -225,6 +225,8 @@ class _Analysis:
             st.pbits.pop(loc, None)
         if secret and not guard_secret and root == "LOP3":
             self._lop3_bits(ins, st, bits_in, before)
+        elif guard_secret and root == "LOP3":
+            self._lop3_bits_secret_guard(ins, st, before)
         if secret and record:
             self.cause[ins.index] = cause
         # a redefined predicate invalidates the facts stated in terms of it
@@ -273,6 +275,25 @@ class _Analysis:
             st.secret.pop(dest, None)
             st.clean_when.pop(dest, None)
         elif public and not pred:
+            st.pbits[dest] = public
+
+    def _lop3_bits_secret_guard(self, ins, st, before):
+        """@P LOP3.LUT Rd, Rd, imm, RZ, 0xfc (or 0xc0), !PT under a secret guard P, in place: where P fails Rd keeps its
+        value, where P holds the immediate's bits are set (0xfc) or the bits outside it cleared (0xc0), so only those
+        bits depend on P; the others keep the status they had before (`before`). ptxas packs a secret predicate beside
+        public ones this way (session 24). Any other form under a secret guard leaves the whole destination secret."""
+        ops = ins.operands
+        if ".LUT" not in ins.opcode or len(ops) != 6 or ops[-1].text != "!PT" or ops[0].is_pred:
+            return
+        d, a, b, c, lut = ops[:5]
+        imm, table = _immediate(b.text), _immediate(lut.text)
+        if imm is None or table not in (0xc0, 0xfc) or c.text != "RZ" or len(a.regs) != 1 or len(d.regs) != 1 \
+                or a.regs[0] != d.regs[0] or not re.fullmatch(r"R\d+(\.reuse)?", a.text) \
+                or not re.fullmatch(r"R\d+", d.text):
+            return
+        dest = d.regs[0]
+        public = before.get(dest, 0) & ((~imm & ALL_BITS) if table == 0xfc else imm)
+        if public:
             st.pbits[dest] = public
 
     def _barrier_reduction(self, ins, st, keys, record):
