@@ -6,6 +6,7 @@ poisoned output first. Smaller query tiles give more programs where B * H * S / 
 """
 import argparse
 import functools
+import importlib
 import json
 import os
 import statistics
@@ -118,24 +119,40 @@ def variant_fn(variant, shape, causal_offset=None):
 
 
 def patched_call(call, obj, name, value, clear_launchers=False):
-    """`call` (fn(q, k, v, causal) through the API) with obj.name set to `value` for the call: the API's plans are made
-    afresh inside and dropped after (clear_launchers: dispatch's cached launchers too, where the patch changes the
-    kernel they hold), so the API's own calls keep theirs. In graph replay only the captured launch is timed."""
+    """`call` (fn(q, k, v, causal) through the API) with obj.name (obj[name] where obj is a dict) set to `value` for the
+    call: the API's plans are made afresh inside and dropped after (clear_launchers: dispatch's cached launchers too,
+    where the patch changes the kernel they hold), so the API's own calls keep theirs. In graph replay only the
+    captured launch is timed."""
+    get, put = (obj.__getitem__, obj.__setitem__) if isinstance(obj, dict) else \
+        (lambda n: getattr(obj, n), lambda n, v: setattr(obj, n, v))
+
     def forget():
         api._PLANS.clear()
         if clear_launchers:
             dispatch.clear_launchers()
 
     def fn(q, k, v, causal):
-        saved = getattr(obj, name)
-        setattr(obj, name, value)
+        saved = get(name)
+        put(name, value)
         forget()
         try:
             return call(q, k, v, causal)
         finally:
-            setattr(obj, name, saved)
+            put(name, saved)
             forget()
     return fn
+
+
+def module_variant(module, old, new, name):
+    """`module` with the text `old` (found exactly once in its source) replaced by `new`, written next to it as
+    _ab_<name>.py (so that its relative imports work; git ignores those files) and imported: the other build of an A/B
+    run in one process (scripts/spec_ab.py, tma_one_loop_ab.py, split_radix_ab.py)."""
+    src = open(module.__file__).read()
+    assert src.count(old) == 1, f"{old!r} is not in {module.__file__} exactly once"
+    path = os.path.join(os.path.dirname(module.__file__), f"_ab_{name}.py")
+    with open(path, "w") as f:
+        f.write(src.replace(old, new))
+    return importlib.import_module(f"{module.__package__}._ab_{name}")
 
 
 def main():

@@ -2,13 +2,12 @@
 against the same kernel as Triton specialises it by default (an integer equal to 1 a constant, one divisible by 16 an
 alignment hint): both through the API in CUDA-graph replay, interleaved rounds, median of per-round ratios (`xS`: the
 unspecialised kernel's speedup). The specialised one is the working tree's source with the decorator's argument
-removed, written next to sm90_fwd.py as _sm90_fwd_specialised.py (so its relative imports work) and swapped in for
+removed, written next to sm90_fwd.py as _ab_sm90_fwd_specialised.py (small_tiles.module_variant) and swapped in for
 each call.
 
     PYTHONPATH=src:scripts python3 scripts/spec_ab.py --out DIR [--shapes B,H,Sq,Sk,D[,H_kv][,c];...]
 """
 import argparse
-import importlib
 import json
 import os
 import statistics
@@ -18,7 +17,7 @@ import torch
 import dhpfa
 from dhpfa.kernels import sm90_fwd
 from dhpfa.measure.bench import interleaved_ms
-from small_tiles import patched_call  # scripts/
+from small_tiles import module_variant, patched_call  # scripts/
 
 SHAPES = ("1,16,16384,16384,128;1,16,16384,16384,128,16,c;4,16,4096,4096,128;32,16,512,512,128;1,32,16384,16384,64;"
           "1,8,16384,16384,256;1,8,512,512,64;1,32,1,8192,128,8;8,32,1,8192,128,8;1,8,1,32768,256,1;"
@@ -26,13 +25,7 @@ SHAPES = ("1,16,16384,16384,128;1,16,16384,16384,128,16,c;4,16,4096,4096,128;32,
 
 
 def specialised_module():
-    src = open(sm90_fwd.__file__).read()
-    tag = "@gluon.jit(do_not_specialize=SHAPE_ARGS)"
-    assert src.count(tag) == 1, "the unspecialised decorator is not in the tree's sm90_fwd.py"
-    path = os.path.join(os.path.dirname(sm90_fwd.__file__), "_sm90_fwd_specialised.py")
-    with open(path, "w") as f:
-        f.write(src.replace(tag, "@gluon.jit"))
-    return importlib.import_module("dhpfa.kernels._sm90_fwd_specialised")
+    return module_variant(sm90_fwd, "@gluon.jit(do_not_specialize=SHAPE_ARGS)", "@gluon.jit", "sm90_fwd_specialised")
 
 
 def with_kernel(fn_kernel):

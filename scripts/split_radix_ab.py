@@ -2,7 +2,7 @@
 rounds, the last to arrive at each merging its group's slots) against the binary tree of pairs (log2(parts) rounds),
 through the API in CUDA-graph replay, interleaved rounds (xR: median of per-round ratios tree / radix, > 1: the
 radix meetings are faster). The tree is the working tree's sm90_fwd.py with the switch off, written next to it as
-_sm90_fwd_tree.py and swapped in for its calls (as scripts/spec_ab.py does). Each output is checked against float64
+_ab_sm90_fwd_tree.py and swapped in for its calls (as scripts/spec_ab.py does). Each output is checked against float64
 (sampled rows), and the radix build's output for bitwise repeatability over 20 calls.
 
     git apply docs/experiments/session24_split_radix.diff   (the switch; reverted after run 6)
@@ -12,7 +12,6 @@ Run 6 (H200): the radix meetings ran x0.73-0.96 of the tree (slower) wherever 8 
 words were not reset, so CUDA-graph replays (the same workspace and nonce) never merged: 168 GPU tests failed.
 """
 import argparse
-import importlib
 import json
 import os
 import statistics
@@ -23,7 +22,7 @@ import dhpfa
 from dhpfa.kernels import sm90_fwd
 from dhpfa.measure.bench import interleaved_ms, peer_kernels
 from dhpfa.reference import attention_ref_rows
-from small_tiles import patched_call  # scripts/
+from small_tiles import module_variant, patched_call  # scripts/
 
 SHAPES = ("1,32,1,8192,96,8;1,16,1,8192,192,4;1,8,1,32768,192,1;1,32,1,8192,128,8;1,64,1,32768,128,8;"
           "1,8,1,16384,64,1;1,32,1,32768,128,8;2,32,1,16384,128,8;1,8,1,65536,128,1;1,4,64,16384,128;"
@@ -31,13 +30,8 @@ SHAPES = ("1,32,1,8192,96,8;1,16,1,8192,192,4;1,8,1,32768,192,1;1,32,1,8192,128,
 
 
 def tree_module():
-    src = open(sm90_fwd.__file__).read()
-    tag = 'SPLIT_RADIX = gl.constexpr(os.environ.get("DHPFA_SPLIT_RADIX", "1") == "1")'
-    assert src.count(tag) == 1, "the switch is not in the tree's sm90_fwd.py"
-    path = os.path.join(os.path.dirname(sm90_fwd.__file__), "_sm90_fwd_tree.py")
-    with open(path, "w") as f:
-        f.write(src.replace(tag, "SPLIT_RADIX = gl.constexpr(False)"))
-    return importlib.import_module("dhpfa.kernels._sm90_fwd_tree")
+    return module_variant(sm90_fwd, 'SPLIT_RADIX = gl.constexpr(os.environ.get("DHPFA_SPLIT_RADIX", "1") == "1")',
+                          "SPLIT_RADIX = gl.constexpr(False)", "sm90_fwd_tree")
 
 
 def with_kernel(fn_kernel):

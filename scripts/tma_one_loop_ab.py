@@ -4,7 +4,7 @@ mask under a branch on the public bound n_full) against the shipped two loops (u
 pipelines, each setting up and invalidating its ring barriers; offline 1,376 -> 928 instructions and 40 -> 23
 BAR.SYNC at D=64). Both through the API, with the SDPA backends beside them, in CUDA-graph replay, interleaved rounds
 in random order; x1 = median of per-round ratios base / one-loop (> 1: the one loop is faster). The one-loop kernel is
-the tree's triton_fwd.py with the switch on, written next to it as _triton_fwd_one_loop.py and swapped into
+the tree's triton_fwd.py with the switch on, written next to it as _ab_triton_fwd_one_loop.py and swapped into
 triton_fwd.KERNELS for its calls. Outputs: bitwise comparison with the shipped kernel and relative error of sampled
 rows against float64.
 
@@ -16,7 +16,6 @@ attn_fwd_tma) while the interpreter's tests passed with it (16x16 tiles, one sta
 (x0.97-1.02 but x1.055 at causal S=512, on wrong outputs).
 """
 import argparse
-import importlib
 import json
 import os
 import statistics
@@ -24,38 +23,23 @@ import statistics
 import torch
 
 import dhpfa
-from dhpfa import api
-from dhpfa.kernels import dispatch, triton_fwd
+from dhpfa.kernels import triton_fwd
 from dhpfa.measure.bench import interleaved_ms, peer_kernels
 from dhpfa.reference import attention_ref_rows
+from small_tiles import module_variant, patched_call  # scripts/
 
 SHAPES = ("32,32,512,64;32,32,512,64,c;16,32,1024,64;16,32,1024,64,c;8,32,2048,64;8,32,2048,64,c;1,8,512,64;"
           "1,8,512,64,c;4,16,1024,64;8,16,2048,96;8,16,2048,96,c;8,8,2048,192;8,8,2048,192,c;2,8,1024,64,c")
 
 
 def one_loop_module():
-    src = open(triton_fwd.__file__).read()
-    tag = '_TMA_ONE_LOOP = tl.constexpr(os.environ.get("DHPFA_TMA_ONE_LOOP", "0") == "1")'
-    assert src.count(tag) == 1, "the switch is not in the tree's triton_fwd.py"
-    path = os.path.join(os.path.dirname(triton_fwd.__file__), "_triton_fwd_one_loop.py")
-    with open(path, "w") as f:
-        f.write(src.replace(tag, "_TMA_ONE_LOOP = tl.constexpr(True)"))
-    return importlib.import_module("dhpfa.kernels._triton_fwd_one_loop")
+    return module_variant(triton_fwd, '_TMA_ONE_LOOP = tl.constexpr(os.environ.get("DHPFA_TMA_ONE_LOOP", "0") == "1")',
+                          "_TMA_ONE_LOOP = tl.constexpr(True)", "triton_fwd_one_loop")
 
 
 def with_tma(kernel):
-    def fn(q, k, v, causal):
-        saved = triton_fwd.KERNELS["attn_fwd_tma"]
-        triton_fwd.KERNELS["attn_fwd_tma"] = kernel
-        api._PLANS.clear()
-        dispatch.clear_launchers()
-        try:
-            return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)
-        finally:
-            triton_fwd.KERNELS["attn_fwd_tma"] = saved
-            api._PLANS.clear()
-            dispatch.clear_launchers()
-    return fn
+    return patched_call(lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal),
+                        triton_fwd.KERNELS, "attn_fwd_tma", kernel, clear_launchers=True)
 
 
 def rel_err(out, q, k, v, causal):
