@@ -11,7 +11,8 @@ hardware named barriers; session 5 measured why the ring stays on mbarriers: doc
 and masked KV blocks run in separate loops. Q_DOUBLE (shipped at D=128 up to 8K keys): two Q buffers, so the
 next tile's Q loads while this tile runs. ptxas places each step's wait for the PV GEMM before the softmax
 (it converts P into the registers that GEMM reads), so a consumer's softmax overlaps the other consumer's
-GEMMs only; session 9 measured restoring the overlap as a loss (docs/perf-log.md). attn_fwd_sm90 is the
+GEMMs only; session 9 measured restoring the overlap as a loss (docs/perf-log.md). P waits for its PV GEMM as
+16-bit pairs in int32 words (P_PACKED, session 25). attn_fwd_sm90 is the
 single-partition base (one warpgroup, a TMA ring, every WGMMA waited on), kept for comparison.
 Constant-time rules as in triton_fwd: every loop bound, predicate, barrier phase and coordinate is a
 function of program ids, shapes and flags; masking is a select.
@@ -487,13 +488,57 @@ def _maybe_turn(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexp
         _turn_op(TURN_ID, PASS, PINGPONG)
 
 
+# P between a softmax and its PV GEMM (issued in the next step) is carried as 16-bit pairs in 32-bit words. Carried
+# as a tensor of 16-bit values, ptxas packed each pair into the GEMM's operand register in the wrong order and fixed
+# it with one PRMT per register at every step, inside the GEMM-issue turn (32 per 64x128 block). Session 25 (graph
+# replay / 25 ms batches, interleaved rounds, bitwise equal outputs): D=128 16K x1.008-1.015, causal x1.007-1.017;
+# D=256 16K x1.030, 4K x1.017-1.028; D=64 causal 16K x1.04-1.06; D=128 causal 1K x1.04; D=64 non-causal x0.99-1.00;
+# but the deferred-store build (D=128 S <= 512) x0.983-0.987, so that one keeps the 16-bit form (_consume_tile).
+# P_PACKED off: no build packs (the A/B switch of scripts/p_packed_ab.py).
+P_PACKED = gl.constexpr(True)
+
+
+@gluon.jit
+def _p_carry(p, dtype: gl.constexpr, o_layout: gl.constexpr, PACK_P: gl.constexpr):
+    """Softmax output p (fp32, the S accumulator's layout) rounded to dtype (round to nearest even, as .to()), in the
+    form carried to the next step's PV GEMM: 16-bit pairs (columns 2i, 2i + 1) in int32 words when PACK_P and
+    P_PACKED, else the GEMM's operand itself."""
+    if PACK_P and P_PACKED:
+        BM: gl.constexpr = p.shape[0]
+        BN: gl.constexpr = p.shape[1]
+        lo, hi = gl.split(gl.reshape(p, [BM, BN // 2, 2]))
+        if dtype == gl.bfloat16:
+            packed = gl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [lo, hi], dtype=gl.int32,
+                                               is_pure=True, pack=1)
+        else:
+            packed = gl.inline_asm_elementwise("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r", [lo, hi], dtype=gl.int32,
+                                               is_pure=True, pack=1)
+        return packed
+    else:
+        return gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+
+
+@gluon.jit
+def _p_operand(p_carried, dtype: gl.constexpr, o_layout: gl.constexpr, PACK_P: gl.constexpr):
+    """The PV GEMM's A operand from _p_carry's form."""
+    if PACK_P and P_PACKED:
+        BM: gl.constexpr = p_carried.shape[0]
+        BN2: gl.constexpr = p_carried.shape[1]
+        lo, hi = gl.inline_asm_elementwise("mov.b32 {$0, $1}, $2;", "=h,=h,r", [p_carried],
+                                           dtype=(gl.int16, gl.int16), is_pure=True, pack=1)
+        p = gl.reshape(gl.join(lo, hi), [BM, 2 * BN2]).to(dtype, bitcast=True)
+        return gl.convert_layout(p, gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    else:
+        return p_carried
+
+
 @gluon.jit
 def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME: gl.constexpr,
              TURN_OTHER: gl.constexpr, j, c, p_prev, m_i, l_i, acc, offs_m, offs_n0, qk_scale,
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
-             PV_OVERLAP: gl.constexpr = False):
+             PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
@@ -513,7 +558,8 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     _maybe_turn(TURN_ME, False, PINGPONG, take, SKIP)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    acc = warpgroup_mma(p_prev, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    acc = warpgroup_mma(_p_operand(p_prev, dtype, o_layout, PACK_P), v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc,
+                        is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, take, SKIP)
     s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
@@ -523,9 +569,9 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
         if SEQ_K < 0:  # never (a length): a block boundary ptxas does not move the wait over
             mbarrier.arrive(empty_v.index(prev), count=1)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-        p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+        p_op = _p_carry(p, dtype, o_layout, PACK_P)
     else:
-        p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+        p_op = _p_carry(p, dtype, o_layout, PACK_P)
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
@@ -538,14 +584,16 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
-                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False):
+                  RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
+                  PACK_P: gl.constexpr = True):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
     overlap: the first block is peeled and masked, each later step issues S_j and the previous PV together,
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
-    every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's.
+    every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's. PACK_P: P carried as
+    16-bit pairs in int32 words (_p_carry).
     Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
@@ -558,28 +606,29 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     mbarrier.arrive(empty_k.index(s0), count=1)
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
                                         CAUSAL_OFFSET, BLOCK_N, True, CAUSAL)
-    p_op = gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
+    p_op = _p_carry(p, dtype, o_layout, PACK_P)
     for t in range(1, n_full):  # blocks every row sees in full: no mask
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
     last = SLOT0 + cl % STAGES
     mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
     _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
-    acc = warpgroup_mma(p_op, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    acc = warpgroup_mma(_p_operand(p_op, dtype, o_layout, PACK_P), v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc,
+                        is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, n_own <= n_first, SKIP)
     acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(last), count=1)
@@ -618,7 +667,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, 0, PV_OVERLAP)
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, 0, PV_OVERLAP,
+                                  not DEFER_STORE)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
