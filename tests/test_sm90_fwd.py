@@ -57,12 +57,15 @@ import json, re, torch
 from dhpfa.audit import _compile, audit_cubin, variant_launch
 from dhpfa.kernels import sm90_fwd, variants
 BAR = re.compile(r"\\b(BAR\\.(?:SYNC|ARV|RED)[.A-Z_]*)\\s+(0x[0-9a-f]+|R\\d+)(?:,\\s*(0x[0-9a-f]+|R\\d+))?")
+SWAP = re.compile(r"PRMT (R\\d+), (R\\d+), 0x5432, \\2")  # the two 16-bit halves of a register swapped
 seen = []
+swaps = {}
 for v in variants.shipped_variants():
     if v.kernel not in variants.GLUON_KERNELS or v.dtype != torch.bfloat16 or v.head_dim != 128:
         continue
     text = _compile.sass_text(_compile.compile_offline(*variant_launch(v)).cubin)
     seen += [[v.name, m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)]
+    swaps[v.name] = [len(SWAP.findall(text)), v.config.defer_store]
 # three consumer warpgroups (shipped at D=64 without turns), here with turns: D=64, 192-row tiles
 q = torch.empty(2, 192, 4, 64, dtype=torch.bfloat16); k = torch.empty(2, 192, 2, 64, dtype=torch.bfloat16)
 _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 192), 0.1, False, 0,
@@ -72,7 +75,7 @@ c = _compile.compile_offline(sm90_fwd.attn_fwd_sm90_ws, a, kw)
 text = _compile.sass_text(c.cubin)
 split3 = dict(stack=_compile.resource_usage(c.cubin)[c.name]["stack"], ok=all(r.ok for r in audit_cubin(c.cubin, c.name)),
               hgmma=text.count("HGMMA"), bars=[[m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)])
-print(json.dumps(dict(seen=seen, split3=split3)))
+print(json.dumps(dict(seen=seen, split3=split3, swaps=swaps)))
 """
 
 
@@ -91,6 +94,17 @@ def test_named_barrier_ids_are_the_kernels_own(named_barrier_report):
     assert {b[1].split(".")[1] for b in turns} == {"SYNC", "ARV"}
     others = [b for b in seen if b[2] not in ("0xd", "0xe", "0xf")]
     assert all(b[2].startswith("0x") and int(b[2], 16) < 13 for b in others), others[:4]
+
+
+def test_p_waits_for_its_gemm_in_packed_words(named_barrier_report):
+    """P waits for the next step's PV GEMM as 16-bit pairs in int32 words (sm90_fwd.P_PACKED): carried as 16-bit
+    values, ptxas swapped the halves of every operand register with a PRMT at each step, inside the GEMM-issue turn
+    (256 per D=128 build). Only the deferred-store build keeps that form (it measured slower packed: session 25)."""
+    swaps = named_barrier_report["swaps"]
+    deferred = {n: c for n, (c, ds) in swaps.items() if ds}
+    packed = {n: c for n, (c, ds) in swaps.items() if not ds}
+    assert deferred and all(c > 0 for c in deferred.values()), deferred
+    assert len(packed) >= 10 and not any(packed.values()), packed
 
 
 def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
