@@ -7,6 +7,10 @@ sm90_fwd.py with the switch off, written next to it as _ab_sm90_fwd_unpacked.py 
 builds must give bitwise equal outputs (the same rounding of P), each checked against float64 on sampled rows.
 
     PYTHONPATH=src:scripts python3 scripts/p_packed_ab.py --out DIR [--cells D,S[,c];...] [--rounds N]
+
+--switch L_MMA (session 25, device calls 6-7): the three-consumer build's row sums on the tensor cores (sm90_fwd.L_MMA)
+against the sums on the FP32 pipes; the outputs then differ in rounding (l sums the 16-bit P the PV GEMM multiplies),
+so each build is checked against float64 only.
 """
 import argparse
 import json
@@ -25,12 +29,13 @@ from small_tiles import module_variant, patched_call  # scripts/
 
 CELLS = ("128,16384;128,16384,c;128,8192;128,4096;128,2048;128,1024;128,512;128,2048,c;128,1024,c;128,512,c;"
          "64,16384;64,16384,c;64,8192;256,16384;256,16384,c;256,4096;256,1024;256,1024,c")
-OLD = "P_PACKED = gl.constexpr(True)"
-NEW = "P_PACKED = gl.constexpr(False)"
+SWITCHES = ("P_PACKED", "L_MMA")
 
 
-def unpacked_module():
-    return module_variant(sm90_fwd, OLD, NEW, "sm90_fwd_unpacked")
+def unpacked_module(switch="P_PACKED"):
+    """sm90_fwd with the switch off (the module's other switches as they are)."""
+    return module_variant(sm90_fwd, f"{switch} = gl.constexpr(True)", f"{switch} = gl.constexpr(False)",
+                          "sm90_fwd_unpacked")
 
 
 def _warm(names):
@@ -78,9 +83,11 @@ def main():
     ap.add_argument("--cells", default=CELLS)
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--jobs", type=int, default=16)
+    ap.add_argument("--switch", default="P_PACKED", choices=SWITCHES)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    unpacked = unpacked_module()
+    unpacked = unpacked_module(args.switch)
+    bitwise = args.switch == "P_PACKED"  # the same rounding either way
     if args.jobs:
         precompile(args.jobs)
     peers = peer_kernels()
@@ -97,7 +104,8 @@ def main():
         outs = {n: kernels[n](*sets[0], causal) for n in kernels}
         same = torch.equal(outs["packed"], outs["unpacked"])
         err = rel_err(outs["packed"], *sets[0], causal)
-        good = same and err < 1e-2 and not outs["packed"].isnan().any()
+        err_off = rel_err(outs["unpacked"], *sets[0], causal)
+        good = (same or not bitwise) and max(err, err_off) < 1e-2 and not outs["packed"].isnan().any()
         ok &= good
         timed = dict(kernels)
         cudnn = peers["sdpa_cudnn"]
@@ -106,13 +114,14 @@ def main():
         flops = 4 * b * h * s * s * d / (2 if causal else 1)
         tf = {n: flops / (statistics.median(t) * 1e-3) / 1e12 for n, t in times.items()}
         x = statistics.median(u / p for p, u in zip(times["packed"], times["unpacked"]))
-        rows.append(dict(cell=cell, tflops=tf, xP=x, rel_err=err, bitwise_equal=same))
-        print(f"D={d} S={s}{' causal' if causal else ''}: packed {tf['packed']:.0f} unpacked {tf['unpacked']:.0f} "
-              f"cudnn {tf['cudnn']:.0f} TFLOPS  xP {x:.3f}  err {err:.1e}  bitwise equal {same}"
+        rows.append(dict(cell=cell, switch=args.switch, tflops=tf, xP=x, rel_err=err, rel_err_off=err_off,
+                         bitwise_equal=same))
+        print(f"D={d} S={s}{' causal' if causal else ''}: on {tf['packed']:.0f} off {tf['unpacked']:.0f} "
+              f"cudnn {tf['cudnn']:.0f} TFLOPS  xP {x:.3f}  err {err:.1e} / {err_off:.1e}  bitwise equal {same}"
               + ("" if good else "  FAIL"), flush=True)
         del sets, outs
         torch.cuda.empty_cache()
-    json.dump(rows, open(os.path.join(args.out, "p_packed_ab.json"), "w"), indent=1)
+    json.dump(rows, open(os.path.join(args.out, f"{args.switch.lower()}_ab.json"), "w"), indent=1)
     print("correctness:", "all OK" if ok else "FAILURES")
     return 0 if ok else 1
 

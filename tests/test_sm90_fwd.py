@@ -74,7 +74,8 @@ _, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), 
 c = _compile.compile_offline(sm90_fwd.attn_fwd_sm90_ws, a, kw)
 text = _compile.sass_text(c.cubin)
 split3 = dict(stack=_compile.resource_usage(c.cubin)[c.name]["stack"], ok=all(r.ok for r in audit_cubin(c.cubin, c.name)),
-              hgmma=text.count("HGMMA"), bars=[[m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)])
+              hgmma=text.count("HGMMA"), hgmma_l=text.count("HGMMA.64x8x16"),
+              bars=[[m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)])
 print(json.dumps(dict(seen=seen, split3=split3, swaps=swaps)))
 """
 
@@ -108,11 +109,13 @@ def test_p_waits_for_its_gemm_in_packed_words(named_barrier_report):
 
 
 def test_three_consumer_warpgroups_compile_clean(named_barrier_report):
-    """SPLIT=3 (192-row tiles, D=64) with turns: audits clean, spills nothing with 160 registers per
-    consumer, and rotates its turns over ids 13, 14 and 15 (the shipped build takes no turns; the audit
+    """SPLIT=3 (192-row tiles, D=64) with turns: audits clean, spills at most one word with 160 registers per
+    consumer (since the row sums moved to the tensor cores, session 25: a scalar stored at the start and reloaded per
+    partition, not in the key-block loops), takes its row sums on the tensor cores (non-causal: sm90_fwd.L_MMA, P @ ones
+    in m64n8 GEMMs), and rotates its turns over ids 13, 14 and 15 (the shipped build takes no turns; the audit
     checks it)."""
     r = named_barrier_report["split3"]
-    assert r["ok"] and r["stack"] == 0 and r["hgmma"] > 0, r
+    assert r["ok"] and r["stack"] <= 8 and r["hgmma"] > 0 and r["hgmma_l"] > 0, r
     ids = {b[1] for b in r["bars"] if b[1] in ("0xd", "0xe", "0xf")}
     assert ids == {"0xd", "0xe", "0xf"}, r["bars"]
     assert all(b[2] == "0x100" for b in r["bars"] if b[1] in ("0xd", "0xe", "0xf"))

@@ -12,7 +12,8 @@ and masked KV blocks run in separate loops. Q_DOUBLE (shipped at D=128 up to 8K 
 next tile's Q loads while this tile runs. ptxas places each step's wait for the PV GEMM before the softmax
 (it converts P into the registers that GEMM reads), so a consumer's softmax overlaps the other consumer's
 GEMMs only; session 9 measured restoring the overlap as a loss (docs/perf-log.md). P waits for its PV GEMM as
-16-bit pairs in int32 words (P_PACKED, session 25). attn_fwd_sm90 is the
+16-bit pairs in int32 words (P_PACKED, session 25); the three-consumer builds take their row sums on the tensor cores
+(L_MMA: P @ ones beside each PV GEMM, non-causal). attn_fwd_sm90 is the
 single-partition base (one warpgroup, a TMA ring, every WGMMA waited on), kept for comparison.
 Constant-time rules as in triton_fwd: every loop bound, predicate, barrier phase and coordinate is a
 function of program ids, shapes and flags; masking is a select.
@@ -35,6 +36,13 @@ from .dispatch import sm_count
 def _acc_layout(num_warps, n):
     """The wgmma accumulator layout of a [rows, n] fp32 tile over num_warps warps (S: n = BLOCK_N; O: HEAD_DIM)."""
     return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1], instr_shape=[16, n, 16])
+
+
+@gluon.constexpr_function
+def _l_layout(num_warps, on):
+    """The row-sum accumulator's layout (L_MMA: [rows, L_COLS] fp32), or None where the sums are not on the tensor
+    cores."""
+    return _acc_layout(num_warps, L_COLS.value) if on else None
 
 
 @gluon.jit
@@ -85,7 +93,7 @@ def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.co
 
 @gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
-                   MASKED: gl.constexpr, CAUSAL: gl.constexpr):
+                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, SUM: gl.constexpr = True):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
     select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l)."""
     if MASKED:
@@ -101,7 +109,9 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
         m_sub = m_new
     p = gl.exp2(s_acc * qk_scale - m_sub[:, None])
     alpha = gl.exp2(m_i - m_sub)
-    return p, alpha, m_new, l_i * alpha + gl.sum(p, 1)
+    if SUM:
+        l_i = l_i * alpha + gl.sum(p, 1)
+    return p, alpha, m_new, l_i
 
 
 @gluon.jit
@@ -496,6 +506,14 @@ def _maybe_turn(TURN_ID: gl.constexpr, PASS: gl.constexpr, PINGPONG: gl.constexp
 # but the deferred-store build (D=128 S <= 512) x0.983-0.987, so that one keeps the 16-bit form (_consume_tile).
 # P_PACKED off: no build packs (the A/B switch of scripts/p_packed_ab.py).
 P_PACKED = gl.constexpr(True)
+# The three-consumer builds' row sums on the tensor cores (non-causal): l += P @ ones, a [BLOCK_N, L_COLS] tile of
+# ones, issued beside each PV GEMM, instead of 64 FADDs and a 4-lane shuffle reduction per row pair and block on the
+# FP32 pipes (at D=64 the consumer step is short of issue slots: 419 -> 368 instructions a step). l then sums the
+# 16-bit P that the PV GEMM multiplies (the weights of O sum to one). Session 25 device call 7 (interleaved rounds,
+# float64 checks): D=64 16K x1.093 / x1.101, 8K x1.093 / x1.092; causal 16K x0.996 / x0.996 (the causal build spilled
+# 72 bytes with it), so causal builds keep the FP32 sums. L_MMA off: no build uses it (scripts/p_packed_ab.py's A/B).
+L_MMA = gl.constexpr(True)
+L_COLS = gl.constexpr(8)  # the ones' columns: the smallest wgmma N
 
 
 @gluon.jit
@@ -538,7 +556,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
-             PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True):
+             PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True, ones=None, LM: gl.constexpr = False):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
@@ -558,23 +576,33 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     _maybe_turn(TURN_ME, False, PINGPONG, take, SKIP)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
-    acc = warpgroup_mma(_p_operand(p_prev, dtype, o_layout, PACK_P), v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc,
-                        is_async=True)
+    p_a = _p_operand(p_prev, dtype, o_layout, PACK_P)
+    acc = warpgroup_mma(p_a, v_ring.index(prev).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    if LM:  # l (here [BLOCK_M, L_COLS], every column the row sum) += P_{j-1} @ ones
+        l_i = warpgroup_mma(p_a, ones, l_i, is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, take, SKIP)
-    s_acc = warpgroup_mma_wait(num_outstanding=1, deps=(s_tok,))
+    s_acc = warpgroup_mma_wait(num_outstanding=2 if LM else 1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL)
+                                          BLOCK_N, MASKED, CAUSAL, not LM)
     if PV_OVERLAP:
         if SEQ_K < 0:  # never (a length): a block boundary ptxas does not move the wait over
             mbarrier.arrive(empty_v.index(prev), count=1)
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        if LM:
+            acc, l_i = warpgroup_mma_wait(num_outstanding=0, deps=(acc, l_i))
+        else:
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         p_op = _p_carry(p, dtype, o_layout, PACK_P)
     else:
         p_op = _p_carry(p, dtype, o_layout, PACK_P)
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        if LM:
+            acc, l_i = warpgroup_mma_wait(num_outstanding=0, deps=(acc, l_i))
+        else:
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(prev), count=1)  # block j-1's V is read
     acc = acc * gl.convert_layout(alpha, gl.SliceLayout(1, o_layout))[:, None]
+    if LM:
+        l_i = l_i * gl.convert_layout(alpha, gl.SliceLayout(1, l_i.type.layout))[:, None]
     return p_op, m_new, l_i, acc
 
 
@@ -585,7 +613,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
-                  PACK_P: gl.constexpr = True):
+                  PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -604,8 +632,11 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s0), count=1)
+    LM: gl.constexpr = l_layout is not None  # the row sums on the tensor cores (L_MMA): P @ ones beside each PV
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
-                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL)
+                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM)
+    if LM:
+        l_i = gl.zeros([BLOCK_M, L_COLS], gl.float32, l_layout)
     p_op = _p_carry(p, dtype, o_layout, PACK_P)
     for t in range(1, n_full):  # blocks every row sees in full: no mask
         j = J0 + J_BASE + STRIDE * t
@@ -613,24 +644,30 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
     last = SLOT0 + cl % STAGES
     mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
     _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
-    acc = warpgroup_mma(_p_operand(p_op, dtype, o_layout, PACK_P), v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc,
-                        is_async=True)
+    p_a = _p_operand(p_op, dtype, o_layout, PACK_P)
+    acc = warpgroup_mma(p_a, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
+    if LM:
+        l_i = warpgroup_mma(p_a, ones, l_i, is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, n_own <= n_first, SKIP)
-    acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    if LM:
+        acc, l_i = warpgroup_mma_wait(num_outstanding=0, deps=(acc, l_i))
+        l_i = gl.convert_layout(gl.max(l_i, 1), gl.SliceLayout(1, s_layout))
+    else:
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     mbarrier.arrive(empty_v.index(last), count=1)
     return m_i, l_i, acc
 
@@ -642,7 +679,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr,
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
-                  PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0):
+                  PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
+                  LM: gl.constexpr = False):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -668,7 +706,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, 0, PV_OVERLAP,
-                                  not DEFER_STORE)
+                                  not DEFER_STORE, ones, _l_layout(num_warps, LM))
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -1024,7 +1062,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
-                 KV_HEADS=None, PACK: gl.constexpr = 0):
+                 KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1083,7 +1121,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m_rows, n,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
                               num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK, pk,
-                              ROW0, TILE_M)
+                              ROW0, TILE_M, merge, LM)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -1264,12 +1302,24 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, 1, CAUSAL, True, False, PAIRED))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 3:  # D=64 (docs/perf-log.md, session 6)
+        LM: gl.constexpr = L_MMA and not CAUSAL  # the row sums on the tensor cores (_ov_step)
+        if LM:  # ones, K-major as the K tiles (an [BLOCK_N, 8] N-major unswizzled tile gave wrong sums; session 25)
+            ones = gl.allocate_shared_memory(dtype, [L_COLS, BLOCK_N], gl.NVMMASharedLayout(128, 16, 2))
+            ones.store(gl.full([L_COLS, BLOCK_N], 1.0, dtype,
+                               gl.BlockedLayout([1, 8], [1, 32], [num_warps, 1], [1, 0])))
+            fence_async_shared()  # before the GEMMs (async proxy) read it
+            ones = ones.permute((1, 0))  # [BLOCK_N, L_COLS]: the GEMM's B
+        else:
+            ones = q_smem  # never read (LM off); the partitions' capture takes no None
         gl.warp_specialize([(_ws_consumer, (rt, 0, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
+                                            SKIP_MASKED, ones, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None, 0,
+                                            LM)),
                             (_ws_consumer, (rt, 1, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
+                                            SKIP_MASKED, ones, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None, 0,
+                                            LM)),
                             (_ws_consumer, (rt, 2, 3, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
+                                            SKIP_MASKED, ones, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None, 0,
+                                            LM)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
                            [4, 4, 1], [CONSUMER_REGS, CONSUMER_REGS, 24])
     elif SPLIT == 2 and PACK:  # packed tiles of two consumers (session 18): they take H_KV for _pack_block (a None in
