@@ -691,7 +691,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     consumer's n_own, the smallest), so the rotation stays matched; the last consumer's final steps run
     alone. PACK (session 18; m0 = 0): these are rows ROW0 .. ROW0 + BLOCK_M - 1 of a TILE_M-row packed tile of the
     block of query heads pk (_pack_block), in slots of PACK rows (_pack_rows); the causal mask uses each row's query
-    position."""
+    position. LM (L_MMA): the row sums are P @ ones (ones: a [BLOCK_N, L_COLS] shared tile), beside each PV GEMM. P
+    is carried in packed words (_p_carry) except in the DEFER_STORE build."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
@@ -1073,7 +1074,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     fill n of a slot while fill n - 1 (the other's) is still in flight sees the same barrier parity as
     "fill n landed" (a phase wait tells only the parity) and reads a slot that is not loaded. Session 8
     run 2: unspecified launch failures at grids of 2,048 programs. PACK (SPLIT = 2, session 18): each tile is a packed
-    block of query heads (_pack_block; KV_HEADS: H_KV), this consumer's rows its slots from ROW0 / PACK."""
+    block of query heads (_pack_block; KV_HEADS: H_KV), this consumer's rows its slots from ROW0 / PACK. LM (three
+    consumers, non-causal: L_MMA): merge is the [BLOCK_N, L_COLS] tile of ones the row sums multiply P by."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     TILE_M: gl.constexpr = BLOCK_M if SPLIT_K else SPLIT * BLOCK_M
