@@ -21,11 +21,10 @@ import time
 
 import torch
 
-import dhpfa
 from dhpfa.kernels import sm90_fwd
 from dhpfa.measure.bench import interleaved_ms, peer_kernels
-from dhpfa.reference import attention_ref_rows
-from small_tiles import module_variant, patched_call  # scripts/
+from small_tiles import module_variant  # scripts/
+from split_radix_ab import rel_err, with_kernel  # scripts/: the API on a patched sm90_fwd kernel; float64 rows
 
 CELLS = ("128,16384;128,16384,c;128,8192;128,4096;128,2048;128,1024;128,512;128,2048,c;128,1024,c;128,512,c;"
          "64,16384;64,16384,c;64,8192;256,16384;256,16384,c;256,4096;256,1024;256,1024,c")
@@ -60,21 +59,6 @@ def precompile(jobs=16):
     with mp.get_context("spawn").Pool(jobs) as pool:
         n = sum(pool.map(_warm, [set(names[i::jobs]) for i in range(jobs)]))
     print(f"precompiled {n} variants x 2 builds in {time.time() - t0:.0f} s", flush=True)
-
-
-def with_kernel(fn_kernel):
-    return patched_call(lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal), sm90_fwd,
-                        "attn_fwd_sm90_ws", fn_kernel, clear_launchers=True)
-
-
-def rel_err(out, q, k, v, causal):
-    b, sq, h, d = q.shape
-    rows = torch.unique(torch.linspace(0, sq - 1, min(sq, 64), device=q.device).long())
-    worst = 0.0
-    for bb, hh in {(0, 0), (b - 1, h - 1), (0, h // 2)}:
-        ro, _ = attention_ref_rows(q, k, v, d ** -0.5, k.shape[1] - sq if causal else None, bb, hh, rows)
-        worst = max(worst, float((out[bb, rows, hh].double() - ro).norm() / ro.norm()))
-    return worst
 
 
 def main():
