@@ -229,7 +229,7 @@ def test_tile_class_depends_only_on_public_shape():
                     v = variants.select(torch.float16, d, causal, False, seq_k=s, sm90=sm90)
                     assert (v.kernel, v.config, v.dtype, v.head_dim, v.causal) in shipped, \
                         "dispatch only to audited variants"
-                    gluon = d in (96, 128, 192, 256) or (d == 64 and s > (8192 if causal else 4096))
+                    gluon = d in (96, 128, 192, 256) or (d == 64 and s > (4096 if causal else 1024))
                     assert (v.kernel in variants.GLUON_KERNELS) == (sm90 and gluon)
                     assert v.config.persistent == (sm90 and gluon)
                     if sm90 and d in variants.PADDED_HEAD_DIMS:  # D=96 / 192 run D=128 / 256's builds, padded
@@ -246,9 +246,11 @@ def test_gluon_kernel_only_on_hopper_and_never_in_the_interpreter():
     assert variants.select(torch.bfloat16, 128, False, False, seq_k=2048, sm90=False).kernel != "attn_fwd_sm90_ws"
     assert variants.select(torch.bfloat16, 256, True, False, seq_k=512, sm90=True).kernel == "attn_fwd_sm90_ws"
     assert variants.select(torch.bfloat16, 64, True, False, seq_k=16384, sm90=True).kernel == "attn_fwd_sm90_ws"
-    assert variants.select(torch.bfloat16, 64, True, False, seq_k=8192, sm90=True).kernel != "attn_fwd_sm90_ws"
+    assert variants.select(torch.bfloat16, 64, True, False, seq_k=4096, sm90=True).kernel != "attn_fwd_sm90_ws"
+    assert variants.select(torch.bfloat16, 64, True, False, seq_k=4097, sm90=True).kernel == "attn_fwd_sm90_ws"
     assert variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True).kernel == "attn_fwd_sm90_ws"
-    assert variants.select(torch.bfloat16, 64, False, False, seq_k=4096, sm90=True).kernel != "attn_fwd_sm90_ws"
+    assert variants.select(torch.bfloat16, 64, False, False, seq_k=1024, sm90=True).kernel != "attn_fwd_sm90_ws"
+    assert variants.select(torch.bfloat16, 64, False, False, seq_k=1025, sm90=True).config.split == 3
     assert variants.select(torch.bfloat16, 128, True, False, seq_k=512, sm90=True).kernel == "attn_fwd_sm90_ws"
     assert variants.select(torch.bfloat16, 128, False, True, seq_k=2048, sm90=True).kernel != "attn_fwd_sm90_ws"
     assert not dhpfa.api._is_sm90(torch.device("cpu"))

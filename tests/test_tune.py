@@ -234,6 +234,32 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
 
 
 @pytest.mark.parametrize("causal", [False, True])
+def test_three_consumer_tiles_at_the_short_tile_lengths_need_long_query_sequences(cache_dir, monkeypatch, causal):
+    """D=64 on sm_90 with keys past GLUON_LONG_SEQ_K but at the short tiles' lengths: the three-consumer 192-row tiles
+    for more than GLUON_LONG_MIN_SEQ_Q queries per head, the short tiles for fewer; at and below GLUON_LONG_SEQ_K the
+    short tiles, past the short-tile lengths the 192-row tiles (unchanged); D=128 unchanged."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    tune._chosen.clear()
+    bf16 = torch.bfloat16
+    short = variants.Variant(*variants.SM90_SHORT[64], bf16, 64, causal)
+    x3 = variants.Variant(*variants.SM90_GLUON_LONG[64], bf16, 64, causal)
+    assert x3.config.split == 3 and short.config.block_m == 64 and {short, x3} <= set(variants.shipped_variants())
+    lo = variants.GLUON_LONG_SEQ_K[causal]
+    hi = variants.SHORT_SEQ_K_CAUSAL if causal else variants.SHORT_SEQ_K
+    many = variants.GLUON_LONG_MIN_SEQ_Q + 1
+    for seq_k in (lo + 1, hi):
+        assert variants.select(bf16, 64, causal, False, seq_k=seq_k, sm90=True) == x3
+        assert tune.choose(bf16, 64, causal, seq_k, CPU, sm90=True, programs=4096, seq_q=many) == x3
+        for seq_q in (variants.GLUON_LONG_MIN_SEQ_Q, 200):
+            assert tune.choose(bf16, 64, causal, seq_k, CPU, sm90=True, programs=4096, seq_q=seq_q) == short
+    assert tune.choose(bf16, 64, causal, lo, CPU, sm90=True, programs=4096, seq_q=4096) == short
+    assert tune.choose(bf16, 64, causal, hi + 1, CPU, sm90=True, programs=4096, seq_q=512) == x3
+    assert tune.choose(bf16, 64, causal, lo + 1, CPU, sm90=False, programs=4096, seq_q=many) != x3
+    assert tune.choose(bf16, 128, causal, lo + 1, CPU, sm90=True, programs=4096, seq_q=many) == \
+        variants.select(bf16, 128, causal, False, seq_k=lo + 1, sm90=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
 def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, causal):
     """At most FEW_PROGRAMS_ROWS queries per head (decode-like) on more programs than SMs, D=64: the 64-row short
     tiles at every length (SM90_ONE_TILE), even over a cached choice; up to twice that past the short-tile lengths

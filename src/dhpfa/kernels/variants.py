@@ -104,12 +104,23 @@ SM90_GLUON_SHORT = {
     (256, False): _GLUON_N64S2,
     (256, True): _GLUON_N64S2,
 }
-# D=64 past the short-tile lengths (seq_k > SHORT_SEQ_K, causal > SHORT_SEQ_K_CAUSAL): the Gluon kernel
+# D=64 past the short-tile lengths (seq_k > SHORT_SEQ_K, causal > SHORT_SEQ_K_CAUSAL; since session 26 from shorter
+# lengths, below): the Gluon kernel
 # with three consumer warpgroups (192-row tiles, 128-key blocks, 2 stages) that issue their GEMMs without
 # taking turns. Session 6 run 2 (random order per round, 15 rounds): x1.106 / x1.121 over the API's
 # choice before it (the two-consumer n128s2) at 8K / 16K, causal 16K x1.044; with turns x1.09 / x1.01.
 _GLUON_X3 = ("attn_fwd_sm90_ws", TileConfig(192, 128, 4, 2, split=3, pingpong=False, persistent=True))
 SM90_GLUON_LONG = {64: _GLUON_X3}
+# ... from these lengths on (seq_k > GLUON_LONG_SEQ_K[causal]; use_long_tiles), below the short tiles' lengths too since
+# its row sums run on the tensor cores (sm90_fwd.L_MMA, session 25). Session 26 run 1 (scripts/ab_sm90.py, 16K-token
+# grid, graph replay up to 2K, 11 interleaved rounds, against the API's Triton 64-row tiles): non-causal 2K x1.084 (467
+# TFLOPS against 432; cuDNN 426), 4K x1.117 (491 / 439; cuDNN 441), but 1K x0.946 and 512 x0.876 (192-row tiles waste
+# an eighth of a 512- or 1024-query head); causal 8K x1.055 (447 / 422; cuDNN 416), 4K x0.984, 2K x0.79.
+GLUON_LONG_SEQ_K = {False: 1024, True: 4096}
+# Calls of at most this many queries per head whose keys are in that band (the long-sequence build from these lengths,
+# the short tiles before session 26) keep the short tiles (few_rows_variant): measured only with seq_q = seq_k, where
+# the 192-row tiles lost at 1K queries.
+GLUON_LONG_MIN_SEQ_Q = 1024
 # Grids of at most one program per SM at the short tiles' 64 rows (B * H * ceil(Sq / 64) <= SM count, as
 # (1, 8, 512, D): 64 programs on 132 SMs), where the short tiles would run. Keyed by (head dim, causal).
 # D=64: the short tiles with pointer loads instead of TMA. Session 6 run 4 (CUDA-graph replay, random order
@@ -589,6 +600,11 @@ def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
     return seq_k <= SHORT_SEQ_K
 
 
+def use_long_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:
+    """select's long-sequence build (SM90_GLUON_LONG) for these keys on sm_90: past GLUON_LONG_SEQ_K (public)."""
+    return head_dim in SM90_GLUON_LONG and seq_k > GLUON_LONG_SEQ_K[causal]
+
+
 def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, seq_k: int = 0,
            sm90: bool = False) -> Variant:
     """The variant for a call; only public values (dtype, head dim, flags, sequence length, the GPU's
@@ -601,7 +617,7 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
         kernel, config = SM90_GLUON[head_dim]
     elif sm90 and (head_dim, causal) in SM90_GLUON_SHORT:
         kernel, config = SM90_GLUON_SHORT[(head_dim, causal)]
-    elif sm90 and head_dim in SM90_GLUON_LONG and not use_short_tiles(head_dim, causal, seq_k):
+    elif sm90 and use_long_tiles(head_dim, causal, seq_k):
         kernel, config = SM90_GLUON_LONG[head_dim]
     else:
         kernel, config = (SM90_SHORT if use_short_tiles(head_dim, causal, seq_k) else SM90_DEFAULTS)[head_dim]
@@ -610,11 +626,15 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 
 def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int):
     """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE), or of at most twice that
-    past the short-tile lengths (SM90_TWO_TILES), else None. Public: shapes."""
+    past the short-tile lengths (SM90_TWO_TILES), or of at most GLUON_LONG_MIN_SEQ_Q where select's long-sequence build
+    runs at the short tiles' lengths (the short tiles, as before session 26), else None. Public: shapes."""
     if seq_q <= FEW_PROGRAMS_ROWS and head_dim in SM90_ONE_TILE:
         return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
     if seq_q <= 2 * FEW_PROGRAMS_ROWS and head_dim in SM90_TWO_TILES and not use_short_tiles(head_dim, causal, seq_k):
         return Variant(*SM90_TWO_TILES[head_dim], dtype, head_dim, causal)
+    if seq_q <= GLUON_LONG_MIN_SEQ_Q and use_long_tiles(head_dim, causal, seq_k) and \
+            use_short_tiles(head_dim, causal, seq_k):
+        return Variant(*SM90_SHORT[head_dim], dtype, head_dim, causal)
     return None
 
 
