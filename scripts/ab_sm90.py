@@ -107,6 +107,10 @@ CONFIGS["t_m64n64s3_ptr"] = ((64,), dict(triton=("attn_fwd", TileConfig(64, 64, 
 CONFIGS["t_m64n128s2"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(64, 128, 4, 2))))
 CONFIGS["t_m128n64s3w8"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(128, 64, 8, 3))))
 CONFIGS["t_m128n128s2w8"] = ((64,), dict(triton=("attn_fwd_tma", TileConfig(128, 128, 8, 2))))
+# session 26: the Triton 64-row TMA tiles at D=128 / 256 (variants.SM90_SHORT; the few-program causal grids run them)
+# against the Gluon builds on the short causal cells
+CONFIGS["t_m64n64s3_d128"] = ((128,), dict(triton=("attn_fwd_tma", TileConfig(64, 64, 4, 3))))
+CONFIGS["t_m64n32s3_d256"] = ((256,), dict(triton=("attn_fwd_tma", TileConfig(64, 32, 4, 3))))
 # session 16: the Gluon one-consumer 64-row tiles of few-program grids (variants.SM90_FEW_PROGRAMS_MID / _FEW_PROGRAMS)
 # on the full grid at D=64's short cells (issue 2's D=64 S=512 cell)
 CONFIGS["m64n128s2_x1_ov"] = ((64,), dict(block_m=64, block_n=128, stages=2, warp_specialized=True, pv_overlap=True))

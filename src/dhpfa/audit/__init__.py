@@ -152,9 +152,10 @@ def _audit_batch(batch):
     """Audit a list of jobs (shipped variants, or indices into audited_kernels()), whose binaries are disassembled by
     one nvdisasm run (_compile.sass_texts): a VariantReport each."""
     jobs = []  # (label, fn, args, kwargs, public params)
+    others = audited_kernels() if any(isinstance(item, int) for item in batch) else []  # built once per batch
     for item in batch:
         if isinstance(item, int):
-            name, fn, args, kwargs, public = audited_kernels()[item]
+            name, fn, args, kwargs, public = others[item]
             jobs.append((name + (f" (public: {', '.join(public)})" if public else ""), fn, args, kwargs, public))
         else:
             jobs.append((item.name, *variant_launch(item), item.public_loads))

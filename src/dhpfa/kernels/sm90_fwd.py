@@ -525,13 +525,8 @@ def _p_carry(p, dtype: gl.constexpr, o_layout: gl.constexpr, PACK_P: gl.constexp
         BM: gl.constexpr = p.shape[0]
         BN: gl.constexpr = p.shape[1]
         lo, hi = gl.split(gl.reshape(p, [BM, BN // 2, 2]))
-        if dtype == gl.bfloat16:
-            packed = gl.inline_asm_elementwise("cvt.rn.bf16x2.f32 $0, $2, $1;", "=r,r,r", [lo, hi], dtype=gl.int32,
-                                               is_pure=True, pack=1)
-        else:
-            packed = gl.inline_asm_elementwise("cvt.rn.f16x2.f32 $0, $2, $1;", "=r,r,r", [lo, hi], dtype=gl.int32,
-                                               is_pure=True, pack=1)
-        return packed
+        CVT: gl.constexpr = "cvt.rn.bf16x2.f32 $0, $2, $1;" if dtype == gl.bfloat16 else "cvt.rn.f16x2.f32 $0, $2, $1;"
+        return gl.inline_asm_elementwise(CVT, "=r,r,r", [lo, hi], dtype=gl.int32, is_pure=True, pack=1)
     else:
         return gl.convert_layout(p.to(dtype), gl.DotOperandLayout(operand_index=0, parent=o_layout, k_width=2))
 
