@@ -164,7 +164,8 @@ def main():
     ap.add_argument("--cases", default="64:2048,64:4096,64:16384,128:2048,128:16384,256:16384")
     ap.add_argument("--dtype", default="bf16")
     ap.add_argument("--rounds", type=int, default=15)
-    ap.add_argument("--reference", default="", help="kernel name the per-round speedups are relative to")
+    ap.add_argument("--reference", default="", help="kernel the per-round speedups are relative to: a name (dhpfa), "
+                    "a module (its first configuration) or a configuration (MODULE/CONFIG, or CONFIG alone)")
     ap.add_argument("--no-correctness", action="store_true")
     ap.add_argument("--graph", action="store_true", help="time CUDA-graph replays at every cell (no host time)")
     ap.add_argument("--eager", action="store_true", help="time eager calls at every cell, short ones included")
@@ -218,8 +219,8 @@ def main():
             ms = {n: statistics.median(t) for n, t in times.items()}
             tf = {n: case.flops() / t / 1e9 for n, t in ms.items()}
             spread = {n: (_quantile(t, 0.75) - _quantile(t, 0.25)) / ms[n] for n, t in times.items()}
-            ref = next((n for n in times if n == args.reference or n.startswith(args.reference + "/")), None) \
-                if args.reference else None
+            ref = next((n for n in times if n == args.reference or n.startswith(args.reference + "/")
+                        or n.endswith("/" + args.reference)), None) if args.reference else None
             ratio = {n: statistics.median(b / a for a, b in zip(t, times[ref])) for n, t in times.items()} \
                 if ref else {}
             res["speed"].append(dict(case=case.label(), graph=graph, ms=ms, tflops=tf, iqr_rel=spread, rounds=times,
