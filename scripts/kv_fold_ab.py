@@ -23,7 +23,7 @@ from dhpfa import api
 from dhpfa.kernels import sm90_fwd
 from dhpfa.measure.bench import interleaved_ms, peer_kernels
 from small_tiles import module_variant, patched_call  # scripts/
-from split_radix_ab import SHAPES, rel_err  # scripts/
+from split_radix_ab import SHAPES, rel_err, shape_inputs, with_kernel  # scripts/
 
 
 def unfolded_module():
@@ -33,11 +33,8 @@ def unfolded_module():
 
 def through_api(mod):
     """The API's call with mod's kernel and launch arguments in sm90_fwd's place (the tree's own when mod is it)."""
-    call = lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal)  # noqa: E731
-    if mod is sm90_fwd:
-        return patched_call(call, sm90_fwd, "attn_fwd_sm90_ws", sm90_fwd.attn_fwd_sm90_ws, clear_launchers=True)
-    inner = patched_call(call, sm90_fwd, "launch_args", mod.launch_args)
-    return patched_call(inner, sm90_fwd, "attn_fwd_sm90_ws", mod.attn_fwd_sm90_ws, clear_launchers=True)
+    call = with_kernel(mod.attn_fwd_sm90_ws)
+    return call if mod is sm90_fwd else patched_call(call, sm90_fwd, "launch_args", mod.launch_args)
 
 
 def main():
@@ -51,14 +48,7 @@ def main():
     kernels = {"fold": through_api(sm90_fwd), "unfold": through_api(unfolded_module())}
     rows, ok = [], True
     for s in args.shapes.split(";"):
-        f = s.split(",")
-        causal = f[-1] == "c"
-        f = [int(x) for x in (f[:-1] if causal else f)]
-        b, h, sq, sk, d = f[:5]
-        hk = f[5] if len(f) > 5 else h
-        g = torch.Generator(device="cuda").manual_seed(b + h + sq + sk + d)
-        sets = [tuple(torch.randn(b, n, hh, d, device="cuda", dtype=torch.bfloat16, generator=g)
-                      for n, hh in ((sq, h), (sk, hk), (sk, hk))) for _ in range(3)]
+        causal, sets = shape_inputs(s)
         api._PLANS.clear()
         dhpfa.flash_attn_func(*sets[0], causal=causal)
         plan = next(iter(api._PLANS.values()), None)

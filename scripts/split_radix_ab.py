@@ -49,6 +49,18 @@ def rel_err(out, q, k, v, causal):
     return worst
 
 
+def shape_inputs(spec):
+    """(causal, three input sets (q, k, v) in (B, S, H, D), bf16) of a shape "B,H,Sq,Sk,D[,H_kv][,c]"."""
+    f = spec.split(",")
+    causal = f[-1] == "c"
+    f = [int(x) for x in (f[:-1] if causal else f)]
+    b, h, sq, sk, d = f[:5]
+    hk = f[5] if len(f) > 5 else h
+    g = torch.Generator(device="cuda").manual_seed(b + h + sq + sk + d)
+    return causal, [tuple(torch.randn(b, n, hh, d, device="cuda", dtype=torch.bfloat16, generator=g)
+                          for n, hh in ((sq, h), (sk, hk), (sk, hk))) for _ in range(3)]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
@@ -61,14 +73,7 @@ def main():
     kernels = {"radix": with_kernel(sm90_fwd.attn_fwd_sm90_ws), "tree": with_kernel(tree.attn_fwd_sm90_ws)}
     rows, ok = [], True
     for s in args.shapes.split(";"):
-        f = s.split(",")
-        causal = f[-1] == "c"
-        f = [int(x) for x in (f[:-1] if causal else f)]
-        b, h, sq, sk, d = f[:5]
-        hk = f[5] if len(f) > 5 else h
-        g = torch.Generator(device="cuda").manual_seed(b + h + sq + sk + d)
-        sets = [tuple(torch.randn(b, n, hh, d, device="cuda", dtype=torch.bfloat16, generator=g)
-                      for n, hh in ((sq, h), (sk, hk), (sk, hk))) for _ in range(3)]
+        causal, sets = shape_inputs(s)
         outs = {n: kernels[n](*sets[0], causal) for n in kernels}
         errs = {n: rel_err(o, *sets[0], causal) for n, o in outs.items()}
         reps = all(torch.equal(kernels["radix"](*sets[0], causal), outs["radix"]) for _ in range(20))
