@@ -622,3 +622,40 @@ def test_equal_length_guard_branches_only_on_its_declared_offsets():
         assert all(sum(k.values()) == 0 for k in r["declared"]), (name, r)
         assert sum(k["branch"] for k in r["undeclared"]) > 0, (name, r)
         assert r["shapes"] == [r["audited"]], (name, r)
+
+
+_SPLIT_KV_FOLD = """
+import json
+from dhpfa.audit import variant_launch
+from dhpfa.audit import compile as C
+from dhpfa.kernels import dispatch, variants
+rows = []
+for flag in (True, False):
+    dispatch.SPLIT_KV_FULL_AS_CAUSAL = flag
+    keys = {}
+    for v in variants.shipped_variants():
+        if v.config.split_kv:
+            fn, args, kwargs = variant_launch(v)
+            keys.setdefault((v.kernel, v.config, str(v.dtype), v.head_dim), {})[v.causal] = (
+                C.binary_key(fn, args, kwargs), kwargs["CAUSAL"], args[-1])
+    rows.append([[str(k), c] for k, c in keys.items()])
+print(json.dumps(rows))
+"""
+
+
+def test_split_kv_builds_run_non_causal_calls_on_their_causal_binary():
+    """dispatch.SPLIT_KV_FULL_AS_CAUSAL (session 27): a split-across-programs build (TileConfig.split_kv) launches a
+    non-causal call as a causal one whose diagonal lies past every key (CAUSAL_OFFSET 2^30), so its causal and
+    non-causal variants are one binary (the full audit compiles 104 fewer). With the switch off they are two: the check
+    can fail. Binds only (no compile); the GPU tests (test_gpu.test_few_program_grids_split_the_keys_across_programs)
+    check the non-causal calls against float64."""
+    res = subprocess.run([sys.executable, "-c", _SPLIT_KV_FOLD], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    on, off = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(on) == 156 and all(set(c) == {"false", "true"} for _, c in on)  # (D=96 / 192 run D=128 / 256's builds)
+    for _, c in on:
+        assert c["false"][0] == c["true"][0] and c["false"][1] and c["false"][2] == 2 ** 30, c
+    assert all(c["false"][0] != c["true"][0] and not c["false"][1] for _, c in off)
+    binaries = [len({x[0] for _, c in rows for x in c.values()}) for rows in (on, off)]
+    assert binaries == [104, 208], binaries

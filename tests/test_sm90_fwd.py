@@ -60,10 +60,10 @@ BAR = re.compile(r"\\b(BAR\\.(?:SYNC|ARV|RED)[.A-Z_]*)\\s+(0x[0-9a-f]+|R\\d+)(?:
 SWAP = re.compile(r"PRMT (R\\d+), (R\\d+), 0x5432, \\2")  # the two 16-bit halves of a register swapped
 seen = []
 swaps = {}
-for v in variants.shipped_variants():
-    if v.kernel not in variants.GLUON_KERNELS or v.dtype != torch.bfloat16 or v.head_dim != 128:
-        continue
-    text = _compile.sass_text(_compile.compile_offline(*variant_launch(v)).cubin)
+chosen = [v for v in variants.shipped_variants()
+          if v.kernel in variants.GLUON_KERNELS and v.dtype == torch.bfloat16 and v.head_dim == 128]
+texts = _compile.sass_texts([_compile.compile_offline(*variant_launch(v)).cubin for v in chosen])  # one nvdisasm run
+for v, text in zip(chosen, texts):
     seen += [[v.name, m.group(1), m.group(2), m.group(3)] for m in BAR.finditer(text)]
     swaps[v.name] = [len(SWAP.findall(text)), v.config.defer_store]
 # three consumer warpgroups (shipped at D=64 without turns), here with turns: D=64, 192-row tiles
