@@ -15,7 +15,6 @@ import argparse
 import importlib
 import json
 import os
-import random
 import sys
 
 import torch
@@ -26,8 +25,15 @@ from dhpfa import api  # noqa: E402
 from dhpfa.kernels import dispatch  # noqa: E402
 from dhpfa.measure import stats  # noqa: E402
 from dhpfa.measure.bench import interleaved_ms  # noqa: E402
+from varlen_bench import offsets, workload  # noqa: E402  (scripts/)
 
 PKG = "dhpfa.kernels"
+
+
+def forget_plans():
+    """Drop the API's plans and launchers, so that the next call chooses and launches afresh."""
+    api._PLANS.clear()
+    dispatch.clear_launchers()
 
 
 def install(mod):
@@ -35,23 +41,7 @@ def install(mod):
     import dhpfa.kernels as kpkg
     sys.modules[PKG + ".triton_fwd"] = mod
     kpkg.triton_fwd = mod
-    api._PLANS.clear()
-    dispatch.clear_launchers()
-
-
-def offsets(lens):
-    cu = [0]
-    for n in lens:
-        cu.append(cu[-1] + n)
-    return torch.tensor(cu, dtype=torch.int32, device="cuda")
-
-
-def mixed(seed, lo, hi, total=16384):
-    rng = random.Random(seed)
-    lens = []
-    while sum(lens) < total:
-        lens.append(rng.randint(lo, hi))
-    return lens
+    forget_plans()
 
 
 CASES = [
@@ -90,7 +80,7 @@ CASES = [
 def build(case, n_sets=3):
     name, lq, lk, h, hk, d, causal, window, cap, page = case
     if lq in ("mixed", "short"):
-        lq = mixed(d, *((64, 4096) if lq == "mixed" else (16, 512)))
+        lq = workload(lq, seed=d)  # (varlen_bench's packed batches of about 16K tokens)
     lk = lk or lq
     cu_q, cu_k = offsets(lq), offsets(lk)
     g = torch.Generator(device="cuda").manual_seed(len(name))
@@ -134,8 +124,7 @@ def split_kv_ab(rounds, rows):
         def call(flag):
             def f(q, k, v, causal):
                 dispatch.SPLIT_KV_FULL_AS_CAUSAL = flag
-                api._PLANS.clear()
-                dispatch.clear_launchers()
+                forget_plans()
                 return dhpfa.flash_attn_func(q, k, v, causal=False)
             return f
         kernels = {"old": call(False), "new": call(True)}
