@@ -1,15 +1,16 @@
-"""A/B of a constexpr switch in the Triton kernels (triton_fwd.py: a module-level `NAME = tl.constexpr(os.environ...)`
-line) through the API: the tree's module (switch off) against a copy with the switch set True (scripts/small_tiles
-module_variant), both kernels attn_fwd and attn_fwd_tma swapped into triton_fwd.KERNELS for the second build's calls.
-CUDA-graph replay, interleaved rounds in random order, SDPA flash / cuDNN beside; xS = median of per-round ratios
-off / on time (> 1: the switch is faster). Outputs: bitwise comparison with the tree's and the relative error of
+"""A/B of a constexpr switch in the Triton kernels (triton_fwd.py: a module-level line `NAME = tl.constexpr(...)`, its
+value read from the environment) through the API: the tree's module (the switch as the environment leaves it, off)
+against copies with the line replaced by `NAME = tl.constexpr(VALUE)` for each of --values (scripts/small_tiles
+module_variant), the kernels attn_fwd and attn_fwd_tma swapped into triton_fwd.KERNELS for their calls. CUDA-graph
+replay, interleaved rounds in random order, SDPA flash / cuDNN beside; x<VALUE> = median of per-round ratios off /
+that build's time (> 1: the build is faster). Outputs: bitwise comparison with the tree's and the relative error of
 sampled rows against float64 (tma_one_loop_ab.rel_err).
 
-    PYTHONPATH=src:scripts python3 scripts/triton_switch_ab.py --switch _TMA_SKIP_EMPTY --out DIR [--shapes ...]
+    PYTHONPATH=src:scripts python3 scripts/triton_switch_ab.py --switch NAME [--values True] --out DIR [--shapes ...]
 
-Session 28: _TMA_SKIP_EMPTY (each of the two key-block loops of attn_fwd / attn_fwd_tma under a branch on its public
-trip count, so a loop with no blocks does not set up and invalidate its ring barriers: non-causal calls whose keys are
-a multiple of the block, and each head's first causal tiles).
+Session 28 runs 1-3: _TMA_SKIP_EMPTY (since removed: attn_fwd_tma's masked loop now runs under a branch on its public
+block count, and the same around the unmasked loop or in attn_fwd did not pay); runs 4-5: _TMA_MASKED_STAGES (2 ships
+for the 64x64 tiles) and _TMA_CAUSAL_ONE_LOOP (wrong outputs at D=64 on the GPU), both since removed.
 """
 import argparse
 import json
@@ -28,9 +29,10 @@ SHAPES = ("32,32,512,64;32,32,512,64,c;16,32,1024,64;16,32,1024,64,c;8,32,2048,6
           "4,16,1024,64;32,64,512,32;32,64,512,32,c;16,16,1024,128,c")
 
 
-def switched_module(name):
-    old = f'{name} = tl.constexpr(os.environ.get("DHPFA{name}", "0") == "1")'
-    return module_variant(triton_fwd, old, f"{name} = tl.constexpr(True)", "triton_fwd" + name.lower())
+def switched_module(name, value):
+    (old,) = [ln for ln in open(triton_fwd.__file__).read().splitlines() if ln.startswith(f"{name} = tl.constexpr(")]
+    return module_variant(triton_fwd, old, f"{name} = tl.constexpr({value})",
+                          f"triton_fwd{name.lower()}_{str(value).lower()}")
 
 
 def through_api(mod):
@@ -42,15 +44,17 @@ def through_api(mod):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
-    ap.add_argument("--switch", default="_TMA_SKIP_EMPTY")
+    ap.add_argument("--switch", required=True)
+    ap.add_argument("--values", default="True", help="comma-separated values, one build each")
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--rounds", type=int, default=15)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    mod = switched_module(args.switch)
+    values = args.values.split(",")
     peers = peer_kernels()
-    kernels = {"off": through_api(triton_fwd), "on": through_api(mod),
-               "flash": peers["sdpa_flash"], "cudnn": peers["sdpa_cudnn"]}
+    kernels = {"off": through_api(triton_fwd)}
+    kernels.update({v: through_api(switched_module(args.switch, v)) for v in values})
+    kernels.update(flash=peers["sdpa_flash"], cudnn=peers["sdpa_cudnn"])
     rows = []
     for s in args.shapes.split(";"):
         f = s.split(",")
@@ -59,18 +63,19 @@ def main():
         g = torch.Generator(device="cuda").manual_seed(b * 1000 + sq + d)
         sets = [tuple(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
                 for _ in range(3)]
-        outs = {n: kernels[n](*sets[0], causal) for n in ("off", "on")}
-        same = torch.equal(outs["off"], outs["on"])
-        err = rel_err(outs["on"], *sets[0], causal)
+        outs = {n: kernels[n](*sets[0], causal) for n in ["off"] + values}
+        same = {v: torch.equal(outs["off"], outs[v]) for v in values}
+        err = {v: rel_err(outs[v], *sets[0], causal) for v in values}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, batch_ms=25.0, graph=True)
         us = {n: statistics.median(t) * 1e3 for n, t in times.items()}
-        xs = statistics.median(a / b_ for a, b_ in zip(times["off"], times["on"]))
+        xs = {v: statistics.median(a / b_ for a, b_ in zip(times["off"], times[v])) for v in values}
         flops = 4 * b * h * sq * sq * d / (2 if causal else 1)
-        rows.append(dict(shape=s, us=us, xS=xs, bitwise_equal=same, rel_err=err,
+        rows.append(dict(shape=s, us=us, x=xs, bitwise_equal=same, rel_err=err,
                          tflops={n: flops / (u * 1e-6) / 1e12 for n, u in us.items()}))
-        print(f"({s}) off {us['off']:.1f} us  on {us['on']:.1f}  flash {us['flash']:.1f}  cudnn {us['cudnn']:.1f}"
-              f"  xS {xs:.3f}  on/flash {us['flash'] / us['on']:.3f}  off/flash {us['flash'] / us['off']:.3f}"
-              f"  on/cudnn {us['cudnn'] / us['on']:.3f}  bitwise {same}  err {err:.1e}", flush=True)
+        print(f"({s}) off {us['off']:.1f} us  flash {us['flash']:.1f}  cudnn {us['cudnn']:.1f}  off/flash "
+              f"{us['flash'] / us['off']:.3f}  off/cudnn {us['cudnn'] / us['off']:.3f}" + "".join(
+                  f" | {v}: {us[v]:.1f} us x{xs[v]:.3f} /flash {us['flash'] / us[v]:.3f}"
+                  f" /cudnn {us['cudnn'] / us[v]:.3f} bitwise {same[v]} err {err[v]:.1e}" for v in values), flush=True)
         del sets, outs
         torch.cuda.empty_cache()
     json.dump(rows, open(os.path.join(args.out, f"switch{args.switch.lower()}_ab.json"), "w"), indent=1)

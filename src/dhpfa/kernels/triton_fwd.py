@@ -195,18 +195,38 @@ def attn_fwd(Q, K, V, O, LSE, qk_scale,
 
 @triton.jit
 def _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, lo, hi, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                   BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr,
-                   DOT_PRECISION: tl.constexpr):
-    offs_n0 = tl.arange(0, BLOCK_N)
-    for start_n in range(lo, hi, BLOCK_N):
-        # TMA zero-fills rows past SEQ_K and columns past HEAD_DIM: no predicate on any load.
-        k = k_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
-        qk = tl.dot(q, k.T, input_precision=DOT_PRECISION)
-        if MASKED:
-            qk = mask_scores(qk, offs_m, start_n + offs_n0, SEQ_K, CAUSAL_OFFSET, CAUSAL)
-        p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
-        v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
-        acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
+                   HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr, MASKED: tl.constexpr,
+                   CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
+    if MASKED and BLOCK_N == 64 and BLOCK_D == HEAD_DIM and q.shape[0] == 64:
+        # 64x64 tiles (q.shape[0]: the tile's rows): the masked blocks (a causal tile's diagonal, a ragged tail: at
+        # most two) pipelined with two stages, not the kernel's three: two ring slots fewer to set up and invalidate
+        # per tile. Session 28 (H200, the API in graph replay, 25 interleaved rounds, three runs): D=64 causal
+        # (32,32,512) x1.019 / x1.027 / x1.024, (16,32,1024) x1.017 / x1.008 / x1.010, (8,32,2048) x1.014 / x0.999 /
+        # x1.008, (2,16,777) non-causal x1.014 / x1.015; D=32 causal (32,64,512) x1.025 / x1.025 / x1.024; D=128
+        # causal (1,8,512) x1.019 / x1.017 / x1.017. Not where the head dim is padded (D=96 causal (8,16,2048) x0.989
+        # / x0.984) nor with 32-key blocks (D=192 / 256: x0.985-1.001); one stage: x0.97-1.02.
+        for start_n in tl.range(lo, hi, BLOCK_N, num_stages=2):
+            acc, m_i, l_i = _tma_step(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, start_n, qk_scale, SEQ_K,
+                                      CAUSAL_OFFSET, BLOCK_D, BLOCK_N, MASKED, CAUSAL, DOT_PRECISION)
+    else:
+        for start_n in range(lo, hi, BLOCK_N):
+            acc, m_i, l_i = _tma_step(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, start_n, qk_scale, SEQ_K,
+                                      CAUSAL_OFFSET, BLOCK_D, BLOCK_N, MASKED, CAUSAL, DOT_PRECISION)
+    return acc, m_i, l_i
+
+
+@triton.jit
+def _tma_step(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, start_n, qk_scale, SEQ_K, CAUSAL_OFFSET,
+              BLOCK_D: tl.constexpr, BLOCK_N: tl.constexpr, MASKED: tl.constexpr, CAUSAL: tl.constexpr,
+              DOT_PRECISION: tl.constexpr):
+    # TMA zero-fills rows past SEQ_K and columns past HEAD_DIM: no predicate on any load.
+    k = k_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
+    qk = tl.dot(q, k.T, input_precision=DOT_PRECISION)
+    if MASKED:
+        qk = mask_scores(qk, offs_m, start_n + tl.arange(0, BLOCK_N), SEQ_K, CAUSAL_OFFSET, CAUSAL)
+    p, m_i, l_i, acc = online_softmax_step(qk, qk_scale, m_i, l_i, acc, MASKED)
+    v = v_desc.load([b, start_n, h_kv, 0]).reshape(BLOCK_N, BLOCK_D)
+    acc = tl.dot(p.to(v.dtype), v, acc, input_precision=DOT_PRECISION)
     return acc, m_i, l_i
 
 
@@ -226,7 +246,7 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
     n_full, kv_end = kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
     acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, 0, n_full, qk_scale,
-                                   SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
+                                   SEQ_K, CAUSAL_OFFSET, HEAD_DIM, BLOCK_D, BLOCK_N, False, CAUSAL, DOT_PRECISION)
     # The masked blocks under a branch on their public count: a tile with none (non-causal, the keys a multiple of
     # BLOCK_N) skips the set-up and invalidation of that loop's ring barriers. Session 28 (H200, the API in graph
     # replay, 41 interleaved rounds, twice): D=64 (32,32,512) x1.034 / x1.038, (16,32,1024) x1.006 / x1.013,
@@ -235,7 +255,7 @@ def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     # kernel attn_fwd x0.97 at (1,8,512,64) causal, so neither is done.
     if kv_end > n_full:
         acc, m_i, l_i = _kv_blocks_tma(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, n_full, kv_end, qk_scale,
-                                       SEQ_K, CAUSAL_OFFSET, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
+                                       SEQ_K, CAUSAL_OFFSET, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL, DOT_PRECISION)
     out, lse = finalize_rows(acc, m_i, l_i)
     # TMA clips the store at SEQ_Q rows and HEAD_DIM columns.
     o_desc.store([b, m0, h, 0], out.to(o_desc.dtype).reshape(1, BLOCK_M, 1, BLOCK_D))
