@@ -35,6 +35,12 @@ def switched_module(name, value):
                           f"triton_fwd{name.lower()}_{str(value).lower()}")
 
 
+def with_attr(name, value):
+    """The API with triton_fwd.<name> (a Python-level setting read by launch_args) set to value for the call."""
+    call = lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)  # noqa: E731
+    return patched_call(call, triton_fwd, name, value, clear_launchers=True)
+
+
 def through_api(mod):
     call = lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)  # noqa: E731
     inner = patched_call(call, triton_fwd.KERNELS, "attn_fwd_tma", mod.attn_fwd_tma, clear_launchers=True)
@@ -45,6 +51,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--switch", required=True)
+    ap.add_argument("--attr", action="store_true", help="--switch names a Python-level setting of triton_fwd (values "
+                    "as Python literals), patched for the call, not a constexpr line")
     ap.add_argument("--values", default="True", help="comma-separated values, one build each")
     ap.add_argument("--shapes", default=SHAPES)
     ap.add_argument("--rounds", type=int, default=15)
@@ -53,7 +61,11 @@ def main():
     values = args.values.split(",")
     peers = peer_kernels()
     kernels = {"off": through_api(triton_fwd)}
-    kernels.update({v: through_api(switched_module(args.switch, v)) for v in values})
+    if args.attr:
+        import ast
+        kernels.update({v: with_attr(args.switch, ast.literal_eval(v)) for v in values})
+    else:
+        kernels.update({v: through_api(switched_module(args.switch, v)) for v in values})
     kernels.update(flash=peers["sdpa_flash"], cudnn=peers["sdpa_cudnn"])
     rows = []
     for s in args.shapes.split(";"):
