@@ -183,3 +183,20 @@ def test_row_reference_matches_full_reference():
         out, lse_rows = attention_ref_rows(q, k, v, 0.2, -5, b, h, rows)
         assert torch.allclose(out, full[b, rows, h], atol=1e-12)
         assert torch.equal(torch.isfinite(lse_rows), torch.isfinite(lse[b, h, rows]))
+
+
+def test_division_magic_is_exact_below_2_16():
+    """attn_fwd_tma finds its batch, head and key/value head by multiplying with triton_fwd.division_magic's numbers
+    (block_info.query_tile_magic): n // d == ((n * magic) >> 32) - n for every n < 2^16 and the divisors checked here
+    (all up to 1,024, powers of two, primes, the largest), and the magic is at least 2^32 (passed as int64, one
+    binary). Divisors outside [1, 65535] are refused with the argument's name."""
+    import numpy as np
+    from dhpfa.kernels.triton_fwd import division_magic
+    n = np.arange(1 << 16, dtype=np.int64)
+    for d in [*range(1, 1025), 2048, 4096, 32768, 65521, 65534, 65535, 3 * 5 * 7 * 11 * 13, 40961]:
+        m = division_magic(d, "heads")
+        assert m >= 1 << 32
+        assert np.array_equal(((n * m) >> 32) - n, n // d), d
+    for bad in (0, 1 << 16):
+        with pytest.raises(ValueError, match="heads"):
+            division_magic(bad, "heads")

@@ -19,6 +19,21 @@ def query_tile(H, H_KV, CAUSAL: tl.constexpr):
 
 
 @triton.jit
+def query_tile_magic(MAGIC_H, MAGIC_G, H, CAUSAL: tl.constexpr):
+    """query_tile with the two divisions (by the head count H and the group size G = H / H_KV) done by multiplying with
+    the host's magic numbers (triton_fwd.division_magic): n // d = ((n * magic) >> 32) - n for n, d < 2^16."""
+    if CAUSAL:
+        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
+    else:
+        pid_m = tl.program_id(0)
+    pid_bh = tl.program_id(1)
+    b = (((pid_bh.to(tl.int64) * MAGIC_H) >> 32) - pid_bh).to(tl.int32)
+    h = pid_bh - b * H
+    h_kv = (((h.to(tl.int64) * MAGIC_G) >> 32) - h).to(tl.int32)
+    return pid_m, pid_bh, b, h, h_kv
+
+
+@triton.jit
 def kv_bounds(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, CAUSAL: tl.constexpr):
     """(n_full, kv_end): keys below n_full are visible to every row of the tile (no mask); blocks in
     [n_full, kv_end) need the causal and/or ragged-tail mask. Query row i sees key j when

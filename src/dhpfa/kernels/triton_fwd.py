@@ -11,7 +11,8 @@ import torch
 import triton
 import triton.language as tl
 
-from .block_info import kv_bounds, kv_bounds_rows, mask_scores, mask_window, query_tile, window_bounds
+from .block_info import kv_bounds, kv_bounds_rows, mask_scores, mask_window, query_tile, query_tile_magic, \
+    window_bounds
 from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
 
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
@@ -230,13 +231,19 @@ def _tma_step(acc, m_i, l_i, q, k_desc, v_desc, b, h_kv, offs_m, start_n, qk_sca
     return acc, m_i, l_i
 
 
-@triton.jit(do_not_specialize=SHAPE_ARGS)
-def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
+@triton.jit(do_not_specialize=SHAPE_ARGS + ["MAGIC_H", "MAGIC_G"])
+def attn_fwd_tma(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale, MAGIC_H, MAGIC_G,
                  H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                  HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                  CAUSAL: tl.constexpr, DOT_PRECISION: tl.constexpr):
     """Same computation as attn_fwd, with every tile moved by TMA on 4-D (B, S, H, D) descriptors."""
-    pid_m, pid_bh, b, h, h_kv = query_tile(H, H_KV, CAUSAL)
+    # The batch, head and key/value head by multiplications with the host's magic numbers (division_magic), not by
+    # integer divisions: the Q TMA issues 100 instructions earlier (offline SASS, D=64: at 0x2c0, not 0x640), loop
+    # bodies unchanged. Session 28 (H200, the API in graph replay, 25 interleaved rounds, twice): D=64 (32,32,512)
+    # x1.042 / x1.044, causal x1.034 / x1.033, causal 1K x1.018 / x1.016, (16,32,1024) x0.993 / x1.011, causal 2K / 4K
+    # x0.995-1.012, (4,16,1024) x1.015 / x1.014, (2,48,777) causal x1.022 / x1.020; D=32 (32,64,512) x1.045 / x1.045;
+    # D=128 (1,8,512) causal x1.012 / x1.010; D=96 / 192 causal 2K x0.992-1.004.
+    pid_m, pid_bh, b, h, h_kv = query_tile_magic(MAGIC_H, MAGIC_G, H, CAUSAL)
     m0 = pid_m * BLOCK_M
     offs_m = m0 + tl.arange(0, BLOCK_M)
 
@@ -620,7 +627,8 @@ def launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset,
     elif kernel == "attn_fwd_tma":
         tensors = (_descriptor(q, config.block_m, block_d), _descriptor(k, config.block_n, block_d),
                    _descriptor(v, config.block_n, block_d), _descriptor(out, config.block_m, block_d),
-                   lse, float(softmax_scale) * LOG2E)
+                   lse, float(softmax_scale) * LOG2E, division_magic(heads, "heads"),
+                   division_magic(heads // heads_kv, "heads // kv heads"))
     else:
         raise ValueError(f"unknown kernel {kernel!r}")
     args = (*tensors, heads, heads_kv, seq_q, seq_k, int(causal_offset))
@@ -640,6 +648,16 @@ KERNELS.update({"attn_varlen_combine" + group: attn_varlen_combine for group in 
 def launch(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config):
     grid, args, kwargs = launch_args(kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, config)
     KERNELS[kernel][grid](*args, **kwargs)
+
+
+def division_magic(d: int, name: str) -> int:
+    """2^32 + ceil(2^32 / d), for block_info.query_tile_magic: for 0 <= n < 2^16 and 1 <= d < 2^16, n // d ==
+    ((n * magic) >> 32) - n (ceil(2^32 / d) * d exceeds 2^32 by less than d, so n times the excess stays below 2^32).
+    Always >= 2^32, so Triton passes it as int64 whatever d is (one binary). The dividends are program ids of a grid
+    axis (at most 65,535 programs) and heads."""
+    if not 1 <= d < 1 << 16:
+        raise ValueError(f"{name} must be in [1, 65535] for the TMA kernel's tile schedule, got {d}")
+    return (1 << 32) + -(-(1 << 32) // d)
 
 
 def _descriptor(t, block_rows, block_d):
