@@ -10,7 +10,9 @@ sampled rows against float64 (tma_one_loop_ab.rel_err).
 
 Session 28 runs 1-3: _TMA_SKIP_EMPTY (since removed: attn_fwd_tma's masked loop now runs under a branch on its public
 block count, and the same around the unmasked loop or in attn_fwd did not pay); runs 4-5: _TMA_MASKED_STAGES (2 ships
-for the 64x64 tiles) and _TMA_CAUSAL_ONE_LOOP (wrong outputs at D=64 on the GPU), both since removed.
+for the 64x64 tiles) and _TMA_CAUSAL_ONE_LOOP (wrong outputs at D=64 on the GPU); run 10 _TMA_PREFETCH (slower); run 11
+--attr TMA_GRID3 (mixed); run 12 _TMA_MAGIC (ships). Every one of these switches has since been removed from the tree;
+docs/experiments/session28_*.diff hold the edits that did not ship.
 """
 import argparse
 import json

@@ -188,7 +188,7 @@ def test_row_reference_matches_full_reference():
 def test_division_magic_is_exact_below_2_16():
     """attn_fwd_tma finds its batch, head and key/value head by multiplying with triton_fwd.division_magic's numbers
     (block_info.query_tile_magic): n // d == ((n * magic) >> 32) - n for every n < 2^16 and the divisors checked here
-    (all up to 1,024, powers of two, primes, the largest), and the magic is at least 2^32 (passed as int64, one
+    (all up to 1,024 and some larger ones up to the largest), and the magic is at least 2^32 (passed as int64, one
     binary). Divisors outside [1, 65535] are refused with the argument's name."""
     import numpy as np
     from dhpfa.kernels.triton_fwd import division_magic
