@@ -34,7 +34,8 @@ def _full_audit_item(items):
 AFTER_FULL_AUDIT = ("test_named_barrier_ids_are_the_kernels_own", "test_three_consumer_warpgroups_compile_clean",
                     "test_p_waits_for_its_gemm_in_packed_words",  # (these three share one module fixture)
                     "test_every_shape_launches_the_audited_binary", "test_every_varlen_shape_launches_the_audited_binary",
-                    "test_batched_disassembly_equals_cuobjdump")
+                    "test_batched_disassembly_equals_cuobjdump",
+                    "test_triton_kernels_keep_q_registers_out_of_their_key_loops")
 
 
 def pytest_collection_modifyitems(session, config, items):

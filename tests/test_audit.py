@@ -697,3 +697,78 @@ def test_tma_tiles_skip_the_masked_loop_set_up_when_it_has_no_blocks():
     assert len(out) == 2, out  # D=64 bf16, causal and not
     for name, skips in out.items():
         assert any(e >= 3 and iv >= 3 and g >= 8 for e, iv, g in skips), (name, skips)
+
+
+# A QK^T GEMM (HGMMA without .tnspB) whose A operand is in registers (Q, loaded before the key loop) must read registers
+# the loop never writes. Session 28: a Triton 3.6 build of attn_fwd_tma (every causal block in one masked loop from a
+# constant start, D=64; docs/experiments/session28_tma_causal_one_loop.diff) put the loop's P (the PV GEMM's operand)
+# into Q's registers, so from the second block on QK^T read P: relative errors of 0.2-0.45 on the GPU, right in the
+# interpreter. This check reads that from the SASS.
+_Q_OPERAND_CHECK = """
+def q_clobbers(ins):
+    '''[(loop start, HGMMA address, register)] for QK^T HGMMAs inside a loop reading an A register the loop writes, and
+    the number of such HGMMAs checked.'''
+    out, checked = [], 0
+    end = max(x.addr for x in ins if x.opcode == "EXIT")
+    for br in ins:
+        if br.opcode == "BRA" and br.target is not None and br.target < br.addr <= end:
+            body = [x for x in ins if br.target <= x.addr <= br.addr]
+            written = {r for x in body for op in x.operands[:x.ndest] for r in op.regs if r.kind == "R"}
+            for x in body:
+                if x.opcode.startswith("HGMMA") and ".tnspB" not in x.text and x.operands[1].regs \\
+                        and x.operands[1].regs[0].kind == "R":
+                    checked += 1
+                    out += [(hex(br.target), hex(x.addr), str(r)) for r in x.operands[1].regs if r in written][:1]
+    return out, checked
+"""
+_Q_OPERANDS = _Q_OPERAND_CHECK + """
+import json
+from dhpfa.audit import variant_launch
+from dhpfa.audit import compile as C
+from dhpfa.audit.sass import parse_functions
+from dhpfa.kernels import variants
+binaries = {}
+for v in variants.audited_variants():
+    if v.kernel in ("attn_fwd_tma", "attn_fwd"):
+        c = C.compile_offline(*variant_launch(v))
+        binaries.setdefault(c.sha256, (v.name, c.cubin))
+names, cubins = zip(*binaries.values())
+out = {}
+for name, text in zip(names, C.sass_texts(list(cubins))):
+    for ins in parse_functions(text).values():
+        out[name] = q_clobbers(ins)
+print(json.dumps(out))
+"""
+
+
+def test_q_clobber_check_flags_a_loop_that_writes_the_qk_operand():
+    """The check below on a hand-written loop: a QK^T HGMMA reading R100..R103 and an F2FP writing R100 in the same loop
+    (the miscompile's pattern) is flagged; the same loop writing R104 is not."""
+    from dhpfa.audit.sass import parse_functions
+    ns = {}
+    exec(_Q_OPERAND_CHECK, ns)
+    for written, flagged in (("R100", True), ("R104", False)):
+        sass = ("Function : k\n"
+                "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
+                "        /*0010*/                   HGMMA.64x64x16.F32.BF16 R24, R100, gdesc[UR16], RZ, !UPT ;\n"
+                f"        /*0020*/                   F2FP.BF16.F32.PACK_AB {written}, R49, R50 ;\n"
+                "        /*0030*/                   HGMMA.64x64x16.F32.BF16 R56, R104, gdesc[UR16].tnspB, R56 ;\n"
+                "        /*0040*/              @!P0 BRA 0x10 ;\n"
+                "        /*0050*/                   EXIT ;\n")
+        (ins,) = parse_functions(sass).values()
+        clobbers, checked = ns["q_clobbers"](ins)
+        assert checked == 1 and bool(clobbers) == flagged, (written, clobbers, checked)
+
+
+def test_triton_kernels_keep_q_registers_out_of_their_key_loops():
+    """Every shipped binary of the dense Triton kernels: no QK^T HGMMA in a loop reads an A-operand register that the
+    loop writes (the check above). 28 of attn_fwd_tma's 36 binaries keep Q in registers; attn_fwd's, the varlen
+    kernels' (checked once: 0 of 412) and the Gluon kernels' read Q from shared memory. Runs after the full audit, which
+    has compiled them."""
+    res = subprocess.run([sys.executable, "-c", _Q_OPERANDS], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         timeout=900)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert sum(1 for _, checked in out.values() if checked) >= 28, out
+    bad = {name: clobbers for name, (clobbers, _) in out.items() if clobbers}
+    assert not bad, bad
