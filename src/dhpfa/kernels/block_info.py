@@ -6,31 +6,32 @@ import triton.language as tl
 
 
 @triton.jit
-def query_tile(H, H_KV, CAUSAL: tl.constexpr):
-    """(pid_m, pid_bh, batch, head, kv head) of this program."""
+def tile_row_block(CAUSAL: tl.constexpr):
+    """The query tile (row block) of this program along grid axis 0."""
     if CAUSAL:
         # Heaviest tiles (most visible keys) first, so the tail of the grid is short.
-        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
+        return tl.num_programs(0) - 1 - tl.program_id(0)
     else:
-        pid_m = tl.program_id(0)
+        return tl.program_id(0)
+
+
+@triton.jit
+def query_tile(H, H_KV, CAUSAL: tl.constexpr):
+    """(pid_m, pid_bh, batch, head, kv head) of this program."""
     pid_bh = tl.program_id(1)
     h = pid_bh % H
-    return pid_m, pid_bh, pid_bh // H, h, h // (H // H_KV)
+    return tile_row_block(CAUSAL), pid_bh, pid_bh // H, h, h // (H // H_KV)
 
 
 @triton.jit
 def query_tile_magic(MAGIC_H, MAGIC_G, H, CAUSAL: tl.constexpr):
     """query_tile with the two divisions (by the head count H and the group size G = H / H_KV) done by multiplying with
     the host's magic numbers (triton_fwd.division_magic): n // d = ((n * magic) >> 32) - n for n, d < 2^16."""
-    if CAUSAL:
-        pid_m = tl.num_programs(0) - 1 - tl.program_id(0)
-    else:
-        pid_m = tl.program_id(0)
     pid_bh = tl.program_id(1)
     b = (((pid_bh.to(tl.int64) * MAGIC_H) >> 32) - pid_bh).to(tl.int32)
     h = pid_bh - b * H
     h_kv = (((h.to(tl.int64) * MAGIC_G) >> 32) - h).to(tl.int32)
-    return pid_m, pid_bh, b, h, h_kv
+    return tile_row_block(CAUSAL), pid_bh, b, h, h_kv
 
 
 @triton.jit
