@@ -22,7 +22,7 @@ import torch
 from dhpfa.kernels import triton_fwd
 from dhpfa.measure.bench import interleaved_ms, peer_kernels
 from small_tiles import module_variant  # scripts/
-from tma_one_loop_ab import rel_err, with_tma  # scripts/
+from tma_one_loop_ab import rel_err, shape_sets, with_tma  # scripts/
 
 SHAPES = "32,32,512,64;32,32,512,64,c;16,32,1024,64;16,32,1024,64,c;8,32,2048,64;8,32,2048,64,c;4,16,1024,64"
 
@@ -40,12 +40,7 @@ def main():
                "flash": peers["sdpa_flash"], "cudnn": peers["sdpa_cudnn"]}
     rows, ok = [], True
     for s in args.shapes.split(";"):
-        f = s.split(",")
-        causal = f[-1] == "c"
-        b, h, sq, d = [int(x) for x in (f[:-1] if causal else f)]
-        g = torch.Generator(device="cuda").manual_seed(b * 1000 + sq + d)
-        sets = [tuple(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
-                for _ in range(3)]
+        b, h, sq, d, causal, sets = shape_sets(s)
         errs = {n: rel_err(kernels[n](*sets[0], causal), *sets[0], causal) for n in ("on", "off")}
         ok &= max(errs.values()) < 1e-2
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, batch_ms=25.0, graph=True)

@@ -42,6 +42,18 @@ def with_tma(kernel):
                         triton_fwd.KERNELS, "attn_fwd_tma", kernel, clear_launchers=True)
 
 
+def shape_sets(spec):
+    """(b, h, sq, d, causal, sets) of a "B,H,S,D[,c]" shape: three bf16 (q, k, v) sets on the GPU, (B, H, S, D), seeded
+    by the shape (the A/B scripts' inputs)."""
+    f = spec.split(",")
+    causal = f[-1] == "c"
+    b, h, sq, d = [int(x) for x in (f[:-1] if causal else f)]
+    g = torch.Generator(device="cuda").manual_seed(b * 1000 + sq + d)
+    sets = [tuple(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+            for _ in range(3)]
+    return b, h, sq, d, causal, sets
+
+
 def rel_err(out, q, k, v, causal):
     """Worst relative error of sampled rows of two (batch, head) pairs against float64; (B, H, S, D) inputs."""
     q, k, v, out = (t.transpose(1, 2) for t in (q, k, v, out))
@@ -67,12 +79,7 @@ def main():
                "flash": peers["sdpa_flash"], "cudnn": peers["sdpa_cudnn"]}
     rows = []
     for s in args.shapes.split(";"):
-        f = s.split(",")
-        causal = f[-1] == "c"
-        b, h, sq, d = [int(x) for x in (f[:-1] if causal else f)]
-        g = torch.Generator(device="cuda").manual_seed(b * 1000 + sq + d)
-        sets = [tuple(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
-                for _ in range(3)]
+        b, h, sq, d, causal, sets = shape_sets(s)
         outs = {n: kernels[n](*sets[0], causal) for n in ("base", "one")}
         same = torch.equal(outs["base"], outs["one"])
         err = rel_err(outs["one"], *sets[0], causal)

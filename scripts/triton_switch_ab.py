@@ -25,7 +25,7 @@ import dhpfa
 from dhpfa.kernels import triton_fwd
 from dhpfa.measure.bench import interleaved_ms, peer_kernels
 from small_tiles import module_variant, patched_call  # scripts/
-from tma_one_loop_ab import rel_err  # scripts/
+from tma_one_loop_ab import rel_err, shape_sets  # scripts/
 
 SHAPES = ("32,32,512,64;32,32,512,64,c;16,32,1024,64;16,32,1024,64,c;8,32,2048,64,c;4,32,4096,64,c;1,8,512,64,c;"
           "4,16,1024,64;32,64,512,32;32,64,512,32,c;16,16,1024,128,c")
@@ -71,12 +71,7 @@ def main():
     kernels.update(flash=peers["sdpa_flash"], cudnn=peers["sdpa_cudnn"])
     rows = []
     for s in args.shapes.split(";"):
-        f = s.split(",")
-        causal = f[-1] == "c"
-        b, h, sq, d = [int(x) for x in (f[:-1] if causal else f)]
-        g = torch.Generator(device="cuda").manual_seed(b * 1000 + sq + d)
-        sets = [tuple(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
-                for _ in range(3)]
+        b, h, sq, d, causal, sets = shape_sets(s)
         outs = {n: kernels[n](*sets[0], causal) for n in ["off"] + values}
         same = {v: torch.equal(outs["off"], outs[v]) for v in values}
         err = {v: rel_err(outs[v], *sets[0], causal) for v in values}
