@@ -11,7 +11,4 @@ t0=$(date +%s)
 timeout 300 python3 scripts/triton_switch_ab.py --switch _TMA_SKIP_EMPTY --out "$OUT/ab" --rounds ${ROUNDS:-15} 2>&1 \
   | grep -v "^\[" | tail -20
 echo "ab $(( $(date +%s) - t0 )) s"
-DHPFA_TMA_SKIP_EMPTY=1 timeout 200 python3 -m pytest -q -m gpu -n 8 tests/test_gpu.py -o cache_dir=/tmp/pc -rf \
-  -k "attn_fwd_tma or attn_fwd- or protocol or odd_shapes or at_d64_d128 or one_query_tile or bitwise or repeated" \
-  > "$OUT/tests.log" 2>&1
-echo "gpu tests (switch on) rc $? $(( $(date +%s) - t0 )) s"; tail -5 "$OUT/tests.log"
+DHPFA_TMA_SKIP_EMPTY=1 LABEL="switch on" TAIL=5 t0=$t0 bash scripts/triton_gpu_tests.sh

@@ -7,10 +7,7 @@ export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PY
 OUT=${OUT:-out}; mkdir -p "$OUT"
 for w in .whl/*.whl; do python3 -m zipfile -e "$w" /tmp/xd; done
 t0=$(date +%s)
-timeout 200 python3 -m pytest -q -m gpu -n 8 tests/test_gpu.py -o cache_dir=/tmp/pc -rf \
-  -k "attn_fwd_tma or attn_fwd- or protocol or odd_shapes or at_d64_d128 or one_query_tile or bitwise or repeated" \
-  > "$OUT/tests.log" 2>&1
-echo "gpu tests rc $? $(( $(date +%s) - t0 )) s"; tail -3 "$OUT/tests.log"
+t0=$t0 bash scripts/triton_gpu_tests.sh
 COUNTERS_LIMIT=120 bash scripts/counters_batch.sh "32,32,512,64" "4,16,1024,64 --causal"
 echo "counters $(( $(date +%s) - t0 )) s"
 bash scripts/session26_run5.sh
