@@ -523,3 +523,81 @@ def test_cached_launch_equals_jit_launch(variant):
         dst.copy_(src)
     out.fill_(float("nan")), lse.fill_(float("nan"))
     assert same(run(qkv, out, lse), jit(qkv))
+
+
+# ---- grids past CUDA's second-axis limit (dispatch.batch_slices) ----------------------------------------------------
+def _nan_outputs(monkeypatch):
+    from dhpfa import api
+    monkeypatch.setattr(api, "_empty", lambda shape, dtype, device: torch.full(shape, float("nan"), dtype=dtype,
+                                                                               device=device))
+    monkeypatch.setattr(api, "_PLANS", {})
+    return api
+
+
+@pytest.mark.parametrize("b,sq,sk,h,hk,causal", [(2052, 64, 64, 32, 32, True), (4100, 1, 40, 32, 16, False)],
+                         ids=["prefill-64", "decode-gqa"])
+def test_dense_grid_past_the_second_axis_limit(monkeypatch, b, sq, sk, h, hk, causal):
+    """B x H programs (the packed decode step's B x H_kv) past 65,535 on the Triton tiles' second grid axis: the call
+    runs as batch slices. First call (JIT) and second (the cached _Slices launcher) bitwise equal, and equal to calls
+    of at most 1,024 entries (grids within the limit); float64 rows at the slices' edges."""
+    api = _nan_outputs(monkeypatch)
+    g = torch.Generator(device="cuda").manual_seed(b + sq)
+    q = torch.randn(b, sq, h, 64, device="cuda", dtype=torch.bfloat16, generator=g)
+    k = torch.randn(b, sk, hk, 64, device="cuda", dtype=torch.bfloat16, generator=g)
+    v = torch.randn(b, sk, hk, 64, device="cuda", dtype=torch.bfloat16, generator=g)
+    out1, lse1 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    (plan,) = api._PLANS.values()
+    assert plan.variant.kernel in variants.TRITON_KERNELS, plan.variant.name
+    assert isinstance(plan.launcher, dispatch._Slices), "the launch was not sliced"
+    out2, lse2 = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    torch.cuda.synchronize()
+    assert not out1.isnan().any() and not lse1.isnan().any()
+    assert torch.equal(out1, out2) and torch.equal(lse1, lse2)
+    for b0 in range(0, b, 1024):
+        o, l_ = dhpfa.flash_attn_func(q[b0:b0 + 1024], k[b0:b0 + 1024], v[b0:b0 + 1024], causal=causal,
+                                      return_lse=True)
+        assert torch.equal(o, out1[b0:b0 + 1024]) and torch.equal(l_, lse1[b0:b0 + 1024]), b0
+    step = plan.launcher.parts[1][0]
+    rows = torch.arange(sq, device="cuda")
+    for bb, hh in ((0, 0), (step - 1, h - 1), (step, 1), (b - 1, h - 1)):
+        ro, rl = attention_ref_rows(q, k, v, 1 / 8, sk - sq if causal else None, bb, hh, rows)
+        err = float((out1[bb, rows, hh].double() - ro).norm() / ro.norm())
+        assert err < TOL[torch.bfloat16], (bb, hh, err)
+        assert torch.allclose(lse1[bb, hh, rows].double(), rl, rtol=1e-3, atol=1e-3)
+
+
+def test_varlen_grid_past_the_second_axis_limit(monkeypatch):
+    """2,100 sequences x 32 heads on the varlen kernel's second grid axis (67,200 programs): sliced launches, first and
+    second call bitwise equal and equal to calls over at most 512 sequences; float64 at the slices' edges."""
+    api = _nan_outputs(monkeypatch)
+    g = torch.Generator().manual_seed(5)
+    lens = torch.randint(1, 65, (2100,), generator=g)
+    cu = torch.zeros(2101, dtype=torch.int32)
+    cu[1:] = lens.cumsum(0)
+    cu = cu.cuda()
+    gd = torch.Generator(device="cuda").manual_seed(6)
+    q, k, v = (torch.randn(int(lens.sum()), 32, 64, device="cuda", dtype=torch.bfloat16, generator=gd)
+               for _ in range(3))
+    out1, lse1 = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 64, 64, causal=True, return_lse=True)
+    (plan,) = api._PLANS.values()
+    assert isinstance(plan.launcher, dispatch._Slices), "the launch was not sliced"
+    out2, lse2 = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 64, 64, causal=True, return_lse=True)
+    torch.cuda.synchronize()
+    assert not out1.isnan().any() and not lse1.isnan().any()
+    assert torch.equal(out1, out2) and torch.equal(lse1, lse2)
+    cl = cu.tolist()
+    for b0 in range(0, 2100, 512):
+        b1 = min(2100, b0 + 512)
+        r0, r1 = cl[b0], cl[b1]
+        o, l_ = dhpfa.flash_attn_varlen_func(q[r0:r1], k[r0:r1], v[r0:r1], cu[b0:b1 + 1] - r0, cu[b0:b1 + 1] - r0,
+                                             64, 64, causal=True, return_lse=True)
+        assert torch.equal(o, out1[r0:r1]) and torch.equal(l_, lse1[:, r0:r1]), b0
+    step = plan.launcher.parts[1][0]
+    for s in (0, step - 1, step, 2099):
+        r0, r1 = cl[s], cl[s + 1]
+        rows = torch.arange(r1 - r0, device="cuda")
+        for hh in (0, 31):
+            ro, rl = attention_ref_rows(q[None, r0:r1], k[None, r0:r1], v[None, r0:r1], 1 / 8, 0, 0, hh, rows)
+            err = float((out1[r0:r1, hh].double() - ro).norm() / ro.norm())
+            assert err < TOL[torch.bfloat16], (s, hh, err)
+            assert torch.allclose(lse1[hh, r0:r1].double(), rl, rtol=1e-3, atol=1e-3)

@@ -200,3 +200,45 @@ def test_division_magic_is_exact_below_2_16():
     for bad in (0, 1 << 16):
         with pytest.raises(ValueError, match="heads"):
             division_magic(bad, "heads")
+
+
+def _recorded_grids(monkeypatch, module, name):
+    """Record the grid of every launch that module.name (a launch-args builder) returns."""
+    grids, real = [], getattr(module, name)
+
+    def recording(*a, **kw):
+        out = real(*a, **kw)
+        grids.append(tuple(out[0]))
+        return out
+    monkeypatch.setattr(module, name, recording)
+    return grids
+
+
+@pytest.mark.parametrize("b,h,hk,sq,causal", [(9, 2, 2, 37, True), (6, 3, 1, 20, False), (7, 8, 2, 1, True)])
+def test_grid_past_the_second_axis_limit_runs_as_batch_slices(monkeypatch, b, h, hk, sq, causal):
+    """CUDA's grids take at most 65,535 programs on the second axis, where the Triton kernels put batch x heads: a call
+    past it runs as several launches of the same binary on slices of the batch (dispatch.batch_slices), each within
+    the limit and starting at a multiple of 4 entries. The limit is lowered here so that the interpreter splits small
+    calls (a decode step with grouped heads included: its packed rows count the key/value heads); out and lse must
+    still match float64 in every slice, the tail slice included."""
+    from dhpfa.kernels import dispatch
+    monkeypatch.setattr(dispatch, "MAX_GRID_Y", 12)
+    grids = _recorded_grids(monkeypatch, dispatch, "launch_args")
+    api._PLANS.clear()
+    _check(b, sq, sq + 5, h, hk, 32, causal, torch.float16, torch.Generator().manual_seed(b * 10 + h))
+    assert grids[0][1] > 12, "the whole call's grid is past the lowered limit"
+    runs = grids[1:]
+    per_entry = grids[0][1] // b
+    assert len(runs) == -(-b // (12 // per_entry // 4 * 4)) >= 2 and all(g[1] <= 12 for g in runs)
+    assert sum(g[1] for g in runs) == grids[0][1], "the slices cover the batch once"
+
+
+def test_batch_slices_start_at_multiples_of_four_and_refuse_too_many_heads(monkeypatch):
+    from dhpfa.kernels import dispatch
+    assert dispatch.batch_slices(4095, 16) == [(0, 4095)]  # 65,520 programs
+    assert dispatch.batch_slices(4096, 16) == [(0, 4092), (4092, 4096)]  # 65,536
+    assert dispatch.batch_slices(70000, 1) == [(0, 65532), (65532, 70000)]
+    assert dispatch.batch_slices(4, 16383) == [(0, 4)]
+    assert dispatch.batch_slices(5, 16383) == [(0, 4), (4, 5)]
+    with pytest.raises(ValueError, match=r"^q: 16384 heads per batch entry .* at most 16383 are supported"):
+        dispatch.batch_slices(5, 16384)

@@ -1099,3 +1099,68 @@ def test_gpu_varlen_plans_keep_fast_launchers(monkeypatch):
                            first)
     plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)]
     assert len(plans) == 2 and all(p.launcher is not None for p in plans)
+
+
+# ---- grids past CUDA's second-axis limit (dispatch.batch_slices), the limit lowered for the interpreter -------------
+def _sliced(monkeypatch, limit):
+    """Lower dispatch.MAX_GRID_Y to `limit` and record the second-axis size of every varlen attention launch."""
+    from dhpfa.kernels import dispatch
+    monkeypatch.setattr(dispatch, "MAX_GRID_Y", limit)
+    sizes, real = [], dispatch.varlen_launch_args
+
+    def recording(variant, *a, **kw):
+        out = real(variant, *a, **kw)
+        if variant.kernel in variants.VARLEN_KERNELS.values():
+            sizes.append(out[0][1])
+        return out
+    monkeypatch.setattr(dispatch, "varlen_launch_args", recording)
+    return sizes
+
+
+@interp
+@pytest.mark.parametrize("causal", [False, True])
+def test_sequences_past_the_grid_limit_run_as_slices(monkeypatch, split, grouped, causal):
+    """More sequences x head groups than the grid's second axis takes: the call runs as launches over slices of the
+    sequences (their offsets moved, q, k, lse and the split workspace shared: absolute rows), each within the limit,
+    and every sequence (the tail slice's included) matches float64."""
+    sizes = _sliced(monkeypatch, 16)
+    lens_q, lens_k = [5, 1, 17, 3, 0, 9, 2, 11, 4], [5, 30, 17, 1, 6, 9, 0, 20, 4]
+    run_case(lens_q, lens_k, 4, 2, 32, causal, torch.float16, seed=3 + causal)
+    per_seq = 2 if grouped else 4
+    assert len(sizes) == -(-9 // (16 // per_seq // 4 * 4)) >= 2 and max(sizes) <= 16
+    assert sum(sizes) == 9 * per_seq
+
+
+@interp
+def test_paged_cache_past_the_grid_limit_runs_as_slices(monkeypatch, split):
+    """A paged cache's block table moves with the sequences' offsets."""
+    sizes = _sliced(monkeypatch, 8)
+    gen = torch.Generator().manual_seed(77)
+    lens_q, lens_k = [1, 3, 2, 1, 2, 1], [19, 7, 0, 40, 12, 5]
+    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, 32, 8, gen)
+    q = (torch.randn(sum(lens_q), 2, 32, generator=gen) * 2).half()
+    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
+    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 3, 40, causal=True, block_table=bt,
+                                            return_lse=True)
+    check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), True,
+                    TOL[torch.float16])
+    assert len(sizes) == 2 and sizes == [8, 4]
+
+
+@interp
+def test_kvcache_past_the_grid_limit_runs_as_slices(monkeypatch):
+    """flash_attn_with_kvcache's (start, end) row pairs per sequence (k_stride 2) move two entries per sequence."""
+    sizes = _sliced(monkeypatch, 8)
+    kc, vc, gen = _cache(b=6, hk=2)
+    lens = torch.tensor([5, 17, 0, 33, 1, 12], dtype=torch.int32)
+    q = (torch.randn(6, 2, 2, 32, generator=gen) * 2).half()
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, causal=True, return_softmax_lse=True)
+    assert len(sizes) == 2 and sizes == [8, 4]
+    for b in range(6):
+        n = int(lens[b])
+        ref, ref_lse = attention_ref(q[b:b + 1], kc[b:b + 1, :n], vc[b:b + 1, :n], 1 / math.sqrt(32),
+                                     n - 2, None, 0.0)
+        finite = torch.isfinite(ref_lse)
+        if finite.any():
+            assert rel_err(out[b:b + 1], ref) < TOL[torch.float16], b
+        assert torch.equal(torch.isfinite(lse[b:b + 1]), finite), b

@@ -119,6 +119,52 @@ class _Pair:
         return self.second(tensors, scale, device_index)
 
 
+# CUDA's limit on a grid's second axis. The Triton kernels put batch x heads there (the dense kernels B * H, the varlen
+# ones sequences x head groups), so a call past it runs as several launches of the same binary, each on a slice of the
+# batch: every per-sequence tensor's base moves by whole batch entries (the kernels index within an entry, and where
+# a tensor holds absolute rows, as the varlen q and k do, only the offsets and the block table move). Slices start at
+# multiples of SLICE_ALIGN entries, so every moved base keeps the 16-byte alignment the binaries are specialised on
+# (an int32 offset is 4 bytes; an fp32 lse entry H x S floats). Public: shapes decide. The Gluon kernels' grids are
+# one axis (no limit that a call can reach).
+MAX_GRID_Y = 65535
+SLICE_ALIGN = 4
+
+
+def batch_slices(batch: int, per_entry: int):
+    """[(b0, b1)] slices of `batch` entries whose grids fit MAX_GRID_Y, per_entry programs on the second axis per
+    entry (one slice where the whole grid fits)."""
+    if batch * per_entry <= MAX_GRID_Y:
+        return [(0, batch)]
+    step = MAX_GRID_Y // per_entry // SLICE_ALIGN * SLICE_ALIGN
+    if step < 1:
+        raise ValueError(f"q: {per_entry} heads per batch entry on the kernel grid's second axis; at most "
+                         f"{MAX_GRID_Y // SLICE_ALIGN} are supported")
+    return [(b0, min(batch, b0 + step)) for b0 in range(0, batch, step)]
+
+
+def _moved(t, elements):
+    """A tensor whose data pointer is t's moved by `elements` (what the launchers read of it), or t itself."""
+    if t is None or not elements:
+        return t
+    return t.as_strided((1,), (1,), t.storage_offset() + elements)
+
+
+class _Slices:
+    """The launchers of a call that runs as batch slices (batch_slices), called as one: slice i's launcher gets
+    every tensor moved by b0_i times its elements per batch entry (`moves`, one per tensor of the call; 0: not
+    moved). The launchers read only base addresses (their shapes and strides are in the launch keys)."""
+    __slots__ = ("parts", "moves")
+
+    def __init__(self, parts, moves):
+        self.parts, self.moves = parts, tuple(moves)
+
+    def __call__(self, tensors, scale, device_index):
+        moves = self.moves + (0,) * (len(tensors) - len(self.moves))
+        for b0, launcher in self.parts:
+            result = launcher(tuple(_moved(t, b0 * m) for t, m in zip(tensors, moves)), scale, device_index)
+        return result
+
+
 def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, window=(-1, -1),
                   softcap=0.0, group=1, splits=1, ws=(None, None), combine=None, k_stride=1, paged=None):
     """Launch a varlen variant on the current device through Triton's JIT (its binary is the audited one: the same
@@ -127,6 +173,20 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
     window, softcap, flags, the block table's shape: the caller keys it), called as launcher((q, k, v, out, lse,
     cu_seqlens_q, cu_seqlens_k, block_table or None, WS_O, WS_L), softmax_scale, device_index) (the workspace of that
     call: varlen_workspace); or None where the fast path is off. paged: (block_table, page_size, pages)."""
+    batch = cu_seqlens_q.shape[0] - 1
+    slices = batch_slices(batch, q.shape[1] // group)
+    if len(slices) > 1:  # sequences [b0, b1): their offsets and block-table rows (q, k, lse, workspace: absolute rows)
+        parts = []
+        for b0, b1 in slices:
+            sub = launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q[b0:b1 + 1],
+                                cu_seqlens_k[b0 * k_stride:b1 * k_stride + (k_stride == 1)], max_seqlen_q,
+                                softmax_scale, window, softcap, group, splits, ws, combine, k_stride,
+                                paged and (paged[0][b0:b1],) + tuple(paged[1:]))
+            parts.append((b0, sub))
+        if any(sub is None for _, sub in parts):
+            return None
+        bt_move = paged[0].stride(0) if paged is not None else 0
+        return _Slices(parts, (0, 0, 0, 0, 0, 1, k_stride, bt_move))
     tensors = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, paged[0] if paged is not None else None) + \
         (tuple(ws) if splits > 1 else ())
     launchers = []
@@ -383,6 +443,14 @@ def _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
         if launcher is not None:
             return launcher(tensors, softmax_scale, q.device.index), key
     grid, args, kwargs = launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset)
+    if len(grid) > 1 and grid[1] > MAX_GRID_Y:  # batch slices (every tensor's first dimension is the batch)
+        parts = []
+        for b0, b1 in batch_slices(q.shape[0], grid[1] // q.shape[0]):
+            kernel, sub_key = _launch(variant, *(t[b0:b1] for t in tensors), softmax_scale, causal, causal_offset)
+            parts.append((b0, None if sub_key is None else _launchers.get(sub_key)))
+        if key is not None and all(sub is not None for _, sub in parts):
+            _launchers[key] = _Slices(parts, (t.stride(0) for t in tensors))
+        return kernel, key
     fn = kernel_fn(variant.kernel)
     kernel = fn[grid](*args, **kwargs)
     if key is not None and key not in _launchers:
