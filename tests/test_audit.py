@@ -496,6 +496,40 @@ def test_every_shape_launches_the_audited_binary(name):
     assert not other, f"shapes that launch a binary the audit did not read: {sorted(other)}"
 
 
+_WIDE_BINARY = """
+import json, sys, torch
+from dhpfa.audit import variant_launch
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import dispatch, variants
+v = next(x for x in variants.shipped_variants() if x.name == sys.argv[1])
+out = {"audited": compile_offline(*variant_launch(v)).sha256, "shapes": {}}
+for b, s, h, st_s, st_b in json.loads(sys.argv[2]):
+    def wide():  # meta tensors: strides past 2^31 elements without the memory
+        return torch.empty(0, dtype=v.dtype, device="meta").as_strided((b, s, h, v.head_dim),
+                                                                       (st_b or s * st_s, st_s, v.head_dim, 1))
+    q, k = wide(), wide()
+    _, args, kwargs = dispatch.launch_args(v, q, k, k, q, torch.empty(b, h, s, device="meta"), 0.1, v.causal, 0)
+    out["shapes"][str((b, s, h, st_s, st_b))] = compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256
+print(json.dumps(out))
+"""
+# (batch, seq, heads, row stride, batch stride or 0 for seq x row stride): an entry of 2.3e9 elements, a batch stride
+# of 2^31 + 1,024, and 600K tokens x 32 heads x 128 (2.5e9)
+WIDE_CLASSES = [(1, 1100, 2, 2 ** 21, 0), (2, 64, 4, 256, 2 ** 31 + 2 ** 10), (1, 600000, 32, 4096, 0)]
+
+
+@pytest.mark.parametrize("name", ["attn_fwd_sm90_ws-bf16-d128-full-m128n128w4s2x2ppqd-persistent",
+                                  "attn_fwd_tma-bf16-d64-causal-m64n64w4s3"])
+def test_wide_batch_entries_launch_the_audited_binary(name):
+    """Calls whose batch entries pass 32-bit offsets run on the TMA-descriptor kernels (api.OFFSET_LIMIT): their
+    strides go into the descriptors (64-bit, never specialised), so such a call launches the audited binary."""
+    res = subprocess.run([sys.executable, "-c", _WIDE_BINARY, name, json.dumps(WIDE_CLASSES)], cwd=ROOT, env=_env(),
+                         capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out["shapes"]) == len(WIDE_CLASSES)
+    assert set(out["shapes"].values()) == {out["audited"]}, out
+
+
 _VARLEN_BINARY = """
 import json, sys, torch
 from dhpfa.audit import variant_launch

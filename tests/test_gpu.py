@@ -601,3 +601,44 @@ def test_varlen_grid_past_the_second_axis_limit(monkeypatch):
             err = float((out1[r0:r1, hh].double() - ro).norm() / ro.norm())
             assert err < TOL[torch.bfloat16], (s, hh, err)
             assert torch.allclose(lse1[hh, r0:r1].double(), rl, rtol=1e-3, atol=1e-3)
+
+
+# ---- batch entries past 32-bit offsets (api.OFFSET_LIMIT): the TMA-descriptor kernels -------------------------------
+@pytest.mark.parametrize("d,s,h,st_s,st_b,causal,kernel", [
+    (128, 1100, 16, 2 ** 21, 0, True, "attn_fwd_sm90_ws"),   # entries of 2.3e9 elements: the two-consumer build
+    (128, 1100, 2, 2 ** 21, 0, True, "attn_fwd_sm90_ws"),    # ... few programs: keys split across two (workspace)
+    (64, 64, 4, 256, 2 ** 31 + 2 ** 10, False, "attn_fwd_tma"),  # a batch stride past 2^31: the 64-row TMA tiles
+    (32, 5000, 1, 2 ** 19, 0, False, "attn_fwd_tma"),         # D=32 at 5,000 keys (the pointer kernel's): TMA tiles
+], ids=["d128-persistent", "d128-split-kv", "d64-batch-stride", "d32-fallback"])
+def test_wide_batch_entries(monkeypatch, d, s, h, st_s, st_b, causal, kernel):
+    """q, k, v whose batch entries span 2^31 elements or more (long rows in a larger buffer, or a batch stride past
+    2^31) run on a TMA-descriptor kernel (the pointer kernel's choice falls back to the same head dim's TMA tiles):
+    out bitwise equal to the same data in contiguous tensors where those run the same variant, float64 on rows at both
+    ends."""
+    api = _nan_outputs(monkeypatch)
+    b = 2 if st_b else 1
+    g = torch.Generator(device="cuda").manual_seed(d + s)
+
+    def wide():
+        buf = torch.empty((b - 1) * (st_b or 0) + (s - 1) * st_s + h * d, device="cuda", dtype=torch.bfloat16)
+        t = buf.as_strided((b, s, h, d), (st_b or s * st_s, st_s, d, 1))
+        t.copy_(torch.randn(b, s, h, d, device="cuda", dtype=torch.bfloat16, generator=g))
+        return t
+    q, k, v = wide(), wide(), wide()
+    out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    (plan,) = api._PLANS.values()
+    assert plan.variant.kernel == kernel, plan.variant.name
+    qc, kc, vc = (t.contiguous() for t in (q, k, v))
+    del q, k, v
+    torch.cuda.empty_cache()
+    ref_o, ref_l = dhpfa.flash_attn_func(qc, kc, vc, causal=causal, return_lse=True)
+    torch.cuda.synchronize()
+    assert not out.isnan().any() and not lse.isnan().any()
+    if list(api._PLANS.values())[-1].variant == plan.variant:
+        assert torch.equal(out, ref_o) and torch.equal(lse, ref_l)
+    rows = torch.unique(torch.tensor([0, 1, s // 2, s - 2, s - 1], device="cuda"))
+    for bb, hh in {(0, 0), (b - 1, h - 1)}:
+        ro, rl = attention_ref_rows(qc, kc, vc, d ** -0.5, 0 if causal else None, bb, hh, rows)
+        err = float((out[bb, rows, hh].double() - ro).norm() / ro.norm())
+        assert err < TOL[torch.bfloat16], (bb, hh, err)
+        assert torch.allclose(lse[bb, hh, rows].double(), rl, rtol=1e-3, atol=1e-3)

@@ -242,3 +242,34 @@ def test_batch_slices_start_at_multiples_of_four_and_refuse_too_many_heads(monke
     assert dispatch.batch_slices(5, 16383) == [(0, 4), (4, 5)]
     with pytest.raises(ValueError, match=r"^q: 16384 heads per batch entry .* at most 16383 are supported"):
         dispatch.batch_slices(5, 16384)
+
+
+@pytest.mark.parametrize("wide", ["q", "k", "out"])
+def test_batch_entries_past_32_bit_offsets_run_on_descriptors_only(monkeypatch, kernel, wide):
+    """A batch entry of q, k or v spanning 2^31 elements or more (or an output that large) runs on the kernels that
+    address through TMA descriptors (variants.DESCRIPTOR_KERNELS: the copy engine's 64-bit strides, 64-bit LSE
+    offsets), and is refused by name on the pointer kernel (32-bit offsets within an entry). The limit
+    (api.OFFSET_LIMIT) is lowered to 3,000 elements here so that small tensors cross it (q, k, v of 40 x 2 x 32 =
+    2,560 do not); out and lse still match float64."""
+    monkeypatch.setattr(api, "OFFSET_LIMIT", 3000)
+    api._PLANS.clear()
+    gen = torch.Generator().manual_seed(7)
+
+    def spread(q, k, v):
+        if wide == "q":  # rows 96 elements apart: 39 x 96 + 64 = 3,808
+            buf = torch.zeros(q.shape[0], q.shape[1], 96, dtype=q.dtype)
+            buf[..., :64] = q.flatten(2)
+            return buf[..., :64].unflatten(2, (2, 32)), k, v
+        if wide == "k":  # every other head slot of a wider buffer: 39 x 128 + 32 + 64 = 5,088
+            buf = torch.zeros(k.shape[0], k.shape[1], 4, 32, dtype=k.dtype)
+            buf[:, :, ::2] = k
+            return q, buf[:, :, ::2], v
+        return q[:, :1].contiguous().expand(q.shape), k, v  # out: one query row seen 100 times (stride 0), out 100 x 64 = 6,400
+    sq = 100 if wide == "out" else 40
+    if kernel == "attn_fwd":
+        q, k, v = spread(*(torch.randn(2, s, 2, 32, generator=gen).half() for s in (sq, 40, 40)))
+        with pytest.raises(ValueError, match=rf"^{wide}: one batch entry spans \d+ elements; the kernel indexes"):
+            dhpfa.flash_attn_func(q, k, v)
+        return
+    _check(2, sq, 40, 2, 2, 32, True, torch.float16, gen, transform=spread)
+    assert len(api._PLANS) == 1

@@ -38,8 +38,10 @@ def _check_tensors_and_causal(q, k, v, causal, ndim, layout, names=("q", "k", "v
         raise TypeError(f"causal: expected a bool, got {type(causal).__name__}")
 
 
-def _check_inputs(q, k, v, layout, names=("q", "k", "v")):
-    """Checks on (B, S, H, D) views; `layout` and `names` are the caller's, for messages."""
+def _check_inputs(q, k, v, layout, names=("q", "k", "v"), wide=None):
+    """Checks on (B, S, H, D) views; `layout` and `names` are the caller's, for messages. wide: a list that collects
+    (name, span) of the tensors past 32-bit offsets (_check_strides) instead of refusing them (the dense kernels that
+    address q, k, v and out through TMA descriptors run them: _refuse_wide); None: refused here."""
     nq, nk, nv = names
     interp = _interpreter_active()
     for name, t in ((nq, q), (nk, k), (nv, v)):
@@ -73,7 +75,9 @@ def _check_inputs(q, k, v, layout, names=("q", "k", "v")):
         raise ValueError(f"{nk}: number of key/value heads ({hk}) must divide the number of query heads ({h})")
 
     for name, t in ((nq, q), (nk, k), (nv, v)):
-        _check_strides(name, t, layout)
+        _check_strides(name, t, layout, wide)
+    if wide is not None and sq * h * d >= OFFSET_LIMIT:  # the output the API allocates: (S, H, D) per batch entry
+        wide.append(("out", sq * h * d))
     return b, sq, sk, h, hk, d
 
 
@@ -83,8 +87,17 @@ def _fmt(t, layout):
     return str((b, h, s, d) if layout.startswith("(batch, heads") else (b, s, h, d))
 
 
-def _check_strides(name, t, layout):
-    """t is a (B, S, H, D) view; messages speak of the caller's dims and strides."""
+# Offsets within a batch entry (and strides) the pointer kernels take in 32 bits. The TMA-descriptor kernels
+# (variants.DESCRIPTOR_KERNELS) have none: the copy engine computes q, k, v and O addresses from 32-bit coordinates and
+# 64-bit strides, and their LSE offsets are 64-bit; long-context calls past it (a batch entry of 2^31 elements: 512K
+# tokens x 32 heads x 128) run on them.
+OFFSET_LIMIT = 2 ** 31
+TMA_STRIDE_BYTES = 2 ** 40  # TMA's limit on a descriptor's strides
+
+
+def _check_strides(name, t, layout, wide=None):
+    """t is a (B, S, H, D) view; messages speak of the caller's dims and strides. A tensor past 32-bit offsets is
+    refused, or (wide a list) recorded in `wide` as (name, span)."""
     st, shape = t.stride(), t.shape
 
     def caller(i=None):
@@ -102,9 +115,18 @@ def _check_strides(name, t, layout):
             raise ValueError(f"{name}: stride of dimension {caller(dim)} must be a multiple of 16 elements, "
                              f"got {st[dim]} (strides {caller()}); call .contiguous() first")
     span = (shape[1] - 1) * st[1] + (shape[2] - 1) * st[2] + shape[3]
-    if span >= 2 ** 31 or max(st) >= 2 ** 31:
-        raise ValueError(f"{name}: one batch entry spans {span} elements; the kernel indexes within a "
-                         "batch entry with 32-bit offsets (limit 2**31 - 1)")
+    if max(st) * t.element_size() >= TMA_STRIDE_BYTES:
+        raise ValueError(f"{name}: strides {caller()} reach {max(st) * t.element_size()} bytes; expected below 2**40 "
+                         "(the copy engine's limit)")
+    if span >= OFFSET_LIMIT or max(st) >= OFFSET_LIMIT:
+        if wide is None:
+            _refuse_wide(name, span)
+        wide.append((name, span))
+
+
+def _refuse_wide(name, span):
+    raise ValueError(f"{name}: one batch entry spans {span} elements; the kernel indexes within a "
+                     "batch entry with 32-bit offsets (limit 2**31 - 1)")
 
 
 def _check_scale(scale, head_dim, argname):
@@ -202,8 +224,11 @@ def packed_views(q, out, lse, g):
     return rows(q), rows(out), lse.view(b, h // g, g)
 
 
-def _new_plan(sig, q, k, causal, scale, causal_offset):
-    """Choose the variant for checked (B, S, H, D) views, and keep the plan under `sig`."""
+def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
+    """Choose the variant for checked (B, S, H, D) views, and keep the plan under `sig`. wide: (name, span) of the
+    tensors past 32-bit offsets (_check_inputs): such a call runs on a TMA-descriptor kernel (variants.
+    DESCRIPTOR_KERNELS; where the choice is the pointer kernel, the same head dim's 64-row TMA tiles, SM90_SHORT),
+    else it is refused naming the tensor."""
     global _tune
     b, sq, h, d = q.shape
     g = pack_gqa(sq, k.shape[1], h, k.shape[2], causal, causal_offset)
@@ -230,6 +255,16 @@ def _new_plan(sig, q, k, causal, scale, causal_offset):
             variant = tune.choose(q.dtype, d, causal, seq_k, q.device, sm90=_is_sm90(q.device),
                                   programs=b * h * ((sq + rows - 1) // rows), seq_q=sq)
         plan = _Plan(variant, scale, causal_offset, tune.generation, causal, g)
+    if wide:
+        descriptors = plan.variant.kernel in variants.DESCRIPTOR_KERNELS
+        if _interpreter_active():  # (the tests, with OFFSET_LIMIT lowered)
+            if not descriptors:
+                _refuse_wide(*wide[0])
+        elif not _is_sm90(q.device):  # elsewhere a descriptor may be lowered to pointer arithmetic
+            _refuse_wide(*wide[0])
+        elif not descriptors:
+            plan.variant = variants.Variant(*variants.SM90_SHORT[d], q.dtype, d, plan.causal)
+            plan.generation = None  # not the tuner's choice: kept whatever it chooses later
     return _keep_plan(sig, plan)
 
 
@@ -396,9 +431,10 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     if plan is None:
         layout = "(batch, seqlen, heads, head_dim)"
         _check_tensors_and_causal(q, k, v, causal, 4, layout)
-        _, sq, sk, _, _, d = _check_inputs(q, k, v, layout)
+        wide = []
+        _, sq, sk, _, _, d = _check_inputs(q, k, v, layout, wide=wide)
         scale = _check_scale(softmax_scale, d, "softmax_scale")
-        plan = _new_plan(sig, q, k, causal, scale, sk - sq)
+        plan = _new_plan(sig, q, k, causal, scale, sk - sq, wide)
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _forward(plan, q, k, v, out)
@@ -899,9 +935,10 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             raise ValueError(f"key: {key.shape[1]} key/value heads differ from {query.shape[1]} query heads; "
                              "pass enable_gqa=True for grouped-query attention (as in PyTorch)")
         q, k, v = (t.transpose(1, 2) for t in (query, key, value))
-        _, sq, _, _, _, d = _check_inputs(q, k, v, layout, names=("query", "key", "value"))
+        wide = []
+        _, sq, _, _, _, d = _check_inputs(q, k, v, layout, names=("query", "key", "value"), wide=wide)
         s = _check_scale(scale, d, "scale")
-        plan = _new_plan(sig, q, k, is_causal, s, 0)
+        plan = _new_plan(sig, q, k, is_causal, s, 0, wide)
     _check_no_grad(q, k, v)
     b, sq, h, d = q.shape
     out = _empty((b, h, sq, d), query.dtype, query.device)

@@ -44,6 +44,8 @@ class TileConfig:
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
 KERNELS = TRITON_KERNELS + ("attn_fwd_sm90_ws",)
 GLUON_KERNELS = ("attn_fwd_sm90_ws",)
+# The kernels that move q, k, v and O through TMA descriptors only (no 32-bit element offsets: api.OFFSET_LIMIT).
+DESCRIPTOR_KERNELS = ("attn_fwd_tma",) + GLUON_KERNELS
 
 # Hopper defaults per head dim: (kernel, tiles). Chosen from device measurements; docs/perf-log.md.
 SM90_DEFAULTS = {
