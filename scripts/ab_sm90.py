@@ -118,6 +118,13 @@ CONFIGS["m64n64s3_x1_d64"] = ((64,), dict(block_m=64, block_n=64, stages=3, warp
 CONFIGS["m64n64s3_x1_ov"] = ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, pv_overlap=True))
 
 
+# session 29: D=256 with 32-key blocks, so that O gets a buffer of its own (Q 64 KB + O 64 KB + K/V 2-3 x 32 KB fit; with
+# 64-key blocks O is staged in Q's tile, and the next tile's Q load waits for the O store)
+CONFIGS["n32s3_d256"] = ((256,), dict(block_m=128, block_n=32, stages=3, **PP))
+CONFIGS["n32s2_d256"] = ((256,), dict(block_m=128, block_n=32, stages=2, **PP))
+CONFIGS["n32s3_ds_d256"] = ((256,), dict(block_m=128, block_n=32, stages=3, defer_store=True, **PP))
+
+
 GRAPH_MAX_SEQ = 2048  # cells up to this length are timed in CUDA-graph replay by default (see the docstring)
 
 
