@@ -10,7 +10,7 @@ import dhpfa
 from dhpfa.kernels import dispatch, variants
 from dhpfa.measure import bench
 from dhpfa.reference import attention_ref_rows
-from .reference import check_variant_on_grid
+from .reference import check_variant_on_grid, poison_api_outputs
 
 pytestmark = pytest.mark.gpu
 
@@ -527,9 +527,8 @@ def test_cached_launch_equals_jit_launch(variant):
 
 # ---- grids past CUDA's second-axis limit (dispatch.batch_slices) ----------------------------------------------------
 def _nan_outputs(monkeypatch):
-    from dhpfa import api
-    monkeypatch.setattr(api, "_empty", lambda shape, dtype, device: torch.full(shape, float("nan"), dtype=dtype,
-                                                                               device=device))
+    """NaN-poisoned API outputs (reference.poison_api_outputs) and no call plans yet; returns the api module."""
+    api = poison_api_outputs(monkeypatch)
     monkeypatch.setattr(api, "_PLANS", {})
     return api
 

@@ -9,7 +9,7 @@ import dhpfa
 from dhpfa import api
 from dhpfa.kernels import variants
 
-from .reference import attention_ref, rel_err
+from .reference import attention_ref, poison_api_outputs, rel_err
 
 TOL = {torch.float16: 2e-3, torch.float32: 1e-5, torch.bfloat16: 1e-2}
 
@@ -17,9 +17,7 @@ TOL = {torch.float16: 2e-3, torch.float32: 1e-5, torch.bfloat16: 1e-2}
 @pytest.fixture(autouse=True)
 def poisoned_outputs(monkeypatch):
     """Output buffers start as NaN, so an element the kernel fails to write shows up."""
-    def nan_empty(shape, dtype, device):
-        return torch.full(shape, float("nan"), dtype=dtype, device=device)
-    monkeypatch.setattr(api, "_empty", nan_empty)
+    poison_api_outputs(monkeypatch)
 
 
 def offsets(lens, device):
@@ -394,6 +392,19 @@ def paged_cache(lens_k, hk, d, page, gen, spare=3):
     return kc, vc, bt, keys, vals
 
 
+def run_paged(lens_q, lens_k, h, page, causal, seed):
+    """A paged-cache varlen call (2 key/value heads, D=32, fp16, max_seqlen_q 3, max_seqlen_k 40; paged_cache's pages
+    of `page` rows) against float64 on each sequence's keys gathered in order."""
+    gen = torch.Generator().manual_seed(seed)
+    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, 32, page, gen)
+    q = (torch.randn(sum(lens_q), h, 32, generator=gen) * 2).half()
+    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
+    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 3, 40, causal=causal, block_table=bt,
+                                            return_lse=True)
+    check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), causal,
+                    TOL[torch.float16])
+
+
 def _paged_forms():
     """The paged plans made so far, by form: {"blocks": n, "keys": n} (variants.varlen_page_blocks chose)."""
     names = [p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and p.variant is not None
@@ -409,15 +420,7 @@ def test_paged_cache_against_float64(split, grouped, page, causal):
     inside a page, page sizes 8 and 5 (a page index per key) and 16 and 32 (pages holding whole 16-key blocks of the
     interpreter's tiles: a page index per block, two blocks a page at 32); grouped heads and splits across programs or
     not; against float64 on the keys gathered in order."""
-    gen = torch.Generator().manual_seed(50 + page)
-    lens_q, lens_k = [1, 3, 2, 1], [19, 7, 0, 40]
-    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, 32, page, gen)
-    q = (torch.randn(sum(lens_q), 8, 32, generator=gen) * 2).half()
-    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
-    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 3, 40, causal=causal, block_table=bt,
-                                            return_lse=True)
-    check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), causal,
-                    TOL[torch.float16])
+    run_paged([1, 3, 2, 1], [19, 7, 0, 40], 8, page, causal, 50 + page)
     per_block = page % variants.VARLEN_INTERPRETER.block_n == 0
     assert _paged_forms() == {"blocks": int(per_block), "keys": int(not per_block)}
 
@@ -1135,15 +1138,7 @@ def test_sequences_past_the_grid_limit_run_as_slices(monkeypatch, split, grouped
 def test_paged_cache_past_the_grid_limit_runs_as_slices(monkeypatch, split):
     """A paged cache's block table moves with the sequences' offsets."""
     sizes = _sliced(monkeypatch, 8)
-    gen = torch.Generator().manual_seed(77)
-    lens_q, lens_k = [1, 3, 2, 1, 2, 1], [19, 7, 0, 40, 12, 5]
-    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, 32, 8, gen)
-    q = (torch.randn(sum(lens_q), 2, 32, generator=gen) * 2).half()
-    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
-    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, 3, 40, causal=True, block_table=bt,
-                                            return_lse=True)
-    check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), True,
-                    TOL[torch.float16])
+    run_paged([1, 3, 2, 1, 2, 1], [19, 7, 0, 40, 12, 5], 2, 8, True, 77)
     assert len(sizes) == 2 and sizes == [8, 4]
 
 
