@@ -87,10 +87,10 @@ def _fmt(t, layout):
     return str((b, h, s, d) if layout.startswith("(batch, heads") else (b, s, h, d))
 
 
-# Offsets within a batch entry (and strides) the pointer kernels take in 32 bits. The TMA-descriptor kernels
-# (variants.DESCRIPTOR_KERNELS) have none: the copy engine computes q, k, v and O addresses from 32-bit coordinates and
-# 64-bit strides, and their LSE offsets are 64-bit; long-context calls past it (a batch entry of 2^31 elements: 512K
-# tokens x 32 heads x 128) run on them.
+# Offsets within a batch entry (and strides) the pointer kernels take in 32 bits (the varlen kernel: within a tensor,
+# and its split workspace). The TMA-descriptor kernels (variants.DESCRIPTOR_KERNELS) have none: the copy engine computes
+# q, k, v and O addresses from 32-bit coordinates and 64-bit strides, and their LSE offsets are 64-bit; long-context
+# calls past it (a batch entry of 2^31 elements: 512K tokens x 32 heads x 128) run on them.
 OFFSET_LIMIT = 2 ** 31
 TMA_STRIDE_BYTES = 2 ** 40  # TMA's limit on a descriptor's strides
 
@@ -674,7 +674,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     _check_tensors_and_causal(q, k, v, causal, 3, layout)
     for name, t in (("q", q), ("k", k), ("v", v)):
         span = sum((n - 1) * abs(st) for n, st in zip(t.shape, t.stride())) + 1
-        if span >= 2 ** 31:
+        if span >= OFFSET_LIMIT:
             raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "
                              "offsets (limit 2**31 - 1)")
     _, _, _, _, _, d = _check_inputs(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), layout)
@@ -715,7 +715,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     elif q.is_cuda:
         from .kernels import dispatch
         splits = variants.varlen_splits(programs, int(max_seqlen_k), dispatch.sm_count(q.device), max_q)
-    if splits > 1 and splits * q.numel() * 4 >= 2 ** 31:  # the workspace's 32-bit offsets (decode calls: small)
+    if splits > 1 and splits * q.numel() * 4 >= OFFSET_LIMIT:  # the workspace's 32-bit offsets (decode calls: small)
         splits = 1
     plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,
                                                softcap=cap > 0, split=splits > 1, group=group > 1,
