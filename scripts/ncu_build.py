@@ -10,6 +10,7 @@ import torch
 
 import dhpfa
 from ab_sm90 import CONFIGS, launcher  # scripts/
+from ncu_packed import in_attn_range
 from sm90_check import gluon_fn
 
 
@@ -30,12 +31,7 @@ def main():
         from dhpfa.kernels import sm90_fwd
         tiles = CONFIGS[a.config][1]
         fn = gluon_fn(tiles, launch=launcher(sm90_fwd, tiles))
-    fn(q, k, v, causal)
-    torch.cuda.synchronize()
-    torch.cuda.nvtx.range_push("attn")
-    fn(q, k, v, causal)
-    torch.cuda.nvtx.range_pop()
-    torch.cuda.synchronize()
+    in_attn_range(fn, q, k, v, causal)
 
 
 if __name__ == "__main__":
