@@ -74,16 +74,30 @@ def case(kind, d, causal, rounds, n_sets=3):
         with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
             return torch.nn.functional.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2),
                                                                     v.transpose(1, 2), is_causal=causal)
+    from dhpfa import api
+    from dhpfa.kernels import dispatch, variants
+    portable_variant = variants.varlen_variant(torch.bfloat16, d, causal)
+
+    def portable(q, k, v, causal):  # the portable varlen kernel on the same call (what the API ran before session 30)
+        out = torch.empty_like(q)
+        dispatch.launch_varlen(portable_variant, q, k, v, out, torch.empty(h, total, device="cuda"), cu, cu, mx,
+                               d ** -0.5)
+        return out
     kernels = {
         "dhpfa_varlen": lambda q, k, v, causal: dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, mx, mx, causal=causal),
+        "portable_varlen": portable,
         "fa2_varlen": fa2_varlen,
         "dhpfa_padded": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal),
         "cudnn_padded": cudnn_padded,
     }
-    sets = {"dhpfa_varlen": packed, "fa2_varlen": packed, "dhpfa_padded": padded, "cudnn_padded": padded}
+    sets = {"dhpfa_varlen": packed, "portable_varlen": packed, "fa2_varlen": packed, "dhpfa_padded": padded,
+            "cudnn_padded": padded}
     # correctness of the varlen call against FA2's varlen on the same inputs (both bf16; a sanity check, the float64
     # tests are tests/test_varlen.py)
     ours = kernels["dhpfa_varlen"](*packed[0], causal).float()
+    api_kernels = sorted({p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
+                          and p.variant is not None})
+    rel_portable = float((ours - portable(*packed[0], causal).float()).norm() / ours.norm())
     errors = {}
     try:
         theirs = fa2_varlen(*packed[0], causal).float()
@@ -94,7 +108,8 @@ def case(kind, d, causal, rounds, n_sets=3):
     times = interleaved_ms(kernels, sets, causal, rounds=rounds, graph=True, errors=errors)
     flops = 4 * d * h * sum(visible(n, n, causal) for n in lens)
     row = {"kind": kind, "d": d, "causal": causal, "batch": len(lens), "total": total, "max": mx,
-           "rel_diff_vs_fa2": agree, "errors": errors}
+           "rel_diff_vs_fa2": agree, "rel_diff_vs_portable": rel_portable, "api_kernels": api_kernels,
+           "errors": errors}
     for name, ts in times.items():
         ms = stats.median(ts)
         row[name] = {"ms": ms, "tflops": flops / ms / 1e9}
@@ -415,6 +430,7 @@ def main():
     ap.add_argument("--equal-shapes", default="", help='"B,Sq,Sk,H,H_kv,D;..." for the equal part')
     ap.add_argument("--leaks", default="mixed,decode", help="comma list of the dudect tests (with --leak-samples): "
                     "mixed, decode (with the decode part), paged16, paged256 (decode steps on paged caches)")
+    ap.add_argument("--dims", default="64,128", help="head dims of the grid part")
     ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page[,causal 0/1];..." for the paged part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -474,14 +490,16 @@ def main():
                 f"{r['eager_host_us_per_call']:.1f} us (varlen kernel {r['eager_host_us_per_call_varlen_kernel']:.1f}) "
                 f"{r['errors']}", flush=True)
     for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
-        for d in (64, 128):
+        for d in (int(x) for x in a.dims.split(",")):
             for causal in (False, True):
                 rows.append(case(kind, d, causal, a.rounds))
                 r = rows[-1]
-                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in ("dhpfa_varlen", "fa2_varlen", "dhpfa_padded",
+                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in ("dhpfa_varlen", "portable_varlen",
+                                                                         "fa2_varlen", "dhpfa_padded",
                                                                          "cudnn_padded") if n in r)
                 print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
-                      f"diff-vs-fa2 {r['rel_diff_vs_fa2']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
+                      f"diff-vs-fa2 {r['rel_diff_vs_fa2']} vs-portable {r['rel_diff_vs_portable']:.1e} "
+                      f"{r['api_kernels']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
                       flush=True)
     res = {"device": torch.cuda.get_device_name(), "rows": rows, "options": options, "decode": decode,
            "split_sweep": sweep, "equal": equal, "paged": paged}

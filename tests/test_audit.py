@@ -409,6 +409,7 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
     assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 400 and len(combine) == 20
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 20  # 5 head dims, causal or not
     assert sum("_paged" in r["variant"] for r in attn) == 160  # (their declaration: test_varlen_schedule_is_public_...)
     assert sum("_paged_blocks" in r["variant"] for r in attn) == 80  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
@@ -571,7 +572,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
                                   "attn_fwd_varlen_local_softcap_split-bf16-d64-full-m64n64w4s3",
                                   "attn_fwd_varlen_split_gqa-fp16-d128-causal-m64n64w4s3",
                                   "attn_fwd_varlen_split_gqa_paged-bf16-d64-causal-m64n64w4s3",
-                                  "attn_fwd_varlen_paged_blocks-fp16-d128-full-m64n64w4s3"])
+                                  "attn_fwd_varlen_paged_blocks-fp16-d128-full-m64n64w4s3",
+                                  "attn_fwd_sm90_varlen-bf16-d128-causal-m128n128w4s2x2pp"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -597,7 +599,11 @@ no_table, _ = audit.audit_triton(*audit.variant_launch(p), public_params=("CU_Q"
 pb = variants.varlen_variant(torch.bfloat16, 128, False, group=True, paged=True, page_blocks=True)
 blocks, _ = audit.audit_triton(*audit.variant_launch(pb), public_params=pb.public_loads)
 blocks_no_table, _ = audit.audit_triton(*audit.variant_launch(pb), public_params=("CU_Q", "CU_K"))
+hv = variants.varlen_sm90_variant(torch.bfloat16, 128, True)
+hopper, _ = audit.audit_triton(*audit.variant_launch(hv), public_params=hv.public_loads)
+hopper_undeclared, _ = audit.audit_triton(*audit.variant_launch(hv))
 print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
+                  "hopper": [r.by_kind() for r in hopper], "hopper_undeclared": [r.by_kind() for r in hopper_undeclared],
                   "paged": [r.by_kind() for r in paged + blocks],
                   "paged_no_table": [r.by_kind() for r in no_table],
                   "blocks_no_table": [r.by_kind() for r in blocks_no_table]}))
@@ -619,6 +625,10 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     assert all(sum(r.values()) == 0 for r in out["paged"]), out
     assert sum(r["address"] for r in out["paged_no_table"]) > 0, out
     assert sum(r["address"] for r in out["blocks_no_table"]) > 0, out
+    # the Hopper varlen kernel (attn_fwd_sm90_varlen): its tile's existence, key blocks and TMA coordinates follow the
+    # offsets; clean with them public, flagged without
+    assert all(sum(r.values()) == 0 for r in out["hopper"]), out
+    assert sum(r["branch"] for r in out["hopper_undeclared"]) > 0, out
 
 
 _GUARD_AUDIT = """

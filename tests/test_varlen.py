@@ -660,6 +660,101 @@ def test_gpu_varlen_equals_padded_dense_calls():
     assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
 
 
+# ---- the Hopper varlen kernel (sm90_fwd.attn_fwd_sm90_varlen; variants.varlen_sm90) ---------------------------------
+def _plan_kernels():
+    return [p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and p.variant is not None]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("d", sorted(variants.VARLEN_SM90))
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sm90_varlen_against_float64(monkeypatch, d, causal, dtype):
+    """Mixed lengths on the Hopper kernel: tiles cut at every place (1, 63, 64, 65, 127, 129 rows), more keys than
+    queries and fewer (causal: rows with no visible key), a sequence with no queries, one with no keys, GQA (4 query
+    heads per key/value head), padding rows after the last sequence; against float64 per sequence. Then cached calls
+    bitwise equal to the first, and the launched binary is the audited one."""
+    from dhpfa.audit import compile as C, variant_launch
+    from dhpfa.kernels import dispatch
+    monkeypatch.setattr(api, "_PLANS", {})
+    lens_q, lens_k = [129, 1, 63, 300, 0, 64, 65, 127, 200], [129, 700, 10, 300, 5, 0, 1000, 127, 50]
+    q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 8, 2, d, causal, dtype, "cuda", seed=d + causal,
+                                             pad_q=9, pad_k=3)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    for _ in range(5):
+        o2, l2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                              return_lse=True)
+        assert torch.equal(o2[:cu_q[-1]], out[:cu_q[-1]]) and torch.equal(l2[:, :cu_q[-1]], lse[:, :cu_q[-1]])
+    var = variants.varlen_sm90_variant(dtype, d, causal)
+    grid, args, kwargs = dispatch.varlen_launch_args(var, q, k, v, torch.empty_like(q), torch.empty_like(lse), cu_q,
+                                                     cu_k, max(lens_q), 0.1)
+    launched = dispatch.kernel_fn(var.kernel)[grid](*args, **kwargs)
+    assert launched.asm["cubin"] == C.compile_offline(*variant_launch(var)).cubin
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sm90_varlen_keeps_sequences_apart(monkeypatch, d, causal):
+    """A sequence's tiles read rows past its end only as TMA's zeros: NaN and inf in the next sequence's keys, values
+    and queries (and in padding rows past the last offsets) change no other sequence's output, bit for bit, and
+    outputs are written only inside each sequence (the rows between are NaN-poisoned by the fixture and stay NaN in the
+    sequence that holds them only)."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(d)
+    lens_q, lens_k = [70, 200, 33, 130], [90, 250, 33, 100]
+    q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 4, 2, d, torch.bfloat16, "cuda", gen, pad_q=5, pad_k=5)
+    clean = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, causal=causal)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    cq, ck = cu_q.tolist(), cu_k.tolist()
+    for t, rows in ((q, slice(cq[1], cq[2])), (k, slice(ck[1], ck[2])), (v, slice(ck[1], ck[2]))):
+        t[rows] = float("nan")
+        t[rows.start] = float("inf")
+    for t, c in ((q, cq), (k, ck), (v, ck)):  # the padding rows past the last sequence
+        t[c[-1]:] = float("nan")
+    dirty = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, causal=causal)
+    for b in (0, 2, 3):
+        assert torch.equal(dirty[cq[b]:cq[b + 1]], clean[cq[b]:cq[b + 1]]), f"sequence {b} changed"
+        assert not dirty[cq[b]:cq[b + 1]].isnan().any()
+    assert dirty[cq[-1]:].isnan().all()  # never written (poisoned)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sm90_varlen_rows_past_max_seqlen_are_nan(monkeypatch, causal):
+    """max_seqlen_q smaller than a sequence (a caller's error the kernel cannot see without reading the offsets): that
+    sequence's rows past the grid's tiles get NaN (out and lse), as on the portable kernel, and the others are right."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(5)
+    lens = [300, 900, 128]
+    q, k, v, cu, _ = packed(lens, lens, 4, 4, 128, torch.bfloat16, "cuda", gen)
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 300, 900, causal=causal, return_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    tiles = -(-300 // variants.VARLEN_SM90[128].block_m) * variants.VARLEN_SM90[128].block_m  # rows the grid covers
+    c = cu.tolist()
+    assert out[c[1] + tiles:c[2]].isnan().all() and lse[:, c[1] + tiles:c[2]].isnan().all()
+    assert not out[c[1]:c[1] + tiles].isnan().any() and not lse[:, c[1]:c[1] + tiles].isnan().any()
+    for b in (0, 2):
+        ref, _ = attention_ref(q[None, c[b]:c[b + 1]], k[None, c[b]:c[b + 1]], v[None, c[b]:c[b + 1]],
+                               1 / math.sqrt(128), 0 if causal else None)
+        assert rel_err(out[None, c[b]:c[b + 1]], ref) < TOL[torch.bfloat16]
+
+
+@pytest.mark.gpu
+def test_gpu_sm90_varlen_offsets_out_of_range_stay_inside(monkeypatch):
+    """Offsets past the tensors or out of order are clamped (no access outside q, k, v, out and lse: the sanitizer run
+    checks that; here no error, and a well-formed sequence before them is right)."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(6)
+    q, k, v, _, _ = packed([256], [256], 4, 4, 128, torch.bfloat16, "cuda", gen)
+    cu = torch.tensor([0, 200, 10 ** 6, 150, -7], dtype=torch.int32, device="cuda")  # [200, 256) after the clamps
+    out = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 300, 300, causal=True)
+    torch.cuda.synchronize()
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    ref, _ = attention_ref(q[None, :200], k[None, :200], v[None, :200], 1 / math.sqrt(128), 0)
+    assert rel_err(out[None, :200], ref) < TOL[torch.bfloat16]
+
+
 # ---- flash_attn_with_kvcache (on the varlen kernel; CPU interpreter) ------------------------------------------------
 def _cache(b=3, sc=40, hk=2, d=32, seed=30):
     gen = torch.Generator().manual_seed(seed)

@@ -704,6 +704,13 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
                           max_k - max_q)
         plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)
         return _keep_plan(sig, plan)
+    # mixed lengths on Hopper: the Gluon varlen kernel (variants.varlen_sm90; its grid's second axis counts query tiles)
+    if k_stride == 1 and paged is None and not local and not cap and not interp and _is_sm90(q.device) \
+            and variants.varlen_sm90(d, max_q) and q.shape[0] > 0 and k.shape[0] > 0 \
+            and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
+            and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES:
+        plan = _VarlenPlan(variants.varlen_sm90_variant(q.dtype, d, causal), None, scale, max_q, 1, 1)
+        return _keep_plan(sig, plan)
     # few queries per sequence: the group's heads as rows of one tile
     group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
         and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1

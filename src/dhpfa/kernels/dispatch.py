@@ -35,8 +35,8 @@ def _sm_count(index):
 
 def kernel_fn(kernel: str):
     """The @triton.jit / @gluon.jit function named `kernel`."""
-    from .variants import GLUON_KERNELS
-    if kernel in GLUON_KERNELS:
+    from .variants import GLUON_KERNELS, VARLEN_SM90_KERNEL
+    if kernel in GLUON_KERNELS or kernel == VARLEN_SM90_KERNEL:
         from . import sm90_fwd
         return getattr(sm90_fwd, kernel)
     from . import triton_fwd
@@ -82,7 +82,13 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     variant): (block_table, page_size, pages), k and v then the cache's rows. The combine kernel
     (variants.varlen_combine_variant) takes the attention launch's arguments: its own are derived here."""
     from . import triton_fwd
-    from .variants import VARLEN_COMBINES, VARLEN_KERNELS
+    from .variants import VARLEN_COMBINES, VARLEN_KERNELS, VARLEN_SM90_KERNEL
+    if variant.kernel == VARLEN_SM90_KERNEL:
+        if window != (-1, -1) or softcap or group != 1 or splits != 1 or k_stride != 1 or paged is not None:
+            raise ValueError(f"{variant.name}: no window, soft-cap, grouped tiles, splits, key pairs or paged cache")
+        from . import sm90_fwd
+        return sm90_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
+                                           variant.causal, variant.config)
     if variant.kernel in VARLEN_COMBINES.values():
         if (group > 1) != (variant.kernel == VARLEN_COMBINES[True]):
             raise ValueError(f"{variant.name}: group={group} does not match the variant")
@@ -173,8 +179,10 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
     window, softcap, flags, the block table's shape: the caller keys it), called as launcher((q, k, v, out, lse,
     cu_seqlens_q, cu_seqlens_k, block_table or None, WS_O, WS_L), softmax_scale, device_index) (the workspace of that
     call: varlen_workspace); or None where the fast path is off. paged: (block_table, page_size, pages)."""
+    from .variants import VARLEN_SM90_KERNEL
     batch = cu_seqlens_q.shape[0] - 1
-    slices = batch_slices(batch, q.shape[1] // group)
+    # (attn_fwd_sm90_varlen puts sequences x heads on the grid's first axis: no slices)
+    slices = [(0, batch)] if variant.kernel == VARLEN_SM90_KERNEL else batch_slices(batch, q.shape[1] // group)
     if len(slices) > 1:  # sequences [b0, b1): their offsets and block-table rows (q, k, lse, workspace: absolute rows)
         parts = []
         for b0, b1 in slices:
@@ -217,6 +225,26 @@ def launch_equal_guard(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_s
         return None
     return _make_launcher(fn, kernel, grid, args, kwargs, (out, lse, cu_seqlens_q, cu_seqlens_k), 1.0,
                           constant_floats=True)
+
+
+class SlidingBase:
+    """The base of a sliding TMA descriptor (sm90_fwd.varlen_descriptor): `rows` rows before t's first. What Triton's
+    launcher and Gluon's descriptor read of a base (data_ptr, dtype, element_size). The kernel addresses only in-bound
+    box rows through it, each a row of t (sm90_fwd, the comment above _slide)."""
+    __slots__ = ("tensor", "rows", "dtype")
+
+    def __init__(self, tensor, rows):
+        self.tensor, self.rows, self.dtype = tensor, rows, tensor.dtype
+
+    def data_ptr(self):
+        return self.tensor.data_ptr() - self.rows * self.tensor.stride(0) * self.tensor.element_size()
+
+    def element_size(self):
+        return self.tensor.element_size()
+
+
+def _slid(t, rows):
+    return SlidingBase(t, rows) if rows else t
 
 
 class _Desc:
@@ -272,8 +300,9 @@ class _Launcher:
         for a in args:
             if isinstance(a, torch.Tensor):
                 self.plan.append(("t", _index(tensors, a)))
-            elif hasattr(a, "base") and hasattr(a, "block_shape"):
-                self.plan.append(("d", _index(tensors, a.base), list(a.shape), list(a.strides), a.padding))
+            elif hasattr(a, "base") and hasattr(a, "block_shape"):  # (a sliding one: its rows before the tensor)
+                self.plan.append(("d", _index(tensors, getattr(a.base, "tensor", a.base)), list(a.shape),
+                                  list(a.strides), a.padding, getattr(a.base, "rows", 0)))
             elif isinstance(a, float):
                 if a == float(scale) * LOG2E:
                     self.plan.append(("s",))
@@ -312,7 +341,7 @@ class _Launcher:
                 if kind == "t":
                     vals.append(t)
                 elif raw is None:
-                    vals.append(_Desc(t, p[2], p[3], p[4]))
+                    vals.append(_Desc(_slid(t, p[5]), p[2], p[3], p[4]))
                 else:
                     vals.extend(self._descriptor(i, t, ptr))
             elif kind == "s":
@@ -343,7 +372,7 @@ class _Launcher:
             if len(self.descs) >= MAX_DESCRIPTORS:
                 self.descs.clear()
             p = self.plan[i]
-            hit = self.descs[key] = self.raw[1](_Desc(t, p[2], p[3], p[4]), self.desc_meta[i])
+            hit = self.descs[key] = self.raw[1](_Desc(_slid(t, p[5]), p[2], p[3], p[4]), self.desc_meta[i])
         return hit
 
 

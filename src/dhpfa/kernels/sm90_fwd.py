@@ -29,7 +29,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
                                                               warpgroup_mma_wait)
 
 from .ctmath import LOG2E
-from .dispatch import sm_count
+from .dispatch import SlidingBase, sm_count
 
 
 @gluon.constexpr_function
@@ -182,14 +182,17 @@ def _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.c
 @gluon.jit
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
               HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False,
-              PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0):
+              PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0,
+              VARLEN: gl.constexpr = False, vl=None):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
     dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
     store is waited for (until it has read the buffer) before the buffer's next write, and once at the
     consumer's end, instead of at once, so the next tile starts without waiting for it (session 10). PACK: the
     tile holds a block of query heads in slots of PACK rows (pk: _pack_block; _pack_lse_offsets, _store_o); TILE_M:
-    these are the BLOCK_M rows from ROW0 of a TILE_M-row packed tile (two consumers, session 18)."""
+    these are the BLOCK_M rows from ROW0 of a TILE_M-row packed tile (two consumers, session 18). VARLEN
+    (attn_fwd_sm90_varlen): m0 and SEQ_Q are rows of one packed sequence, vl = (its first row, the LSE offset of its
+    row 0 for head h); O goes through the sliding descriptor (_slide), which clips the rows past SEQ_Q."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
@@ -200,6 +203,8 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
             rows = rows + ROW0
         lse_offs, lse_ok = _pack_lse_offsets(rows, SEQ_Q, pk, TILE_M if TILE_M else BLOCK_M, PACK)
         gl.store(LSE + lse_offs, lse, mask=lse_ok)
+    elif VARLEN:
+        gl.store(LSE + vl[1] + offs_m, lse, mask=offs_m < SEQ_Q)
     else:
         gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
@@ -209,6 +214,9 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
     fence_async_shared()
     if PACK:
         _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M, PACK, ROW0, TILE_M)
+    elif VARLEN:
+        s_row, r_row = _slide(vl[0], m0, SEQ_Q, BLOCK_M)
+        tma.async_copy_shared_to_global(o_desc, [s_row, r_row, h, 0], o_smem)
     else:
         tma.async_copy_shared_to_global(o_desc, [b, m0, h, 0], o_smem)
     if not DEFER_STORE:
@@ -675,7 +683,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
-                  LM: gl.constexpr = False):
+                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -687,7 +695,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     alone. PACK (session 18; m0 = 0): these are rows ROW0 .. ROW0 + BLOCK_M - 1 of a TILE_M-row packed tile of the
     block of query heads pk (_pack_block), in slots of PACK rows (_pack_rows); the causal mask uses each row's query
     position. LM (L_MMA): the row sums are P @ ones (ones: a [BLOCK_N, L_COLS] shared tile), beside each PV GEMM. P
-    is carried in packed words (_p_carry) except in the DEFER_STORE build."""
+    is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue)."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
@@ -712,7 +720,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.wait(ready_v.index(s), phase)
             mbarrier.arrive(empty_v.index(s), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-              DEFER_STORE, PACK, pk, ROW0, TILE_M)
+              DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -1346,6 +1354,167 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))], [1], [24])
 
 
+# ---- variable-length sequences (flash_attn_varlen_func) on the Hopper kernel ----------------------------------------
+# q, k, v and O are packed along the rows (TOTAL, H, D), sequence b owning rows [CU[b], CU[b + 1]). Their TMA
+# descriptors are "sliding" ones (varlen_descriptor): a 4-D view [TOTAL + R, R, H, D] whose first two dimensions both
+# step one row, over a base R rows before the tensor's (R: the descriptor's box rows). The box of R rows that starts at
+# row `row` of a sequence with `count` rows from `lo` is taken at [lo + row + valid, R - valid] (valid: its rows inside
+# the sequence, _slide): box row p is memory row lo + row + p, and in bounds exactly when p < valid. So TMA zero-fills
+# a load's rows past the sequence's end (never the next sequence's keys or values: a NaN or inf there cannot reach this
+# sequence through P @ V, whose masked P is 0) and a store writes only the sequence's own rows, with no masks in the
+# kernel. Every coordinate is a function of the offsets, which are public, as the dense kernels' shapes are.
+
+
+@gluon.jit
+def _slide(lo, row, count, R: gl.constexpr):
+    """[first, second] coordinates on a sliding descriptor (above) of the box of R rows from row `row` of the sequence of
+    `count` rows from `lo`. Public: offsets and tile indices."""
+    valid = gl.minimum(gl.maximum(count - row, 0), R)
+    return lo + row + valid, R - valid
+
+
+@gluon.jit
+def _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M: gl.constexpr, CAUSAL: gl.constexpr):
+    """(head, first query row, queries, first key row, keys, tile's first row, whether the tile exists) of program
+    (b * H + h, t): query tile t of sequence b (causal: the sequence's heaviest tiles first, as the portable varlen
+    kernel orders them). The offsets are clamped to the tensors (offsets out of range or order give empty or cut
+    sequences, never an access outside them). Public: the offsets are public loads (variants), the rest program ids."""
+    pid = gl.program_id(0)
+    b = pid // H
+    q_lo = gl.minimum(gl.maximum(gl.load(CU_Q + b), 0), TOTAL_Q)
+    q_hi = gl.minimum(gl.maximum(gl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
+    k_lo = gl.minimum(gl.maximum(gl.load(CU_K + b), 0), TOTAL_K)
+    k_hi = gl.minimum(gl.maximum(gl.load(CU_K + b + 1), k_lo), TOTAL_K)
+    seq_q = q_hi - q_lo
+    n_tiles = (seq_q + TILE_M - 1) // TILE_M
+    t = gl.program_id(1)
+    if CAUSAL:
+        mt = gl.minimum(n_tiles, gl.num_programs(1)) - 1 - t
+    else:
+        mt = t
+    return pid % H, q_lo, seq_q, k_lo, k_hi - k_lo, mt * TILE_M, t < n_tiles
+
+
+@gluon.jit
+def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr, CAUSAL: gl.constexpr):
+    """One warp: the program's tile (if it has one): Q in two row pieces, one per consumer, then its key blocks into
+    the ring, each load on the sliding descriptors (rows past a sequence's end arrive as zeros)."""
+    (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H, H_KV,
+     TOTAL_Q, TOTAL_K) = rt
+    h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M, CAUSAL)
+    if has_tile:
+        h_kv = h // (H // H_KV)
+        ROWS: gl.constexpr = TILE_M // 2
+        mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
+        for w in gl.static_range(2):
+            s_row, r_row = _slide(q_lo, m0 + w * ROWS, seq_q, ROWS)
+            tma.async_copy_global_to_shared(q_desc, [s_row, r_row, h, 0], q_bar, q_smem.index(w))
+        n = _kv_blocks(m0, seq_k, seq_k - seq_q, TILE_M, BLOCK_N, CAUSAL)
+        for j in range(n):
+            s = j % STAGES
+            phase = ((j // STAGES) & 1) ^ 1
+            s_row, r_row = _slide(k_lo, j * BLOCK_N, seq_k, BLOCK_N)
+            mbarrier.wait(empty_k.index(s), phase)
+            mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(k_desc, [s_row, r_row, h_kv, 0], ready_k.index(s), k_ring.index(s))
+            mbarrier.wait(empty_v.index(s), phase)
+            mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(v_desc, [s_row, r_row, h_kv, 0], ready_v.index(s), v_ring.index(s))
+
+
+@gluon.jit
+def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                        CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr,
+                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr):
+    """Consumer W of two: rows W * BLOCK_M .. (W + 1) * BLOCK_M of the program's tile (_consume_tile, O staged in its Q
+    buffer), the sequence's mask bottom-right aligned (flash-attn's: offset keys - queries). The program of the last
+    tile index (axis 1) also writes NaN into the sequence's rows past the grid (a sequence longer than max_seqlen_q: a
+    caller's error), as the portable varlen kernel does."""
+    (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, H,
+     TOTAL_Q, TOTAL_K) = rt
+    TILE_M: gl.constexpr = 2 * BLOCK_M
+    ROW0: gl.constexpr = W * BLOCK_M
+    TURN_ME: gl.constexpr = 14 + W
+    TURN_OTHER: gl.constexpr = 14 + (W + 1) % 2
+    q_smem = q_smem.index(W)
+    if W == 1:  # the last warpgroup of the rotation lets warpgroup 0 issue first
+        _pass_turn(TURN_OTHER, PINGPONG)
+    h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M, CAUSAL)
+    if has_tile:
+        shift = seq_k - seq_q
+        vl = (q_lo, h.to(gl.int64) * TOTAL_Q + q_lo)
+        n = _kv_blocks(m0, seq_k, shift, TILE_M, BLOCK_N, CAUSAL)
+        n_own = n
+        n_first = n
+        if SKIP:
+            n_own = _kv_blocks(m0 + ROW0, seq_k, shift, BLOCK_M, BLOCK_N, CAUSAL)
+            n_first = _kv_blocks(m0, seq_k, shift, BLOCK_M, BLOCK_N, CAUSAL)
+        _consume_tile(o_desc, LSE, q_smem, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
+                      TURN_ME, TURN_OTHER, 0, 0, 0, h, h, m0 + ROW0, n, qk_scale, seq_q, seq_k, shift, BLOCK_M,
+                      BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG, False, n_own, n_first, SKIP, False,
+                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl)
+        if gl.program_id(1) == gl.num_programs(1) - 1:  # rows past the grid: NaN (none when max_seqlen_q holds)
+            o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
+            row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
+            nan_o = gl.full([BLOCK_M, HEAD_DIM], float("nan"), o_desc.dtype, o_layout)
+            nan_l = gl.full([BLOCK_M], float("nan"), gl.float32, row_o)
+            for r0 in range(gl.num_programs(1) * TILE_M + ROW0, seq_q, TILE_M):
+                rows = r0 + gl.arange(0, BLOCK_M, layout=row_o)
+                gl.store(LSE + vl[1] + rows, nan_l, mask=rows < seq_q)
+                q_smem.reshape([BLOCK_M, HEAD_DIM]).store(nan_o)
+                fence_async_shared()
+                s_row, r_row = _slide(q_lo, r0, seq_q, BLOCK_M)
+                tma.async_copy_shared_to_global(o_desc, [s_row, r_row, h, 0], q_smem)
+                tma.store_wait(pendings=0)
+    if W == 0:  # warpgroup 0 takes the last warpgroup's final signal, so every arrive is matched by a sync
+        _take_turn(TURN_ME, PINGPONG)
+
+
+# The varlen kernel's integer arguments (offsets' totals and head counts), unspecialised as SHAPE_ARGS are.
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K"]
+
+
+@gluon.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
+def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_scale, H, H_KV, TOTAL_Q, TOTAL_K,
+                         BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
+                         STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
+                         num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
+    """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
+    tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
+    over sequences packed along the rows (descriptors: varlen_descriptor; the comment above). One tile per program:
+    program (b * H + h, t) runs query tile t of sequence b, head h (GQA: key/value head h // (H / H_KV)); a program
+    whose tile lies past its sequence does nothing. CU_Q, CU_K: int32 offsets (B + 1), public loads. LSE (H, TOTAL_Q).
+    Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
+    dtype: gl.constexpr = q_desc.dtype
+    ROWS: gl.constexpr = BLOCK_M // 2
+    q_smem = gl.allocate_shared_memory(dtype, [2, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
+    k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
+    v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
+    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    q_empty = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    ready_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    ready_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty_k = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    empty_v = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(q_bar, count=1)
+    mbarrier.init(q_empty, count=2)
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready_k.index(s), count=1)
+        mbarrier.init(ready_v.index(s), count=1)
+        mbarrier.init(empty_k.index(s), count=2)
+        mbarrier.init(empty_v.index(s), count=2)
+    rt = (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
+          qk_scale, H, TOTAL_Q, TOTAL_K)
+    prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
+           H_KV, TOTAL_Q, TOTAL_K)
+    gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
+                                               SKIP_MASKED, PV_OVERLAP)),
+                        (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
+                                               SKIP_MASKED, PV_OVERLAP)),
+                        (_ws_producer_varlen, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))],
+                       [4, 1], [CONSUMER_REGS, 24])
+
+
 @functools.lru_cache(maxsize=None)
 def _smem_layout(rows, head_dim, dtype):
     """The shared layout of a [1, rows, 1, head_dim] TMA block (cached: building it costs host time on
@@ -1379,6 +1548,43 @@ def _descriptor(t, rows, head_dim):
     return _descriptor_class()(t, list(t.shape), strides, [1, rows, 1, head_dim],
                                _smem_layout(rows, head_dim, t.dtype))
 
+
+def varlen_descriptor(t, rows, head_dim):
+    """The sliding TMA descriptor of a packed (TOTAL, H, D) tensor for boxes of `rows` rows (_slide): a [TOTAL + rows,
+    rows, H, D] view whose first two dimensions both step one row, over a base `rows` rows before t's."""
+    total, heads, d = t.shape
+    strides = [t.stride(0), t.stride(0), t.stride(1) if heads > 1 else 16, 1]
+    return _descriptor_class()(SlidingBase(t, rows), [total + rows, rows, heads, d], strides, [1, rows, 1, head_dim],
+                               _smem_layout(rows, head_dim, t.dtype))
+
+
+def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config):
+    """(grid, args, kwargs) of attn_fwd_sm90_varlen: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse (H, TOTAL_Q)
+    float32, int32 offsets (B + 1); config: a TileConfig with split=2 (variants.VARLEN_SM90). Grid (B x H, query tiles
+    of max_seqlen_q). Public: shapes, strides, max_seqlen_q."""
+    total_q, heads, d = q.shape
+    head_dim = kernel_head_dim(d)
+    block_m, block_n = config.block_m, config.block_n
+    if config.split != 2:
+        raise ValueError(f"attn_fwd_sm90_varlen runs two consumer warpgroups (split=2), got {config}")
+    from .variants import VARLEN_SM90_MAX_TILES
+    tiles = triton.cdiv(int(max_seqlen_q), block_m)
+    if not 0 < tiles <= VARLEN_SM90_MAX_TILES:
+        raise ValueError(f"max_seqlen_q: 1 to {VARLEN_SM90_MAX_TILES * block_m} queries on this kernel, got "
+                         f"{max_seqlen_q}")
+    rows = block_m // 2
+    descs = (varlen_descriptor(q, rows, head_dim), varlen_descriptor(k, block_n, head_dim),
+             varlen_descriptor(v, block_n, head_dim), varlen_descriptor(out, rows, head_dim))
+    grid = ((cu_seqlens_q.shape[0] - 1) * heads, tiles)
+    args = descs + (lse, cu_seqlens_q, cu_seqlens_k, float(softmax_scale) * LOG2E, heads, k.shape[1], total_q,
+                    k.shape[0])
+    kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=config.num_stages,
+                  CONSUMER_REGS=232, PINGPONG=bool(config.pingpong), num_warps=4)
+    if skips_masked(causal, block_m, block_n, 2):
+        kwargs.update(SKIP_MASKED=True)
+    if config.pv_overlap:
+        kwargs.update(PV_OVERLAP=True)
+    return grid, args, kwargs
 
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes

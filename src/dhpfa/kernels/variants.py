@@ -561,6 +561,31 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
                    secret_args=secret, public_loads=("CU_Q", "CU_K") + (("BT",) if paged else ()))
 
 
+# Mixed lengths on Hopper (session 30): calls of sequences of any lengths, without a window, soft-capping or a paged
+# cache, with at least VARLEN_SM90_MIN_Q queries in the longest sequence, run the Gluon kernel attn_fwd_sm90_varlen
+# (sm90_fwd: the two-consumer ping-pong tiles of the dense builds, one tile per program, TMA descriptors that slide to
+# each sequence and clip at its end). Head dims 96 and 192 run as 128 and 256 (sm90_fwd.kernel_head_dim); 32 stays on
+# the portable kernel. Calls of few queries per sequence (decode steps) keep the portable kernel's grouped and split
+# tiles. Public: dtype, head dim, flags, max_seqlen_q, the GPU.
+VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
+_VARLEN_SM90_N128 = TileConfig(128, 128, 4, 2, split=2, pingpong=True)
+_VARLEN_SM90_N64 = TileConfig(128, 64, 4, 2, split=2, pingpong=True)
+VARLEN_SM90 = {64: _VARLEN_SM90_N128, 96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64,
+               256: _VARLEN_SM90_N64}
+VARLEN_SM90_MIN_Q = 128  # queries in the longest sequence; None: never (for comparison)
+VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
+
+
+def varlen_sm90(head_dim: int, max_seqlen_q: int) -> bool:
+    """Whether a varlen call (no window, soft-cap or paged cache) on sm_90 runs attn_fwd_sm90_varlen."""
+    return VARLEN_SM90_MIN_Q is not None and head_dim in VARLEN_SM90 and max_seqlen_q >= VARLEN_SM90_MIN_Q
+
+
+def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool) -> Variant:
+    """attn_fwd_sm90_varlen's variant: its offsets (CU_Q, CU_K) are public loads, as the portable kernel's."""
+    return Variant(VARLEN_SM90_KERNEL, VARLEN_SM90[head_dim], dtype, head_dim, causal, public_loads=("CU_Q", "CU_K"))
+
+
 def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False) -> bool:
     """Whether a paged call with this page size runs the per-block form (its pages hold whole key blocks of the varlen
     config). Public: the head dim and the page size."""
@@ -578,8 +603,9 @@ def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool 
 def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
-    builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; and the combine
-    kernel of the split calls per dtype and head dim."""
+    builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; the combine
+    kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim and causal
+    flag."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
             for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
             for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
@@ -588,7 +614,8 @@ def varlen_variants():
          for group in (False, True) for split in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in (False, True)] + \
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
-         for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)]
+         for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
+        [varlen_sm90_variant(dt, d, c) for dt in DTYPES for d in VARLEN_SM90 for c in (False, True)]
 
 
 def audited_variants():

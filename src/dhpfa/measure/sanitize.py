@@ -71,6 +71,15 @@ def child():
                 q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
                 k = torch.randn(b, sk, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_func(q, k, torch.randn_like(k), causal=causal)
+    # varlen on Hopper (variants.VARLEN_SM90; session 30): mixed lengths with padding rows, a sequence longer than
+    # max_seqlen_q (its rows past the grid: NaN), and offsets out of range and order (clamped), 8 heads over 2
+    for offs, max_q in (([0, 129, 130, 193, 700, 700, 827], 300), ([0, 200, 10 ** 6, 150, -7], 300)):
+        cu = torch.tensor(offs, dtype=torch.int32, device="cuda")
+        for d in sorted(variants.VARLEN_SM90):
+            for causal in (False, True):
+                q = torch.randn(840, 8, d, device="cuda", dtype=dtype, generator=g)
+                k = torch.randn(840, 2, d, device="cuda", dtype=dtype, generator=g)
+                dhpfa.flash_attn_varlen_func(q, k, torch.randn_like(k), cu, cu, max_q, max_q, causal=causal)
     torch.cuda.synchronize()
     print("child done")
 
