@@ -686,8 +686,8 @@ def test_gpu_sm90_varlen_against_float64(monkeypatch, d, causal, dtype):
                                               return_lse=True)
         assert torch.equal(o2[:cu_q[-1]], out[:cu_q[-1]]) and torch.equal(l2[:, :cu_q[-1]], lse[:, :cu_q[-1]])
     var = variants.varlen_sm90_variant(dtype, d, causal)
-    grid, args, kwargs = dispatch.varlen_launch_args(var, q, k, v, torch.empty_like(q), torch.empty_like(lse), cu_q,
-                                                     cu_k, max(lens_q), 0.1)
+    grid, args, kwargs = dispatch.varlen_launch_args(var, q, k, v, api._varlen_out(q, var.config.block_m // 2),
+                                                     torch.empty_like(lse), cu_q, cu_k, max(lens_q), 0.1)
     launched = dispatch.kernel_fn(var.kernel)[grid](*args, **kwargs)
     assert launched.asm["cubin"] == C.compile_offline(*variant_launch(var)).cubin
 
@@ -696,13 +696,13 @@ def test_gpu_sm90_varlen_against_float64(monkeypatch, d, causal, dtype):
 @pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("causal", [False, True])
 def test_gpu_sm90_varlen_keeps_sequences_apart(monkeypatch, d, causal):
-    """A sequence's tiles read rows past its end only as TMA's zeros: NaN and inf in the next sequence's keys, values
-    and queries (and in padding rows past the last offsets) change no other sequence's output, bit for bit, and
-    outputs are written only inside each sequence (the rows between are NaN-poisoned by the fixture and stay NaN in the
-    sequence that holds them only)."""
+    """NaN and inf in one sequence's queries, keys and values (and in the padding rows past the last offsets) change no
+    other sequence's output, bit for bit: rows past a sequence arrive as TMA's zeros, or (sequence 0, whose keys end
+    within k's first block) are read and then zeroed in shared memory (V) or masked (K, Q); and nothing is written past
+    the last sequence (NaN-poisoned by the fixture)."""
     monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(d)
-    lens_q, lens_k = [70, 200, 33, 130], [90, 250, 33, 100]
+    lens_q, lens_k = [70, 200, 33, 130], [40, 250, 33, 100]  # sequence 0's keys end within k's first key block
     q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 4, 2, d, torch.bfloat16, "cuda", gen, pad_q=5, pad_k=5)
     clean = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, causal=causal)
     assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]

@@ -599,7 +599,10 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     _check_no_grad(q, k, v)
     if plan.dense is not None:
         return _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse)
-    out = _empty(q.shape, q.dtype, q.device)
+    if plan.variant.kernel == variants.VARLEN_SM90_KERNEL:
+        out = _varlen_out(q, plan.variant.config.block_m // 2)
+    else:
+        out = _empty(q.shape, q.dtype, q.device)
     lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
     from .kernels import dispatch, triton_fwd
     ws = triton_fwd.varlen_workspace(q, plan.splits) if plan.splits > 1 else ()
@@ -612,6 +615,12 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
                                                    ws or (None, None), plan.combine, k_stride,
                                                    paged and (bt, paged[1], k.shape[0] // paged[1]))
     return out, lse
+
+
+def _varlen_out(q, rows):
+    """The output of a call on the Hopper varlen kernel: q's shape, with `rows` rows of its own storage in front, where
+    the output's TMA descriptor is based (sm90_fwd.varlen_out_descriptor)."""
+    return _empty((q.shape[0] + rows,) + tuple(q.shape[1:]), q.dtype, q.device)[rows:]
 
 
 def _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse):

@@ -460,6 +460,8 @@ def _turn_asm(op, bar_id):
 
 _BAR_SYNC_13, _BAR_SYNC_14, _BAR_SYNC_15 = (_turn_asm("sync", i) for i in TURN_IDS)
 _BAR_ARRIVE_13, _BAR_ARRIVE_14, _BAR_ARRIVE_15 = (_turn_asm("arrive", i) for i in TURN_IDS)
+# attn_fwd_sm90_varlen: consumer 0 has fixed a V block up (_ws_consumer_varlen); 12 is free of Triton's and the turns'
+_BAR_SYNC_12, _BAR_ARRIVE_12 = _turn_asm("sync", 12), _turn_asm("arrive", 12)
 
 
 @gluon.jit
@@ -1356,21 +1358,51 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
 
 # ---- variable-length sequences (flash_attn_varlen_func) on the Hopper kernel ----------------------------------------
 # q, k, v and O are packed along the rows (TOTAL, H, D), sequence b owning rows [CU[b], CU[b + 1]). Their TMA
-# descriptors are "sliding" ones (varlen_descriptor): a 4-D view [TOTAL + R, R, H, D] whose first two dimensions both
-# step one row, over a base R rows before the tensor's (R: the descriptor's box rows). The box of R rows that starts at
-# row `row` of a sequence with `count` rows from `lo` is taken at [lo + row + valid, R - valid] (valid: its rows inside
-# the sequence, _slide): box row p is memory row lo + row + p, and in bounds exactly when p < valid. So TMA zero-fills
-# a load's rows past the sequence's end (never the next sequence's keys or values: a NaN or inf there cannot reach this
-# sequence through P @ V, whose masked P is 0) and a store writes only the sequence's own rows, with no masks in the
-# kernel. Every coordinate is a function of the offsets, which are public, as the dense kernels' shapes are.
+# descriptors are "sliding" ones (varlen_descriptor): 4-D views [S, R, H, D] whose first two dimensions both step one
+# row (R: the box's rows). A box taken at [s, r] reads box row p from memory row s + r + p, in bounds while r + p < R:
+# so a box of R rows from memory row `start` of which `valid` lie inside its sequence is taken at [start + valid - R,
+# R - valid] (_slide_in), and TMA zero-fills its rows past the sequence's end (a sequence never reads the next one's
+# keys or values: a NaN or inf there cannot reach it through P @ V, whose masked P is 0). Every address TMA computes is
+# at or past the base, and the base must lie in mapped memory (session 30: a base before a tensor's allocation faulted
+# on the device), so q, k and v keep their own base: a box whose sequence ends within the tensor's first R rows (start +
+# valid < R) is taken at [0, start] instead and reads the rows after its sequence up to row R. For Q and K that is
+# harmless (those rows' scores are masked by a select, their query rows never stored); V's block is fixed up in shared
+# memory (_zero_rows_from). O's descriptor sits R rows before the output, which the API allocates with R rows in front
+# (varlen_out_descriptor), so every store box is taken the first way (_slide) and clips at its sequence's end. Every
+# coordinate is a function of the offsets, which are public, as the dense kernels' shapes are.
 
 
 @gluon.jit
 def _slide(lo, row, count, R: gl.constexpr):
-    """[first, second] coordinates on a sliding descriptor (above) of the box of R rows from row `row` of the sequence of
-    `count` rows from `lo`. Public: offsets and tile indices."""
+    """[s, r] of the box of R rows from row `row` of the sequence of `count` rows from `lo`, on a sliding descriptor
+    whose base lies R rows before the tensor's (O): its rows past the sequence are out of bounds. Public: offsets and
+    tile indices."""
     valid = gl.minimum(gl.maximum(count - row, 0), R)
     return lo + row + valid, R - valid
+
+
+@gluon.jit
+def _slide_in(lo, row, count, RD, R: gl.constexpr):
+    """[s, r] of the same box on a sliding descriptor based at its tensor (q, k, v: RD = min(R, the tensor's rows), its
+    second dimension): rows past the sequence out of bounds, except for a box that ends within the tensor's first RD
+    rows (taken at [0, start]: it reads on to row RD - 1). Public: offsets, tile indices, shapes."""
+    valid = gl.minimum(gl.maximum(count - row, 0), R)
+    start = lo + row
+    s = gl.maximum(start + valid - RD, 0)
+    return s, start - s
+
+
+@gluon.jit
+def _zero_rows_from(tile, valid, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr, num_warps: gl.constexpr):
+    """Rows `valid` .. ROWS - 1 of a [ROWS, HEAD_DIM] shared tile set to zero, 16 rows at a time (a select: the same
+    instructions whatever the data), then fenced for the GEMMs (async proxy). Public: valid."""
+    layout: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [num_warps, 1], [1, 0])
+    for r in gl.static_range(0, ROWS, 16):
+        chunk = tile.slice(r, 16, dim=0)
+        x = chunk.load(layout)
+        rows = r + gl.arange(0, 16, layout=gl.SliceLayout(1, layout))
+        chunk.store(gl.where((rows < valid)[:, None], x, gl.zeros_like(x)))
+    fence_async_shared()
 
 
 @gluon.jit
@@ -1398,7 +1430,8 @@ def _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M: gl.constexpr, CAUSAL: 
 @gluon.jit
 def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr, CAUSAL: gl.constexpr):
     """One warp: the program's tile (if it has one): Q in two row pieces, one per consumer, then its key blocks into
-    the ring, each load on the sliding descriptors (rows past a sequence's end arrive as zeros)."""
+    the ring, each load on the sliding descriptors (_slide_in: rows past a sequence's end arrive as zeros, but in the
+    tensor's first rows)."""
     (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H, H_KV,
      TOTAL_Q, TOTAL_K) = rt
     h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M, CAUSAL)
@@ -1407,13 +1440,13 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
         ROWS: gl.constexpr = TILE_M // 2
         mbarrier.expect(q_bar, 2 * q_desc.block_type.nbytes)
         for w in gl.static_range(2):
-            s_row, r_row = _slide(q_lo, m0 + w * ROWS, seq_q, ROWS)
+            s_row, r_row = _slide_in(q_lo, m0 + w * ROWS, seq_q, gl.minimum(TOTAL_Q, ROWS), ROWS)
             tma.async_copy_global_to_shared(q_desc, [s_row, r_row, h, 0], q_bar, q_smem.index(w))
         n = _kv_blocks(m0, seq_k, seq_k - seq_q, TILE_M, BLOCK_N, CAUSAL)
         for j in range(n):
             s = j % STAGES
             phase = ((j // STAGES) & 1) ^ 1
-            s_row, r_row = _slide(k_lo, j * BLOCK_N, seq_k, BLOCK_N)
+            s_row, r_row = _slide_in(k_lo, j * BLOCK_N, seq_k, gl.minimum(TOTAL_K, BLOCK_N), BLOCK_N)
             mbarrier.wait(empty_k.index(s), phase)
             mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
             tma.async_copy_global_to_shared(k_desc, [s_row, r_row, h_kv, 0], ready_k.index(s), k_ring.index(s))
@@ -1427,7 +1460,9 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
                         CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr,
                         SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr):
     """Consumer W of two: rows W * BLOCK_M .. (W + 1) * BLOCK_M of the program's tile (_consume_tile, O staged in its Q
-    buffer), the sequence's mask bottom-right aligned (flash-attn's: offset keys - queries). The program of the last
+    buffer), the sequence's mask bottom-right aligned (flash-attn's: offset keys - queries). Where V's block 0 was read
+    with rows past its sequence (a sequence ending within k's first rows: _slide_in), consumer 0 zeroes those rows in
+    shared memory before either consumer's first GEMM reads them (named barrier 12). The program of the last
     tile index (axis 1) also writes NaN into the sequence's rows past the grid (a sequence longer than max_seqlen_q: a
     caller's error), as the portable varlen kernel does."""
     (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, H,
@@ -1441,6 +1476,14 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _pass_turn(TURN_OTHER, PINGPONG)
     h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M, CAUSAL)
     if has_tile:
+        valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
+        if k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N):  # V's block 0 read rows past the sequence (_slide_in)
+            if W == 0:
+                mbarrier.wait(ready_v.index(0), 0)
+                _zero_rows_from(v_ring.index(0).reshape([BLOCK_N, HEAD_DIM]), valid0, BLOCK_N, HEAD_DIM, num_warps)
+                _named_barrier(_BAR_ARRIVE_12)
+            else:
+                _named_barrier(_BAR_SYNC_12)
         shift = seq_k - seq_q
         vl = (q_lo, h.to(gl.int64) * TOTAL_Q + q_lo)
         n = _kv_blocks(m0, seq_k, shift, TILE_M, BLOCK_N, CAUSAL)
@@ -1481,7 +1524,8 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
                          num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
-    over sequences packed along the rows (descriptors: varlen_descriptor; the comment above). One tile per program:
+    over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
+    One tile per program:
     program (b * H + h, t) runs query tile t of sequence b, head h (GQA: key/value head h // (H / H_KV)); a program
     whose tile lies past its sequence does nothing. CU_Q, CU_K: int32 offsets (B + 1), public loads. LSE (H, TOTAL_Q).
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
@@ -1550,17 +1594,33 @@ def _descriptor(t, rows, head_dim):
 
 
 def varlen_descriptor(t, rows, head_dim):
-    """The sliding TMA descriptor of a packed (TOTAL, H, D) tensor for boxes of `rows` rows (_slide): a [TOTAL + rows,
-    rows, H, D] view whose first two dimensions both step one row, over a base `rows` rows before t's."""
+    """The sliding TMA descriptor of a packed (TOTAL, H, D) input for boxes of `rows` rows (_slide_in): a [TOTAL - RD +
+    1, RD, H, D] view of t (RD = min(rows, TOTAL)) whose first two dimensions both step one row: no in-bound element
+    lies outside t."""
     total, heads, d = t.shape
+    rd = min(rows, total)
     strides = [t.stride(0), t.stride(0), t.stride(1) if heads > 1 else 16, 1]
-    return _descriptor_class()(SlidingBase(t, rows), [total + rows, rows, heads, d], strides, [1, rows, 1, head_dim],
+    return _descriptor_class()(t, [total - rd + 1, rd, heads, d], strides, [1, rows, 1, head_dim],
                                _smem_layout(rows, head_dim, t.dtype))
+
+
+def varlen_out_descriptor(out, rows, head_dim):
+    """The sliding TMA descriptor of the packed output for boxes of `rows` rows (_slide): a [TOTAL + rows, rows, H, D]
+    view over a base `rows` rows before out's, which must lie in out's own storage (the API allocates them in front,
+    api._varlen_out): a base in unmapped memory faults."""
+    total, heads, d = out.shape
+    if out.storage_offset() < rows * out.stride(0):
+        raise ValueError(f"out: the Hopper varlen kernel needs {rows} rows of out's storage before it (got a storage "
+                         f"offset of {out.storage_offset()} elements); allocate it with api._varlen_out")
+    strides = [out.stride(0), out.stride(0), out.stride(1) if heads > 1 else 16, 1]
+    return _descriptor_class()(SlidingBase(out, rows), [total + rows, rows, heads, d], strides,
+                               [1, rows, 1, head_dim], _smem_layout(rows, head_dim, out.dtype))
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config):
     """(grid, args, kwargs) of attn_fwd_sm90_varlen: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse (H, TOTAL_Q)
-    float32, int32 offsets (B + 1); config: a TileConfig with split=2 (variants.VARLEN_SM90). Grid (B x H, query tiles
+    float32, int32 offsets (B + 1); out with block_m / 2 rows of its storage in front (api._varlen_out:
+    varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90). Grid (B x H, query tiles
     of max_seqlen_q). Public: shapes, strides, max_seqlen_q."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
@@ -1574,7 +1634,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
                          f"{max_seqlen_q}")
     rows = block_m // 2
     descs = (varlen_descriptor(q, rows, head_dim), varlen_descriptor(k, block_n, head_dim),
-             varlen_descriptor(v, block_n, head_dim), varlen_descriptor(out, rows, head_dim))
+             varlen_descriptor(v, block_n, head_dim), varlen_out_descriptor(out, rows, head_dim))
     grid = ((cu_seqlens_q.shape[0] - 1) * heads, tiles)
     args = descs + (lse, cu_seqlens_q, cu_seqlens_k, float(softmax_scale) * LOG2E, heads, k.shape[1], total_q,
                     k.shape[0])
