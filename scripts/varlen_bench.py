@@ -29,7 +29,10 @@ def workload(kind, seed=0):
     rng = random.Random(seed)
     if kind == "uniform1k":
         return [1024] * 16
-    lo, hi = {"mixed": (64, 4096), "short": (16, 512)}[kind]
+    if kind.startswith("upto"):  # lengths drawn from 16 .. N (session 30: where the Hopper varlen kernel starts to win)
+        lo, hi = 16, int(kind[4:])
+    else:
+        lo, hi = {"mixed": (64, 4096), "short": (16, 512)}[kind]
     lens = []
     while sum(lens) < 16384:
         lens.append(rng.randint(lo, hi))
@@ -50,6 +53,8 @@ def offsets(lens):
 
 
 def case(kind, d, causal, rounds, n_sets=3):
+    from dhpfa import api as _api
+    _api._PLANS.clear()  # (api_kernels below: this case's plans only)
     h, hk = 2048 // d, 2048 // d
     lens = workload(kind)
     total, mx = sum(lens), max(lens)
@@ -83,15 +88,25 @@ def case(kind, d, causal, rounds, n_sets=3):
         dispatch.launch_varlen(portable_variant, q, k, v, out, torch.empty(h, total, device="cuda"), cu, cu, mx,
                                d ** -0.5)
         return out
+    hopper_variant = variants.varlen_sm90_variant(torch.bfloat16, d, causal) if d in variants.VARLEN_SM90 else None
+
+    def hopper(q, k, v, causal):  # the Hopper varlen kernel on the same call, whatever the API's rule says
+        out = api._varlen_out(q, hopper_variant.config.block_m // 2)
+        dispatch.launch_varlen(hopper_variant, q, k, v, out, torch.empty(h, total, device="cuda"), cu, cu, mx,
+                               d ** -0.5)
+        return out
     kernels = {
         "dhpfa_varlen": lambda q, k, v, causal: dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, mx, mx, causal=causal),
+        "hopper_varlen": hopper,
         "portable_varlen": portable,
         "fa2_varlen": fa2_varlen,
         "dhpfa_padded": lambda q, k, v, causal: dhpfa.flash_attn_func(q, k, v, causal=causal),
         "cudnn_padded": cudnn_padded,
     }
-    sets = {"dhpfa_varlen": packed, "portable_varlen": packed, "fa2_varlen": packed, "dhpfa_padded": padded,
-            "cudnn_padded": padded}
+    if hopper_variant is None:
+        kernels.pop("hopper_varlen")
+    sets = {"dhpfa_varlen": packed, "hopper_varlen": packed, "portable_varlen": packed, "fa2_varlen": packed,
+            "dhpfa_padded": padded, "cudnn_padded": padded}
     # correctness of the varlen call against FA2's varlen on the same inputs (both bf16; a sanity check, the float64
     # tests are tests/test_varlen.py)
     ours = kernels["dhpfa_varlen"](*packed[0], causal).float()
@@ -431,6 +446,8 @@ def main():
     ap.add_argument("--leaks", default="mixed,decode", help="comma list of the dudect tests (with --leak-samples): "
                     "mixed, decode (with the decode part), paged16, paged256 (decode steps on paged caches)")
     ap.add_argument("--dims", default="64,128", help="head dims of the grid part")
+    ap.add_argument("--kinds", default="mixed,short,uniform1k", help="workloads of the grid part (also uptoN: lengths "
+                    "16 .. N)")
     ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page[,causal 0/1];..." for the paged part')
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -489,14 +506,14 @@ def main():
                 if n in r) + f"  diff {r['rel_diff_api_vs_varlen_kernel']:.1e}  host "
                 f"{r['eager_host_us_per_call']:.1f} us (varlen kernel {r['eager_host_us_per_call_varlen_kernel']:.1f}) "
                 f"{r['errors']}", flush=True)
-    for kind in (("mixed", "short", "uniform1k") if "grid" in a.parts else ()):
+    for kind in (a.kinds.split(",") if "grid" in a.parts else ()):
         for d in (int(x) for x in a.dims.split(",")):
             for causal in (False, True):
                 rows.append(case(kind, d, causal, a.rounds))
                 r = rows[-1]
-                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in ("dhpfa_varlen", "portable_varlen",
-                                                                         "fa2_varlen", "dhpfa_padded",
-                                                                         "cudnn_padded") if n in r)
+                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in (
+                    "dhpfa_varlen", "hopper_varlen", "portable_varlen", "fa2_varlen", "dhpfa_padded", "cudnn_padded")
+                    if n in r)
                 print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']} vs-portable {r['rel_diff_vs_portable']:.1e} "
                       f"{r['api_kernels']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",

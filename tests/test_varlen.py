@@ -665,18 +665,45 @@ def _plan_kernels():
     return [p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and p.variant is not None]
 
 
+@pytest.fixture
+def hopper_varlen(monkeypatch):
+    """Every Hopper varlen build takes calls of any max_seqlen_q (the kernel's tests; the rule has its own), and no
+    plan is kept from before."""
+    monkeypatch.setattr(variants, "VARLEN_SM90_MIN_Q", {d: 1 for d in variants.VARLEN_SM90})
+    monkeypatch.setattr(api, "_PLANS", {})
+
+
+@pytest.mark.parametrize("d,max_q,opts,hopper", [
+    (128, 1100, {}, True), (128, 1024, dict(causal=True), True), (128, 1023, {}, False), (96, 2000, {}, True),
+    (256, 128, {}, True), (192, 300, dict(causal=True), True), (256, 127, {}, False), (64, 4000, {}, False),
+    (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), False), (256, 600, dict(cap=20.0), False),
+    (128, 2000, dict(odd_stride=True), False)])
+def test_hopper_varlen_rule(d, max_q, opts, hopper):
+    """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
+    from their least max_seqlen_q, without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
+    64, short calls at D=96 / 128, windows, soft-caps, strides TMA cannot take) stay on the portable kernel. Public
+    values only (CPU tensors)."""
+    rows = 3000
+    if opts.get("odd_stride"):  # rows of 4 heads x (d + 4) elements: a row stride TMA cannot take
+        q = torch.empty(rows, 4, d + 4, dtype=torch.bfloat16)[:, :, :d]
+    else:
+        q = torch.empty(rows, 4, d, dtype=torch.bfloat16)
+    k, v = torch.empty(rows, 2, d, dtype=torch.bfloat16), torch.empty(rows, 2, d, dtype=torch.bfloat16)
+    window = opts.get("window", (-1, -1))
+    assert api._hopper_varlen(q, k, v, d, max_q, window != (-1, -1), opts.get("cap", 0.0), 1, None) == hopper
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("d", sorted(variants.VARLEN_SM90))
 @pytest.mark.parametrize("causal", [False, True])
-def test_gpu_sm90_varlen_against_float64(monkeypatch, d, causal, dtype):
+def test_gpu_sm90_varlen_against_float64(hopper_varlen, d, causal, dtype):
     """Mixed lengths on the Hopper kernel: tiles cut at every place (1, 63, 64, 65, 127, 129 rows), more keys than
     queries and fewer (causal: rows with no visible key), a sequence with no queries, one with no keys, GQA (4 query
     heads per key/value head), padding rows after the last sequence; against float64 per sequence. Then cached calls
     bitwise equal to the first, and the launched binary is the audited one."""
     from dhpfa.audit import compile as C, variant_launch
     from dhpfa.kernels import dispatch
-    monkeypatch.setattr(api, "_PLANS", {})
     lens_q, lens_k = [129, 1, 63, 300, 0, 64, 65, 127, 200], [129, 700, 10, 300, 5, 0, 1000, 127, 50]
     q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 8, 2, d, causal, dtype, "cuda", seed=d + causal,
                                              pad_q=9, pad_k=3)
@@ -693,14 +720,13 @@ def test_gpu_sm90_varlen_against_float64(monkeypatch, d, causal, dtype):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("d", [128, 256])
 @pytest.mark.parametrize("causal", [False, True])
-def test_gpu_sm90_varlen_keeps_sequences_apart(monkeypatch, d, causal):
+def test_gpu_sm90_varlen_keeps_sequences_apart(hopper_varlen, d, causal):
     """NaN and inf in one sequence's queries, keys and values (and in the padding rows past the last offsets) change no
     other sequence's output, bit for bit: rows past a sequence arrive as TMA's zeros, or (sequence 0, whose keys end
     within k's first block) are read and then zeroed in shared memory (V) or masked (K, Q); and nothing is written past
     the last sequence (NaN-poisoned by the fixture)."""
-    monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(d)
     lens_q, lens_k = [70, 200, 33, 130], [40, 250, 33, 100]  # sequence 0's keys end within k's first key block
     q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 4, 2, d, torch.bfloat16, "cuda", gen, pad_q=5, pad_k=5)
@@ -721,10 +747,9 @@ def test_gpu_sm90_varlen_keeps_sequences_apart(monkeypatch, d, causal):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("causal", [False, True])
-def test_gpu_sm90_varlen_rows_past_max_seqlen_are_nan(monkeypatch, causal):
+def test_gpu_sm90_varlen_rows_past_max_seqlen_are_nan(hopper_varlen, causal):
     """max_seqlen_q smaller than a sequence (a caller's error the kernel cannot see without reading the offsets): that
     sequence's rows past the grid's tiles get NaN (out and lse), as on the portable kernel, and the others are right."""
-    monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(5)
     lens = [300, 900, 128]
     q, k, v, cu, _ = packed(lens, lens, 4, 4, 128, torch.bfloat16, "cuda", gen)
@@ -741,10 +766,9 @@ def test_gpu_sm90_varlen_rows_past_max_seqlen_are_nan(monkeypatch, causal):
 
 
 @pytest.mark.gpu
-def test_gpu_sm90_varlen_offsets_out_of_range_stay_inside(monkeypatch):
+def test_gpu_sm90_varlen_offsets_out_of_range_stay_inside(hopper_varlen):
     """Offsets past the tensors or out of order are clamped (no access outside q, k, v, out and lse: the sanitizer run
     checks that; here no error, and a well-formed sequence before them is right)."""
-    monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(6)
     q, k, v, _, _ = packed([256], [256], 4, 4, 128, torch.bfloat16, "cuda", gen)
     cu = torch.tensor([0, 200, 10 ** 6, 150, -7], dtype=torch.int32, device="cuda")  # [200, 256) after the clamps

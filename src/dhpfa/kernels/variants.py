@@ -562,23 +562,30 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
 
 
 # Mixed lengths on Hopper (session 30): calls of sequences of any lengths, without a window, soft-capping or a paged
-# cache, with at least VARLEN_SM90_MIN_Q queries in the longest sequence, run the Gluon kernel attn_fwd_sm90_varlen
-# (sm90_fwd: the two-consumer ping-pong tiles of the dense builds, one tile per program, TMA descriptors that slide to
-# each sequence and clip at its end). Head dims 96 and 192 run as 128 and 256 (sm90_fwd.kernel_head_dim); 32 stays on
-# the portable kernel. Calls of few queries per sequence (decode steps) keep the portable kernel's grouped and split
-# tiles. Public: dtype, head dim, flags, max_seqlen_q, the GPU.
+# cache, whose longest sequence has at least VARLEN_SM90_MIN_Q[head dim] queries, run the Gluon kernel
+# attn_fwd_sm90_varlen (sm90_fwd: the two-consumer ping-pong tiles of the dense builds, 128-row query tiles, one tile per
+# program, TMA descriptors that slide to each sequence). Head dims 96 and 192 run as 128 and 256
+# (sm90_fwd.kernel_head_dim). Session 30 (H200, varlen_bench, graph replay, TFLOPS of useful work, against the portable
+# kernel in the same rounds): 8 sequences of 64-4096 (max 4018) D=128 498 / 425, causal 450 / 364; D=256 510 / 270,
+# causal 494 / 238; 57 sequences of 16-512 (max 511) D=128 246 / 244, causal 151 / 166; D=256 309 / 175, causal 198 /
+# 116; 16 x 1024 at D=256 (the equal-length dense path's shape, run here as varlen) 605 / 238. D=64 lost everywhere
+# (x0.65-0.92: the portable kernel's 64-row tiles waste fewer rows and its D=64 loop is cheap): not here. D <= 64 and
+# decode-like calls (few queries a sequence: grouped and split tiles) stay on the portable kernel. Public: dtype, head
+# dim, flags, max_seqlen_q, the GPU.
 VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
 _VARLEN_SM90_N128 = TileConfig(128, 128, 4, 2, split=2, pingpong=True)
 _VARLEN_SM90_N64 = TileConfig(128, 64, 4, 2, split=2, pingpong=True)
-VARLEN_SM90 = {64: _VARLEN_SM90_N128, 96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64,
-               256: _VARLEN_SM90_N64}
-VARLEN_SM90_MIN_Q = 128  # queries in the longest sequence; None: never (for comparison)
+VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64, 256: _VARLEN_SM90_N64}
+# queries in the longest sequence, per head dim (None: never, for comparison). D=128: level with the portable kernel at
+# max 511 (causal x0.91), ahead at max 4018 (x1.17-1.24); 1024 between them until measured finer.
+VARLEN_SM90_MIN_Q = {96: 1024, 128: 1024, 192: 128, 256: 128}
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
 
 
 def varlen_sm90(head_dim: int, max_seqlen_q: int) -> bool:
     """Whether a varlen call (no window, soft-cap or paged cache) on sm_90 runs attn_fwd_sm90_varlen."""
-    return VARLEN_SM90_MIN_Q is not None and head_dim in VARLEN_SM90 and max_seqlen_q >= VARLEN_SM90_MIN_Q
+    least = VARLEN_SM90_MIN_Q.get(head_dim) if VARLEN_SM90_MIN_Q is not None else None
+    return least is not None and max_seqlen_q >= least
 
 
 def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool) -> Variant:
