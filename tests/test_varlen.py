@@ -669,18 +669,19 @@ def _plan_kernels():
 def hopper_varlen(monkeypatch):
     """Every Hopper varlen build takes calls of any max_seqlen_q (the kernel's tests; the rule has its own), and no
     plan is kept from before."""
-    monkeypatch.setattr(variants, "VARLEN_SM90_MIN_Q", {d: 1 for d in variants.VARLEN_SM90})
+    monkeypatch.setattr(variants, "VARLEN_SM90_MIN_Q", {(d, c): 1 for d in variants.VARLEN_SM90 for c in (False, True)})
     monkeypatch.setattr(api, "_PLANS", {})
 
 
 @pytest.mark.parametrize("d,max_q,opts,hopper", [
-    (128, 1100, {}, True), (128, 1024, dict(causal=True), True), (128, 1023, {}, False), (96, 2000, {}, True),
+    (128, 512, {}, True), (128, 511, {}, False), (128, 2048, dict(causal=True), True),
+    (128, 2047, dict(causal=True), False), (96, 600, {}, True), (96, 2000, dict(causal=True), False),
     (256, 128, {}, True), (192, 300, dict(causal=True), True), (256, 127, {}, False), (64, 4000, {}, False),
     (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), False), (256, 600, dict(cap=20.0), False),
     (128, 2000, dict(odd_stride=True), False)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
-    from their least max_seqlen_q, without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
+    from their least max_seqlen_q (D=96 / 128: 512, causal 2048; D=192 / 256: 128), without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
     64, short calls at D=96 / 128, windows, soft-caps, strides TMA cannot take) stay on the portable kernel. Public
     values only (CPU tensors)."""
     rows = 3000
@@ -690,7 +691,8 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
         q = torch.empty(rows, 4, d, dtype=torch.bfloat16)
     k, v = torch.empty(rows, 2, d, dtype=torch.bfloat16), torch.empty(rows, 2, d, dtype=torch.bfloat16)
     window = opts.get("window", (-1, -1))
-    assert api._hopper_varlen(q, k, v, d, max_q, window != (-1, -1), opts.get("cap", 0.0), 1, None) == hopper
+    assert api._hopper_varlen(q, k, v, d, max_q, opts.get("causal", False), window != (-1, -1), opts.get("cap", 0.0), 1,
+                              None) == hopper
 
 
 @pytest.mark.gpu

@@ -617,11 +617,11 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
-def _hopper_varlen(q, k, v, d, max_q, local, cap, k_stride, paged) -> bool:
+def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): no window, soft-cap, paged
     cache or (start, end) key pairs, rows on both sides, row and head strides TMA can take, and at most
     VARLEN_SM90_MAX_TILES query tiles. Public: shapes, strides, flags, max_seqlen_q."""
-    return k_stride == 1 and paged is None and not local and not cap and variants.varlen_sm90(d, max_q) \
+    return k_stride == 1 and paged is None and not local and not cap and variants.varlen_sm90(d, max_q, causal) \
         and q.shape[0] > 0 and k.shape[0] > 0 \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES
@@ -724,7 +724,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)
         return _keep_plan(sig, plan)
     # mixed lengths on Hopper: the Gluon varlen kernel (variants.varlen_sm90; its grid's second axis counts query tiles)
-    if not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, local, cap, k_stride, paged):
+    if not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged):
         plan = _VarlenPlan(variants.varlen_sm90_variant(q.dtype, d, causal), None, scale, max_q, 1, 1)
         return _keep_plan(sig, plan)
     # few queries per sequence: the group's heads as rows of one tile

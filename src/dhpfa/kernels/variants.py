@@ -562,7 +562,7 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
 
 
 # Mixed lengths on Hopper (session 30): calls of sequences of any lengths, without a window, soft-capping or a paged
-# cache, whose longest sequence has at least VARLEN_SM90_MIN_Q[head dim] queries, run the Gluon kernel
+# cache, whose longest sequence has at least VARLEN_SM90_MIN_Q[(head dim, causal)] queries, run the Gluon kernel
 # attn_fwd_sm90_varlen (sm90_fwd: the two-consumer ping-pong tiles of the dense builds, 128-row query tiles, one tile per
 # program, TMA descriptors that slide to each sequence). Head dims 96 and 192 run as 128 and 256
 # (sm90_fwd.kernel_head_dim). Session 30 (H200, varlen_bench, graph replay, TFLOPS of useful work, against the portable
@@ -576,15 +576,19 @@ VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
 _VARLEN_SM90_N128 = TileConfig(128, 128, 4, 2, split=2, pingpong=True)
 _VARLEN_SM90_N64 = TileConfig(128, 64, 4, 2, split=2, pingpong=True)
 VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64, 256: _VARLEN_SM90_N64}
-# queries in the longest sequence, per head dim (None: never, for comparison). D=128: level with the portable kernel at
-# max 511 (causal x0.91), ahead at max 4018 (x1.17-1.24); 1024 between them until measured finer.
-VARLEN_SM90_MIN_Q = {96: 1024, 128: 1024, 192: 128, 256: 128}
+# Queries in the longest sequence from which a call takes it, per (head dim, causal) (None: never, for comparison).
+# Session 30 run 3 (the forced Hopper build against the portable kernel, TFLOPS; lengths drawn from 16 .. N): D=128 N =
+# 512 (max 511) 250 / 248, causal 153 / 167; N = 1024 (max 1007) 357 / 329, causal 244 / 255; N = 2048 (max 1993) 442 /
+# 359, causal 352 / 319; 8 of 64-4096 509 / 397, causal 451 / 358. D=96: 199 / 195, 119 / 126; 283 / 250, 194 / 191;
+# 361 / 273, 280 / 243; 422 / 283, 368 / 271. D=256 from 16 .. 256 (112 sequences, max 254): 216 / 125, causal 122 / 74.
+VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 2048, (128, True): 2048,
+                     (192, False): 128, (192, True): 128, (256, False): 128, (256, True): 128}
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
 
 
-def varlen_sm90(head_dim: int, max_seqlen_q: int) -> bool:
+def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool) -> bool:
     """Whether a varlen call (no window, soft-cap or paged cache) on sm_90 runs attn_fwd_sm90_varlen."""
-    least = VARLEN_SM90_MIN_Q.get(head_dim) if VARLEN_SM90_MIN_Q is not None else None
+    least = VARLEN_SM90_MIN_Q.get((head_dim, bool(causal))) if VARLEN_SM90_MIN_Q is not None else None
     return least is not None and max_seqlen_q >= least
 
 
