@@ -52,7 +52,7 @@ def offsets(lens):
     return torch.tensor(cu, dtype=torch.int32, device="cuda")
 
 
-def case(kind, d, causal, rounds, n_sets=3):
+def case(kind, d, causal, rounds, n_sets=3, hopper_configs=()):
     from dhpfa import api as _api
     _api._PLANS.clear()  # (api_kernels below: this case's plans only)
     h, hk = 2048 // d, 2048 // d
@@ -105,8 +105,17 @@ def case(kind, d, causal, rounds, n_sets=3):
     }
     if hopper_variant is None:
         kernels.pop("hopper_varlen")
-    sets = {"dhpfa_varlen": packed, "hopper_varlen": packed, "portable_varlen": packed, "fa2_varlen": packed,
-            "dhpfa_padded": padded, "cudnn_padded": padded}
+    for block_m, block_n, stages in hopper_configs:  # other tiles of the Hopper varlen kernel (two consumers)
+        cfg = variants.TileConfig(block_m, block_n, 4, stages, split=2, pingpong=True)
+        var = variants.Variant(variants.VARLEN_SM90_KERNEL, cfg, torch.bfloat16, d, causal,
+                               public_loads=("CU_Q", "CU_K"))
+
+        def other(q, k, v, causal, var=var):
+            out = api._varlen_out(q, var.config.block_m // 2)
+            dispatch.launch_varlen(var, q, k, v, out, torch.empty(h, total, device="cuda"), cu, cu, mx, d ** -0.5)
+            return out
+        kernels["hopper_" + cfg.label()] = other
+    sets = {name: padded if name.endswith("_padded") else packed for name in kernels}
     # correctness of the varlen call against FA2's varlen on the same inputs (both bf16; a sanity check, the float64
     # tests are tests/test_varlen.py)
     ours = kernels["dhpfa_varlen"](*packed[0], causal).float()
@@ -446,6 +455,8 @@ def main():
     ap.add_argument("--leaks", default="mixed,decode", help="comma list of the dudect tests (with --leak-samples): "
                     "mixed, decode (with the decode part), paged16, paged256 (decode steps on paged caches)")
     ap.add_argument("--dims", default="64,128", help="head dims of the grid part")
+    ap.add_argument("--hopper-configs", default="", help='"block_m,block_n,stages;..." other tiles of the Hopper '
+                    'varlen kernel, each a column of the grid part')
     ap.add_argument("--kinds", default="mixed,short,uniform1k", help="workloads of the grid part (also uptoN: lengths "
                     "16 .. N)")
     ap.add_argument("--paged-shapes", default="", help='"B,H,H_kv,D,queries,page[,causal 0/1];..." for the paged part')
@@ -509,11 +520,10 @@ def main():
     for kind in (a.kinds.split(",") if "grid" in a.parts else ()):
         for d in (int(x) for x in a.dims.split(",")):
             for causal in (False, True):
-                rows.append(case(kind, d, causal, a.rounds))
+                rows.append(case(kind, d, causal, a.rounds, hopper_configs=[
+                    tuple(int(x) for x in c.split(",")) for c in a.hopper_configs.split(";") if c]))
                 r = rows[-1]
-                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in (
-                    "dhpfa_varlen", "hopper_varlen", "portable_varlen", "fa2_varlen", "dhpfa_padded", "cudnn_padded")
-                    if n in r)
+                cells = "  ".join(f"{n} {r[n]['tflops']:.0f}" for n in r if isinstance(r[n], dict) and "tflops" in r[n])
                 print(f"{kind:9s} D={d:3d} causal={causal!s:5s} B={r['batch']:2d} max={r['max']:4d}  {cells}  "
                       f"diff-vs-fa2 {r['rel_diff_vs_fa2']} vs-portable {r['rel_diff_vs_portable']:.1e} "
                       f"{r['api_kernels']}  host {r['eager_host_us_per_call']:.1f} us  {r['errors']}",
