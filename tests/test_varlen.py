@@ -674,14 +674,14 @@ def hopper_varlen(monkeypatch):
 
 
 @pytest.mark.parametrize("d,max_q,opts,hopper", [
-    (128, 512, {}, True), (128, 511, {}, False), (128, 2048, dict(causal=True), True),
-    (128, 2047, dict(causal=True), False), (96, 600, {}, True), (96, 2000, dict(causal=True), False),
+    (128, 512, {}, True), (128, 511, {}, False), (128, 1024, dict(causal=True), True),
+    (128, 1023, dict(causal=True), False), (96, 600, {}, True), (96, 1000, dict(causal=True), False),
     (256, 128, {}, True), (192, 300, dict(causal=True), True), (256, 127, {}, False), (64, 4000, {}, False),
     (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), False), (256, 600, dict(cap=20.0), False),
     (128, 2000, dict(odd_stride=True), False)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
-    from their least max_seqlen_q (D=96 / 128: 512, causal 2048; D=192 / 256: 128), without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
+    from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
     64, short calls at D=96 / 128, windows, soft-caps, strides TMA cannot take) stay on the portable kernel. Public
     values only (CPU tensors)."""
     rows = 3000

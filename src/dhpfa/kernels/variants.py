@@ -569,7 +569,10 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
 # kernel in the same rounds): 8 sequences of 64-4096 (max 4018) D=128 498 / 425, causal 450 / 364; D=256 510 / 270,
 # causal 494 / 238; 57 sequences of 16-512 (max 511) D=128 246 / 244, causal 151 / 166; D=256 309 / 175, causal 198 /
 # 116; 16 x 1024 at D=256 (the equal-length dense path's shape, run here as varlen) 605 / 238. D=64 lost everywhere
-# (x0.65-0.92: the portable kernel's 64-row tiles waste fewer rows and its D=64 loop is cheap): not here. D <= 64 and
+# (x0.65-0.92: the portable kernel's 64-row tiles waste fewer rows and its D=64 loop is cheap): not here. 64-key blocks
+# (m128n64, 3 or 2 stages; causal diagonal tiles then skip their consumers' masked blocks) were no better at D=128 (run
+# 5: 16 .. 512 252 / 247 against 247, causal 152 / 154 against 153; 8 of 64-4096 433 / 414 against 489, causal 404 /
+# 380 against 434) and lost at D=64 (x0.59-0.75 of the portable kernel). D <= 64 and
 # decode-like calls (few queries a sequence: grouped and split tiles) stay on the portable kernel. Public: dtype, head
 # dim, flags, max_seqlen_q, the GPU.
 VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
@@ -581,7 +584,9 @@ VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_
 # 512 (max 511) 250 / 248, causal 153 / 167; N = 1024 (max 1007) 357 / 329, causal 244 / 255; N = 2048 (max 1993) 442 /
 # 359, causal 352 / 319; 8 of 64-4096 509 / 397, causal 451 / 358. D=96: 199 / 195, 119 / 126; 283 / 250, 194 / 191;
 # 361 / 273, 280 / 243; 422 / 283, 368 / 271. D=256 from 16 .. 256 (112 sequences, max 254): 216 / 125, causal 122 / 74.
-VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 2048, (128, True): 2048,
+# Run 5 again (64-key blocks, below: no better): D=128 16 .. 2048 causal 352 against 303 / 324, 16 .. 1024 244 against
+# 240 / 250 (the portable kernel through the API and directly): causal from 1024.
+VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128, True): 1024,
                      (192, False): 128, (192, True): 128, (256, False): 128, (256, True): 128}
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
 
