@@ -548,10 +548,14 @@ def test_repeated_calls_reuse_the_plan_and_recheck_alignment(monkeypatch):
 
 
 @interp
-def test_tensor_past_32_bit_offsets_is_refused():
-    huge = torch.empty(2, 2, 32, device="meta").as_strided((2, 2, 32), (2 ** 31, 32, 1))
-    with pytest.raises(ValueError, match=r"^k: spans 2147483712 elements; the varlen kernel indexes"):
-        dhpfa.flash_attn_varlen_func(**_args(k=huge))
+def test_tensor_past_32_bit_offsets_is_refused(monkeypatch):
+    """The portable kernel indexes within a tensor in 32 bits: a tensor past that (the limit lowered here, so that a
+    small strided k passes it) is refused by name (the Hopper kernel takes such calls: test_gpu_sm90_varlen_wide)."""
+    monkeypatch.setattr(api, "OFFSET_LIMIT", 1024)
+    gen = torch.Generator().manual_seed(6)
+    k = torch.randn(13, 2, 64, generator=gen).half()[:, :, :32]  # strides (128, 64, 1): spans 1,632 elements
+    with pytest.raises(ValueError, match=r"^k: spans 1632 elements; the varlen kernel indexes"):
+        dhpfa.flash_attn_varlen_func(**_args(k=k))
 
 
 # ---- GPU -----------------------------------------------------------------------------------------------------------
@@ -779,6 +783,36 @@ def test_gpu_sm90_varlen_offsets_out_of_range_stay_inside(hopper_varlen):
     assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
     ref, _ = attention_ref(q[None, :200], k[None, :200], v[None, :200], 1 / math.sqrt(128), 0)
     assert rel_err(out[None, :200], ref) < TOL[torch.bfloat16]
+
+
+@pytest.mark.gpu
+def test_gpu_sm90_varlen_wide():
+    """q, k, v past 32-bit element offsets (views of one (rows, 3, H, D) tensor of 2.15e9 elements, flash-attn's packed
+    qkv layout) run on the Hopper kernel, whose descriptors take 64-bit strides: the portable kernel refuses them. The
+    first and last sequences (the last at element offsets past 2^31) are bitwise equal to the same sequences in calls
+    of their own and right against float64."""
+    api._PLANS.clear()
+    h, d, lens = 8, 128, [900, 1100] * 350  # 700,000 rows; max 1,100 queries: past the rule's 512
+    rows = sum(lens)
+    buf = torch.empty(rows, 3, h, d, device="cuda", dtype=torch.bfloat16)
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    for i in range(0, rows, 100_000):  # (in pieces: one randn of 2.15e9 elements would need as much again)
+        buf[i:i + 100_000].normal_(generator=gen)
+    q, k, v = buf.unbind(1)
+    cu = offsets(lens, "cuda")
+    out, lse = dhpfa.flash_attn_varlen_func(q, k, v, cu, cu, 1100, 1100, return_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    c = cu.tolist()
+    for b in (0, len(lens) - 1):
+        r0, r1 = c[b], c[b + 1]
+        qs, ks, vs = (t[r0:r1].contiguous() for t in (q, k, v))
+        one = torch.tensor([0, r1 - r0], dtype=torch.int32, device="cuda")
+        o1, l1 = dhpfa.flash_attn_varlen_func(qs, ks, vs, one, one, r1 - r0, r1 - r0, return_lse=True)
+        assert torch.equal(out[r0:r1], o1) and torch.equal(lse[:, r0:r1], l1), f"sequence {b}"
+        ref, _ = attention_ref(qs[None], ks[None], vs[None], 1 / math.sqrt(d))
+        assert rel_err(o1[None], ref) < TOL[torch.bfloat16]
+    del buf, q, k, v, out, lse
+    torch.cuda.empty_cache()
 
 
 # ---- flash_attn_with_kvcache (on the varlen kernel; CPU interpreter) ------------------------------------------------

@@ -619,10 +619,11 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
 
 def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): no window, soft-cap, paged
-    cache or (start, end) key pairs, rows on both sides, row and head strides TMA can take, and at most
-    VARLEN_SM90_MAX_TILES query tiles. Public: shapes, strides, flags, max_seqlen_q."""
+    cache or (start, end) key pairs, rows on both sides (fewer than 2^31: the kernel's int32 totals; the elements may
+    pass 2^31, as its descriptors have 64-bit strides and its LSE offsets are 64-bit), row and head strides TMA can
+    take, and at most VARLEN_SM90_MAX_TILES query tiles. Public: shapes, strides, flags, max_seqlen_q."""
     return k_stride == 1 and paged is None and not local and not cap and variants.varlen_sm90(d, max_q, causal) \
-        and q.shape[0] > 0 and k.shape[0] > 0 \
+        and 0 < q.shape[0] < OFFSET_LIMIT and 0 < k.shape[0] < OFFSET_LIMIT \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES
 
@@ -691,12 +692,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
     _check_tensors_and_causal(q, k, v, causal, 3, layout)
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        span = sum((n - 1) * abs(st) for n, st in zip(t.shape, t.stride())) + 1
-        if span >= OFFSET_LIMIT:
-            raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "
-                             "offsets (limit 2**31 - 1)")
-    _, _, _, _, _, d = _check_inputs(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), layout)
+    wide = []  # tensors past 32-bit offsets: the Hopper varlen kernel's descriptors take them, the portable kernel not
+    _, _, _, _, _, d = _check_inputs(q.unsqueeze(0), k.unsqueeze(0), v.unsqueeze(0), layout, wide=wide)
     _check_cu_seqlens("cu_seqlens_q", cu_seqlens_q, q)
     _check_cu_seqlens("cu_seqlens_k", cu_seqlens_k, q)
     if k_stride == 1 and cu_seqlens_k.shape[0] != cu_seqlens_q.shape[0]:
@@ -715,8 +712,14 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
     interp = _interpreter_active()
+    hopper = not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride,
+                                                                  paged)
+    if wide and not hopper:
+        name, span = wide[0]
+        raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "
+                         "offsets (limit 2**31 - 1)")
     # equal lengths on the dense kernels: measured on Hopper (the Gluon builds) only; the interpreter for the tests
-    if k_stride == 1 and paged is None and not local and not cap and variants.varlen_dense(d, max_q) \
+    if k_stride == 1 and paged is None and not local and not cap and variants.varlen_dense(d, max_q) and not wide \
             and q.shape[0] == batch * max_q \
             and k.shape[0] == batch * max_k and (interp or _is_sm90(q.device)):
         dense = _new_plan(None, q.unflatten(0, (batch, max_q)), k.unflatten(0, (batch, max_k)), causal, scale,
@@ -724,7 +727,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         plan = _VarlenPlan(None, None, scale, max_q, 1, 1, dense)
         return _keep_plan(sig, plan)
     # mixed lengths on Hopper: the Gluon varlen kernel (variants.varlen_sm90; its grid's second axis counts query tiles)
-    if not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged):
+    if hopper:
         plan = _VarlenPlan(variants.varlen_sm90_variant(q.dtype, d, causal), None, scale, max_q, 1, 1)
         return _keep_plan(sig, plan)
     # few queries per sequence: the group's heads as rows of one tile
