@@ -682,11 +682,12 @@ def hopper_varlen(monkeypatch):
     (128, 1023, dict(causal=True), False), (96, 600, {}, True), (96, 1000, dict(causal=True), False),
     (256, 128, {}, True), (192, 300, dict(causal=True), True), (256, 127, {}, False), (64, 4000, {}, False),
     (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), False), (256, 600, dict(cap=20.0), False),
-    (128, 2000, dict(odd_stride=True), False)])
+    (128, 2000, dict(odd_stride=True), False), (128, 600, dict(k_stride=2), True)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
     from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
-    64, short calls at D=96 / 128, windows, soft-caps, strides TMA cannot take) stay on the portable kernel. Public
+    64, short calls at D=96 / 128, windows, soft-caps, strides TMA cannot take) stay on the portable kernel; key rows
+    as (start, end) pairs (flash_attn_with_kvcache: k_stride 2) take it too. Public
     values only (CPU tensors)."""
     rows = 3000
     if opts.get("odd_stride"):  # rows of 4 heads x (d + 4) elements: a row stride TMA cannot take
@@ -695,8 +696,8 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
         q = torch.empty(rows, 4, d, dtype=torch.bfloat16)
     k, v = torch.empty(rows, 2, d, dtype=torch.bfloat16), torch.empty(rows, 2, d, dtype=torch.bfloat16)
     window = opts.get("window", (-1, -1))
-    assert api._hopper_varlen(q, k, v, d, max_q, opts.get("causal", False), window != (-1, -1), opts.get("cap", 0.0), 1,
-                              None) == hopper
+    assert api._hopper_varlen(q, k, v, d, max_q, opts.get("causal", False), window != (-1, -1), opts.get("cap", 0.0),
+                              opts.get("k_stride", 1), None) == hopper
 
 
 @pytest.mark.gpu
@@ -813,6 +814,35 @@ def test_gpu_sm90_varlen_wide():
         assert rel_err(o1[None], ref) < TOL[torch.bfloat16]
     del buf, q, k, v, out, lse
     torch.cuda.empty_cache()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal):
+    """A prefill chunk against caches of per-sequence lengths (flash_attn_with_kvcache: (start, end) key rows,
+    K_STRIDE 2) on the Hopper kernel: new tokens appended in place, cache_batch_idx permuting the rows, NaN in every
+    cache slot past each sequence's keys (never read: zero-filled or zeroed), against float64 per sequence."""
+    gen = torch.Generator().manual_seed(31)
+    b, sc, h, hk, d, s_new = 4, 700, 8, 2, 128, 150
+    lens = torch.tensor([0, 37, 300, 549], dtype=torch.int32)
+    idx = torch.tensor([2, 0, 3, 1], dtype=torch.int32)
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to(torch.bfloat16) for _ in range(2))
+    for t in (kc, vc):
+        for i in range(b):
+            t[int(idx[i]), int(lens[i]) + s_new:] = float("nan")
+    q = torch.randn(b, s_new, h, d, generator=gen).to(torch.bfloat16)
+    k_new, v_new = (torch.randn(b, s_new, hk, d, generator=gen).to(torch.bfloat16) for _ in range(2))
+    kc, vc, q, k_new, v_new, lens_d, idx_d = (t.cuda() for t in (kc, vc, q, k_new, v_new, lens, idx))
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens_d, cache_batch_idx=idx_d,
+                                             causal=causal, return_softmax_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    assert not out.isnan().any()
+    for i in range(b):
+        r, n = int(idx[i]), int(lens[i]) + s_new
+        ref, ref_lse = attention_ref(q[i:i + 1], kc[r:r + 1, :n], vc[r:r + 1, :n], 1 / math.sqrt(d),
+                                     n - s_new if causal else None)
+        assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], f"sequence {i}"
+        assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
 # ---- flash_attn_with_kvcache (on the varlen kernel; CPU interpreter) ------------------------------------------------

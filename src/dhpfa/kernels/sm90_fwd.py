@@ -1406,17 +1406,19 @@ def _zero_rows_from(tile, valid, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr, num
 
 
 @gluon.jit
-def _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M: gl.constexpr, CAUSAL: gl.constexpr):
+def _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M: gl.constexpr, CAUSAL: gl.constexpr):
     """(head, first query row, queries, first key row, keys, tile's first row, whether the tile exists) of program
     (b * H + h, t): query tile t of sequence b (causal: the sequence's heaviest tiles first, as the portable varlen
     kernel orders them). The offsets are clamped to the tensors (offsets out of range or order give empty or cut
-    sequences, never an access outside them). Public: the offsets are public loads (variants), the rest program ids."""
+    sequences, never an access outside them). K_STRIDE 1: CU_K holds offsets as CU_Q does; 2: a (start, end) row pair
+    per sequence (flash_attn_with_kvcache's cache rows). Public: the offsets are public loads (variants), the rest
+    program ids and shapes."""
     pid = gl.program_id(0)
     b = pid // H
     q_lo = gl.minimum(gl.maximum(gl.load(CU_Q + b), 0), TOTAL_Q)
     q_hi = gl.minimum(gl.maximum(gl.load(CU_Q + b + 1), q_lo), TOTAL_Q)
-    k_lo = gl.minimum(gl.maximum(gl.load(CU_K + b), 0), TOTAL_K)
-    k_hi = gl.minimum(gl.maximum(gl.load(CU_K + b + 1), k_lo), TOTAL_K)
+    k_lo = gl.minimum(gl.maximum(gl.load(CU_K + b * K_STRIDE), 0), TOTAL_K)
+    k_hi = gl.minimum(gl.maximum(gl.load(CU_K + b * K_STRIDE + 1), k_lo), TOTAL_K)
     seq_q = q_hi - q_lo
     n_tiles = (seq_q + TILE_M - 1) // TILE_M
     t = gl.program_id(1)
@@ -1433,8 +1435,9 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
     the ring, each load on the sliding descriptors (_slide_in: rows past a sequence's end arrive as zeros, but in the
     tensor's first rows)."""
     (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H, H_KV,
-     TOTAL_Q, TOTAL_K) = rt
-    h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M, CAUSAL)
+     TOTAL_Q, TOTAL_K, K_STRIDE) = rt
+    h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M,
+                                                              CAUSAL)
     if has_tile:
         h_kv = h // (H // H_KV)
         ROWS: gl.constexpr = TILE_M // 2
@@ -1466,7 +1469,7 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
     tile index (axis 1) also writes NaN into the sequence's rows past the grid (a sequence longer than max_seqlen_q: a
     caller's error), as the portable varlen kernel does."""
     (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, H,
-     TOTAL_Q, TOTAL_K) = rt
+     TOTAL_Q, TOTAL_K, K_STRIDE) = rt
     TILE_M: gl.constexpr = 2 * BLOCK_M
     ROW0: gl.constexpr = W * BLOCK_M
     TURN_ME: gl.constexpr = 14 + W
@@ -1474,7 +1477,8 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
     q_smem = q_smem.index(W)
     if W == 1:  # the last warpgroup of the rotation lets warpgroup 0 issue first
         _pass_turn(TURN_OTHER, PINGPONG)
-    h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, TILE_M, CAUSAL)
+    h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M,
+                                                              CAUSAL)
     if has_tile:
         valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
         if k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N):  # V's block 0 read rows past the sequence (_slide_in)
@@ -1513,21 +1517,23 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _take_turn(TURN_ME, PINGPONG)
 
 
-# The varlen kernel's integer arguments (offsets' totals and head counts), unspecialised as SHAPE_ARGS are.
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K"]
+# The varlen kernel's integer arguments (offsets' totals, head counts, the key offsets' stride), unspecialised as
+# SHAPE_ARGS are (K_STRIDE 1 would otherwise be a constant: two binaries).
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "K_STRIDE"]
 
 
 @gluon.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
 def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_scale, H, H_KV, TOTAL_Q, TOTAL_K,
-                         BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
-                         STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
+                         K_STRIDE, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                         CAUSAL: gl.constexpr, STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
                          num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
     One tile per program:
     program (b * H + h, t) runs query tile t of sequence b, head h (GQA: key/value head h // (H / H_KV)); a program
-    whose tile lies past its sequence does nothing. CU_Q, CU_K: int32 offsets (B + 1), public loads. LSE (H, TOTAL_Q).
+    whose tile lies past its sequence does nothing. CU_Q, CU_K: int32 offsets (B + 1; CU_K with K_STRIDE 2: a (start,
+    end) pair per sequence), public loads. LSE (H, TOTAL_Q).
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1548,9 +1554,9 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
         mbarrier.init(empty_k.index(s), count=2)
         mbarrier.init(empty_v.index(s), count=2)
     rt = (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-          qk_scale, H, TOTAL_Q, TOTAL_K)
+          qk_scale, H, TOTAL_Q, TOTAL_K, K_STRIDE)
     prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
-           H_KV, TOTAL_Q, TOTAL_K)
+           H_KV, TOTAL_Q, TOTAL_K, K_STRIDE)
     gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
                                                SKIP_MASKED, PV_OVERLAP)),
                         (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
@@ -1617,10 +1623,12 @@ def varlen_out_descriptor(out, rows, head_dim):
                                [1, rows, 1, head_dim], _smem_layout(rows, head_dim, out.dtype))
 
 
-def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config):
+def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
+                       k_stride=1):
     """(grid, args, kwargs) of attn_fwd_sm90_varlen: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse (H, TOTAL_Q)
     float32, int32 offsets (B + 1); out with block_m / 2 rows of its storage in front (api._varlen_out:
-    varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90). Grid (B x H, query tiles
+    varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90); k_stride: the kernel's
+    K_STRIDE. Grid (B x H, query tiles
     of max_seqlen_q). Public: shapes, strides, max_seqlen_q."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
@@ -1637,7 +1645,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
              varlen_descriptor(v, block_n, head_dim), varlen_out_descriptor(out, rows, head_dim))
     grid = ((cu_seqlens_q.shape[0] - 1) * heads, tiles)
     args = descs + (lse, cu_seqlens_q, cu_seqlens_k, float(softmax_scale) * LOG2E, heads, k.shape[1], total_q,
-                    k.shape[0])
+                    k.shape[0], int(k_stride))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=config.num_stages,
                   CONSUMER_REGS=232, PINGPONG=bool(config.pingpong), num_warps=4)
     if skips_masked(causal, block_m, block_n, 2):
