@@ -84,8 +84,10 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     from . import triton_fwd
     from .variants import VARLEN_COMBINES, VARLEN_KERNELS, VARLEN_SM90_KERNEL
     if variant.kernel == VARLEN_SM90_KERNEL:
-        if window != (-1, -1) or softcap or group != 1 or splits != 1 or k_stride not in (1, 2) or paged is not None:
-            raise ValueError(f"{variant.name}: no window, soft-cap, grouped tiles, splits or paged cache")
+        # (window: the API routes only calls without one here; causal calls may carry it as (-1, 0), read by local
+        # variants only)
+        if softcap or group != 1 or splits != 1 or k_stride not in (1, 2) or paged is not None:
+            raise ValueError(f"{variant.name}: no soft-cap, grouped tiles, splits or paged cache")
         from . import sm90_fwd
         return sm90_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                            variant.causal, variant.config, k_stride)
