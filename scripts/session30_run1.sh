@@ -3,11 +3,7 @@
 # (stops the run if it fails), the varlen GPU tests under pytest-xdist, then the varlen bench's grid (mixed, short and
 # uniform lengths, D=64/128/256; the API, the portable kernel, FA2's varlen, padded dense calls) and its dudect test.
 #   bash scripts/session30_run1.sh   (device tool: carry [".whl"]; writes under $OUT)
-export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
-OUT=${OUT:-out}; mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
-for w in .whl/*.whl; do python3 -m zipfile -e "$w" /tmp/xd; done
-t0=$(date +%s)
+. "$(dirname "$0")/device_prelude.sh"
 timeout 120 python3 scripts/varlen_sm90_smoke.py > "$OUT/smoke.log" 2>&1; rc=$?
 tail -14 "$OUT/smoke.log"; [ $rc = 0 ] || { echo "smoke failed: rc $rc"; exit 1; }
 echo "smoke $(( $(date +%s) - t0 )) s"

@@ -3,11 +3,7 @@
 # allocation faulted) and O in front-padded storage. The smoke script at every head dim twice, then the new tests, then
 # the whole varlen GPU file under pytest-xdist, then memcheck over the smoke.
 #   bash scripts/session30_run2.sh   (device tool: carry [".whl"]; writes under $OUT)
-export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
-OUT=${OUT:-out}; mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
-for w in .whl/*.whl; do python3 -m zipfile -e "$w" /tmp/xd; done
-t0=$(date +%s)
+. "$(dirname "$0")/device_prelude.sh"
 timeout 120 python3 scripts/varlen_sm90_smoke.py --repeat 2 > "$OUT/smoke.log" 2>&1; rc=$?
 grep -E '^D=|Error' "$OUT/smoke.log" | tail -12; [ $rc = 0 ] || { echo "smoke failed: rc $rc"; exit 1; }
 echo "smoke $(( $(date +%s) - t0 )) s"

@@ -3,11 +3,7 @@
 # launch floor of small calls in graphs of 1, 4 and 16 calls (issue 5's (1,8,512,64) goal: how much of the bench's
 # one-call graphs is the graph launch).
 #   bash scripts/session30_run6.sh   (device tool: carry [".whl"]; writes under $OUT)
-export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
-OUT=${OUT:-out}; mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
-for w in .whl/*.whl; do python3 -m zipfile -e "$w" /tmp/xd; done
-t0=$(date +%s)
+. "$(dirname "$0")/device_prelude.sh"
 timeout 120 python3 scripts/varlen_sm90_smoke.py > "$OUT/smoke.log" 2>&1; echo "smoke rc $?"; grep -c OK "$OUT/smoke.log"
 timeout 100 python3 scripts/precompile.py --jobs 16 --match varlen 2>&1 | tail -1
 timeout 220 python3 -m pytest -q -m gpu -n 8 tests/test_varlen.py -o cache_dir=/tmp/pc -rf > "$OUT/varlen_tests.log" 2>&1

@@ -2,11 +2,7 @@
 # Session 30 run 7: varlen calls past 32-bit element offsets on the Hopper varlen kernel (test_gpu_sm90_varlen_wide,
 # alone first), then the varlen GPU file under pytest-xdist on the final source.
 #   bash scripts/session30_run7.sh   (device tool: carry [".whl"]; writes under $OUT)
-export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
-OUT=${OUT:-out}; mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
-for w in .whl/*.whl; do python3 -m zipfile -e "$w" /tmp/xd; done
-t0=$(date +%s)
+. "$(dirname "$0")/device_prelude.sh"
 timeout 150 python3 -m pytest -q -m gpu tests/test_varlen.py -k "sm90_varlen_wide" -o cache_dir=/tmp/pc -rf 2>&1 | tail -4
 echo "wide $(( $(date +%s) - t0 )) s"
 timeout 100 python3 scripts/precompile.py --jobs 16 --match varlen 2>&1 | tail -1

@@ -3,11 +3,7 @@
 # chunks against caches of per-sequence lengths). The smoke check, the new kvcache test alone, then the varlen GPU file
 # under pytest-xdist.
 #   bash scripts/session30_run8.sh   (device tool: carry [".whl"]; writes under $OUT)
-export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
-OUT=${OUT:-out}; mkdir -p "$OUT"
-nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
-for w in .whl/*.whl; do python3 -m zipfile -e "$w" /tmp/xd; done
-t0=$(date +%s)
+. "$(dirname "$0")/device_prelude.sh"
 timeout 120 python3 scripts/varlen_sm90_smoke.py > "$OUT/smoke.log" 2>&1; echo "smoke rc $?"; grep -c OK "$OUT/smoke.log"
 timeout 120 python3 -m pytest -q -m gpu tests/test_varlen.py -k "kvcache_chunk" -o cache_dir=/tmp/pc -rf 2>&1 | tail -3
 timeout 100 python3 scripts/precompile.py --jobs 16 --match varlen 2>&1 | tail -1

@@ -1,0 +1,7 @@
+# Sourced by the device scripts (session 30 on): the import path (pytest-xdist from the carried .whl wheels, src,
+# tests, scripts), $OUT, the GPU's name, clock and power, and t0 for the elapsed times they print.
+export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
+OUT=${OUT:-out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,clocks.sm,power.draw --format=csv,noheader
+for w in .whl/*.whl; do [ -e "$w" ] && python3 -m zipfile -e "$w" /tmp/xd; done
+t0=$(date +%s)
