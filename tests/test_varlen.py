@@ -707,14 +707,16 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
 def test_gpu_sm90_varlen_against_float64(hopper_varlen, d, causal, dtype):
     """Mixed lengths on the Hopper kernel: tiles cut at every place (1, 63, 64, 65, 127, 129 rows), more keys than
     queries and fewer (causal: rows with no visible key), a sequence with no queries, one with no keys, GQA (4 query
-    heads per key/value head), padding rows after the last sequence; against float64 per sequence. Then cached calls
-    bitwise equal to the first, and the launched binary is the audited one."""
+    heads per key/value head), padding rows after the last sequence; against float64 per sequence. Then calls through
+    the cached launcher bitwise equal to the first, and the launched binary is the audited one."""
     from dhpfa.audit import compile as C, variant_launch
     from dhpfa.kernels import dispatch
     lens_q, lens_k = [129, 1, 63, 300, 0, 64, 65, 127, 200], [129, 700, 10, 300, 5, 0, 1000, 127, 50]
     q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 8, 2, d, causal, dtype, "cuda", seed=d + causal,
                                              pad_q=9, pad_k=3)
     assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    (plan,) = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)]
+    assert plan.launcher is not None  # later calls take the cached launcher (sliding descriptors rebuilt per base)
     for _ in range(5):
         o2, l2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
                                               return_lse=True)
