@@ -117,11 +117,16 @@ def placeholder_launch(variant, device="cpu"):
     import torch
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
-    if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values():
+    if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
+            or variant.kernel == _variants.VARLEN_SM90_KERNEL:
         # packed rows (TOTAL, H, D), int32 sequence offsets; split builds: 4 parts into a float32 workspace
         q = torch.empty(300, 4, d, dtype=variant.dtype, device=device)
         k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
         cu = torch.empty(3, dtype=torch.int32, device=device)
+        if variant.kernel == _variants.VARLEN_SM90_KERNEL:  # out with rows in front, as api._varlen_out allocates
+            out = torch.empty(364, 4, d, dtype=variant.dtype, device=device)[c.block_m // 2:]
+            return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), out,
+                                               torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1)
         split = "_split" in variant.kernel or variant.kernel in _variants.VARLEN_COMBINES.values()
         group = 2 if "_gqa" in variant.kernel else 1
         ws = (torch.empty(4, 300, 4, d, device=device), torch.empty(4, 4, 300, device=device)) if split else (None, None)
@@ -133,13 +138,6 @@ def placeholder_launch(variant, device="cpu"):
         return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), torch.empty_like(q),
                                            torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1,
                                            group=group, splits=4 if split else 1, ws=ws, paged=paged)
-    if variant.kernel == _variants.VARLEN_SM90_KERNEL:  # packed rows, int32 offsets, as the portable kernel's
-        q = torch.empty(300, 4, d, dtype=variant.dtype, device=device)
-        k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
-        cu = torch.empty(3, dtype=torch.int32, device=device)
-        out = torch.empty(364, 4, d, dtype=variant.dtype, device=device)[c.block_m // 2:]  # rows in front (api)
-        return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), out,
-                                           torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1)
     sq, h = (c.pack, 2 * (c.block_m // c.pack)) if c.pack else (128, 4)
     q = torch.empty(2, sq, h, d, dtype=variant.dtype, device=device)
     k = torch.empty(2, 128, 2, d, dtype=variant.dtype, device=device)

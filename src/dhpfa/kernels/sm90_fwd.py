@@ -1530,8 +1530,7 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
-    One tile per program:
-    program (b * H + h, t) runs query tile t of sequence b, head h (GQA: key/value head h // (H / H_KV)); a program
+    One tile per program: program (b * H + h, t) runs query tile t of sequence b, head h (GQA: key/value head h // (H / H_KV)); a program
     whose tile lies past its sequence does nothing. CU_Q, CU_K: int32 offsets (B + 1; CU_K with K_STRIDE 2: a (start,
     end) pair per sequence), public loads. LSE (H, TOTAL_Q).
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
@@ -1599,28 +1598,30 @@ def _descriptor(t, rows, head_dim):
                                _smem_layout(rows, head_dim, t.dtype))
 
 
+def _sliding_descriptor(t, base, rows_dim0, rd, rows, head_dim):
+    """A [rows_dim0, rd, H, D] view of the packed (TOTAL, H, D) tensor t over `base` (t, or a SlidingBase before it)
+    whose first two dimensions both step one row, in boxes of `rows` rows (the comment above _slide)."""
+    heads, d = t.shape[1:]
+    strides = [t.stride(0), t.stride(0), t.stride(1) if heads > 1 else 16, 1]
+    return _descriptor_class()(base, [rows_dim0, rd, heads, d], strides, [1, rows, 1, head_dim],
+                               _smem_layout(rows, head_dim, t.dtype))
+
+
 def varlen_descriptor(t, rows, head_dim):
     """The sliding TMA descriptor of a packed (TOTAL, H, D) input for boxes of `rows` rows (_slide_in): a [TOTAL - RD +
-    1, RD, H, D] view of t (RD = min(rows, TOTAL)) whose first two dimensions both step one row: no in-bound element
-    lies outside t."""
-    total, heads, d = t.shape
-    rd = min(rows, total)
-    strides = [t.stride(0), t.stride(0), t.stride(1) if heads > 1 else 16, 1]
-    return _descriptor_class()(t, [total - rd + 1, rd, heads, d], strides, [1, rows, 1, head_dim],
-                               _smem_layout(rows, head_dim, t.dtype))
+    1, RD, H, D] view of t (RD = min(rows, TOTAL)): no in-bound element lies outside t."""
+    rd = min(rows, t.shape[0])
+    return _sliding_descriptor(t, t, t.shape[0] - rd + 1, rd, rows, head_dim)
 
 
 def varlen_out_descriptor(out, rows, head_dim):
     """The sliding TMA descriptor of the packed output for boxes of `rows` rows (_slide): a [TOTAL + rows, rows, H, D]
     view over a base `rows` rows before out's, which must lie in out's own storage (the API allocates them in front,
     api._varlen_out): a base in unmapped memory faults."""
-    total, heads, d = out.shape
     if out.storage_offset() < rows * out.stride(0):
         raise ValueError(f"out: the Hopper varlen kernel needs {rows} rows of out's storage before it (got a storage "
                          f"offset of {out.storage_offset()} elements); allocate it with api._varlen_out")
-    strides = [out.stride(0), out.stride(0), out.stride(1) if heads > 1 else 16, 1]
-    return _descriptor_class()(SlidingBase(out, rows), [total + rows, rows, heads, d], strides,
-                               [1, rows, 1, head_dim], _smem_layout(rows, head_dim, out.dtype))
+    return _sliding_descriptor(out, SlidingBase(out, rows), out.shape[0] + rows, rows, rows, head_dim)
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
@@ -1628,8 +1629,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     """(grid, args, kwargs) of attn_fwd_sm90_varlen: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse (H, TOTAL_Q)
     float32, int32 offsets (B + 1); out with block_m / 2 rows of its storage in front (api._varlen_out:
     varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90); k_stride: the kernel's
-    K_STRIDE. Grid (B x H, query tiles
-    of max_seqlen_q). Public: shapes, strides, max_seqlen_q."""
+    K_STRIDE. Grid (B x H, query tiles of max_seqlen_q). Public: shapes, strides, max_seqlen_q."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
     block_m, block_n = config.block_m, config.block_n
@@ -1653,6 +1653,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     if config.pv_overlap:
         kwargs.update(PV_OVERLAP=True)
     return grid, args, kwargs
+
 
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes
