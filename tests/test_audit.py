@@ -409,7 +409,9 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
     assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 400 and len(combine) == 20
-    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 16  # 4 head dims, causal or not
+    # 4 head dims x 2 dtypes: causal or not, with a window (not causal), each soft-capped or not
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 48
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_local") for r in attn) == 16
     assert sum("_paged" in r["variant"] for r in attn) == 160  # (their declaration: test_varlen_schedule_is_public_...)
     assert sum("_paged_blocks" in r["variant"] for r in attn) == 80  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
@@ -538,7 +540,9 @@ from dhpfa.audit.compile import compile_offline
 from dhpfa.kernels import dispatch, variants
 v = next(x for x in variants.varlen_variants() if x.name == sys.argv[1])
 out = {"audited": compile_offline(*variant_launch(v)).sha256, "shapes": {}}
-for tq, tk, h, hk, batch, max_q, packed in json.loads(sys.argv[2]):
+# the Hopper builds' window and soft-cap (runtime values): a window side of 1, 16, 0 or unbounded (-1), any cap
+WINDOWS = [(-1, -1), (1, 16), (0, 1), (16, 0), (2, 32), (-1, 0)]
+for i, (tq, tk, h, hk, batch, max_q, packed) in enumerate(json.loads(sys.argv[2])):
     if packed:  # q, k, v as views of one (total, 3, H, D) tensor
         q, k, vv = torch.empty(tq, 3, h, v.head_dim, dtype=v.dtype).unbind(1)
     else:
@@ -559,8 +563,9 @@ for tq, tk, h, hk, batch, max_q, packed in json.loads(sys.argv[2]):
         else None
     o = torch.empty(tq + 64, h, v.head_dim, dtype=v.dtype)[64:]  # rows in front, as api._varlen_out allocates
     _, args, kwargs = dispatch.varlen_launch_args(v, q, k, vv, o, torch.empty(h, tq), cu,
-                                                  torch.empty_like(cu), max_q, 0.1, group=group,
-                                                  splits=3 if split else 1, ws=ws, paged=paged)
+                                                  torch.empty_like(cu), max_q, 0.1, window=WINDOWS[i % len(WINDOWS)],
+                                                  softcap=1.0 + i, group=group, splits=3 if split else 1, ws=ws,
+                                                  paged=paged)
     out["shapes"][str((tq, tk, h, hk, batch, max_q, packed))] = compile_offline(dispatch.kernel_fn(v.kernel), args,
                                                                                kwargs).sha256
 print(json.dumps(out))
@@ -574,7 +579,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
                                   "attn_fwd_varlen_split_gqa-fp16-d128-causal-m64n64w4s3",
                                   "attn_fwd_varlen_split_gqa_paged-bf16-d64-causal-m64n64w4s3",
                                   "attn_fwd_varlen_paged_blocks-fp16-d128-full-m64n64w4s3",
-                                  "attn_fwd_sm90_varlen-bf16-d128-causal-m128n128w4s2x2pp"])
+                                  "attn_fwd_sm90_varlen-bf16-d128-causal-m128n128w4s2x2pp",
+                                  "attn_fwd_sm90_varlen_local_softcap-fp16-d256-full-m128n64w4s2x2pp"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -603,8 +609,13 @@ blocks_no_table, _ = audit.audit_triton(*audit.variant_launch(pb), public_params
 hv = variants.varlen_sm90_variant(torch.bfloat16, 128, True)
 hopper, _ = audit.audit_triton(*audit.variant_launch(hv), public_params=hv.public_loads)
 hopper_undeclared, _ = audit.audit_triton(*audit.variant_launch(hv))
+hw = variants.varlen_sm90_variant(torch.float16, 256, False, local=True, softcap=True)
+window, _ = audit.audit_triton(*audit.variant_launch(hw), public_params=hw.public_loads)
+window_undeclared, _ = audit.audit_triton(*audit.variant_launch(hw))
 print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
-                  "hopper": [r.by_kind() for r in hopper], "hopper_undeclared": [r.by_kind() for r in hopper_undeclared],
+                  "hopper": [r.by_kind() for r in hopper + window],
+                  "hopper_undeclared": [r.by_kind() for r in hopper_undeclared],
+                  "window_undeclared": [r.by_kind() for r in window_undeclared],
                   "paged": [r.by_kind() for r in paged + blocks],
                   "paged_no_table": [r.by_kind() for r in no_table],
                   "blocks_no_table": [r.by_kind() for r in blocks_no_table]}))
@@ -627,9 +638,10 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     assert sum(r["address"] for r in out["paged_no_table"]) > 0, out
     assert sum(r["address"] for r in out["blocks_no_table"]) > 0, out
     # the Hopper varlen kernel (attn_fwd_sm90_varlen): its tile's existence, key blocks and TMA coordinates follow the
-    # offsets; clean with them public, flagged without
+    # offsets; clean with them public, flagged without (and its local, soft-capping build: session 31)
     assert all(sum(r.values()) == 0 for r in out["hopper"]), out
     assert sum(r["branch"] for r in out["hopper_undeclared"]) > 0, out
+    assert sum(r["branch"] for r in out["window_undeclared"]) > 0, out
 
 
 _GUARD_AUDIT = """

@@ -681,14 +681,15 @@ def hopper_varlen(monkeypatch):
     (128, 512, {}, True), (128, 511, {}, False), (128, 1024, dict(causal=True), True),
     (128, 1023, dict(causal=True), False), (96, 600, {}, True), (96, 1000, dict(causal=True), False),
     (256, 128, {}, True), (192, 300, dict(causal=True), True), (256, 127, {}, False), (64, 4000, {}, False),
-    (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), False), (256, 600, dict(cap=20.0), False),
+    (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), True), (256, 600, dict(cap=20.0), True),
+    (128, 600, dict(window=(100, 0), causal=True), False), (128, 1024, dict(window=(100, 0), causal=True), True),
     (128, 2000, dict(odd_stride=True), False), (128, 600, dict(k_stride=2), True)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
-    from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), without a window or soft-cap, with TMA-aligned row and head strides; the rest (D <=
-    64, short calls at D=96 / 128, windows, soft-caps, strides TMA cannot take) stay on the portable kernel; key rows
-    as (start, end) pairs (flash_attn_with_kvcache: k_stride 2) take it too. Public
-    values only (CPU tensors)."""
+    from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), with or without a window or
+    soft-cap (session 31; a windowed call by its causal flag), with TMA-aligned row and head strides; the rest (D <= 64,
+    short calls at D=96 / 128, strides TMA cannot take) stay on the portable kernel; key rows as (start, end) pairs
+    (flash_attn_with_kvcache: k_stride 2) take it too. Public values only (CPU tensors)."""
     rows = 3000
     if opts.get("odd_stride"):  # rows of 4 heads x (d + 4) elements: a row stride TMA cannot take
         q = torch.empty(rows, 4, d + 4, dtype=torch.bfloat16)[:, :, :d]
@@ -845,6 +846,52 @@ def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal):
                                      n - s_new if causal else None)
         assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], f"sequence {i}"
         assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
+
+
+SM90_WINDOWS = [((300, 0), True), ((100, 50), False), ((0, 0), False), ((-1, 129), False), ((1000, -1), False),
+                ((5, 5), False), ((64, 0), True), ((200, 300), False)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [96, 128, 256])
+@pytest.mark.parametrize("window,causal", SM90_WINDOWS)
+@pytest.mark.parametrize("softcap", [0.0, 30.0])
+def test_gpu_sm90_varlen_window_softcap_against_float64(hopper_varlen, d, window, causal, softcap):
+    """Local windows and soft-capping on the Hopper kernel (attn_fwd_sm90_varlen_local / _softcap / _local_softcap;
+    session 31): windows narrower than a key block and wider than several (masked blocks at both edges, unmasked ones
+    between, the tile's first block past 0), one side unbounded, causal calls (right side 0), seq_q != seq_k both
+    ways, rows that see no key (0 and -inf), a sequence with no queries and one with no keys; queries scaled so the
+    cap binds; against float64 per sequence. Then the launched binary is the audited one."""
+    from dhpfa.audit import compile as C, variant_launch
+    from dhpfa.kernels import dispatch
+    lens_q, lens_k = [129, 700, 1, 300, 0, 1000, 65, 200], [129, 900, 10, 300, 5, 1000, 0, 60]
+    q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 4, 2, d, causal, torch.bfloat16, "cuda",
+                                             seed=d + sum(window), pad_q=3, pad_k=3, window=window, softcap=softcap,
+                                             spread=3.0 if softcap else 1.0)
+    local = api._check_flash_options(0.0, window, softcap, None, causal)[0]
+    var = variants.varlen_sm90_variant(torch.bfloat16, d, causal and not local, local=local, softcap=softcap > 0)
+    assert _plan_kernels() == [var.kernel]
+    left, right = window
+    grid, args, kwargs = dispatch.varlen_launch_args(var, q, k, v, api._varlen_out(q, var.config.block_m // 2),
+                                                     torch.empty_like(lse), cu_q, cu_k, max(lens_q), 0.1,
+                                                     (left, 0 if causal else right), softcap)
+    launched = dispatch.kernel_fn(var.kernel)[grid](*args, **kwargs)
+    assert launched.asm["cubin"] == C.compile_offline(*variant_launch(var)).cubin
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sm90_dense_window_softcap(hopper_varlen, causal):
+    """flash_attn_func with a window and a soft-cap (Gemma-2's sliding layers: causal, window 4095 to the left, softcap
+    50; here a window shorter than the sequence) runs its batch as sequences of the Hopper kernel, against float64."""
+    gen = torch.Generator().manual_seed(41)
+    q, k, v = (torch.randn(2, 1500, 8, 256, generator=gen).to("cuda", torch.bfloat16) for _ in range(3))
+    window = (400, 0 if causal else 77)
+    out, lse = dhpfa.flash_attn_func(q * 3, k, v, causal=causal, window_size=window, softcap=50.0, return_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNELS[(True, True)]]
+    ref, ref_lse = attention_ref(q * 3, k, v, 256 ** -0.5, 0 if causal else None, window, 50.0)
+    assert rel_err(out, ref) < TOL[torch.bfloat16]
+    assert torch.allclose(lse.double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
 # ---- flash_attn_with_kvcache (on the varlen kernel; CPU interpreter) ------------------------------------------------

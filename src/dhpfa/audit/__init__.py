@@ -118,12 +118,12 @@ def placeholder_launch(variant, device="cpu"):
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
     if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
-            or variant.kernel == _variants.VARLEN_SM90_KERNEL:
+            or variant.kernel in _variants.VARLEN_SM90_KERNELS.values():
         # packed rows (TOTAL, H, D), int32 sequence offsets; split builds: 4 parts into a float32 workspace
         q = torch.empty(300, 4, d, dtype=variant.dtype, device=device)
         k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
         cu = torch.empty(3, dtype=torch.int32, device=device)
-        if variant.kernel == _variants.VARLEN_SM90_KERNEL:  # out with rows in front, as api._varlen_out allocates
+        if variant.kernel in _variants.VARLEN_SM90_KERNELS.values():  # out with rows in front (api._varlen_out)
             out = torch.empty(364, 4, d, dtype=variant.dtype, device=device)[c.block_m // 2:]
             return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), out,
                                                torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1)

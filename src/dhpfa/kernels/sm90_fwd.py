@@ -92,14 +92,30 @@ def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.co
 
 
 @gluon.jit
+def _tanh_ct(x):
+    """tanh(x) = 1 - 2 / (2^(2x log2 e) + 1), as ctmath.tanh_ct: one MUFU.EX2 and one MUFU.RCP (the division is
+    div.full.f32: no slow path), no branch; +-1 at the ends."""
+    e = gl.exp2(x * 2.8853900817779268)
+    return 1.0 - 2.0 / (e + 1.0)
+
+
+@gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
-                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, SUM: gl.constexpr = True):
+                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, SUM: gl.constexpr = True, win=None, cap_in=None):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
-    select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l)."""
+    select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l).
+    win (attn_fwd_sm90_varlen's LOCAL): (left, right), row i sees key j when i + CAUSAL_OFFSET - left <= j <= i +
+    CAUSAL_OFFSET + right (and j < SEQ_K), in place of the causal mask. cap_in (SOFTCAP): the scores become tanh(s *
+    cap_in) (qk_scale then carries softcap * log2 e), before the mask."""
+    if cap_in is not None:
+        s_acc = _tanh_ct(s_acc * cap_in)
     if MASKED:
         offs_n = j * BLOCK_N + offs_n0
         visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
-        if CAUSAL:
+        if win is not None:
+            rel = offs_n[None, :] - (offs_m[:, None] + CAUSAL_OFFSET)
+            visible = visible & (rel <= win[1]) & (rel >= -win[0])
+        elif CAUSAL:
             visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
         s_acc = gl.where(visible, s_acc, float("-inf"))
     m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
@@ -561,7 +577,8 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
-             PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True, ones=None, LM: gl.constexpr = False):
+             PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True, ones=None, LM: gl.constexpr = False,
+             win=None, cap_in=None):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
@@ -589,7 +606,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     s_acc = warpgroup_mma_wait(num_outstanding=2 if LM else 1, deps=(s_tok,))
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL, not LM)
+                                          BLOCK_N, MASKED, CAUSAL, not LM, win, cap_in)
     if PV_OVERLAP:
         if SEQ_K < 0:  # never (a length): a block boundary ptxas does not move the wait over
             mbarrier.arrive(empty_v.index(prev), count=1)
@@ -618,7 +635,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr, STAGES: gl.constexpr, s_layout: gl.constexpr,
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
-                  PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None):
+                  PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
+                  cap_in=None):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -626,7 +644,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     the last PV runs alone. Turns as _consume_tile says (take: the turn index is one every consumer has).
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
     every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's. PACK_P: P carried as
-    16-bit pairs in int32 words (_p_carry).
+    16-bit pairs in int32 words (_p_carry). n_left (a local window; n_left <= n_full): blocks 1 .. n_left - 1 are
+    masked too (the window's left edge), before the blocks seen in full; win, cap_in: _softmax_block's.
     Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
@@ -639,24 +658,34 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     mbarrier.arrive(empty_k.index(s0), count=1)
     LM: gl.constexpr = l_layout is not None  # the row sums on the tensor cores (L_MMA): P @ ones beside each PV
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
-                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM)
+                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM, win, cap_in)
     if LM:
         l_i = gl.zeros([BLOCK_M, L_COLS], gl.float32, l_layout)
     p_op = _p_carry(p, dtype, o_layout, PACK_P)
-    for t in range(1, n_full):  # blocks every row sees in full: no mask
+    t0 = 1
+    if n_left is not None:
+        for t in range(1, n_left):  # the window's left edge: masked
+            j = J0 + J_BASE + STRIDE * t
+            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                           TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                           acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                           HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
+                                           t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+        t0 = gl.maximum(n_left, 1)
+    for t in range(t0, n_full):  # blocks every row sees in full: no mask
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
@@ -685,7 +714,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
-                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None):
+                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -697,12 +726,21 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     alone. PACK (session 18; m0 = 0): these are rows ROW0 .. ROW0 + BLOCK_M - 1 of a TILE_M-row packed tile of the
     block of query heads pk (_pack_block), in slots of PACK rows (_pack_rows); the causal mask uses each row's query
     position. LM (L_MMA): the row sums are P @ ones (ones: a [BLOCK_N, L_COLS] shared tile), beside each PV GEMM. P
-    is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue)."""
+    is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue).
+    wb (a local window, with win): (the tile's first key block, n_left, n_full) (_window_counts): the blocks visited
+    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
-    n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
-    if CAUSAL:
-        n_full = gl.minimum(n_full, n_own)
+    if wb is None:
+        n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
+        if CAUSAL:
+            n_full = gl.minimum(n_full, n_own)
+        j_base = 0
+        n_left = None
+    else:
+        j_base = wb[0]
+        n_left = wb[1]
+        n_full = wb[2]
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:
         offs_m = _pack_rows(offs_m + ROW0, SEQ_Q, pk, PACK, TILE_M // PACK)[1]
@@ -711,8 +749,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, 0, PV_OVERLAP,
-                                  not DEFER_STORE, ones, _l_layout(num_warps, LM))
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
+                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -1430,12 +1468,34 @@ def _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M: gl.constexpr
 
 
 @gluon.jit
+def _window_tile(r0, r1, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N: gl.constexpr):
+    """(first key block, blocks) that query rows r0 .. r1 of a sequence visit under a local window (query i sees key j
+    when i + shift - WIN_LEFT <= j <= i + shift + WIN_RIGHT and j < seq_k; an unbounded side is WINDOW_UNBOUNDED, as
+    triton_fwd's window_bounds takes it): at least one block, so producer and consumers agree on every ring position
+    (a tile with no visible key writes O = 0, LSE = -inf). Public: offsets, the window, tile indices."""
+    lo = gl.maximum(r0 + shift - WIN_LEFT, 0) // BLOCK_N
+    hi = gl.minimum(seq_k, gl.maximum(r1 + shift + WIN_RIGHT + 1, 0))
+    return lo, gl.maximum((hi - lo * BLOCK_N + BLOCK_N - 1) // BLOCK_N, 1)
+
+
+@gluon.jit
+def _window_counts(r0, r1, lo, n, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N: gl.constexpr):
+    """(n_left, n_full) of rows r0 .. r1 over a tile's n key blocks from block lo (_window_tile): blocks 0 ..
+    n_left - 1 need the mask of the window's left edge, blocks n_left .. n_full - 1 are visible in full to every one
+    of these rows, the rest need the mask of its right edge or of the sequence's end. Public, as _window_tile."""
+    f0 = (gl.maximum(r1 + shift - WIN_LEFT, 0) + BLOCK_N - 1) // BLOCK_N  # blocks from here: inside every left edge
+    f1 = gl.maximum(gl.minimum(seq_k, r0 + shift + WIN_RIGHT + 1), 0) // BLOCK_N  # blocks below: inside every right
+    n_left = gl.minimum(gl.maximum(f0 - lo, 0), n)
+    return n_left, gl.minimum(gl.maximum(f1 - lo, n_left), n)
+
+
+@gluon.jit
 def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr, CAUSAL: gl.constexpr):
     """One warp: the program's tile (if it has one): Q in two row pieces, one per consumer, then its key blocks into
-    the ring, each load on the sliding descriptors (_slide_in: rows past a sequence's end arrive as zeros, but in the
-    tensor's first rows)."""
+    the ring (under a local window, WIN_LEFT not None: those of _window_tile), each load on the sliding descriptors
+    (_slide_in: rows past a sequence's end arrive as zeros, but in the tensor's first rows)."""
     (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H, H_KV,
-     TOTAL_Q, TOTAL_K, K_STRIDE) = rt
+     TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT) = rt
     h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M,
                                                               CAUSAL)
     if has_tile:
@@ -1445,11 +1505,18 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
         for w in gl.static_range(2):
             s_row, r_row = _slide_in(q_lo, m0 + w * ROWS, seq_q, gl.minimum(TOTAL_Q, ROWS), ROWS)
             tma.async_copy_global_to_shared(q_desc, [s_row, r_row, h, 0], q_bar, q_smem.index(w))
-        n = _kv_blocks(m0, seq_k, seq_k - seq_q, TILE_M, BLOCK_N, CAUSAL)
+        if WIN_LEFT is None:
+            n = _kv_blocks(m0, seq_k, seq_k - seq_q, TILE_M, BLOCK_N, CAUSAL)
+            k0 = k_lo
+        else:
+            lo, n = _window_tile(m0, gl.minimum(m0 + TILE_M, seq_q) - 1, seq_k, seq_k - seq_q, WIN_LEFT, WIN_RIGHT,
+                                 BLOCK_N)
+            k0 = k_lo + lo * BLOCK_N
+            seq_k = seq_k - lo * BLOCK_N  # the keys from block lo
         for j in range(n):
             s = j % STAGES
             phase = ((j // STAGES) & 1) ^ 1
-            s_row, r_row = _slide_in(k_lo, j * BLOCK_N, seq_k, gl.minimum(TOTAL_K, BLOCK_N), BLOCK_N)
+            s_row, r_row = _slide_in(k0, j * BLOCK_N, seq_k, gl.minimum(TOTAL_K, BLOCK_N), BLOCK_N)
             mbarrier.wait(empty_k.index(s), phase)
             mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
             tma.async_copy_global_to_shared(k_desc, [s_row, r_row, h_kv, 0], ready_k.index(s), k_ring.index(s))
@@ -1467,9 +1534,11 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
     with rows past its sequence (a sequence ending within k's first rows: _slide_in), consumer 0 zeroes those rows in
     shared memory before either consumer's first GEMM reads them (named barrier 12). The program of the last
     tile index (axis 1) also writes NaN into the sequence's rows past the grid (a sequence longer than max_seqlen_q: a
-    caller's error), as the portable varlen kernel does."""
+    caller's error), as the portable varlen kernel does. WIN_LEFT not None (LOCAL): the tile's key blocks are those of
+    _window_tile, masked where _window_counts says for this consumer's rows; CAP_IN not None (SOFTCAP): the scores are
+    soft-capped (_softmax_block)."""
     (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, H,
-     TOTAL_Q, TOTAL_K, K_STRIDE) = rt
+     TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, CAP_IN) = rt
     TILE_M: gl.constexpr = 2 * BLOCK_M
     ROW0: gl.constexpr = W * BLOCK_M
     TURN_ME: gl.constexpr = 14 + W
@@ -1480,17 +1549,33 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
     h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M,
                                                               CAUSAL)
     if has_tile:
+        shift = seq_k - seq_q
+        if WIN_LEFT is None:
+            first_block = 0
+            wb = None
+            win = None
+        else:
+            last_row = gl.minimum(m0 + TILE_M, seq_q) - 1
+            first_block, n_win = _window_tile(m0, last_row, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
+            r0 = m0 + ROW0
+            n_left, n_full = _window_counts(r0, gl.maximum(gl.minimum(r0 + BLOCK_M - 1, last_row), r0), first_block,
+                                            n_win, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
+            wb = (first_block, n_left, n_full)
+            win = (WIN_LEFT, WIN_RIGHT)
         valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
-        if k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N):  # V's block 0 read rows past the sequence (_slide_in)
+        # V's block 0 read rows past the sequence (_slide_in); under a window only where the tile starts at block 0
+        if (k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N)) & (first_block == 0):
             if W == 0:
                 mbarrier.wait(ready_v.index(0), 0)
                 _zero_rows_from(v_ring.index(0).reshape([BLOCK_N, HEAD_DIM]), valid0, BLOCK_N, HEAD_DIM, num_warps)
                 _named_barrier(_BAR_ARRIVE_12)
             else:
                 _named_barrier(_BAR_SYNC_12)
-        shift = seq_k - seq_q
         vl = (q_lo, h.to(gl.int64) * TOTAL_Q + q_lo)
-        n = _kv_blocks(m0, seq_k, shift, TILE_M, BLOCK_N, CAUSAL)
+        if WIN_LEFT is None:
+            n = _kv_blocks(m0, seq_k, shift, TILE_M, BLOCK_N, CAUSAL)
+        else:
+            n = n_win
         n_own = n
         n_first = n
         if SKIP:
@@ -1499,7 +1584,7 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _consume_tile(o_desc, LSE, q_smem, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                       TURN_ME, TURN_OTHER, 0, 0, 0, h, h, m0 + ROW0, n, qk_scale, seq_q, seq_k, shift, BLOCK_M,
                       BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG, False, n_own, n_first, SKIP, False,
-                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl)
+                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, CAP_IN)
         if gl.program_id(1) == gl.num_programs(1) - 1:  # rows past the grid: NaN (none when max_seqlen_q holds)
             o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
             row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
@@ -1517,22 +1602,26 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _take_turn(TURN_ME, PINGPONG)
 
 
-# The varlen kernel's integer arguments (offsets' totals, head counts, the key offsets' stride), unspecialised as
-# SHAPE_ARGS are (K_STRIDE 1 would otherwise be a constant: two binaries).
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "K_STRIDE"]
+# The varlen kernel's integer arguments (offsets' totals, head counts, the key offsets' stride, the window),
+# unspecialised as SHAPE_ARGS are (K_STRIDE 1 would otherwise be a constant: two binaries).
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "K_STRIDE", "WIN_LEFT", "WIN_RIGHT"]
 
 
 @gluon.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
 def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_scale, H, H_KV, TOTAL_Q, TOTAL_K,
                          K_STRIDE, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
-                         num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False):
+                         num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
+                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
     One tile per program: program (b * H + h, t) runs query tile t of sequence b, head h (GQA: key/value head h // (H / H_KV)); a program
     whose tile lies past its sequence does nothing. CU_Q, CU_K: int32 offsets (B + 1; CU_K with K_STRIDE 2: a (start,
-    end) pair per sequence), public loads. LSE (H, TOTAL_Q).
+    end) pair per sequence), public loads. LSE (H, TOTAL_Q). WIN_LEFT, WIN_RIGHT (LOCAL, both or neither): flash-attn's
+    local window, an unbounded side as WINDOW_UNBOUNDED (launched without the causal flag: the window's right side
+    carries it). CAP_IN (SOFTCAP): scale / softcap, the scores soft-capped as tanh(q.k * CAP_IN) with qk_scale =
+    softcap * log2 e. Absent (None), neither is in the binary.
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1553,9 +1642,9 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
         mbarrier.init(empty_k.index(s), count=2)
         mbarrier.init(empty_v.index(s), count=2)
     rt = (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-          qk_scale, H, TOTAL_Q, TOTAL_K, K_STRIDE)
+          qk_scale, H, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, CAP_IN)
     prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
-           H_KV, TOTAL_Q, TOTAL_K, K_STRIDE)
+           H_KV, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT)
     gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
                                                SKIP_MASKED, PV_OVERLAP)),
                         (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
@@ -1625,11 +1714,13 @@ def varlen_out_descriptor(out, rows, head_dim):
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
-                       k_stride=1):
+                       k_stride=1, window=None, softcap=0.0):
     """(grid, args, kwargs) of attn_fwd_sm90_varlen: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse (H, TOTAL_Q)
     float32, int32 offsets (B + 1); out with block_m / 2 rows of its storage in front (api._varlen_out:
     varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90); k_stride: the kernel's
-    K_STRIDE. Grid (B x H, query tiles of max_seqlen_q). Public: shapes, strides, max_seqlen_q."""
+    K_STRIDE; window: a local window (left, right), a negative side unbounded (LOCAL; causal must then be False: the
+    right side carries it), None: none; softcap > 0: soft-capping (SOFTCAP). Grid (B x H, query tiles of
+    max_seqlen_q). Public: shapes, strides, max_seqlen_q, the window."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
     block_m, block_n = config.block_m, config.block_n
@@ -1644,10 +1735,18 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     descs = (varlen_descriptor(q, rows, head_dim), varlen_descriptor(k, block_n, head_dim),
              varlen_descriptor(v, block_n, head_dim), varlen_out_descriptor(out, rows, head_dim))
     grid = ((cu_seqlens_q.shape[0] - 1) * heads, tiles)
-    args = descs + (lse, cu_seqlens_q, cu_seqlens_k, float(softmax_scale) * LOG2E, heads, k.shape[1], total_q,
-                    k.shape[0], int(k_stride))
+    if window is not None and causal:
+        raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
+    qk_scale = float(softcap) * LOG2E if softcap > 0 else float(softmax_scale) * LOG2E
+    args = descs + (lse, cu_seqlens_q, cu_seqlens_k, qk_scale, heads, k.shape[1], total_q, k.shape[0], int(k_stride))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=config.num_stages,
                   CONSUMER_REGS=232, PINGPONG=bool(config.pingpong), num_warps=4)
+    if window is not None:
+        from .triton_fwd import WINDOW_UNBOUNDED
+        kwargs.update(WIN_LEFT=int(window[0]) if window[0] >= 0 else WINDOW_UNBOUNDED,
+                      WIN_RIGHT=int(window[1]) if window[1] >= 0 else WINDOW_UNBOUNDED)
+    if softcap > 0:
+        kwargs.update(CAP_IN=float(softmax_scale) / float(softcap))
     if skips_masked(causal, block_m, block_n, 2):
         kwargs.update(SKIP_MASKED=True)
     if config.pv_overlap:

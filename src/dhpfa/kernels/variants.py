@@ -576,6 +576,10 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
 # decode-like calls (few queries a sequence: grouped and split tiles) stay on the portable kernel. Public: dtype, head
 # dim, flags, max_seqlen_q, the GPU.
 VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
+# Its builds per (local window, soft-capping) (session 31): one Gluon function, launched with WIN_LEFT / WIN_RIGHT and
+# CAP_IN or without (sm90_fwd.varlen_launch_args); each name is a distinct binary.
+VARLEN_SM90_KERNELS = {(local, cap): VARLEN_SM90_KERNEL + ("_local" if local else "") + ("_softcap" if cap else "")
+                       for local in (False, True) for cap in (False, True)}
 _VARLEN_SM90_N128 = TileConfig(128, 128, 4, 2, split=2, pingpong=True)
 _VARLEN_SM90_N64 = TileConfig(128, 64, 4, 2, split=2, pingpong=True)
 VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64, 256: _VARLEN_SM90_N64}
@@ -597,9 +601,15 @@ def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool) -> bool:
     return least is not None and max_seqlen_q >= least
 
 
-def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool) -> Variant:
-    """attn_fwd_sm90_varlen's variant: its offsets (CU_Q, CU_K) are public loads, as the portable kernel's."""
-    return Variant(VARLEN_SM90_KERNEL, VARLEN_SM90[head_dim], dtype, head_dim, causal, public_loads=("CU_Q", "CU_K"))
+def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool, local: bool = False,
+                        softcap: bool = False) -> Variant:
+    """attn_fwd_sm90_varlen's variant: its offsets (CU_Q, CU_K) are public loads, as the portable kernel's. local (a
+    window) runs without the causal flag (the window's right side carries it), as varlen_variant's; softcap: the
+    soft-capping build (VARLEN_SM90_KERNELS)."""
+    if local and causal:
+        raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
+    return Variant(VARLEN_SM90_KERNELS[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim, causal,
+                   public_loads=("CU_Q", "CU_K"))
 
 
 def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False) -> bool:
@@ -620,8 +630,8 @@ def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
     builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; the combine
-    kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim and causal
-    flag."""
+    kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim, causal
+    flag and soft-capping, with a local window (not causal) or not."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
             for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
             for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
@@ -631,7 +641,8 @@ def varlen_variants():
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in (False, True)] + \
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
-        [varlen_sm90_variant(dt, d, c) for dt in DTYPES for d in VARLEN_SM90 for c in (False, True)]
+        [varlen_sm90_variant(dt, d, c, local=local, softcap=cap) for local in (False, True) for cap in (False, True)
+         for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))]
 
 
 def audited_variants():
