@@ -26,6 +26,9 @@ from dhpfa.measure import stats  # noqa: E402
 from dhpfa.measure.bench import interleaved_ms  # noqa: E402
 
 
+AB_MERGED = None
+
+
 def visible(sq, sk, causal, left, right):
     """(query, key) pairs seen under flash-attn's bottom-right aligned window (a negative side unbounded)."""
     n = 0
@@ -85,6 +88,16 @@ def run(label, lens, d, causal, window, cap, rounds, dense_shape=None):
         full = (lambda q, k, v, c: dhpfa.flash_attn_func(q.view(b, s, h, d), k.view(b, s, hk, d),
                                                          v.view(b, s, hk, d), causal=causal))
     kernels = {"dhpfa": api_call, "hopper": forced(True), "portable": forced(False), "dhpfa_no_window": full}
+    if local and AB_MERGED is not None:  # the other loop form of the local builds (sm90_fwd LOCAL_MERGED), launched directly
+        var = variants.varlen_sm90_variant(torch.bfloat16, d, False, local=True, softcap=cap > 0)
+
+        def other_form(q, k, v, causal_):
+            out = api._varlen_out(q, 64)
+            grid, args, kw = dispatch.varlen_launch_args(var, q, k, v, out, lse, cu, cu, mx, scale, win, cap)
+            kw["LOCAL_MERGED"] = AB_MERGED
+            dispatch.kernel_fn(var.kernel)[grid](*args, **kw)
+            return out
+        kernels["hopper_merged" if AB_MERGED else "hopper_3loops"] = other_form
     if not cap:
         kernels["fa2"] = fa2
     # agreement (a sanity check; the float64 tests are tests/test_varlen.py)
@@ -92,7 +105,7 @@ def run(label, lens, d, causal, window, cap, rounds, dense_shape=None):
     chosen = sorted({p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
                      and p.variant is not None})
     rel, errors = {}, {}
-    for name in ("hopper", "portable") + (("fa2",) if "fa2" in kernels else ()):
+    for name in [n for n in kernels if n not in ("dhpfa", "dhpfa_no_window")]:
         try:
             theirs = kernels[name](*packed[0], causal).float().reshape(total, h, d)
             rel[name] = float((ours - theirs).norm() / ours.norm())
@@ -124,7 +137,11 @@ def main():
     ap.add_argument("--out", default="out/window")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--cases", default="all")
+    ap.add_argument("--ab-merged", type=int, default=None, help="1 / 0: also the local builds with LOCAL_MERGED on / "
+                    "off (the other form than the default's)")
     a = ap.parse_args()
+    global AB_MERGED
+    AB_MERGED = None if a.ab_merged is None else bool(a.ab_merged)
     os.makedirs(a.out, exist_ok=True)
     cases = [  # (label, lens, d, causal, window, cap, dense (B, S))
         ("mistral 16K", [16384], 128, True, (4095, 0), 0.0, (1, 16384)),
@@ -138,6 +155,9 @@ def main():
         ("varlen mixed w1023 cap30", mixed(), 128, True, (1023, 0), 30.0, None),
         ("varlen mixed w1023", mixed(), 128, True, (1023, 0), 0.0, None),
         ("varlen mixed w1023 d256", mixed(), 256, True, (1023, 0), 0.0, None),
+        ("varlen mixed w1023 cap50 d256", mixed(), 256, True, (1023, 0), 50.0, None),
+        ("mistral-cap 16K", [16384], 128, True, (4095, 0), 30.0, (1, 16384)),
+        ("varlen mixed cap30", mixed(), 128, True, (-1, -1), 30.0, None),
     ]
     if a.cases != "all":
         keep = a.cases.split(",")
@@ -155,7 +175,8 @@ def main():
         lines.append(f"| {label} | {d} | {window} | {cap} | {','.join(k[len('attn_fwd_'):] for k in row['api_kernels'])}"
                      f" | {f(t['dhpfa'])} | {f(t['hopper'])} | {f(t['portable'])} | {f(t['fa2'])} | "
                      f"{f(t['dhpfa_no_window'])} | {ratio and f'{ratio:.2f}'} |")
-        print(lines[-1], row["rel_diff"], row["errors"] or "", flush=True)
+        extra = {k: round(row[k]["tflops"]) for k in ("hopper_merged", "hopper_3loops") if k in row}
+        print(lines[-1], extra, row["rel_diff"], row["errors"] or "", flush=True)
     with open(os.path.join(a.out, "window.json"), "w") as fh:
         json.dump(rows, fh, indent=1)
     with open(os.path.join(a.out, "window.md"), "w") as fh:

@@ -636,7 +636,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
                   PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
-                  cap_in=None):
+                  cap_in=None, MERGED: gl.constexpr = False):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -645,7 +645,9 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
     every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's. PACK_P: P carried as
     16-bit pairs in int32 words (_p_carry). n_left (a local window; n_left <= n_full): blocks 1 .. n_left - 1 are
-    masked too (the window's left edge), before the blocks seen in full; win, cap_in: _softmax_block's.
+    masked too (the window's left edge), before the blocks seen in full; win, cap_in: _softmax_block's. MERGED (with
+    n_left): one loop whose steps are masked or not by a branch on the block index (public), so the step has two
+    bodies in the binary instead of three (code size: session 31).
     Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
@@ -662,30 +664,46 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     if LM:
         l_i = gl.zeros([BLOCK_M, L_COLS], gl.float32, l_layout)
     p_op = _p_carry(p, dtype, o_layout, PACK_P)
-    t0 = 1
-    if n_left is not None:
-        for t in range(1, n_left):  # the window's left edge: masked
+    if MERGED:  # (a window) one loop, each block masked or not as a public branch says: two step bodies, not three
+        for t in range(1, n_own):
+            j = J0 + J_BASE + STRIDE * t
+            if (t < n_left) | (t >= n_full):
+                p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                               TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                               acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                               HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
+                                               t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+            else:
+                p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                               TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                               acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                               HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
+                                               t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+    else:
+        t0 = 1
+        if n_left is not None:
+            for t in range(1, n_left):  # the window's left edge: masked
+                j = J0 + J_BASE + STRIDE * t
+                p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                               TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                               acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                               HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
+                                               t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+            t0 = gl.maximum(n_left, 1)
+        for t in range(t0, n_full):  # blocks every row sees in full: no mask
+            j = J0 + J_BASE + STRIDE * t
+            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                           TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                           acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                           HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
+                                           t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+        for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
             j = J0 + J_BASE + STRIDE * t
             p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                            TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                            acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                            HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
                                            t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
-        t0 = gl.maximum(n_left, 1)
-    for t in range(t0, n_full):  # blocks every row sees in full: no mask
-        j = J0 + J_BASE + STRIDE * t
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + t, p_op, m_i, l_i,
-                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
-    for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
-        j = J0 + J_BASE + STRIDE * t
-        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                       TURN_OTHER, j, c + t, p_op, m_i, l_i,
-                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
@@ -714,7 +732,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
-                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None):
+                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None,
+                  MERGED: gl.constexpr = False):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -728,7 +747,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     position. LM (L_MMA): the row sums are P @ ones (ones: a [BLOCK_N, L_COLS] shared tile), beside each PV GEMM. P
     is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue).
     wb (a local window, with win): (the tile's first key block, n_left, n_full) (_window_counts): the blocks visited
-    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's."""
+    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's;
+    MERGED: _visit_blocks'."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     if wb is None:
@@ -750,7 +770,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
-                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in)
+                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, MERGED)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -1528,7 +1548,7 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
 @gluon.jit
 def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                         CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr,
-                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr):
+                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr, MERGED: gl.constexpr = False):
     """Consumer W of two: rows W * BLOCK_M .. (W + 1) * BLOCK_M of the program's tile (_consume_tile, O staged in its Q
     buffer), the sequence's mask bottom-right aligned (flash-attn's: offset keys - queries). Where V's block 0 was read
     with rows past its sequence (a sequence ending within k's first rows: _slide_in), consumer 0 zeroes those rows in
@@ -1584,7 +1604,7 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _consume_tile(o_desc, LSE, q_smem, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                       TURN_ME, TURN_OTHER, 0, 0, 0, h, h, m0 + ROW0, n, qk_scale, seq_q, seq_k, shift, BLOCK_M,
                       BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG, False, n_own, n_first, SKIP, False,
-                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, CAP_IN)
+                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, CAP_IN, MERGED)
         if gl.program_id(1) == gl.num_programs(1) - 1:  # rows past the grid: NaN (none when max_seqlen_q holds)
             o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
             row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
@@ -1612,7 +1632,7 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
                          K_STRIDE, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
                          num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
-                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None):
+                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None, LOCAL_MERGED: gl.constexpr = False):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
@@ -1646,9 +1666,9 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
            H_KV, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT)
     gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
-                                               SKIP_MASKED, PV_OVERLAP)),
+                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED)),
                         (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
-                                               SKIP_MASKED, PV_OVERLAP)),
+                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED)),
                         (_ws_producer_varlen, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))],
                        [4, 1], [CONSUMER_REGS, 24])
 
