@@ -80,6 +80,14 @@ def child():
                 q = torch.randn(840, 8, d, device="cuda", dtype=dtype, generator=g)
                 k = torch.randn(840, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_varlen_func(q, k, torch.randn_like(k), cu, cu, max_q, max_q, causal=causal)
+        # its local and soft-capping builds (session 31): max_seqlen_q past every rule's least (16,384: soft-capped
+        # calls at D=96 / 128), windows with masked blocks at both edges
+        for d in sorted(variants.VARLEN_SM90):
+            for window, cap, causal in (((100, 0), 0.0, True), ((-1, -1), 30.0, False), ((37, 70), 20.0, False)):
+                q = torch.randn(840, 8, d, device="cuda", dtype=dtype, generator=g)
+                k = torch.randn(840, 2, d, device="cuda", dtype=dtype, generator=g)
+                dhpfa.flash_attn_varlen_func(q, k, torch.randn_like(k), cu, cu, 16384, 16384, causal=causal,
+                                             window_size=window, softcap=cap)
     torch.cuda.synchronize()
     print("child done")
 
