@@ -124,6 +124,27 @@ def run(label, lens, d, causal, window, cap, rounds, dense_shape=None):
     return row
 
 
+def leak_test(d, window, cap, samples):
+    """dudect classes (dhpfa.measure.leak) on one call of 6 mixed-length sequences (offsets fixed: public) with a window
+    and / or soft-cap, through the API (the Hopper builds at D=256 under the rule; D=128 soft-capped calls of these
+    lengths take the portable kernel)."""
+    from dhpfa.measure import leak
+    lens = mixed(seed=1)[:6]
+    h = 16
+    cu = offsets(lens)
+    causal = window[1] == 0
+
+    def fn(q, k, v):  # (1, H, total, D) buffers, viewed as (total, H, D)
+        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k.transpose(1, 2)[0], v.transpose(1, 2)[0], cu, cu,
+                                            max(lens), max(lens), causal=causal, window_size=window, softcap=cap)
+    api._PLANS.clear()
+    res = leak.run_leak(fn, (1, h, sum(lens), d, sum(lens), h), samples=samples)
+    res["lens"], res["d"], res["window"], res["softcap"] = lens, d, list(window), cap
+    res["api_kernels"] = sorted({p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
+                                 and p.variant is not None})
+    return res
+
+
 def mixed(seed=0):
     rng = random.Random(seed)
     lens = []
@@ -139,10 +160,23 @@ def main():
     ap.add_argument("--cases", default="all")
     ap.add_argument("--ab-merged", type=int, default=None, help="1 / 0: also the local builds with LOCAL_MERGED on / "
                     "off (the other form than the default's)")
+    ap.add_argument("--leak-samples", type=int, default=0, help="dudect samples a class (0: no leak test)")
     a = ap.parse_args()
     global AB_MERGED
     AB_MERGED = None if a.ab_merged is None else bool(a.ab_merged)
     os.makedirs(a.out, exist_ok=True)
+    if a.leak_samples:
+        from dhpfa.measure import leak
+        out = []
+        for d, window, cap in ((256, (1023, 0), 50.0), (128, (255, 0), 0.0)):
+            res = leak_test(d, window, cap, a.leak_samples)
+            out.append(res)
+            print(f"dudect D={d} window {window} softcap {cap} ({res['api_kernels']}):")
+            print(leak.format_table({"dhpfa": res}), flush=True)
+        with open(os.path.join(a.out, "leak.json"), "w") as fh:
+            json.dump(out, fh, indent=1, default=str)
+        if a.cases == "none":
+            return
     cases = [  # (label, lens, d, causal, window, cap, dense (B, S))
         ("mistral 16K", [16384], 128, True, (4095, 0), 0.0, (1, 16384)),
         ("mistral 2x8K", [8192] * 2, 128, True, (4095, 0), 0.0, (2, 8192)),

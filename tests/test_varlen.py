@@ -736,23 +736,26 @@ def test_gpu_sm90_varlen_against_float64(hopper_varlen, d, causal, dtype):
 @pytest.mark.gpu
 @pytest.mark.parametrize("d", [128, 256])
 @pytest.mark.parametrize("causal", [False, True])
-def test_gpu_sm90_varlen_keeps_sequences_apart(hopper_varlen, d, causal):
+@pytest.mark.parametrize("window,softcap", [((-1, -1), 0.0), ((30, 20), 25.0)])
+def test_gpu_sm90_varlen_keeps_sequences_apart(hopper_varlen, d, causal, window, softcap):
     """NaN and inf in one sequence's queries, keys and values (and in the padding rows past the last offsets) change no
     other sequence's output, bit for bit: rows past a sequence arrive as TMA's zeros, or (sequence 0, whose keys end
     within k's first block) are read and then zeroed in shared memory (V) or masked (K, Q); and nothing is written past
-    the last sequence (NaN-poisoned by the fixture)."""
+    the last sequence (NaN-poisoned by the fixture). Also with a window and a soft-cap (the local soft-capping build;
+    causal: the window's right side 0)."""
     gen = torch.Generator().manual_seed(d)
     lens_q, lens_k = [70, 200, 33, 130], [40, 250, 33, 100]  # sequence 0's keys end within k's first key block
     q, k, v, cu_q, cu_k = packed(lens_q, lens_k, 4, 2, d, torch.bfloat16, "cuda", gen, pad_q=5, pad_k=5)
-    clean = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, causal=causal)
-    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+    opts = dict(causal=causal, window_size=window, softcap=softcap)
+    clean = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, **opts)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNELS[(window != (-1, -1), softcap > 0)]]
     cq, ck = cu_q.tolist(), cu_k.tolist()
     for t, rows in ((q, slice(cq[1], cq[2])), (k, slice(ck[1], ck[2])), (v, slice(ck[1], ck[2]))):
         t[rows] = float("nan")
         t[rows.start] = float("inf")
     for t, c in ((q, cq), (k, ck), (v, ck)):  # the padding rows past the last sequence
         t[c[-1]:] = float("nan")
-    dirty = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, causal=causal)
+    dirty = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 200, 250, **opts)
     for b in (0, 2, 3):
         assert torch.equal(dirty[cq[b]:cq[b + 1]], clean[cq[b]:cq[b + 1]]), f"sequence {b} changed"
         assert not dirty[cq[b]:cq[b + 1]].isnan().any()
@@ -875,6 +878,10 @@ def test_gpu_sm90_varlen_window_softcap_against_float64(hopper_varlen, d, window
     local = api._check_flash_options(0.0, window, softcap, None, causal)[0]
     var = variants.varlen_sm90_variant(torch.bfloat16, d, causal and not local, local=local, softcap=softcap > 0)
     assert _plan_kernels() == [var.kernel]
+    for _ in range(3):  # the cached launcher: bitwise the first call's
+        o2, l2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                              window_size=window, softcap=softcap, return_lse=True)
+        assert torch.equal(o2[:cu_q[-1]], out[:cu_q[-1]]) and torch.equal(l2[:, :cu_q[-1]], lse[:, :cu_q[-1]])
     left, right = window
     grid, args, kwargs = dispatch.varlen_launch_args(var, q, k, v, api._varlen_out(q, var.config.block_m // 2),
                                                      torch.empty_like(lse), cu_q, cu_k, max(lens_q), 0.1,
