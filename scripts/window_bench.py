@@ -27,6 +27,7 @@ from dhpfa.measure.bench import interleaved_ms  # noqa: E402
 
 
 AB_MERGED = None
+AB_TANH = False
 
 
 def visible(sq, sk, causal, left, right):
@@ -98,6 +99,16 @@ def run(label, lens, d, causal, window, cap, rounds, dense_shape=None):
             dispatch.kernel_fn(var.kernel)[grid](*args, **kw)
             return out
         kernels["hopper_merged" if AB_MERGED else "hopper_3loops"] = other_form
+    if cap and AB_TANH:  # the soft-capping build with the other tanh (sm90_fwd TANH_MUFU), launched directly
+        var_t = variants.varlen_sm90_variant(torch.bfloat16, d, causal and not local, local=local, softcap=True)
+
+        def other_tanh(q, k, v, causal_):
+            out = api._varlen_out(q, 64)
+            grid, args, kw = dispatch.varlen_launch_args(var_t, q, k, v, out, lse, cu, cu, mx, scale, win, cap)
+            kw["TANH_MUFU"] = not kw.get("TANH_MUFU", False)
+            dispatch.kernel_fn(var_t.kernel)[grid](*args, **kw)
+            return out
+        kernels["hopper_tanh_other"] = other_tanh
     if not cap:
         kernels["fa2"] = fa2
     # agreement (a sanity check; the float64 tests are tests/test_varlen.py)
@@ -160,9 +171,11 @@ def main():
     ap.add_argument("--cases", default="all")
     ap.add_argument("--ab-merged", type=int, default=None, help="1 / 0: also the local builds with LOCAL_MERGED on / "
                     "off (the other form than the default's)")
+    ap.add_argument("--ab-tanh", action="store_true", help="also the soft-capping builds with the other tanh")
     ap.add_argument("--leak-samples", type=int, default=0, help="dudect samples a class (0: no leak test)")
     a = ap.parse_args()
-    global AB_MERGED
+    global AB_MERGED, AB_TANH
+    AB_TANH = a.ab_tanh
     AB_MERGED = None if a.ab_merged is None else bool(a.ab_merged)
     os.makedirs(a.out, exist_ok=True)
     if a.leak_samples:
@@ -209,7 +222,8 @@ def main():
         lines.append(f"| {label} | {d} | {window} | {cap} | {','.join(k[len('attn_fwd_'):] for k in row['api_kernels'])}"
                      f" | {f(t['dhpfa'])} | {f(t['hopper'])} | {f(t['portable'])} | {f(t['fa2'])} | "
                      f"{f(t['dhpfa_no_window'])} | {ratio and f'{ratio:.2f}'} |")
-        extra = {k: round(row[k]["tflops"]) for k in ("hopper_merged", "hopper_3loops") if k in row}
+        extra = {k: round(row[k]["tflops"]) for k in ("hopper_merged", "hopper_3loops", "hopper_tanh_other")
+                 if k in row}
         print(lines[-1], extra, row["rel_diff"], row["errors"] or "", flush=True)
     with open(os.path.join(a.out, "window.json"), "w") as fh:
         json.dump(rows, fh, indent=1)

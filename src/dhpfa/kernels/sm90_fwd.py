@@ -100,15 +100,26 @@ def _tanh_ct(x):
 
 
 @gluon.jit
+def _tanh_mufu(x):
+    """tanh(x) by tanh.approx.f32 (one MUFU.TANH; flash-attn's soft-cap uses the same instruction): constant latency,
+    no branch; relative error about 2^-11."""
+    return gl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=f,f", [x], dtype=gl.float32, is_pure=True, pack=1)
+
+
+@gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
                    MASKED: gl.constexpr, CAUSAL: gl.constexpr, SUM: gl.constexpr = True, win=None, cap_in=None):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
     select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l).
     win (attn_fwd_sm90_varlen's LOCAL): (left, right), row i sees key j when i + CAUSAL_OFFSET - left <= j <= i +
-    CAUSAL_OFFSET + right (and j < SEQ_K), in place of the causal mask. cap_in (SOFTCAP): the scores become tanh(s *
-    cap_in) (qk_scale then carries softcap * log2 e), before the mask."""
-    if cap_in is not None:
-        s_acc = _tanh_ct(s_acc * cap_in)
+    CAUSAL_OFFSET + right (and j < SEQ_K), in place of the causal mask. cap_in (SOFTCAP): (scale, MUFU: a constexpr),
+    the scores become tanh(s * scale) (qk_scale then carries softcap * log2 e), before the mask; tanh by MUFU.TANH
+    (_tanh_mufu) with MUFU, else by an exponential and a reciprocal (_tanh_ct)."""
+    if cap_in is not None:  # (the soft-cap's scale, whether tanh is MUFU.TANH)
+        if cap_in[1]:
+            s_acc = _tanh_mufu(s_acc * cap_in[0])
+        else:
+            s_acc = _tanh_ct(s_acc * cap_in[0])
     if MASKED:
         offs_n = j * BLOCK_N + offs_n0
         visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
@@ -1548,7 +1559,8 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
 @gluon.jit
 def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                         CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr,
-                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr, MERGED: gl.constexpr = False):
+                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr, MERGED: gl.constexpr = False,
+                        TANH_MUFU: gl.constexpr = False):
     """Consumer W of two: rows W * BLOCK_M .. (W + 1) * BLOCK_M of the program's tile (_consume_tile, O staged in its Q
     buffer), the sequence's mask bottom-right aligned (flash-attn's: offset keys - queries). Where V's block 0 was read
     with rows past its sequence (a sequence ending within k's first rows: _slide_in), consumer 0 zeroes those rows in
@@ -1582,6 +1594,10 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
                                             n_win, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
             wb = (first_block, n_left, n_full)
             win = (WIN_LEFT, WIN_RIGHT)
+        if CAP_IN is None:
+            cap = None
+        else:
+            cap = (CAP_IN, TANH_MUFU)
         valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
         # V's block 0 read rows past the sequence (_slide_in); under a window only where the tile starts at block 0
         if (k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N)) & (first_block == 0):
@@ -1604,7 +1620,7 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _consume_tile(o_desc, LSE, q_smem, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                       TURN_ME, TURN_OTHER, 0, 0, 0, h, h, m0 + ROW0, n, qk_scale, seq_q, seq_k, shift, BLOCK_M,
                       BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG, False, n_own, n_first, SKIP, False,
-                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, CAP_IN, MERGED)
+                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, cap, MERGED)
         if gl.program_id(1) == gl.num_programs(1) - 1:  # rows past the grid: NaN (none when max_seqlen_q holds)
             o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
             row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
@@ -1632,7 +1648,8 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
                          K_STRIDE, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
                          num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
-                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None, LOCAL_MERGED: gl.constexpr = False):
+                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None, LOCAL_MERGED: gl.constexpr = False,
+                         TANH_MUFU: gl.constexpr = False):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
@@ -1666,9 +1683,9 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
            H_KV, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT)
     gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
-                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED)),
+                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED, TANH_MUFU)),
                         (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
-                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED)),
+                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED, TANH_MUFU)),
                         (_ws_producer_varlen, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))],
                        [4, 1], [CONSUMER_REGS, 24])
 
@@ -1767,6 +1784,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
                       WIN_RIGHT=int(window[1]) if window[1] >= 0 else WINDOW_UNBOUNDED)
     if softcap > 0:
         kwargs.update(CAP_IN=float(softmax_scale) / float(softcap))
+        if SOFTCAP_TANH_MUFU:
+            kwargs.update(TANH_MUFU=True)
         if window is not None and head_dim == 128:  # session 31 (window_bench): one loop, x1.08-1.14 over three
             kwargs.update(LOCAL_MERGED=True)  # here (and no spill); three won at D=256 and without the cap
     if skips_masked(causal, block_m, block_n, 2):
@@ -1776,6 +1795,9 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     return grid, args, kwargs
 
 
+# The soft-capping builds' tanh: MUFU.TANH (tanh.approx.f32, as flash-attn's soft-cap) or, False, the portable
+# kernel's 1 - 2 / (2^(2x log2 e) + 1) (two MUFU operations and four FP32 ones per score).
+SOFTCAP_TANH_MUFU = False
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes
 
