@@ -57,7 +57,6 @@ def main():
                                                ("hopper_mufu", True, True)):
                         variants.VARLEN_SM90_MIN_Q = {(x, c): (1 if hopper else None) for x in variants.VARLEN_SM90
                                                       for c in (False, True)}
-                        variants.VARLEN_SM90_SOFTCAP_MIN_Q = {x: 1 for x in variants.VARLEN_SM90}
                         sm90_fwd.SOFTCAP_TANH_MUFU = mufu
                         kernel, eo, el = errors(lens, d, causal, window, cap, spread)
                         row[name] = {"kernel": kernel, "rel_err": eo, "lse_err": el}

@@ -181,7 +181,7 @@ def main():
     if a.leak_samples:
         from dhpfa.measure import leak
         out = []
-        for d, window, cap in ((256, (1023, 0), 50.0), (128, (255, 0), 0.0)):
+        for d, window, cap in ((256, (1023, 0), 50.0), (128, (1023, 0), 30.0)):
             res = leak_test(d, window, cap, a.leak_samples)
             out.append(res)
             print(f"dudect D={d} window {window} softcap {cap} ({res['api_kernels']}):")

@@ -674,7 +674,6 @@ def hopper_varlen(monkeypatch):
     """Every Hopper varlen build takes calls of any max_seqlen_q (the kernel's tests; the rule has its own), and no
     plan is kept from before."""
     monkeypatch.setattr(variants, "VARLEN_SM90_MIN_Q", {(d, c): 1 for d in variants.VARLEN_SM90 for c in (False, True)})
-    monkeypatch.setattr(variants, "VARLEN_SM90_SOFTCAP_MIN_Q", {d: 1 for d in variants.VARLEN_SM90})
     monkeypatch.setattr(api, "_PLANS", {})
 
 
@@ -683,15 +682,14 @@ def hopper_varlen(monkeypatch):
     (128, 1023, dict(causal=True), False), (96, 600, {}, True), (96, 1000, dict(causal=True), False),
     (256, 128, {}, True), (192, 300, dict(causal=True), True), (256, 127, {}, False), (64, 4000, {}, False),
     (32, 4000, {}, False), (256, 600, dict(window=(100, 0)), True), (256, 600, dict(cap=20.0), True),
-    (128, 8000, dict(cap=20.0), False), (128, 16384, dict(cap=20.0, window=(100, 0)), True),
-    (96, 20000, dict(cap=20.0, causal=True), True), (192, 128, dict(cap=20.0, causal=True), True),
+    (128, 600, dict(cap=20.0), True), (128, 1000, dict(cap=20.0, window=(100, 0), causal=True), False),
+    (96, 1024, dict(cap=20.0, causal=True), True), (192, 128, dict(cap=20.0, causal=True), True),
     (128, 600, dict(window=(100, 0), causal=True), False), (128, 1024, dict(window=(100, 0), causal=True), True),
     (128, 2000, dict(odd_stride=True), False), (128, 600, dict(k_stride=2), True)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
     from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), with or without a window or
-    soft-cap (session 31; a windowed call by its causal flag; soft-capped calls at D=96 / 128 from 16,384), with
-    TMA-aligned row and head strides; the rest (D <= 64,
+    soft-cap (session 31; a windowed call by its causal flag), with TMA-aligned row and head strides; the rest (D <= 64,
     short calls at D=96 / 128, strides TMA cannot take) stay on the portable kernel; key rows as (start, end) pairs
     (flash_attn_with_kvcache: k_stride 2) take it too. Public values only (CPU tensors)."""
     rows = 3000

@@ -624,7 +624,7 @@ def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged) -> bo
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
     are 64-bit), row and head strides TMA can take, and at most VARLEN_SM90_MAX_TILES query tiles. Public: shapes,
     strides, flags, max_seqlen_q."""
-    return k_stride in (1, 2) and paged is None and variants.varlen_sm90(d, max_q, causal, cap > 0) \
+    return k_stride in (1, 2) and paged is None and variants.varlen_sm90(d, max_q, causal) \
         and 0 < q.shape[0] < OFFSET_LIMIT and 0 < k.shape[0] < OFFSET_LIMIT \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES

@@ -1658,7 +1658,8 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     end) pair per sequence), public loads. LSE (H, TOTAL_Q). WIN_LEFT, WIN_RIGHT (LOCAL, both or neither): flash-attn's
     local window, an unbounded side as WINDOW_UNBOUNDED (launched without the causal flag: the window's right side
     carries it). CAP_IN (SOFTCAP): scale / softcap, the scores soft-capped as tanh(q.k * CAP_IN) with qk_scale =
-    softcap * log2 e. Absent (None), neither is in the binary.
+    softcap * log2 e (tanh by MUFU.TANH with TANH_MUFU: SOFTCAP_TANH_MUFU). Absent (None), neither is in the binary.
+    LOCAL_MERGED: _visit_blocks' MERGED (varlen_launch_args: D=128 with a window and a cap).
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1796,8 +1797,11 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
 
 
 # The soft-capping builds' tanh: MUFU.TANH (tanh.approx.f32, as flash-attn's soft-cap) or, False, the portable
-# kernel's 1 - 2 / (2^(2x log2 e) + 1) (two MUFU operations and four FP32 ones per score).
-SOFTCAP_TANH_MUFU = False
+# kernel's 1 - 2 / (2^(2x log2 e) + 1) (two MUFU operations and four FP32 ones per score). Session 31 run 5 (H200,
+# window_bench, TFLOPS, same rounds): D=128 16K 506 / 371, mixed 64-4096 causal 390 / 279, with a 1,023 window 338 /
+# 176; D=256 Gemma-2 16K (window 4,095, cap 50) 574 / 464, 4 x 4K 555 / 461; error against float64 (tanh_accuracy.py):
+# outputs the same (1.8e-3 - 2.3e-3 relative, bf16 rounding), LSE within 1.5e-4 (8e-6 with the exponential form).
+SOFTCAP_TANH_MUFU = True
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes
 

@@ -593,21 +593,15 @@ VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_
 VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128, True): 1024,
                      (192, False): 128, (192, True): 128, (256, False): 128, (256, True): 128}
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
-# Soft-capped calls (session 31, window_bench, H200, TFLOPS against the portable kernel in the same rounds): at D=256 the
-# Hopper build wins everywhere measured (4 x 4K causal 457 / 209, mixed 64-4096 with a 1,023 window 337 / 159, Gemma-2's
-# 16K 477 / 224); at D=128 the soft-cap's two extra MUFU operations per score leave it level or behind below 16K (mixed
-# 64-4096 causal 252 / 263, with a 1,023 window 160 / 213 in three loops, 182 in one: LOCAL_MERGED) and ahead at 16K
-# (non-causal 359 / 321; causal with a 4,095 window 321 / 286, merged). So soft-capped calls at D=96 / 128 take it from
-# this many queries (lengths between 4K and 16K unmeasured), at D=192 / 256 from the usual VARLEN_SM90_MIN_Q.
-VARLEN_SM90_SOFTCAP_MIN_Q = {96: 16384, 128: 16384, 192: 128, 256: 128}
+# Windows and soft-caps (session 31) take the same rule: with MUFU.TANH (sm90_fwd.SOFTCAP_TANH_MUFU) the soft-capped
+# builds beat the portable kernel at every head dim measured (window_bench, H200: D=128 mixed 64-4096 causal 390 / 246,
+# with a 1,023 window 338 / 229; with the exponential form they had trailed it there, 279 / 263 and 176 / 229).
 
 
-def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool, softcap: bool = False) -> bool:
+def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool) -> bool:
     """Whether a varlen call (no paged cache) on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in
-    its longest sequence, and soft-capped calls from VARLEN_SM90_SOFTCAP_MIN_Q too. Public: shapes and flags."""
+    its longest sequence. Public: shapes and flags."""
     least = VARLEN_SM90_MIN_Q.get((head_dim, bool(causal))) if VARLEN_SM90_MIN_Q is not None else None
-    if least is not None and softcap:
-        least = max(least, VARLEN_SM90_SOFTCAP_MIN_Q[head_dim])
     return least is not None and max_seqlen_q >= least
 
 
