@@ -1659,7 +1659,7 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     local window, an unbounded side as WINDOW_UNBOUNDED (launched without the causal flag: the window's right side
     carries it). CAP_IN (SOFTCAP): scale / softcap, the scores soft-capped as tanh(q.k * CAP_IN) with qk_scale =
     softcap * log2 e (tanh by MUFU.TANH with TANH_MUFU: SOFTCAP_TANH_MUFU). Absent (None), neither is in the binary.
-    LOCAL_MERGED: _visit_blocks' MERGED (varlen_launch_args: D=128 with a window and a cap).
+    LOCAL_MERGED: _visit_blocks' MERGED (not launched: session 31 measured it as no better with MUFU.TANH).
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1787,8 +1787,6 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
         kwargs.update(CAP_IN=float(softmax_scale) / float(softcap))
         if SOFTCAP_TANH_MUFU:
             kwargs.update(TANH_MUFU=True)
-        if window is not None and head_dim == 128:  # session 31 (window_bench): one loop, x1.08-1.14 over three
-            kwargs.update(LOCAL_MERGED=True)  # here (and no spill); three won at D=256 and without the cap
     if skips_masked(causal, block_m, block_n, 2):
         kwargs.update(SKIP_MASKED=True)
     if config.pv_overlap:
