@@ -825,11 +825,13 @@ def test_gpu_sm90_varlen_wide():
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("causal", [False, True])
-def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal):
+@pytest.mark.parametrize("causal,window,softcap", [(False, (-1, -1), 0.0), (True, (-1, -1), 0.0),
+                                                   (True, (200, 0), 30.0), (False, (90, 40), 0.0)])
+def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal, window, softcap):
     """A prefill chunk against caches of per-sequence lengths (flash_attn_with_kvcache: (start, end) key rows,
     K_STRIDE 2) on the Hopper kernel: new tokens appended in place, cache_batch_idx permuting the rows, NaN in every
-    cache slot past each sequence's keys (never read: zero-filled or zeroed), against float64 per sequence."""
+    cache slot past each sequence's keys (never read: zero-filled or zeroed), against float64 per sequence; also with a
+    window and a soft-cap (the local / soft-capping builds, session 31)."""
     gen = torch.Generator().manual_seed(31)
     b, sc, h, hk, d, s_new = 4, 700, 8, 2, 128, 150
     lens = torch.tensor([0, 37, 300, 549], dtype=torch.int32)
@@ -842,13 +844,14 @@ def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal):
     k_new, v_new = (torch.randn(b, s_new, hk, d, generator=gen).to(torch.bfloat16) for _ in range(2))
     kc, vc, q, k_new, v_new, lens_d, idx_d = (t.cuda() for t in (kc, vc, q, k_new, v_new, lens, idx))
     out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens_d, cache_batch_idx=idx_d,
-                                             causal=causal, return_softmax_lse=True)
-    assert _plan_kernels() == [variants.VARLEN_SM90_KERNEL]
+                                             causal=causal, window_size=window, softcap=softcap,
+                                             return_softmax_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_KERNELS[(window != (-1, -1), softcap > 0)]]
     assert not out.isnan().any()
     for i in range(b):
         r, n = int(idx[i]), int(lens[i]) + s_new
         ref, ref_lse = attention_ref(q[i:i + 1], kc[r:r + 1, :n], vc[r:r + 1, :n], 1 / math.sqrt(d),
-                                     n - s_new if causal else None)
+                                     n - s_new if causal else None, window if window != (-1, -1) else None, softcap)
         assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], f"sequence {i}"
         assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
 
