@@ -561,10 +561,11 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
                    secret_args=secret, public_loads=("CU_Q", "CU_K") + (("BT",) if paged else ()))
 
 
-# Mixed lengths on Hopper (session 30): calls of sequences of any lengths, without a window, soft-capping or a paged
-# cache, whose longest sequence has at least VARLEN_SM90_MIN_Q[(head dim, causal)] queries, run the Gluon kernel
-# attn_fwd_sm90_varlen (sm90_fwd: the two-consumer ping-pong tiles of the dense builds, 128-row query tiles, one tile per
-# program, TMA descriptors that slide to each sequence). Head dims 96 and 192 run as 128 and 256
+# Mixed lengths on Hopper (session 30): calls of sequences of any lengths, without a paged cache (with a local window
+# or soft-capping since session 31: VARLEN_SM90_KERNELS), whose longest sequence has at least
+# VARLEN_SM90_MIN_Q[(head dim, causal)] queries, run the Gluon kernel attn_fwd_sm90_varlen (sm90_fwd: the
+# two-consumer ping-pong tiles of the dense builds, 128-row query tiles, one tile per program, TMA descriptors that
+# slide to each sequence). Head dims 96 and 192 run as 128 and 256
 # (sm90_fwd.kernel_head_dim). Session 30 (H200, varlen_bench, graph replay, TFLOPS of useful work, against the portable
 # kernel in the same rounds): 8 sequences of 64-4096 (max 4018) D=128 498 / 425, causal 450 / 364; D=256 510 / 270,
 # causal 494 / 238; 57 sequences of 16-512 (max 511) D=128 246 / 244, causal 151 / 166; D=256 309 / 175, causal 198 /
