@@ -4,6 +4,7 @@
 # counters (D=128 causal window 1023 cap 30), and the D=128 local soft-capping build's loop forms with MUFU.TANH
 # (window_bench --ab-merged 0: three loops beside the shipped one-loop form) on the soft-capped cases.
 #   bash scripts/session31_run6.sh   (device tool: carry [".whl"]; writes under $OUT)
+# Ran at e25b015: window_bench's --ab-* options and the kernel switches they set were removed afterwards.
 . "$(dirname "$0")/device_prelude.sh"
 timeout 100 python3 scripts/precompile.py --jobs 16 --match sm90_varlen 2>&1 | tail -1
 timeout 200 python3 -m pytest -q -m gpu -n 8 tests/test_varlen.py -k "sm90" -o cache_dir=/tmp/pc -rf \

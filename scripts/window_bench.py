@@ -8,7 +8,8 @@ without the window and the cap (the dense Hopper kernel: the ceiling a windowed 
 Cases: flash_attn_func (B, S, H, D) with (window, softcap) as Mistral (causal, 4095 left), Gemma-2 (D=256, causal,
 4095 left, cap 50) and a short window (causal, 255 left), at S = 8K / 16K; and flash_attn_varlen_func on mixed lengths
 (64-4096) with a window of 1023 and a cap of 30. TFLOPS count only visible (query, key) pairs, the same for every
-kernel. CUDA-graph replays, kernels interleaved in random order per round (bench.interleaved_ms).
+kernel. CUDA-graph replays, kernels interleaved in random order per round (bench.interleaved_ms). (Session 31's
+--ab-merged / --ab-tanh A/Bs of the kernel's loop form and tanh ran at d052901; both options left with them.)
 """
 import argparse
 import json
@@ -24,10 +25,6 @@ from dhpfa import api  # noqa: E402
 from dhpfa.kernels import dispatch, variants  # noqa: E402
 from dhpfa.measure import stats  # noqa: E402
 from dhpfa.measure.bench import interleaved_ms  # noqa: E402
-
-
-AB_MERGED = None
-AB_TANH = False
 
 
 def visible(sq, sk, causal, left, right):
@@ -89,26 +86,6 @@ def run(label, lens, d, causal, window, cap, rounds, dense_shape=None):
         full = (lambda q, k, v, c: dhpfa.flash_attn_func(q.view(b, s, h, d), k.view(b, s, hk, d),
                                                          v.view(b, s, hk, d), causal=causal))
     kernels = {"dhpfa": api_call, "hopper": forced(True), "portable": forced(False), "dhpfa_no_window": full}
-    if local and AB_MERGED is not None:  # the other loop form of the local builds (sm90_fwd LOCAL_MERGED), launched directly
-        var = variants.varlen_sm90_variant(torch.bfloat16, d, False, local=True, softcap=cap > 0)
-
-        def other_form(q, k, v, causal_):
-            out = api._varlen_out(q, 64)
-            grid, args, kw = dispatch.varlen_launch_args(var, q, k, v, out, lse, cu, cu, mx, scale, win, cap)
-            kw["LOCAL_MERGED"] = AB_MERGED
-            dispatch.kernel_fn(var.kernel)[grid](*args, **kw)
-            return out
-        kernels["hopper_merged" if AB_MERGED else "hopper_3loops"] = other_form
-    if cap and AB_TANH:  # the soft-capping build with the other tanh (sm90_fwd TANH_MUFU), launched directly
-        var_t = variants.varlen_sm90_variant(torch.bfloat16, d, causal and not local, local=local, softcap=True)
-
-        def other_tanh(q, k, v, causal_):
-            out = api._varlen_out(q, 64)
-            grid, args, kw = dispatch.varlen_launch_args(var_t, q, k, v, out, lse, cu, cu, mx, scale, win, cap)
-            kw["TANH_MUFU"] = not kw.get("TANH_MUFU", False)
-            dispatch.kernel_fn(var_t.kernel)[grid](*args, **kw)
-            return out
-        kernels["hopper_tanh_other"] = other_tanh
     if not cap:
         kernels["fa2"] = fa2
     # agreement (a sanity check; the float64 tests are tests/test_varlen.py)
@@ -169,14 +146,8 @@ def main():
     ap.add_argument("--out", default="out/window")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--cases", default="all")
-    ap.add_argument("--ab-merged", type=int, default=None, help="1 / 0: also the local builds with LOCAL_MERGED on / "
-                    "off (the other form than the default's)")
-    ap.add_argument("--ab-tanh", action="store_true", help="also the soft-capping builds with the other tanh")
     ap.add_argument("--leak-samples", type=int, default=0, help="dudect samples a class (0: no leak test)")
     a = ap.parse_args()
-    global AB_MERGED, AB_TANH
-    AB_TANH = a.ab_tanh
-    AB_MERGED = None if a.ab_merged is None else bool(a.ab_merged)
     os.makedirs(a.out, exist_ok=True)
     if a.leak_samples:
         from dhpfa.measure import leak
@@ -222,9 +193,7 @@ def main():
         lines.append(f"| {label} | {d} | {window} | {cap} | {','.join(k[len('attn_fwd_'):] for k in row['api_kernels'])}"
                      f" | {f(t['dhpfa'])} | {f(t['hopper'])} | {f(t['portable'])} | {f(t['fa2'])} | "
                      f"{f(t['dhpfa_no_window'])} | {ratio and f'{ratio:.2f}'} |")
-        extra = {k: round(row[k]["tflops"]) for k in ("hopper_merged", "hopper_3loops", "hopper_tanh_other")
-                 if k in row}
-        print(lines[-1], extra, row["rel_diff"], row["errors"] or "", flush=True)
+        print(lines[-1], row["rel_diff"], row["errors"] or "", flush=True)
     with open(os.path.join(a.out, "window.json"), "w") as fh:
         json.dump(rows, fh, indent=1)
     with open(os.path.join(a.out, "window.md"), "w") as fh:

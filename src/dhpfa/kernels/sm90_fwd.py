@@ -92,17 +92,13 @@ def _row_state(m0, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.co
 
 
 @gluon.jit
-def _tanh_ct(x):
-    """tanh(x) = 1 - 2 / (2^(2x log2 e) + 1), as ctmath.tanh_ct: one MUFU.EX2 and one MUFU.RCP (the division is
-    div.full.f32: no slow path), no branch; +-1 at the ends."""
-    e = gl.exp2(x * 2.8853900817779268)
-    return 1.0 - 2.0 / (e + 1.0)
-
-
-@gluon.jit
 def _tanh_mufu(x):
     """tanh(x) by tanh.approx.f32 (one MUFU.TANH; flash-attn's soft-cap uses the same instruction): constant latency,
-    no branch; relative error about 2^-11."""
+    no branch; relative error about 2^-11. Session 31 run 5 (H200, window_bench, TFLOPS, same rounds) against the
+    portable kernel's 1 - 2 / (2^(2x log2 e) + 1) (MUFU.EX2 + MUFU.RCP + four FP32 operations per score): D=128 16K
+    506 / 371, mixed 64-4096 causal 390 / 279, with a 1,023 window 338 / 176; D=256 Gemma-2 16K (window 4,095, cap
+    50) 574 / 464; error against float64 (scripts/tanh_accuracy.py): outputs the same (1.8e-3 - 2.3e-3 relative,
+    bf16 rounding), LSE within 1.5e-4 (8e-6 with the exponential form)."""
     return gl.inline_asm_elementwise("tanh.approx.f32 $0, $1;", "=f,f", [x], dtype=gl.float32, is_pure=True, pack=1)
 
 
@@ -112,14 +108,10 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
     select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l).
     win (attn_fwd_sm90_varlen's LOCAL): (left, right), row i sees key j when i + CAUSAL_OFFSET - left <= j <= i +
-    CAUSAL_OFFSET + right (and j < SEQ_K), in place of the causal mask. cap_in (SOFTCAP): (scale, MUFU: a constexpr),
-    the scores become tanh(s * scale) (qk_scale then carries softcap * log2 e), before the mask; tanh by MUFU.TANH
-    (_tanh_mufu) with MUFU, else by an exponential and a reciprocal (_tanh_ct)."""
-    if cap_in is not None:  # (the soft-cap's scale, whether tanh is MUFU.TANH)
-        if cap_in[1]:
-            s_acc = _tanh_mufu(s_acc * cap_in[0])
-        else:
-            s_acc = _tanh_ct(s_acc * cap_in[0])
+    CAUSAL_OFFSET + right (and j < SEQ_K), in place of the causal mask. cap_in (SOFTCAP): the scores become tanh(s *
+    cap_in) (_tanh_mufu; qk_scale then carries softcap * log2 e), before the mask."""
+    if cap_in is not None:
+        s_acc = _tanh_mufu(s_acc * cap_in)
     if MASKED:
         offs_n = j * BLOCK_N + offs_n0
         visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
@@ -647,7 +639,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
                   PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
-                  cap_in=None, MERGED: gl.constexpr = False):
+                  cap_in=None):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -656,9 +648,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
     every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's. PACK_P: P carried as
     16-bit pairs in int32 words (_p_carry). n_left (a local window; n_left <= n_full): blocks 1 .. n_left - 1 are
-    masked too (the window's left edge), before the blocks seen in full; win, cap_in: _softmax_block's. MERGED (with
-    n_left): one loop whose steps are masked or not by a branch on the block index (public), so the step has two
-    bodies in the binary instead of three (code size: session 31).
+    masked too (the window's left edge), before the blocks seen in full; win, cap_in: _softmax_block's.
     Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
@@ -675,46 +665,30 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     if LM:
         l_i = gl.zeros([BLOCK_M, L_COLS], gl.float32, l_layout)
     p_op = _p_carry(p, dtype, o_layout, PACK_P)
-    if MERGED:  # (a window) one loop, each block masked or not as a public branch says: two step bodies, not three
-        for t in range(1, n_own):
-            j = J0 + J_BASE + STRIDE * t
-            if (t < n_left) | (t >= n_full):
-                p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                               TURN_OTHER, j, c + t, p_op, m_i, l_i,
-                                               acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                               HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                               t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
-            else:
-                p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                               TURN_OTHER, j, c + t, p_op, m_i, l_i,
-                                               acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                               HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                               t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
-    else:
-        t0 = 1
-        if n_left is not None:
-            for t in range(1, n_left):  # the window's left edge: masked
-                j = J0 + J_BASE + STRIDE * t
-                p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                               TURN_OTHER, j, c + t, p_op, m_i, l_i,
-                                               acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                               HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                               t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
-            t0 = gl.maximum(n_left, 1)
-        for t in range(t0, n_full):  # blocks every row sees in full: no mask
-            j = J0 + J_BASE + STRIDE * t
-            p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
-                                           TURN_OTHER, j, c + t, p_op, m_i, l_i,
-                                           acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
-                                           HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                           t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
-        for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
+    t0 = 1
+    if n_left is not None:
+        for t in range(1, n_left):  # the window's left edge: masked
             j = J0 + J_BASE + STRIDE * t
             p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                            TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                            acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                            HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
                                            t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+        t0 = gl.maximum(n_left, 1)
+    for t in range(t0, n_full):  # blocks every row sees in full: no mask
+        j = J0 + J_BASE + STRIDE * t
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                       TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                       HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+    for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
+        j = J0 + J_BASE + STRIDE * t
+        p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
+                                       TURN_OTHER, j, c + t, p_op, m_i, l_i,
+                                       acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
+                                       HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
@@ -743,8 +717,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
-                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None,
-                  MERGED: gl.constexpr = False):
+                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -758,8 +731,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     position. LM (L_MMA): the row sums are P @ ones (ones: a [BLOCK_N, L_COLS] shared tile), beside each PV GEMM. P
     is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue).
     wb (a local window, with win): (the tile's first key block, n_left, n_full) (_window_counts): the blocks visited
-    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's;
-    MERGED: _visit_blocks'."""
+    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     if wb is None:
@@ -781,7 +753,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
-                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, MERGED)
+                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -1559,8 +1531,7 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
 @gluon.jit
 def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                         CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr,
-                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr, MERGED: gl.constexpr = False,
-                        TANH_MUFU: gl.constexpr = False):
+                        SKIP: gl.constexpr, PV_OVERLAP: gl.constexpr):
     """Consumer W of two: rows W * BLOCK_M .. (W + 1) * BLOCK_M of the program's tile (_consume_tile, O staged in its Q
     buffer), the sequence's mask bottom-right aligned (flash-attn's: offset keys - queries). Where V's block 0 was read
     with rows past its sequence (a sequence ending within k's first rows: _slide_in), consumer 0 zeroes those rows in
@@ -1594,10 +1565,6 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
                                             n_win, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
             wb = (first_block, n_left, n_full)
             win = (WIN_LEFT, WIN_RIGHT)
-        if CAP_IN is None:
-            cap = None
-        else:
-            cap = (CAP_IN, TANH_MUFU)
         valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
         # V's block 0 read rows past the sequence (_slide_in); under a window only where the tile starts at block 0
         if (k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N)) & (first_block == 0):
@@ -1620,7 +1587,7 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _consume_tile(o_desc, LSE, q_smem, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
                       TURN_ME, TURN_OTHER, 0, 0, 0, h, h, m0 + ROW0, n, qk_scale, seq_q, seq_k, shift, BLOCK_M,
                       BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, PINGPONG, False, n_own, n_first, SKIP, False,
-                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, cap, MERGED)
+                      PV_OVERLAP, 0, None, ROW0, TILE_M, None, False, True, vl, wb, win, CAP_IN)
         if gl.program_id(1) == gl.num_programs(1) - 1:  # rows past the grid: NaN (none when max_seqlen_q holds)
             o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
             row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
@@ -1648,8 +1615,7 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
                          K_STRIDE, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
                          num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
-                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None, LOCAL_MERGED: gl.constexpr = False,
-                         TANH_MUFU: gl.constexpr = False):
+                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
@@ -1658,8 +1624,7 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     end) pair per sequence), public loads. LSE (H, TOTAL_Q). WIN_LEFT, WIN_RIGHT (LOCAL, both or neither): flash-attn's
     local window, an unbounded side as WINDOW_UNBOUNDED (launched without the causal flag: the window's right side
     carries it). CAP_IN (SOFTCAP): scale / softcap, the scores soft-capped as tanh(q.k * CAP_IN) with qk_scale =
-    softcap * log2 e (tanh by MUFU.TANH with TANH_MUFU: SOFTCAP_TANH_MUFU). Absent (None), neither is in the binary.
-    LOCAL_MERGED: _visit_blocks' MERGED (not launched: session 31 measured it as no better with MUFU.TANH).
+    softcap * log2 e (tanh by MUFU.TANH). Absent (None), neither is in the binary.
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1684,9 +1649,9 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
            H_KV, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT)
     gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
-                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED, TANH_MUFU)),
+                                               SKIP_MASKED, PV_OVERLAP)),
                         (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
-                                               SKIP_MASKED, PV_OVERLAP, LOCAL_MERGED, TANH_MUFU)),
+                                               SKIP_MASKED, PV_OVERLAP)),
                         (_ws_producer_varlen, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL))],
                        [4, 1], [CONSUMER_REGS, 24])
 
@@ -1775,18 +1740,15 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     grid = ((cu_seqlens_q.shape[0] - 1) * heads, tiles)
     if window is not None and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
-    qk_scale = float(softcap) * LOG2E if softcap > 0 else float(softmax_scale) * LOG2E
+    from .triton_fwd import kernel_window, softcap_scales
+    qk_scale, cap_in = softcap_scales(softmax_scale, softcap)
     args = descs + (lse, cu_seqlens_q, cu_seqlens_k, qk_scale, heads, k.shape[1], total_q, k.shape[0], int(k_stride))
     kwargs = dict(BLOCK_M=block_m, BLOCK_N=block_n, HEAD_DIM=head_dim, CAUSAL=bool(causal), STAGES=config.num_stages,
                   CONSUMER_REGS=232, PINGPONG=bool(config.pingpong), num_warps=4)
     if window is not None:
-        from .triton_fwd import WINDOW_UNBOUNDED
-        kwargs.update(WIN_LEFT=int(window[0]) if window[0] >= 0 else WINDOW_UNBOUNDED,
-                      WIN_RIGHT=int(window[1]) if window[1] >= 0 else WINDOW_UNBOUNDED)
+        kwargs.update(zip(("WIN_LEFT", "WIN_RIGHT"), kernel_window(window)))
     if softcap > 0:
-        kwargs.update(CAP_IN=float(softmax_scale) / float(softcap))
-        if SOFTCAP_TANH_MUFU:
-            kwargs.update(TANH_MUFU=True)
+        kwargs.update(CAP_IN=cap_in)
     if skips_masked(causal, block_m, block_n, 2):
         kwargs.update(SKIP_MASKED=True)
     if config.pv_overlap:
@@ -1794,12 +1756,6 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     return grid, args, kwargs
 
 
-# The soft-capping builds' tanh: MUFU.TANH (tanh.approx.f32, as flash-attn's soft-cap) or, False, the portable
-# kernel's 1 - 2 / (2^(2x log2 e) + 1) (two MUFU operations and four FP32 ones per score). Session 31 run 5 (H200,
-# window_bench, TFLOPS, same rounds): D=128 16K 506 / 371, mixed 64-4096 causal 390 / 279, with a 1,023 window 338 /
-# 176; D=256 Gemma-2 16K (window 4,095, cap 50) 574 / 464, 4 x 4K 555 / 461; error against float64 (tanh_accuracy.py):
-# outputs the same (1.8e-3 - 2.3e-3 relative, bf16 rounding), LSE within 1.5e-4 (8e-6 with the exponential form).
-SOFTCAP_TANH_MUFU = True
 SMEM_LIMIT = 227 * 1024  # bytes of shared memory a CTA may use on sm_90
 SPLIT_KV_PARTS = (2, 4, 8, 16, 32, 64)  # programs per tile that SPLIT_KV's tree of meetings takes
 

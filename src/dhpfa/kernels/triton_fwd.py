@@ -543,6 +543,21 @@ def audited_kernels():
 WINDOW_UNBOUNDED = 2 ** 30
 
 
+def kernel_window(window):
+    """flash-attn's window (left, right) as the varlen kernels take it (WIN_LEFT, WIN_RIGHT): a negative side as
+    WINDOW_UNBOUNDED. Public: the window."""
+    return tuple(int(w) if w >= 0 else WINDOW_UNBOUNDED for w in window)
+
+
+def softcap_scales(softmax_scale, softcap):
+    """(qk_scale, cap_in) of the varlen kernels: with softcap > 0 the score is tanh(q.k * cap_in), cap_in = scale /
+    softcap, and qk_scale = softcap * log2 e scales it into the log2 domain; without, qk_scale = scale * log2 e (cap_in
+    1.0, unread)."""
+    if softcap > 0:
+        return float(softcap) * LOG2E, float(softmax_scale) / float(softcap)
+    return float(softmax_scale) * LOG2E, 1.0
+
+
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
                        local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1,
                        paged=None, page_blocks=False):
@@ -562,11 +577,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     batch = cu_seqlens_q.shape[0] - 1
     grid = (max(1, triton.cdiv(max_seqlen_q * group, config.block_m)), batch * (heads // group)) + \
         ((splits,) if splits > 1 else ())
-    left, right = (int(w) if w >= 0 else WINDOW_UNBOUNDED for w in window)
-    if softcap > 0:
-        qk_scale, cap_in = float(softcap) * LOG2E, float(softmax_scale) / float(softcap)
-    else:
-        qk_scale, cap_in = float(softmax_scale) * LOG2E, 1.0
+    left, right = kernel_window(window)
+    qk_scale, cap_in = softcap_scales(softmax_scale, softcap)
 
     def st(t):  # row and head strides; a size-1 dimension's stride never moves an address (see _strides3)
         return (t.stride(0) if t.shape[0] > 1 else 0), (t.stride(1) if t.shape[1] > 1 else 0)

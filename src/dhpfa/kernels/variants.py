@@ -594,7 +594,7 @@ VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_
 VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128, True): 1024,
                      (192, False): 128, (192, True): 128, (256, False): 128, (256, True): 128}
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
-# Windows and soft-caps (session 31) take the same rule: with MUFU.TANH (sm90_fwd.SOFTCAP_TANH_MUFU) the soft-capped
+# Windows and soft-caps (session 31) take the same rule: with MUFU.TANH (sm90_fwd._tanh_mufu) the soft-capped
 # builds beat the portable kernel at every head dim measured (window_bench, H200: D=128 mixed 64-4096 causal 390 / 246,
 # with a 1,023 window 338 / 229; with the exponential form they had trailed it there, 279 / 263 and 176 / 229).
 
