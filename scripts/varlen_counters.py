@@ -2,7 +2,10 @@
 the varlen kernel): one packed batch of mixed lengths (offsets fixed: public), each dudect class and five repeats of
 one input, one profiled call each.
 
-    PYTHONPATH=src python3 scripts/varlen_counters.py --out $OUT/counters [--d 128] [--causal]
+    PYTHONPATH=src python3 scripts/varlen_counters.py --out $OUT/counters [--d 128] [--causal] [--page 256]
+
+--page P: the keys and values in pages of P rows behind a block table (public, a fixed shuffle of the pages), as a
+paged cache (on Hopper the paged Gluon build when P is a multiple of its key block).
 """
 import argparse
 import json
@@ -19,7 +22,24 @@ LENS = [1000, 37, 2048, 513, 1, 300]
 DECODE_LENS_K = [3000, 17, 700, 4096, 1, 250, 1500, 64]  # --decode: one query per sequence, 32 query heads over 8
 
 
-def child(d, causal, window, softcap, decode):
+def paged_layout(lens_k, page, seed=3):
+    """(number of pages, block table (batch, most pages) int32 on the GPU): sequence b's pages, ceil(len / page) of
+    them, are a fixed shuffle of the cache's; unused table entries 0 (the kernel never reads them)."""
+    import random
+
+    import torch
+    need = [-(-n // page) for n in lens_k]
+    order = list(range(sum(need)))
+    random.Random(seed).shuffle(order)
+    table = torch.zeros(len(lens_k), max(need), dtype=torch.int32)
+    at = 0
+    for b, n in enumerate(need):
+        table[b, :n] = torch.tensor(order[at:at + n], dtype=torch.int32)
+        at += n
+    return sum(need), table.cuda()
+
+
+def child(d, causal, window, softcap, decode, page=0):
     import torch
 
     import dhpfa
@@ -29,14 +49,20 @@ def child(d, causal, window, softcap, decode):
     h = 32 if decode else 2048 // d
     hk = 8 if decode else h
     cu_q, cu_k = offsets(lens_q), offsets(lens_k)
-    shape = (1, h, sum(lens_q), d, sum(lens_k), hk)
+    total_k, table = paged_layout(lens_k, page) if page else (sum(lens_k), None)
+    if page:
+        total_k *= page
+    shape = (1, h, sum(lens_q), d, total_k, hk)
     inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
     bufs = [torch.empty(sh, device="cuda", dtype=torch.bfloat16)
-            for sh in ((1, h, sum(lens_q), d), (1, hk, sum(lens_k), d), (1, hk, sum(lens_k), d))]
+            for sh in ((1, h, sum(lens_q), d), (1, hk, total_k, d), (1, hk, total_k, d))]
 
-    def call():  # (1, H, total, D) buffers viewed as (total, H, D)
-        return dhpfa.flash_attn_varlen_func(*(t.transpose(1, 2)[0] for t in bufs), cu_q, cu_k, max(lens_q),
-                                            max(lens_k), causal=causal, window_size=window, softcap=softcap)
+    def call():  # (1, H, total, D) buffers viewed as (total, H, D); paged: k, v as (pages, page, H_kv, D)
+        q, k, v = (t.transpose(1, 2)[0] for t in bufs)
+        if page:
+            k, v = k.unflatten(0, (-1, page)), v.unflatten(0, (-1, page))
+        return dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                            window_size=window, softcap=softcap, block_table=table)
     labels = list(CLASSES) + list(counters.REPEATS)
     for dst, src in zip(bufs, inputs["random"][0]):
         dst.copy_(src)
@@ -50,7 +76,10 @@ def child(d, causal, window, softcap, decode):
         call()
         torch.cuda.synchronize()
         torch.cuda.profiler.stop()
-    print(json.dumps({"labels": labels}))
+    from dhpfa import api
+    kernels = sorted({p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
+                      and p.variant is not None})
+    print(json.dumps({"labels": labels, "kernels": kernels}))
 
 
 def main():
@@ -61,29 +90,33 @@ def main():
     ap.add_argument("--window", default="-1,-1", help="left,right (flash-attn's window_size)")
     ap.add_argument("--softcap", type=float, default=0.0)
     ap.add_argument("--decode", action="store_true", help="decode steps (grouped heads, split across programs)")
+    ap.add_argument("--page", type=int, default=0, help="keys in pages of this many rows (0: contiguous)")
     ap.add_argument("--child", action="store_true")
     a = ap.parse_args()
     window = tuple(int(x) for x in a.window.split(","))
     if a.child:
-        return child(a.d, a.causal, window, a.softcap, a.decode)
+        return child(a.d, a.causal, window, a.softcap, a.decode, a.page)
     from dhpfa.measure.leak import CLASSES
     os.makedirs(a.out, exist_ok=True)
     metrics = counters.WORK + counters.DRAM + counters.CONTROL
     tag = f"d{a.d}{'-causal' if a.causal else ''}" + (f"-w{a.window}" if window != (-1, -1) else "") + \
-        (f"-cap{a.softcap:g}" if a.softcap else "") + ("-decode" if a.decode else "")
+        (f"-cap{a.softcap:g}" if a.softcap else "") + ("-decode" if a.decode else "") + \
+        (f"-page{a.page}" if a.page else "")
     log = os.path.join(a.out, f"ncu-varlen-{tag}.csv")
     cmd = [counters.ncu_path(), "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units",
            "base", "--log-file", log, "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__),
-           "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap)] + \
+           "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap), "--page", str(a.page)] + \
         (["--causal"] if a.causal else []) + (["--decode"] if a.decode else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
         print(res.stdout[-2000:], res.stderr[-2000:])
         sys.exit(1)
-    labels = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])["labels"]
+    info = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])
+    labels = info["labels"]
+    print("kernels:", info.get("kernels"))
     with open(log) as f:
         per_call = counters.group_calls(counters.parse_ncu_csv(f.read(), set(metrics)), labels)
-    result = dict(per_call=per_call, **counters.compare(per_call, CLASSES))
+    result = dict(per_call=per_call, kernels=info.get("kernels"), **counters.compare(per_call, CLASSES))
     name = f"varlen {tag} {DECODE_LENS_K if a.decode else LENS}"
     print(counters.format_table({name: result}))
     with open(log.replace(".csv", ".json"), "w") as f:

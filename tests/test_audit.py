@@ -409,10 +409,12 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
     assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 400 and len(combine) == 20
-    # 4 head dims x 2 dtypes: causal or not, with a window (not causal), each soft-capped or not
-    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 48
+    # 4 head dims x 2 dtypes: causal or not, with a window (not causal), each soft-capped or not; and the paged build,
+    # causal or not (session 32)
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 64
     assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_local") for r in attn) == 16
-    assert sum("_paged" in r["variant"] for r in attn) == 160  # (their declaration: test_varlen_schedule_is_public_...)
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_paged") for r in attn) == 16
+    assert sum("_paged" in r["variant"] for r in attn) == 176  # (their declaration: test_varlen_schedule_is_public_...)
     assert sum("_paged_blocks" in r["variant"] for r in attn) == 80  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
@@ -557,7 +559,7 @@ for i, (tq, tk, h, hk, batch, max_q, packed) in enumerate(json.loads(sys.argv[2]
     # paged builds: the key rows as pages of 1 or 16 rows (any count), a block table of 1 or 3 pages per sequence;
     # the per-block form: pages of 1 or 2 key blocks (any count, none at all in the smaller shapes)
     page = 16 if tk % 16 == 0 else 1
-    if v.kernel.endswith("_blocks"):
+    if v.kernel.endswith("_blocks") or v.kernel == variants.VARLEN_SM90_PAGED_KERNEL:
         page = v.config.block_n * (1 + tk % 2)
     paged = (torch.empty(batch, 1 + 2 * (tk % 2), dtype=torch.int32), page, tk // page) if "_paged" in v.kernel \
         else None
@@ -580,7 +582,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
                                   "attn_fwd_varlen_split_gqa_paged-bf16-d64-causal-m64n64w4s3",
                                   "attn_fwd_varlen_paged_blocks-fp16-d128-full-m64n64w4s3",
                                   "attn_fwd_sm90_varlen-bf16-d128-causal-m128n128w4s2x2pp",
-                                  "attn_fwd_sm90_varlen_local_softcap-fp16-d256-full-m128n64w4s2x2pp"])
+                                  "attn_fwd_sm90_varlen_local_softcap-fp16-d256-full-m128n64w4s2x2pp",
+                                  "attn_fwd_sm90_varlen_paged-bf16-d128-causal-m128n128w4s2x2pp"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -612,10 +615,15 @@ hopper_undeclared, _ = audit.audit_triton(*audit.variant_launch(hv))
 hw = variants.varlen_sm90_variant(torch.float16, 256, False, local=True, softcap=True)
 window, _ = audit.audit_triton(*audit.variant_launch(hw), public_params=hw.public_loads)
 window_undeclared, _ = audit.audit_triton(*audit.variant_launch(hw))
+hp = variants.varlen_sm90_variant(torch.bfloat16, 256, True, paged=True)
+hopper_paged, _ = audit.audit_triton(*audit.variant_launch(hp), public_params=hp.public_loads)
+hopper_no_table, _ = audit.audit_triton(*audit.variant_launch(hp), public_params=("CU_Q", "CU_K"))
 print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
                   "hopper": [r.by_kind() for r in hopper + window],
                   "hopper_undeclared": [r.by_kind() for r in hopper_undeclared],
                   "window_undeclared": [r.by_kind() for r in window_undeclared],
+                  "hopper_paged": [r.by_kind() for r in hopper_paged],
+                  "hopper_no_table": [r.by_kind() for r in hopper_no_table],
                   "paged": [r.by_kind() for r in paged + blocks],
                   "paged_no_table": [r.by_kind() for r in no_table],
                   "blocks_no_table": [r.by_kind() for r in blocks_no_table]}))
@@ -642,6 +650,10 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     assert all(sum(r.values()) == 0 for r in out["hopper"]), out
     assert sum(r["branch"] for r in out["hopper_undeclared"]) > 0, out
     assert sum(r["branch"] for r in out["window_undeclared"]) > 0, out
+    # its paged build (session 32): clean with the block table public too, flagged (TMA coordinates, the V fix-up's
+    # branch) with only the offsets public
+    assert all(sum(r.values()) == 0 for r in out["hopper_paged"]), out
+    assert sum(r["address"] for r in out["hopper_no_table"]) > 0, out
 
 
 _GUARD_AUDIT = """

@@ -465,6 +465,33 @@ def test_per_block_paged_build_refuses_other_page_sizes():
     assert variants.varlen_page_blocks(256, 32) and not variants.varlen_page_blocks(256, 16)
 
 
+def test_hopper_paged_build_refuses_what_it_cannot_take():
+    """The Hopper paged build (attn_fwd_sm90_varlen_paged) reads one page per key block: its launch refuses pages that
+    are not a multiple of the build's key block, pages past k's rows, and a paged cache on the other Hopper builds (or
+    none on it); the API never sends one (variants.varlen_sm90_pages)."""
+    from dhpfa.kernels import dispatch
+    hp = variants.varlen_sm90_variant(torch.bfloat16, 128, True, paged=True)
+    q, k = torch.empty(300, 4, 128, dtype=torch.bfloat16), torch.empty(512, 2, 128, dtype=torch.bfloat16)
+    out = torch.empty(364, 4, 128, dtype=torch.bfloat16)[64:]
+    cu = torch.zeros(3, dtype=torch.int32)
+    args = (q, k, k, out, torch.empty(4, 300), cu, cu, 150, 0.1)
+    bt = torch.zeros(2, 3, dtype=torch.int32)
+    with pytest.raises(ValueError, match=r"pages of a multiple of 128 rows within k's 512"):
+        dispatch.varlen_launch_args(hp, *args, paged=(bt, 64, 8))
+    with pytest.raises(ValueError, match=r"pages of a multiple of 128 rows within k's 512"):
+        dispatch.varlen_launch_args(hp, *args, paged=(bt, 256, 4))
+    with pytest.raises(ValueError, match="a paged cache exactly with the paged build"):
+        dispatch.varlen_launch_args(hp, *args)
+    with pytest.raises(ValueError, match="a paged cache exactly with the paged build"):
+        dispatch.varlen_launch_args(variants.varlen_sm90_variant(torch.bfloat16, 128, True), *args, paged=(bt, 256, 2))
+    _, _, kwargs = dispatch.varlen_launch_args(hp, *args, paged=(bt, 256, 2))
+    assert (kwargs["PAGE"], kwargs["NUM_PAGES"], kwargs["BT_COLS"], kwargs["stride_bt"]) == (256, 2, 3, 3)
+    with pytest.raises(ValueError, match="without a local window or soft-capping"):
+        variants.varlen_sm90_variant(torch.bfloat16, 128, False, softcap=True, paged=True)
+    assert variants.varlen_sm90_pages(128, 256) and not variants.varlen_sm90_pages(128, 64)
+    assert variants.varlen_sm90_pages(256, 64) and not variants.varlen_sm90_pages(64, 256)
+
+
 @interp
 @pytest.mark.parametrize("page", [8, 16])
 def test_paged_cache_bad_page_indices_are_clamped(page):
@@ -685,13 +712,18 @@ def hopper_varlen(monkeypatch):
     (128, 600, dict(cap=20.0), True), (128, 1000, dict(cap=20.0, window=(100, 0), causal=True), False),
     (96, 1024, dict(cap=20.0, causal=True), True), (192, 128, dict(cap=20.0, causal=True), True),
     (128, 600, dict(window=(100, 0), causal=True), False), (128, 1024, dict(window=(100, 0), causal=True), True),
-    (128, 2000, dict(odd_stride=True), False), (128, 600, dict(k_stride=2), True)])
+    (128, 2000, dict(odd_stride=True), False), (128, 600, dict(k_stride=2), True),
+    (128, 600, dict(page=256), True), (128, 600, dict(page=128, k_stride=2), True), (128, 600, dict(page=64), False),
+    (96, 600, dict(page=16), False), (128, 511, dict(page=256), False), (256, 200, dict(page=64, causal=True), True),
+    (192, 200, dict(page=32), False), (64, 4000, dict(page=256), False)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
     from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), with or without a window or
     soft-cap (session 31; a windowed call by its causal flag), with TMA-aligned row and head strides; the rest (D <= 64,
     short calls at D=96 / 128, strides TMA cannot take) stay on the portable kernel; key rows as (start, end) pairs
-    (flash_attn_with_kvcache: k_stride 2) take it too. Public values only (CPU tensors)."""
+    (flash_attn_with_kvcache: k_stride 2) take it too, and so do paged caches whose pages hold whole key blocks of the
+    build (session 32: pages of a multiple of 128 keys at D=96 / 128, of 64 at D=192 / 256). Public values only (CPU
+    tensors)."""
     rows = 3000
     if opts.get("odd_stride"):  # rows of 4 heads x (d + 4) elements: a row stride TMA cannot take
         q = torch.empty(rows, 4, d + 4, dtype=torch.bfloat16)[:, :, :d]
@@ -699,8 +731,9 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
         q = torch.empty(rows, 4, d, dtype=torch.bfloat16)
     k, v = torch.empty(rows, 2, d, dtype=torch.bfloat16), torch.empty(rows, 2, d, dtype=torch.bfloat16)
     window = opts.get("window", (-1, -1))
+    paged = (torch.zeros(2, 3, dtype=torch.int32), opts["page"]) if "page" in opts else None
     assert api._hopper_varlen(q, k, v, d, max_q, opts.get("causal", False), window != (-1, -1), opts.get("cap", 0.0),
-                              opts.get("k_stride", 1), None) == hopper
+                              opts.get("k_stride", 1), paged) == hopper
 
 
 @pytest.mark.gpu
@@ -854,6 +887,98 @@ def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal, window, softcap):
                                      n - s_new if causal else None, window if window != (-1, -1) else None, softcap)
         assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], f"sequence {i}"
         assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
+
+
+def _nan_paged(lens_k, hk, d, page, gen, dtype, page0_seq):
+    """A paged cache (pages in a random order, two unused) whose every row that holds no key is NaN (unused pages, the
+    rows past each sequence's end in its last page), sequence page0_seq's last page being page 0 (so a last block of
+    fewer keys than a key block at the start of page 0: the Hopper paged build's V fix-up, sm90_fwd._paged_blocks);
+    with the block table (unused entries -1 / far past the cache: clamped, never read for a key) and each sequence's
+    keys and values gathered in order (on the CPU)."""
+    blocks = [-(-n // page) for n in lens_k]
+    nb = sum(blocks) + 2
+    kc = torch.full((nb, page, hk, d), float("nan"), dtype=dtype)
+    vc = torch.full((nb, page, hk, d), float("nan"), dtype=dtype)
+    free = [p_ for p_ in torch.randperm(nb, generator=gen).tolist() if p_ != 0]
+    width = max(max(blocks), 1)
+    bt = torch.full((len(lens_k), width), 10 ** 6, dtype=torch.int32)
+    keys, vals = [], []
+    for b, n in enumerate(lens_k):
+        own = [free.pop() for _ in range(blocks[b])]
+        if b == page0_seq:
+            own[-1] = 0
+        bt[b, :len(own)] = torch.tensor(own, dtype=torch.int32)
+        if len(own) < width:
+            bt[b, len(own)] = -1
+        kk = torch.randn(n, hk, d, generator=gen).to(dtype)
+        vv = torch.randn(n, hk, d, generator=gen).to(dtype)
+        for j in range(n):
+            kc[own[j // page], j % page] = kk[j]
+            vc[own[j // page], j % page] = vv[j]
+        keys.append(kk)
+        vals.append(vv)
+    return kc, vc, bt, keys, vals
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d,page", [(96, 128), (128, 256), (256, 64), (256, 256)])
+@pytest.mark.parametrize("causal", [False, True])
+def test_gpu_sm90_varlen_paged_against_float64(hopper_varlen, d, page, causal):
+    """Paged caches on the Hopper kernel (attn_fwd_sm90_varlen_paged, session 32): pages in a random order, every row
+    that holds no key NaN, sequences ending inside a page, on a page boundary, inside a key block, one with no keys, one
+    whose last block of fewer keys than a key block starts page 0 (the producer's V fix-up); against float64 per
+    sequence, bitwise equal to the same call on the keys gathered contiguously (the Hopper kernel's unpaged build: the
+    same blocks in the same order), and through flash_attn_with_kvcache (a prefill chunk against the paged cache: (start,
+    end) key rows) bitwise equal to the varlen call. Then the cached launcher (bitwise) and the audited binary."""
+    from dhpfa.audit import compile as C, variant_launch
+    from dhpfa.kernels import dispatch
+    gen = torch.Generator().manual_seed(32 + d + page + causal)
+    bn = variants.VARLEN_SM90[d].block_n
+    lens_k = [page + bn // 2 + 3, 1, 0, 3 * page, 2 * page + bn + 1, 700, bn]
+    lens_q = [129, 1, 5, 300, 64, 65, 200]
+    kc, vc, bt, keys, vals = _nan_paged(lens_k, 2, d, page, gen, torch.bfloat16, page0_seq=0)
+    q = torch.randn(sum(lens_q), 8, d, generator=gen).to(torch.bfloat16)
+    kc, vc, bt, q = kc.cuda(), vc.cuda(), bt.cuda(), q.cuda()
+    cu_q, cu_k = offsets(lens_q, "cuda"), offsets(lens_k, "cuda")
+    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                            block_table=bt, return_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_PAGED_KERNEL]
+    k_cat, v_cat = torch.cat(keys).cuda(), torch.cat(vals).cuda()
+    check_sequences(out, lse, q, k_cat, v_cat, cu_q, cu_k, d ** -0.5, causal, TOL[torch.bfloat16])
+    flat_o, flat_l = dhpfa.flash_attn_varlen_func(q, k_cat, v_cat, cu_q, cu_k, max(lens_q), max(lens_k),
+                                                  causal=causal, return_lse=True)
+    assert variants.VARLEN_SM90_KERNEL in _plan_kernels()
+    assert torch.equal(out, flat_o) and torch.equal(lse, flat_l), "paged and contiguous keys: the same bits"
+    for _ in range(3):  # the plan's fast launcher (block table and page metadata passed by name)
+        o2, l2 = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                              block_table=bt, return_lse=True)
+        assert torch.equal(o2, out) and torch.equal(l2, lse)
+    (plan,) = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
+               and p.variant.kernel == variants.VARLEN_SM90_PAGED_KERNEL]
+    assert plan.launcher is not None
+    # flash_attn_with_kvcache: a chunk of s_new queries per sequence against its cache_seqlens keys (no new keys)
+    s_new = 100
+    lens_c = [max(n, s_new) for n in lens_k]
+    kc2, vc2, bt2, _, _ = _nan_paged(lens_c, 2, d, page, gen, torch.bfloat16, page0_seq=0)
+    qc = torch.randn(len(lens_c), s_new, 8, d, generator=gen).to(torch.bfloat16).cuda()
+    kc2, vc2, bt2 = kc2.cuda(), vc2.cuda(), bt2.cuda()
+    lens_d = torch.tensor(lens_c, dtype=torch.int32, device="cuda")
+    oc, lc = dhpfa.flash_attn_with_kvcache(qc, kc2, vc2, cache_seqlens=lens_d, block_table=bt2, causal=causal,
+                                           return_softmax_lse=True)
+    ov, lv = dhpfa.flash_attn_varlen_func(qc.flatten(0, 1), kc2, vc2, offsets([s_new] * len(lens_c), "cuda"),
+                                          offsets(lens_c, "cuda"), s_new, max(lens_c), causal=causal, block_table=bt2,
+                                          return_lse=True)
+    assert torch.equal(oc.flatten(0, 1), ov)
+    assert torch.equal(lc.permute(1, 0, 2).flatten(1), lv)
+    # the launched binary is the audited one
+    var = variants.varlen_sm90_variant(torch.bfloat16, d, causal, paged=True)
+    rows = kc.view(-1, 2, d)
+    grid, args, kwargs = dispatch.varlen_launch_args(var, q, rows, vc.view(-1, 2, d),
+                                                     api._varlen_out(q, var.config.block_m // 2),
+                                                     torch.empty_like(lse), cu_q, cu_k, max(lens_q), 0.1,
+                                                     paged=(bt, page, kc.shape[0]))
+    launched = dispatch.kernel_fn(var.kernel)[grid](*args, **kwargs)
+    assert launched.asm["cubin"] == C.compile_offline(*variant_launch(var)).cubin
 
 
 SM90_WINDOWS = [((300, 0), True), ((100, 50), False), ((0, 0), False), ((-1, 129), False), ((1000, -1), False),
@@ -1318,7 +1443,8 @@ def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
                         torch.cat(vals).to("cuda", torch.bfloat16), cu_q, cu_k, d ** -0.5, True, 1e-2)
         again = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), 3000, causal=True, block_table=bt)
         assert torch.equal(again, out)
-    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and "_paged" in p.variant.name]
+    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and "_paged" in p.variant.name
+             and p.variant.kernel != variants.VARLEN_SM90_PAGED_KERNEL]  # (the Hopper paged build: its own test)
     assert plans and all(p.launcher is not None for p in plans), "the paged plans keep a fast launcher"
     blocks = page % variants.VARLEN[d].block_n == 0  # per block at 256, per key at 16 (blocks of 32 or 64 keys)
     assert all(p.variant.kernel.endswith("_blocks") == blocks for p in plans), [p.variant.name for p in plans]

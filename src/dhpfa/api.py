@@ -599,7 +599,7 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     _check_no_grad(q, k, v)
     if plan.dense is not None:
         return _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse)
-    if plan.variant.kernel in variants.VARLEN_SM90_KERNELS.values():
+    if plan.variant.kernel in variants.VARLEN_SM90_NAMES:
         out = _varlen_out(q, plan.variant.config.block_m // 2)
     else:
         out = _empty(q.shape, q.dtype, q.device)
@@ -618,13 +618,15 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
 
 
 def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged) -> bool:
-    """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): no paged cache (a local
+    """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): a paged cache only with pages
+    of whole key blocks (variants.varlen_sm90_pages; the API refuses windows and soft-caps with one) (a local
     window and soft-capping are in its builds; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included;
     the length rule takes a windowed call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
     are 64-bit), row and head strides TMA can take, and at most VARLEN_SM90_MAX_TILES query tiles. Public: shapes,
     strides, flags, max_seqlen_q."""
-    return k_stride in (1, 2) and paged is None and variants.varlen_sm90(d, max_q, causal) \
+    return k_stride in (1, 2) and (paged is None or variants.varlen_sm90_pages(d, paged[1])) \
+        and variants.varlen_sm90(d, max_q, causal) \
         and 0 < q.shape[0] < OFFSET_LIMIT and 0 < k.shape[0] < OFFSET_LIMIT \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES
@@ -730,8 +732,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         return _keep_plan(sig, plan)
     # mixed lengths on Hopper: the Gluon varlen kernel (variants.varlen_sm90; its grid's second axis counts query tiles)
     if hopper:
-        plan = _VarlenPlan(variants.varlen_sm90_variant(q.dtype, d, causal and not local, local=local, softcap=cap > 0),
-                           None, scale, max_q, 1, 1)
+        plan = _VarlenPlan(variants.varlen_sm90_variant(q.dtype, d, causal and not local, local=local, softcap=cap > 0,
+                                                        paged=paged is not None), None, scale, max_q, 1, 1)
         return _keep_plan(sig, plan)
     # few queries per sequence: the group's heads as rows of one tile
     group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \

@@ -118,15 +118,20 @@ def placeholder_launch(variant, device="cpu"):
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
     if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
-            or variant.kernel in _variants.VARLEN_SM90_KERNELS.values():
+            or variant.kernel in _variants.VARLEN_SM90_NAMES:
         # packed rows (TOTAL, H, D), int32 sequence offsets; split builds: 4 parts into a float32 workspace
         q = torch.empty(300, 4, d, dtype=variant.dtype, device=device)
         k = torch.empty(200, 2, d, dtype=variant.dtype, device=device)
         cu = torch.empty(3, dtype=torch.int32, device=device)
-        if variant.kernel in _variants.VARLEN_SM90_KERNELS.values():  # out with rows in front (api._varlen_out)
+        if variant.kernel in _variants.VARLEN_SM90_NAMES:  # out with rows in front (api._varlen_out)
             out = torch.empty(364, 4, d, dtype=variant.dtype, device=device)[c.block_m // 2:]
+            paged = None
+            if variant.kernel == _variants.VARLEN_SM90_PAGED_KERNEL:  # k, v: 2 pages of block_n rows, 2 x 7 table
+                k = torch.empty(2 * c.block_n, 2, d, dtype=variant.dtype, device=device)
+                paged = (torch.empty(2, 7, dtype=torch.int32, device=device), c.block_n, 2)
             return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), out,
-                                               torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1)
+                                               torch.empty(4, 300, device=device), cu, torch.empty_like(cu), 150, 0.1,
+                                               paged=paged)
         split = "_split" in variant.kernel or variant.kernel in _variants.VARLEN_COMBINES.values()
         group = 2 if "_gqa" in variant.kernel else 1
         ws = (torch.empty(4, 300, 4, d, device=device), torch.empty(4, 4, 300, device=device)) if split else (None, None)

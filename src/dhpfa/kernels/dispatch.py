@@ -35,10 +35,10 @@ def _sm_count(index):
 
 def kernel_fn(kernel: str):
     """The @triton.jit / @gluon.jit function named `kernel`."""
-    from .variants import GLUON_KERNELS, VARLEN_SM90_KERNEL, VARLEN_SM90_KERNELS
-    if kernel in GLUON_KERNELS or kernel in VARLEN_SM90_KERNELS.values():
+    from .variants import GLUON_KERNELS, VARLEN_SM90_KERNEL, VARLEN_SM90_NAMES
+    if kernel in GLUON_KERNELS or kernel in VARLEN_SM90_NAMES:
         from . import sm90_fwd
-        return getattr(sm90_fwd, VARLEN_SM90_KERNEL if kernel in VARLEN_SM90_KERNELS.values() else kernel)
+        return getattr(sm90_fwd, VARLEN_SM90_KERNEL if kernel in VARLEN_SM90_NAMES else kernel)
     from . import triton_fwd
     return triton_fwd.KERNELS[kernel]
 
@@ -82,18 +82,22 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     variant): (block_table, page_size, pages), k and v then the cache's rows. The combine kernel
     (variants.varlen_combine_variant) takes the attention launch's arguments: its own are derived here."""
     from . import triton_fwd
-    from .variants import VARLEN_COMBINES, VARLEN_KERNELS, VARLEN_SM90_KERNELS
-    if variant.kernel in VARLEN_SM90_KERNELS.values():
+    from .variants import VARLEN_COMBINES, VARLEN_KERNELS, VARLEN_SM90_KERNELS, VARLEN_SM90_NAMES, \
+        VARLEN_SM90_PAGED_KERNEL
+    if variant.kernel in VARLEN_SM90_NAMES:
         # (window: read by the local builds only; causal calls may carry it as (-1, 0))
-        local, capped = next(key for key, name in VARLEN_SM90_KERNELS.items() if name == variant.kernel)
-        if group != 1 or splits != 1 or k_stride not in (1, 2) or paged is not None:
-            raise ValueError(f"{variant.name}: no grouped tiles, splits or paged cache")
+        is_paged = variant.kernel == VARLEN_SM90_PAGED_KERNEL
+        local, capped = (False, False) if is_paged else \
+            next(key for key, name in VARLEN_SM90_KERNELS.items() if name == variant.kernel)
+        if group != 1 or splits != 1 or k_stride not in (1, 2) or is_paged != (paged is not None):
+            raise ValueError(f"{variant.name}: no grouped tiles or splits; a paged cache exactly with the paged build "
+                             f"(paged={paged is not None})")
         if capped and not softcap > 0:
             softcap = 1.0  # a placeholder value (the auditor's): the binary is the same for every softcap
         from . import sm90_fwd
         return sm90_fwd.varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale,
                                            variant.causal, variant.config, k_stride, window if local else None,
-                                           softcap if capped else 0.0)
+                                           softcap if capped else 0.0, paged)
     if variant.kernel in VARLEN_COMBINES.values():
         if (group > 1) != (variant.kernel == VARLEN_COMBINES[True]):
             raise ValueError(f"{variant.name}: group={group} does not match the variant")
@@ -184,10 +188,10 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
     window, softcap, flags, the block table's shape: the caller keys it), called as launcher((q, k, v, out, lse,
     cu_seqlens_q, cu_seqlens_k, block_table or None, WS_O, WS_L), softmax_scale, device_index) (the workspace of that
     call: varlen_workspace); or None where the fast path is off. paged: (block_table, page_size, pages)."""
-    from .variants import VARLEN_SM90_KERNELS
+    from .variants import VARLEN_SM90_NAMES
     batch = cu_seqlens_q.shape[0] - 1
     # (attn_fwd_sm90_varlen puts sequences x heads on the grid's first axis: no slices)
-    slices = [(0, batch)] if variant.kernel in VARLEN_SM90_KERNELS.values() \
+    slices = [(0, batch)] if variant.kernel in VARLEN_SM90_NAMES \
         else batch_slices(batch, q.shape[1] // group)
     if len(slices) > 1:  # sequences [b0, b1): their offsets and block-table rows (q, k, lse, workspace: absolute rows)
         parts = []

@@ -1493,14 +1493,74 @@ def _window_counts(r0, r1, lo, n, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N: gl
 
 
 @gluon.jit
+def _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, fix_bar, h_kv, n, seq_k, bt_row,
+                  PAGE, NUM_PAGES, BT_COLS, TOTAL_K, BLOCK_N: gl.constexpr, STAGES: gl.constexpr):
+    """The producer's key blocks 0 .. n - 1 of a sequence in a paged cache (PAGE % BLOCK_N == 0: each block lies in one
+    page): block j's page is entry j * BLOCK_N // PAGE of the sequence's block-table row bt_row (a public load; the
+    column clamped to the row, the page to the cache, as the portable kernel's), its rows from that page's row
+    j * BLOCK_N % PAGE, on the sliding descriptors (_slide_in: rows past the sequence's end arrive as zeros). A block
+    whose box ends within the cache's first rows (on page 0, the sequence's last block, fewer than BLOCK_N keys) reads
+    on into stale rows of its page: its V lands on fix_bar instead, this warp zeroes the rows past the sequence
+    (_zero_rows_one_warp) and then completes the slot's ready barrier by a plain arrive; K's stale rows only reach
+    scores the mask replaces. Public: offsets, the block table, shapes."""
+    RD = gl.minimum(TOTAL_K, BLOCK_N)
+    fixes = 0
+    for j in range(n):
+        s = j % STAGES
+        phase = ((j // STAGES) & 1) ^ 1
+        col = gl.minimum(j * BLOCK_N // PAGE, BT_COLS - 1)
+        page = gl.minimum(gl.maximum(gl.load(bt_row + col), 0), NUM_PAGES - 1)
+        start = page * PAGE + (j * BLOCK_N) % PAGE
+        valid = gl.minimum(gl.maximum(seq_k - j * BLOCK_N, 0), BLOCK_N)
+        s_row, r_row = _slide_in(start, 0, valid, RD, BLOCK_N)
+        mbarrier.wait(empty_k.index(s), phase)
+        mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
+        tma.async_copy_global_to_shared(k_desc, [s_row, r_row, h_kv, 0], ready_k.index(s), k_ring.index(s))
+        mbarrier.wait(empty_v.index(s), phase)
+        if start + valid < RD:  # the box reads on past the sequence: V fixed up here before the consumers see it
+            mbarrier.expect(fix_bar, v_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(v_desc, [s_row, r_row, h_kv, 0], fix_bar, v_ring.index(s))
+            mbarrier.wait(fix_bar, fixes & 1)
+            _zero_rows_one_warp(v_ring.index(s).reshape([BLOCK_N, v_desc.block_type.shape[3]]), valid, BLOCK_N,
+                                v_desc.block_type.shape[3])
+            mbarrier.arrive(ready_v.index(s), count=1)
+            fixes += 1
+        else:
+            mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
+            tma.async_copy_global_to_shared(v_desc, [s_row, r_row, h_kv, 0], ready_v.index(s), v_ring.index(s))
+
+
+@gluon.jit
+def _zero_rows_one_warp(tile, valid, ROWS: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """Rows valid .. ROWS - 1 of a [ROWS, HEAD_DIM] shared tile set to zero by one warp, in [8, 64] pieces (a swizzle
+    atom's rows, 64 columns: 16 values a thread, for the producer's few registers) under branches on the public
+    `valid`: pieces wholly past it get zero stores, those it cuts a select of their rows (the same instructions
+    whatever the data); then fenced for the GEMMs (async proxy)."""
+    layout: gl.constexpr = gl.BlockedLayout([1, 8], [4, 8], [1, 1], [1, 0])
+    zero = gl.zeros([8, 64], tile.dtype, layout)
+    rows = gl.arange(0, 8, layout=gl.SliceLayout(1, layout))
+    for r in gl.static_range(0, ROWS, 8):
+        for c in gl.static_range(0, HEAD_DIM, 64):
+            piece = tile.slice(r, 8, dim=0).slice(c, 64, dim=1)
+            if r >= valid:
+                piece.store(zero)
+            elif r + 8 > valid:
+                x = piece.load(layout)
+                piece.store(gl.where((r + rows < valid)[:, None], x, zero))
+    fence_async_shared()
+
+
+@gluon.jit
 def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr, CAUSAL: gl.constexpr):
     """One warp: the program's tile (if it has one): Q in two row pieces, one per consumer, then its key blocks into
     the ring (under a local window, WIN_LEFT not None: those of _window_tile), each load on the sliding descriptors
     (_slide_in: rows past a sequence's end arrive as zeros, but in the tensor's first rows)."""
     (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H, H_KV,
-     TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT) = rt
+     TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, BT, stride_bt, PAGE, NUM_PAGES, BT_COLS, fix_bar) = rt
     h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M,
                                                               CAUSAL)
+    if BT is not None:  # a paged cache: the sequence's keys are rows of its pages (at most BT_COLS of them)
+        seq_k = gl.minimum(seq_k, BT_COLS * PAGE)
     if has_tile:
         h_kv = h // (H // H_KV)
         ROWS: gl.constexpr = TILE_M // 2
@@ -1516,16 +1576,21 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
                                  BLOCK_N)
             k0 = k_lo + lo * BLOCK_N
             seq_k = seq_k - lo * BLOCK_N  # the keys from block lo
-        for j in range(n):
-            s = j % STAGES
-            phase = ((j // STAGES) & 1) ^ 1
-            s_row, r_row = _slide_in(k0, j * BLOCK_N, seq_k, gl.minimum(TOTAL_K, BLOCK_N), BLOCK_N)
-            mbarrier.wait(empty_k.index(s), phase)
-            mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
-            tma.async_copy_global_to_shared(k_desc, [s_row, r_row, h_kv, 0], ready_k.index(s), k_ring.index(s))
-            mbarrier.wait(empty_v.index(s), phase)
-            mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
-            tma.async_copy_global_to_shared(v_desc, [s_row, r_row, h_kv, 0], ready_v.index(s), v_ring.index(s))
+        if BT is None:
+            for j in range(n):
+                s = j % STAGES
+                phase = ((j // STAGES) & 1) ^ 1
+                s_row, r_row = _slide_in(k0, j * BLOCK_N, seq_k, gl.minimum(TOTAL_K, BLOCK_N), BLOCK_N)
+                mbarrier.wait(empty_k.index(s), phase)
+                mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
+                tma.async_copy_global_to_shared(k_desc, [s_row, r_row, h_kv, 0], ready_k.index(s), k_ring.index(s))
+                mbarrier.wait(empty_v.index(s), phase)
+                mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
+                tma.async_copy_global_to_shared(v_desc, [s_row, r_row, h_kv, 0], ready_v.index(s), v_ring.index(s))
+        else:
+            _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, fix_bar, h_kv, n, seq_k,
+                          BT + (gl.program_id(0) // H).to(gl.int64) * stride_bt, PAGE, NUM_PAGES, BT_COLS, TOTAL_K,
+                          BLOCK_N, STAGES)
 
 
 @gluon.jit
@@ -1541,7 +1606,7 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
     _window_tile, masked where _window_counts says for this consumer's rows; CAP_IN not None (SOFTCAP): the scores are
     soft-capped (_softmax_block)."""
     (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, H,
-     TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, CAP_IN) = rt
+     TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, CAP_IN, PAGE, BT_COLS) = rt
     TILE_M: gl.constexpr = 2 * BLOCK_M
     ROW0: gl.constexpr = W * BLOCK_M
     TURN_ME: gl.constexpr = 14 + W
@@ -1551,6 +1616,8 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
         _pass_turn(TURN_OTHER, PINGPONG)
     h, q_lo, seq_q, k_lo, seq_k, m0, has_tile = _varlen_tile(CU_Q, CU_K, H, TOTAL_Q, TOTAL_K, K_STRIDE, TILE_M,
                                                               CAUSAL)
+    if PAGE is not None:  # a paged cache (_paged_blocks): the producer fixes V up where needed
+        seq_k = gl.minimum(seq_k, BT_COLS * PAGE)
     if has_tile:
         shift = seq_k - seq_q
         if WIN_LEFT is None:
@@ -1565,15 +1632,17 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
                                             n_win, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N)
             wb = (first_block, n_left, n_full)
             win = (WIN_LEFT, WIN_RIGHT)
-        valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
-        # V's block 0 read rows past the sequence (_slide_in); under a window only where the tile starts at block 0
-        if (k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N)) & (first_block == 0):
-            if W == 0:
-                mbarrier.wait(ready_v.index(0), 0)
-                _zero_rows_from(v_ring.index(0).reshape([BLOCK_N, HEAD_DIM]), valid0, BLOCK_N, HEAD_DIM, num_warps)
-                _named_barrier(_BAR_ARRIVE_12)
-            else:
-                _named_barrier(_BAR_SYNC_12)
+        if PAGE is None:
+            valid0 = gl.minimum(seq_k, BLOCK_N)  # keys of the tile's block 0 (ring slot 0, its first fill)
+            # V's block 0 read rows past the sequence (_slide_in); under a window only where the tile starts at block 0
+            if (k_lo + valid0 < gl.minimum(TOTAL_K, BLOCK_N)) & (first_block == 0):
+                if W == 0:
+                    mbarrier.wait(ready_v.index(0), 0)
+                    _zero_rows_from(v_ring.index(0).reshape([BLOCK_N, HEAD_DIM]), valid0, BLOCK_N, HEAD_DIM,
+                                    num_warps)
+                    _named_barrier(_BAR_ARRIVE_12)
+                else:
+                    _named_barrier(_BAR_SYNC_12)
         vl = (q_lo, h.to(gl.int64) * TOTAL_Q + q_lo)
         if WIN_LEFT is None:
             n = _kv_blocks(m0, seq_k, shift, TILE_M, BLOCK_N, CAUSAL)
@@ -1607,7 +1676,8 @@ def _ws_consumer_varlen(rt, W: gl.constexpr, BLOCK_M: gl.constexpr, BLOCK_N: gl.
 
 # The varlen kernel's integer arguments (offsets' totals, head counts, the key offsets' stride, the window),
 # unspecialised as SHAPE_ARGS are (K_STRIDE 1 would otherwise be a constant: two binaries).
-VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "K_STRIDE", "WIN_LEFT", "WIN_RIGHT"]
+VARLEN_SHAPE_ARGS = ["H", "H_KV", "TOTAL_Q", "TOTAL_K", "K_STRIDE", "WIN_LEFT", "WIN_RIGHT", "stride_bt", "PAGE",
+                     "NUM_PAGES", "BT_COLS"]
 
 
 @gluon.jit(do_not_specialize=VARLEN_SHAPE_ARGS)
@@ -1615,7 +1685,8 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
                          K_STRIDE, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                          CAUSAL: gl.constexpr, STAGES: gl.constexpr, CONSUMER_REGS: gl.constexpr, PINGPONG: gl.constexpr,
                          num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
-                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None):
+                         WIN_LEFT=None, WIN_RIGHT=None, CAP_IN=None, BT=None, stride_bt=None, PAGE=None,
+                         NUM_PAGES=None, BT_COLS=None):
     """flash_attn_varlen_func on Hopper: the two-consumer warp-specialised tiles of attn_fwd_sm90_ws (BLOCK_M-row query
     tiles, 64 rows per consumer warpgroup, a TMA producer warp feeding a ring of STAGES K/V slots, ping-pong turns)
     over sequences packed along the rows (descriptors: varlen_descriptor, varlen_out_descriptor; the comment above).
@@ -1624,7 +1695,10 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     end) pair per sequence), public loads. LSE (H, TOTAL_Q). WIN_LEFT, WIN_RIGHT (LOCAL, both or neither): flash-attn's
     local window, an unbounded side as WINDOW_UNBOUNDED (launched without the causal flag: the window's right side
     carries it). CAP_IN (SOFTCAP): scale / softcap, the scores soft-capped as tanh(q.k * CAP_IN) with qk_scale =
-    softcap * log2 e (tanh by MUFU.TANH). Absent (None), neither is in the binary.
+    softcap * log2 e (tanh by MUFU.TANH). Absent (None), neither is in the binary. BT (PAGED; session 32): k and v are
+    a paged cache's (NUM_PAGES * PAGE, H_KV, D) rows, PAGE a multiple of BLOCK_N; sequence b's key j is row
+    BT[b * stride_bt + j // PAGE] * PAGE + j % PAGE (BT int32, BT_COLS columns, public loads; _paged_blocks), its
+    offsets logical (keys 0 .. n - 1 of its pages, at most BT_COLS * PAGE); without a window or soft-capping.
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1644,10 +1718,15 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
         mbarrier.init(ready_v.index(s), count=1)
         mbarrier.init(empty_k.index(s), count=2)
         mbarrier.init(empty_v.index(s), count=2)
+    if BT is not None:  # the V fix-ups' own barrier (_paged_blocks)
+        fix_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+        mbarrier.init(fix_bar, count=1)
+    else:
+        fix_bar = q_bar  # never waited on (no paged cache): the partitions' capture takes no None here
     rt = (o_desc, LSE, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v,
-          qk_scale, H, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, CAP_IN)
+          qk_scale, H, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, CAP_IN, PAGE, BT_COLS)
     prt = (q_desc, k_desc, v_desc, CU_Q, CU_K, q_smem, k_ring, v_ring, q_bar, ready_k, ready_v, empty_k, empty_v, H,
-           H_KV, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT)
+           H_KV, TOTAL_Q, TOTAL_K, K_STRIDE, WIN_LEFT, WIN_RIGHT, BT, stride_bt, PAGE, NUM_PAGES, BT_COLS, fix_bar)
     gl.warp_specialize([(_ws_consumer_varlen, (rt, 0, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
                                                SKIP_MASKED, PV_OVERLAP)),
                         (_ws_consumer_varlen, (rt, 1, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG,
@@ -1717,13 +1796,14 @@ def varlen_out_descriptor(out, rows, head_dim):
 
 
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
-                       k_stride=1, window=None, softcap=0.0):
+                       k_stride=1, window=None, softcap=0.0, paged=None):
     """(grid, args, kwargs) of attn_fwd_sm90_varlen: q, out (TOTAL_Q, H, D), k, v (TOTAL_K, H_KV, D), lse (H, TOTAL_Q)
     float32, int32 offsets (B + 1); out with block_m / 2 rows of its storage in front (api._varlen_out:
     varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90); k_stride: the kernel's
     K_STRIDE; window: a local window (left, right), a negative side unbounded (LOCAL; causal must then be False: the
-    right side carries it), None: none; softcap > 0: soft-capping (SOFTCAP). Grid (B x H, query tiles of
-    max_seqlen_q). Public: shapes, strides, max_seqlen_q, the window."""
+    right side carries it), None: none; softcap > 0: soft-capping (SOFTCAP); paged: (block_table, page size, pages), k
+    and v then the cache's rows (PAGED; the page size a multiple of config.block_n, no window or soft-cap). Grid (B x H,
+    query tiles of max_seqlen_q). Public: shapes, strides, max_seqlen_q, the window, the page size."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
     block_m, block_n = config.block_m, config.block_n
@@ -1749,6 +1829,12 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
         kwargs.update(zip(("WIN_LEFT", "WIN_RIGHT"), kernel_window(window)))
     if softcap > 0:
         kwargs.update(CAP_IN=cap_in)
+    if paged is not None:
+        bt, page, pages = paged
+        if window is not None or softcap > 0 or page <= 0 or page % block_n or page * pages > k.shape[0]:
+            raise ValueError(f"a paged cache on attn_fwd_sm90_varlen: pages of a multiple of {block_n} rows within k's "
+                             f"{k.shape[0]}, no window or soft-cap; got {pages} pages of {page}")
+        kwargs.update(BT=bt, stride_bt=bt.stride(0), PAGE=int(page), NUM_PAGES=int(pages), BT_COLS=bt.shape[1])
     if skips_masked(causal, block_m, block_n, 2):
         kwargs.update(SKIP_MASKED=True)
     if config.pv_overlap:

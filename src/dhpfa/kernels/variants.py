@@ -581,6 +581,10 @@ VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
 # CAP_IN or without (sm90_fwd.varlen_launch_args); each name is a distinct binary.
 VARLEN_SM90_KERNELS = {(local, cap): VARLEN_SM90_KERNEL + ("_local" if local else "") + ("_softcap" if cap else "")
                        for local in (False, True) for cap in (False, True)}
+# ... and its paged-cache build (session 32: block_table, pages of a multiple of the build's key block; no window or
+# soft-cap, as the portable kernel's paged builds), and every name of the kernel's builds.
+VARLEN_SM90_PAGED_KERNEL = VARLEN_SM90_KERNEL + "_paged"
+VARLEN_SM90_NAMES = frozenset(VARLEN_SM90_KERNELS.values()) | {VARLEN_SM90_PAGED_KERNEL}
 _VARLEN_SM90_N128 = TileConfig(128, 128, 4, 2, split=2, pingpong=True)
 _VARLEN_SM90_N64 = TileConfig(128, 64, 4, 2, split=2, pingpong=True)
 VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64, 256: _VARLEN_SM90_N64}
@@ -607,14 +611,26 @@ def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool) -> bool:
 
 
 def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool, local: bool = False,
-                        softcap: bool = False) -> Variant:
+                        softcap: bool = False, paged: bool = False) -> Variant:
     """attn_fwd_sm90_varlen's variant: its offsets (CU_Q, CU_K) are public loads, as the portable kernel's. local (a
     window) runs without the causal flag (the window's right side carries it), as varlen_variant's; softcap: the
-    soft-capping build (VARLEN_SM90_KERNELS)."""
+    soft-capping build (VARLEN_SM90_KERNELS); paged: the paged-cache build (VARLEN_SM90_PAGED_KERNEL; its block table
+    BT a public load too)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
+    if paged:
+        if local or softcap:
+            raise ValueError("the Hopper paged-cache build runs without a local window or soft-capping")
+        return Variant(VARLEN_SM90_PAGED_KERNEL, VARLEN_SM90[head_dim], dtype, head_dim, causal,
+                       public_loads=("CU_Q", "CU_K", "BT"))
     return Variant(VARLEN_SM90_KERNELS[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim, causal,
                    public_loads=("CU_Q", "CU_K"))
+
+
+def varlen_sm90_pages(head_dim: int, page_size: int) -> bool:
+    """Whether a paged call of this page size can run the Hopper paged build: pages hold whole key blocks of its
+    config (VARLEN_SM90). Public: the head dim and the page size."""
+    return head_dim in VARLEN_SM90 and page_size % VARLEN_SM90[head_dim].block_n == 0
 
 
 def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False) -> bool:
@@ -636,7 +652,8 @@ def varlen_variants():
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
     builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; the combine
     kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim, causal
-    flag and soft-capping, with a local window (not causal) or not."""
+    flag and soft-capping, with a local window (not causal) or not, and their paged-cache build per dtype, head dim and
+    causal flag."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
             for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
             for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
@@ -647,7 +664,8 @@ def varlen_variants():
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
         [varlen_sm90_variant(dt, d, c, local=local, softcap=cap) for local in (False, True) for cap in (False, True)
-         for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))]
+         for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))] + \
+        [varlen_sm90_variant(dt, d, c, paged=True) for dt in DTYPES for d in VARLEN_SM90 for c in (False, True)]
 
 
 def audited_variants():
