@@ -44,6 +44,7 @@ def main():
     ap.add_argument("--out", default="out/paged_leak")
     a = ap.parse_args()
     from dhpfa.measure import leak
+    from varlen_counters import LENS
     os.makedirs(a.out, exist_ok=True)
     out = []
     for d, causal, page in CASES:

@@ -1496,8 +1496,8 @@ def _window_counts(r0, r1, lo, n, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N: gl
 def _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, fix_bar, h_kv, n, seq_k, bt_row,
                   PAGE, NUM_PAGES, BT_COLS, TOTAL_K, BLOCK_N: gl.constexpr, STAGES: gl.constexpr):
     """The producer's key blocks 0 .. n - 1 of a sequence in a paged cache (PAGE % BLOCK_N == 0: each block lies in one
-    page): block j's page is entry j * BLOCK_N // PAGE of the sequence's block-table row bt_row (a public load; the
-    column clamped to the row, the page to the cache, as the portable kernel's), its rows from that page's row
+    page): block j's page is entry j * BLOCK_N // PAGE of the sequence's block-table row bt_row (a public load, issued
+    a block ahead; the column clamped to the row, the page to the cache, as the portable kernel's), its rows from that page's row
     j * BLOCK_N % PAGE, on the sliding descriptors (_slide_in: rows past the sequence's end arrive as zeros). A block
     whose box ends within the cache's first rows (on page 0, the sequence's last block, fewer than BLOCK_N keys) reads
     on into stale rows of its page: its V lands on fix_bar instead, this warp zeroes the rows past the sequence
@@ -1505,11 +1505,14 @@ def _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, emp
     scores the mask replaces. Public: offsets, the block table, shapes."""
     RD = gl.minimum(TOTAL_K, BLOCK_N)
     fixes = 0
+    entry = gl.load(bt_row)
     for j in range(n):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
-        col = gl.minimum(j * BLOCK_N // PAGE, BT_COLS - 1)
-        page = gl.minimum(gl.maximum(gl.load(bt_row + col), 0), NUM_PAGES - 1)
+        page = gl.minimum(gl.maximum(entry, 0), NUM_PAGES - 1)
+        # the next block's entry, loaded a block ahead (its latency under this block's waits); past the last block the
+        # row's last column, read and not used
+        entry = gl.load(bt_row + gl.minimum((j + 1) * BLOCK_N // PAGE, BT_COLS - 1))
         start = page * PAGE + (j * BLOCK_N) % PAGE
         valid = gl.minimum(gl.maximum(seq_k - j * BLOCK_N, 0), BLOCK_N)
         s_row, r_row = _slide_in(start, 0, valid, RD, BLOCK_N)
