@@ -1,0 +1,81 @@
+"""Where the Hopper varlen kernel starts to beat the portable one, paged and contiguous (session 33): prefill chunks of
+flash_attn_with_kvcache (causal and not) against caches of random per-sequence lengths, in pages of 256 (random order)
+and contiguous, each through the API with the Hopper rule forced on (every max_seqlen_q) and off
+(variants.VARLEN_SM90_MIN_Q None), CUDA-graph replay, interleaved rounds. Prints x = portable / Hopper per chunk size
+(above 1: Hopper faster) and the rule's current choice.
+
+    PYTHONPATH=src:scripts python3 scripts/paged_rule_sweep.py [--rounds 7] [--out DIR]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+import dhpfa
+from dhpfa import api
+from dhpfa.kernels import variants
+from dhpfa.measure.bench import graph_ms
+from paged_hopper_ab import kernels_of_plans, paged_copy
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--chunks", default="64,128,256,384,512,768,1024")
+    ap.add_argument("--out", default="out")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    gen = torch.Generator().manual_seed(33)
+    g = torch.Generator(device="cuda").manual_seed(33)
+    saved = variants.VARLEN_SM90_MIN_Q
+    forced = {key: 1 for key in saved}
+    res = {"device": torch.cuda.get_device_name(), "rows": []}
+    page, b, sc = 256, 8, 4096
+    print(f"{'case':<34} {'paged: hopper ms / portable ms / x':>36} {'contiguous: hopper / portable / x':>36}  rule")
+    for d, h, hk in ((128, 32, 8), (256, 16, 2)):
+        kc, vc = (torch.randn(b, sc, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+        kp, bt = paged_copy(kc, None, page, gen)
+        vp = torch.empty_like(kp)
+        vp[bt.flatten().long()] = vc.reshape(-1, page, hk, d)
+        for causal in (True, False):
+            for s_new in (int(x) for x in a.chunks.split(",")):
+                lens = torch.randint(s_new, sc, (b,), generator=gen).to("cuda", torch.int32)
+                q = torch.randn(b, s_new, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+                calls = {"paged": lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens, block_table=bt,
+                                                                         causal=causal),
+                         "contiguous": lambda: dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens,
+                                                                              causal=causal)}
+                names = [(layout, rule) for layout in calls for rule in ("hopper", "portable")]
+                times = {n: [] for n in names}
+                kern, outs = {}, {}
+                for _ in range(a.rounds):
+                    for layout, rule in names:
+                        variants.VARLEN_SM90_MIN_Q = forced if rule == "hopper" else None
+                        api._PLANS.clear()
+                        fn = calls[layout]
+                        outs[layout, rule] = fn()
+                        kern[layout, rule] = kernels_of_plans()
+                        times[layout, rule].append(graph_ms(lambda: fn(), [()], replays=10))
+                variants.VARLEN_SM90_MIN_Q = saved
+                med = {n: statistics.median(t) for n, t in times.items()}
+                err = max(((outs[l, "hopper"].float() - outs[l, "portable"].float()).norm()
+                           / outs[l, "portable"].float().norm()).item() for l in calls)
+                rule_now = variants.varlen_sm90(d, s_new, causal)
+                row = dict(d=d, causal=causal, chunk=s_new, h=h, hk=hk, page=page, lens=lens.tolist(),
+                           ms={f"{l} {r}": m for (l, r), m in med.items()},
+                           kernels={f"{l} {r}": k for (l, r), k in kern.items()}, rel_diff=err, rule_hopper=rule_now)
+                res["rows"].append(row)
+                xp = med["paged", "portable"] / med["paged", "hopper"]
+                xc = med["contiguous", "portable"] / med["contiguous", "hopper"]
+                print(f"D={d} {'causal' if causal else 'full  '} chunk={s_new:<5} H={h}/{hk}      "
+                      f"{med['paged', 'hopper']:.3f} / {med['paged', 'portable']:.3f} / x{xp:.2f}          "
+                      f"{med['contiguous', 'hopper']:.3f} / {med['contiguous', 'portable']:.3f} / x{xc:.2f}  "
+                      f"{'hopper' if rule_now else 'portable'} diff={err:.1e} {kern['paged', 'hopper']}", flush=True)
+    with open(os.path.join(a.out, "paged_rule_sweep.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
