@@ -24,6 +24,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--chunks", default="64,128,256,384,512,768,1024")
+    ap.add_argument("--fresh", action="store_true",
+                    help="every sequence's cache holds just the chunk (cache_seqlens = chunk: a prompt's first chunk, "
+                         "the keys no longer than the queries), in a cache of 4,096 rows")
+    ap.add_argument("--dims", default="128,256")
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -34,14 +38,16 @@ def main():
     res = {"device": torch.cuda.get_device_name(), "rows": []}
     page, b, sc = 256, 8, 4096
     print(f"{'case':<34} {'paged: hopper ms / portable ms / x':>36} {'contiguous: hopper / portable / x':>36}  rule")
-    for d, h, hk in ((128, 32, 8), (256, 16, 2)):
+    dims = [int(x) for x in a.dims.split(",")]
+    for d, h, hk in ((dd, hh, kk) for dd, hh, kk in ((128, 32, 8), (256, 16, 2)) if dd in dims):
         kc, vc = (torch.randn(b, sc, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
         kp, bt = paged_copy(kc, None, page, gen)
         vp = torch.empty_like(kp)
         vp[bt.flatten().long()] = vc.reshape(-1, page, hk, d)
         for causal in (True, False):
             for s_new in (int(x) for x in a.chunks.split(",")):
-                lens = torch.randint(s_new, sc, (b,), generator=gen).to("cuda", torch.int32)
+                lens = (torch.full((b,), s_new) if a.fresh else torch.randint(s_new, sc, (b,), generator=gen)) \
+                    .to("cuda", torch.int32)
                 q = torch.randn(b, s_new, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
                 calls = {"paged": lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens, block_table=bt,
                                                                          causal=causal),
@@ -73,7 +79,7 @@ def main():
                       f"{med['paged', 'hopper']:.3f} / {med['paged', 'portable']:.3f} / x{xp:.2f}          "
                       f"{med['contiguous', 'hopper']:.3f} / {med['contiguous', 'portable']:.3f} / x{xc:.2f}  "
                       f"{'hopper' if rule_now else 'portable'} diff={err:.1e} {kern['paged', 'hopper']}", flush=True)
-    with open(os.path.join(a.out, "paged_rule_sweep.json"), "w") as f:
+    with open(os.path.join(a.out, f"paged_rule_sweep{'_fresh' if a.fresh else ''}.json"), "w") as f:
         json.dump(res, f, indent=1)
 
 
