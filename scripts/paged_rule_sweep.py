@@ -2,7 +2,8 @@
 flash_attn_with_kvcache (causal and not) against caches of random per-sequence lengths, in pages of 256 (random order)
 and contiguous, each through the API with the Hopper rule forced on (every max_seqlen_q) and off
 (variants.VARLEN_SM90_MIN_Q None), CUDA-graph replay, interleaved rounds. Prints x = portable / Hopper per chunk size
-(above 1: Hopper faster) and the rule's current choice.
+(above 1: Hopper faster) and the rule's current choice (paged / contiguous; session 33's numbers were taken under
+the rule before, VARLEN_SM90_MIN_Q alone).
 
     PYTHONPATH=src:scripts python3 scripts/paged_rule_sweep.py [--rounds 7] [--out DIR]
 """
@@ -68,7 +69,8 @@ def main():
                 med = {n: statistics.median(t) for n, t in times.items()}
                 err = max(((outs[l, "hopper"].float() - outs[l, "portable"].float()).norm()
                            / outs[l, "portable"].float().norm()).item() for l in calls)
-                rule_now = variants.varlen_sm90(d, s_new, causal)
+                rule_now = (variants.varlen_sm90(d, s_new, causal, sc, paged=True),
+                            variants.varlen_sm90(d, s_new, causal, sc))
                 row = dict(d=d, causal=causal, chunk=s_new, h=h, hk=hk, page=page, lens=lens.tolist(),
                            ms={f"{l} {r}": m for (l, r), m in med.items()},
                            kernels={f"{l} {r}": k for (l, r), k in kern.items()}, rel_diff=err, rule_hopper=rule_now)
@@ -78,7 +80,7 @@ def main():
                 print(f"D={d} {'causal' if causal else 'full  '} chunk={s_new:<5} H={h}/{hk}      "
                       f"{med['paged', 'hopper']:.3f} / {med['paged', 'portable']:.3f} / x{xp:.2f}          "
                       f"{med['contiguous', 'hopper']:.3f} / {med['contiguous', 'portable']:.3f} / x{xc:.2f}  "
-                      f"{'hopper' if rule_now else 'portable'} diff={err:.1e} {kern['paged', 'hopper']}", flush=True)
+                      f"{'/'.join('hopper' if r else 'portable' for r in rule_now)} diff={err:.1e} {kern['paged', 'hopper']}", flush=True)
     with open(os.path.join(a.out, f"paged_rule_sweep{'_fresh' if a.fresh else ''}.json"), "w") as f:
         json.dump(res, f, indent=1)
 

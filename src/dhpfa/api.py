@@ -617,16 +617,16 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
-def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged) -> bool:
+def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged, max_k=None) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): a paged cache only with pages
     of whole key blocks (variants.varlen_sm90_pages; the API refuses windows and soft-caps with one) (a local
     window and soft-capping are in its builds; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included;
     the length rule takes a windowed call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
     are 64-bit), row and head strides TMA can take, and at most VARLEN_SM90_MAX_TILES query tiles. Public: shapes,
-    strides, flags, max_seqlen_q."""
+    strides, flags, max_seqlen_q, max_seqlen_k (flash_attn_with_kvcache's: the cache's rows)."""
     return k_stride in (1, 2) and (paged is None or variants.varlen_sm90_pages(d, paged[1])) \
-        and variants.varlen_sm90(d, max_q, causal) \
+        and variants.varlen_sm90(d, max_q, causal, max_k, paged is not None, bool(local), bool(cap)) \
         and 0 < q.shape[0] < OFFSET_LIMIT and 0 < k.shape[0] < OFFSET_LIMIT \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES
@@ -717,7 +717,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
     interp = _interpreter_active()
     hopper = not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride,
-                                                                  paged)
+                                                                  paged, max_k)
     if wide and not hopper:
         name, span = wide[0]
         raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "

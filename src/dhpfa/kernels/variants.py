@@ -597,17 +597,38 @@ VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_
 # 240 / 250 (the portable kernel through the API and directly): causal from 1024.
 VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128, True): 1024,
                      (192, False): 128, (192, True): 128, (256, False): 128, (256, True): 128}
+# Keys well past the queries, or a paged cache (session 33, H100, scripts/paged_rule_sweep.py, graph replay, x = portable
+# / Hopper through the API, 8 sequences, caches of 4,096 rows in pages of 256 or contiguous): prefill chunks against
+# caches of chunk .. 4,096 keys, D=128 (32 / 8 heads) causal or not, from 128 queries x1.13-1.29 contiguous and
+# x1.22-1.40 paged (64 queries: x0.79-0.92, half-empty 128-row tiles); D=256 (16 / 2) from 64 queries x1.22-1.34. Caches
+# holding just the chunk (keys = queries, causal): D=128 paged x1.02-1.08 from 128 queries (the portable paged kernel
+# pays for its page reads), contiguous x0.95-1.01 from 128 to 512 (x0.73 at 64); D=256 64 queries x0.93-1.02. So a
+# paged call, or one whose max_seqlen_k is at least VARLEN_SM90_LONG_K times its max_seqlen_q (flash_attn_with_kvcache
+# passes the cache's rows: a chunk against a long cache), runs Hopper from VARLEN_SM90_MIN_Q_LONG_K queries; without a
+# window or soft-cap (not measured there). Ratios of keys to queries between 1 and 8 were not measured: 4 is a guess
+# between the two ends. D=96 / 192 (padded to 128 / 256 on Hopper) were not measured and keep VARLEN_SM90_MIN_Q.
+VARLEN_SM90_MIN_Q_LONG_K = {(128, False): 128, (128, True): 128, (256, False): 64, (256, True): 64}
+VARLEN_SM90_LONG_K = 4
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
 # Windows and soft-caps (session 31) take the same rule: with MUFU.TANH (sm90_fwd._tanh_mufu) the soft-capped
 # builds beat the portable kernel at every head dim measured (window_bench, H200: D=128 mixed 64-4096 causal 390 / 246,
 # with a 1,023 window 338 / 229; with the exponential form they had trailed it there, 279 / 263 and 176 / 229).
 
 
-def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool) -> bool:
-    """Whether a varlen call (no paged cache) on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in
-    its longest sequence. Public: shapes and flags."""
-    least = VARLEN_SM90_MIN_Q.get((head_dim, bool(causal))) if VARLEN_SM90_MIN_Q is not None else None
-    return least is not None and max_seqlen_q >= least
+def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool, max_seqlen_k: int = None, paged: bool = False,
+                local: bool = False, softcap: bool = False) -> bool:
+    """Whether a varlen call on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in its longest
+    sequence; a paged call, or keys at least VARLEN_SM90_LONG_K x the queries, without a window or soft-cap, from
+    VARLEN_SM90_MIN_Q_LONG_K (whichever is less). VARLEN_SM90_MIN_Q None: never (the A/B scripts' switch). Public:
+    shapes and flags."""
+    key = (head_dim, bool(causal))
+    least = VARLEN_SM90_MIN_Q.get(key) if VARLEN_SM90_MIN_Q is not None else None
+    if least is None:
+        return False
+    if not local and not softcap and key in VARLEN_SM90_MIN_Q_LONG_K \
+            and (paged or (max_seqlen_k is not None and max_seqlen_k >= VARLEN_SM90_LONG_K * max_seqlen_q)):
+        least = min(least, VARLEN_SM90_MIN_Q_LONG_K[key])
+    return max_seqlen_q >= least
 
 
 def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool, local: bool = False,
