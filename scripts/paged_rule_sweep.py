@@ -28,6 +28,8 @@ def main():
     ap.add_argument("--fresh", action="store_true",
                     help="every sequence's cache holds just the chunk (cache_seqlens = chunk: a prompt's first chunk, "
                          "the keys no longer than the queries), in a cache of 4,096 rows")
+    ap.add_argument("--keys-per-query", type=int, default=0,
+                    help="every sequence's cache holds this many times the chunk's length (the chunk included)")
     ap.add_argument("--dims", default="128,256")
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
@@ -47,7 +49,8 @@ def main():
         vp[bt.flatten().long()] = vc.reshape(-1, page, hk, d)
         for causal in (True, False):
             for s_new in (int(x) for x in a.chunks.split(",")):
-                lens = (torch.full((b,), s_new) if a.fresh else torch.randint(s_new, sc, (b,), generator=gen)) \
+                lens = (torch.full((b,), s_new) if a.fresh else torch.full((b,), a.keys_per_query * s_new)
+                        if a.keys_per_query else torch.randint(s_new, sc, (b,), generator=gen)) \
                     .to("cuda", torch.int32)
                 q = torch.randn(b, s_new, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
                 calls = {"paged": lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens, block_table=bt,
@@ -81,7 +84,8 @@ def main():
                       f"{med['paged', 'hopper']:.3f} / {med['paged', 'portable']:.3f} / x{xp:.2f}          "
                       f"{med['contiguous', 'hopper']:.3f} / {med['contiguous', 'portable']:.3f} / x{xc:.2f}  "
                       f"{'/'.join('hopper' if r else 'portable' for r in rule_now)} diff={err:.1e} {kern['paged', 'hopper']}", flush=True)
-    with open(os.path.join(a.out, f"paged_rule_sweep{'_fresh' if a.fresh else ''}.json"), "w") as f:
+    with open(os.path.join(a.out, f"paged_rule_sweep{'_fresh' if a.fresh else ''}"
+                           f"{f'_x{a.keys_per_query}' if a.keys_per_query else ''}.json"), "w") as f:
         json.dump(res, f, indent=1)
 
 
