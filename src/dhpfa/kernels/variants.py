@@ -605,8 +605,11 @@ VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128
 # pays for its page reads), contiguous x0.95-1.01 from 128 to 512 (x0.73 at 64); D=256 64 queries x0.93-1.02. So a
 # paged call, or one whose max_seqlen_k is at least VARLEN_SM90_LONG_K times its max_seqlen_q (flash_attn_with_kvcache
 # passes the cache's rows: a chunk against a long cache), runs Hopper from VARLEN_SM90_MIN_Q_LONG_K queries; without a
-# window or soft-cap (not measured there). Ratios of keys to queries between 1 and 8 were not measured: 4 is a guess
-# between the two ends. D=96 / 192 (padded to 128 / 256 on Hopper) were not measured and keep VARLEN_SM90_MIN_Q.
+# window or soft-cap (not measured there). Caches of exactly 4 x the chunk (call 8, D=128, 128-1024 queries):
+# contiguous x1.05-1.37, paged x1.11-1.56; 2 x: contiguous causal x0.96 / 0.99 at 128 / 256 queries, the rest x1.03-1.31.
+# flash_attn_with_kvcache's max_seqlen_k is the cache's capacity, not its fill: a chunk into a mostly empty long cache
+# takes Hopper too (worst measured: x0.95, contiguous causal, keys = queries). D=96 / 192 (padded to 128 / 256 on
+# Hopper) were not measured and keep VARLEN_SM90_MIN_Q.
 VARLEN_SM90_MIN_Q_LONG_K = {(128, False): 128, (128, True): 128, (256, False): 64, (256, True): 64}
 VARLEN_SM90_LONG_K = 4
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
