@@ -30,7 +30,9 @@ def main():
                          "the keys no longer than the queries), in a cache of 4,096 rows")
     ap.add_argument("--keys-per-query", type=int, default=0,
                     help="every sequence's cache holds this many times the chunk's length (the chunk included)")
-    ap.add_argument("--dims", default="128,256")
+    ap.add_argument("--dims", default="128,256", help="of 96, 128, 192, 256")
+    ap.add_argument("--softcap", type=float, default=0.0, help="soft-capped calls (contiguous caches only)")
+    ap.add_argument("--window", type=int, default=-1, help="a local window's left side (contiguous caches only)")
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -40,9 +42,10 @@ def main():
     forced = {key: 1 for key in saved}
     res = {"device": torch.cuda.get_device_name(), "rows": []}
     page, b, sc = 256, 8, 4096
-    print(f"{'case':<34} {'paged: hopper ms / portable ms / x':>36} {'contiguous: hopper / portable / x':>36}  rule")
+    print("case, then per layout: Hopper ms / portable ms / x (portable / Hopper), the rule's choice (paged / contiguous)")
     dims = [int(x) for x in a.dims.split(",")]
-    for d, h, hk in ((dd, hh, kk) for dd, hh, kk in ((128, 32, 8), (256, 16, 2)) if dd in dims):
+    for d, h, hk in ((dd, hh, kk) for dd, hh, kk in ((96, 32, 8), (128, 32, 8), (192, 16, 2), (256, 16, 2))
+                      if dd in dims):
         kc, vc = (torch.randn(b, sc, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
         kp, bt = paged_copy(kc, None, page, gen)
         vp = torch.empty_like(kp)
@@ -53,10 +56,13 @@ def main():
                         if a.keys_per_query else torch.randint(s_new, sc, (b,), generator=gen)) \
                     .to("cuda", torch.int32)
                 q = torch.randn(b, s_new, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-                calls = {"paged": lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens, block_table=bt,
-                                                                         causal=causal),
-                         "contiguous": lambda: dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens,
-                                                                              causal=causal)}
+                win = (a.window, -1) if a.window >= 0 else (-1, -1)
+                calls = {"contiguous": lambda: dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens,
+                                                                              causal=causal, softcap=a.softcap,
+                                                                              window_size=win)}
+                if not a.softcap and a.window < 0:
+                    calls["paged"] = lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens,
+                                                                           block_table=bt, causal=causal)
                 names = [(layout, rule) for layout in calls for rule in ("hopper", "portable")]
                 times = {n: [] for n in names}
                 kern, outs = {}, {}
@@ -72,20 +78,22 @@ def main():
                 med = {n: statistics.median(t) for n, t in times.items()}
                 err = max(((outs[l, "hopper"].float() - outs[l, "portable"].float()).norm()
                            / outs[l, "portable"].float().norm()).item() for l in calls)
-                rule_now = (variants.varlen_sm90(d, s_new, causal, sc, paged=True),
-                            variants.varlen_sm90(d, s_new, causal, sc))
+                opts = dict(local=a.window >= 0, softcap=bool(a.softcap))
+                rule_now = (variants.varlen_sm90(d, s_new, causal, sc, paged=True, **opts),
+                            variants.varlen_sm90(d, s_new, causal, sc, **opts))
                 row = dict(d=d, causal=causal, chunk=s_new, h=h, hk=hk, page=page, lens=lens.tolist(),
                            ms={f"{l} {r}": m for (l, r), m in med.items()},
                            kernels={f"{l} {r}": k for (l, r), k in kern.items()}, rel_diff=err, rule_hopper=rule_now)
                 res["rows"].append(row)
-                xp = med["paged", "portable"] / med["paged", "hopper"]
-                xc = med["contiguous", "portable"] / med["contiguous", "hopper"]
-                print(f"D={d} {'causal' if causal else 'full  '} chunk={s_new:<5} H={h}/{hk}      "
-                      f"{med['paged', 'hopper']:.3f} / {med['paged', 'portable']:.3f} / x{xp:.2f}          "
-                      f"{med['contiguous', 'hopper']:.3f} / {med['contiguous', 'portable']:.3f} / x{xc:.2f}  "
-                      f"{'/'.join('hopper' if r else 'portable' for r in rule_now)} diff={err:.1e} {kern['paged', 'hopper']}", flush=True)
+                xs = {l: med[l, "portable"] / med[l, "hopper"] for l in calls}
+                cols = " ".join(f"{l}: {med[l, 'hopper']:.3f} / {med[l, 'portable']:.3f} / x{xs[l]:.2f}"
+                                for l in ("paged", "contiguous") if l in calls)
+                print(f"D={d} {'causal' if causal else 'full  '} chunk={s_new:<5} H={h}/{hk} {cols}  rule "
+                      f"{'/'.join('hopper' if r else 'portable' for r in rule_now)} diff={err:.1e} "
+                      f"{kern['contiguous', 'hopper']}", flush=True)
     with open(os.path.join(a.out, f"paged_rule_sweep{'_fresh' if a.fresh else ''}"
-                           f"{f'_x{a.keys_per_query}' if a.keys_per_query else ''}.json"), "w") as f:
+                           f"{f'_x{a.keys_per_query}' if a.keys_per_query else ''}{f'_cap{a.softcap:g}' if a.softcap else ''}"
+                           f"{f'_w{a.window}' if a.window >= 0 else ''}_d{a.dims.replace(',', '-')}.json"), "w") as f:
         json.dump(res, f, indent=1)
 
 
