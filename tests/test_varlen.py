@@ -717,13 +717,14 @@ def hopper_varlen(monkeypatch):
     (96, 600, dict(page=16), False), (128, 511, dict(page=256), True), (256, 200, dict(page=64, causal=True), True),
     (192, 200, dict(page=32), False), (64, 4000, dict(page=256), False),
     # session 33: a paged cache, or keys at least 4 x the queries (a chunk against a long cache), from 128 queries at
-    # D=128 and 64 at D=256, without a window or soft-cap; D=96 / 192 as before
+    # D=96 / 128 and 64 at D=192 / 256, soft-capped or not, without a local window
     (128, 128, dict(page=256, causal=True), True), (128, 127, dict(page=256), False), (256, 64, dict(page=64), True),
     (256, 63, dict(page=64), False), (128, 128, dict(max_k=512), True), (128, 128, dict(max_k=511), False),
     (128, 128, dict(max_k=4096, causal=True), True), (128, 127, dict(max_k=4096), False),
-    (128, 128, dict(max_k=4096, cap=20.0), False), (128, 200, dict(max_k=4096, window=(100, 0), causal=True), False),
-    (256, 64, dict(max_k=256, causal=True), True), (256, 64, dict(max_k=255), False), (96, 200, dict(max_k=4096), False),
-    (192, 100, dict(max_k=4096), False), (128, 128, dict(max_k=4096, k_stride=2), True)])
+    (128, 128, dict(max_k=4096, cap=20.0), True), (128, 200, dict(max_k=4096, window=(100, 0), causal=True), False),
+    (256, 64, dict(max_k=256, causal=True), True), (256, 64, dict(max_k=255), False), (96, 128, dict(max_k=4096), True),
+    (96, 127, dict(max_k=4096), False), (192, 64, dict(max_k=4096), True), (192, 63, dict(max_k=4096), False),
+    (192, 64, dict(max_k=4096, window=(1000, 0), causal=True), False), (128, 128, dict(max_k=4096, k_stride=2), True)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
     from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), with or without a window or
@@ -731,7 +732,8 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
     short calls at D=96 / 128, strides TMA cannot take) stay on the portable kernel; key rows as (start, end) pairs
     (flash_attn_with_kvcache: k_stride 2) take it too, and so do paged caches whose pages hold whole key blocks of the
     build (session 32: pages of a multiple of 128 keys at D=96 / 128, of 64 at D=192 / 256); paged calls and calls
-    whose max_seqlen_k is at least 4 x max_seqlen_q from fewer queries at D=128 / 256 (session 33). Public values only
+    whose max_seqlen_k is at least 4 x max_seqlen_q from fewer queries, but not with a local window (session 33). Public
+    values only
     (CPU tensors)."""
     rows = 3000
     if opts.get("odd_stride"):  # rows of 4 heads x (d + 4) elements: a row stride TMA cannot take

@@ -600,17 +600,19 @@ VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128
 # Keys well past the queries, or a paged cache (session 33, H100, scripts/paged_rule_sweep.py, graph replay, x = portable
 # / Hopper through the API, 8 sequences, caches of 4,096 rows in pages of 256 or contiguous): prefill chunks against
 # caches of chunk .. 4,096 keys, D=128 (32 / 8 heads) causal or not, from 128 queries x1.13-1.29 contiguous and
-# x1.22-1.40 paged (64 queries: x0.79-0.92, half-empty 128-row tiles); D=256 (16 / 2) from 64 queries x1.22-1.34. Caches
-# holding just the chunk (keys = queries, causal): D=128 paged x1.02-1.08 from 128 queries (the portable paged kernel
-# pays for its page reads), contiguous x0.95-1.01 from 128 to 512 (x0.73 at 64); D=256 64 queries x0.93-1.02. So a
-# paged call, or one whose max_seqlen_k is at least VARLEN_SM90_LONG_K times its max_seqlen_q (flash_attn_with_kvcache
-# passes the cache's rows: a chunk against a long cache), runs Hopper from VARLEN_SM90_MIN_Q_LONG_K queries; without a
-# window or soft-cap (not measured there). Caches of exactly 4 x the chunk (call 8, D=128, 128-1024 queries):
-# contiguous x1.05-1.37, paged x1.11-1.56; 2 x: contiguous causal x0.96 / 0.99 at 128 / 256 queries, the rest x1.03-1.31.
-# flash_attn_with_kvcache's max_seqlen_k is the cache's capacity, not its fill: a chunk into a mostly empty long cache
-# takes Hopper too (worst measured: x0.95, contiguous causal, keys = queries). D=96 / 192 (padded to 128 / 256 on
-# Hopper) were not measured and keep VARLEN_SM90_MIN_Q.
-VARLEN_SM90_MIN_Q_LONG_K = {(128, False): 128, (128, True): 128, (256, False): 64, (256, True): 64}
+# x1.22-1.40 paged (64 queries: x0.79-0.92, half-empty 128-row tiles); D=256 (16 / 2) from 64 queries x1.22-1.34; D=96
+# from 128 x1.17-1.53 (64: x0.81-0.95); D=192 from 64 x1.26-1.37; soft-capped (30) D=128 from 128 x1.19-1.39, D=256
+# from 64 x1.29-1.38. Caches holding just the chunk (keys = queries, causal): D=128 paged x1.02-1.08 from 128 queries
+# (the portable paged kernel pays for its page reads), contiguous x0.95-1.01 from 128 to 512 (x0.73 at 64); D=96
+# x0.99-1.15 from 128; D=256 / 192 64 queries x0.93-1.02. Caches of exactly 4 x the chunk (D=128, 128-1024 queries):
+# contiguous x1.05-1.37, paged x1.11-1.56; 2 x: contiguous causal x0.96 / 0.99 at 128 / 256 queries, the rest
+# x1.03-1.31. So a paged call, or one whose max_seqlen_k is at least VARLEN_SM90_LONG_K times its max_seqlen_q, runs
+# Hopper from VARLEN_SM90_MIN_Q_LONG_K queries. flash_attn_with_kvcache's max_seqlen_k is the cache's capacity, not its
+# fill: a chunk into a mostly empty long cache takes Hopper too (worst measured: x0.95, contiguous causal, keys =
+# queries). Calls with a local window keep VARLEN_SM90_MIN_Q: the window, not max_seqlen_k, bounds their keys (a
+# 1,023-key window at D=128 measured x1.01-1.03 at 128 queries, x1.11-1.24 from 256; smaller windows not measured).
+VARLEN_SM90_MIN_Q_LONG_K = {(96, False): 128, (96, True): 128, (128, False): 128, (128, True): 128,
+                            (192, False): 64, (192, True): 64, (256, False): 64, (256, True): 64}
 VARLEN_SM90_LONG_K = 4
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
 # Windows and soft-caps (session 31) take the same rule: with MUFU.TANH (sm90_fwd._tanh_mufu) the soft-capped
@@ -621,14 +623,14 @@ VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's
 def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool, max_seqlen_k: int = None, paged: bool = False,
                 local: bool = False, softcap: bool = False) -> bool:
     """Whether a varlen call on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in its longest
-    sequence; a paged call, or keys at least VARLEN_SM90_LONG_K x the queries, without a window or soft-cap, from
+    sequence; a paged call, or keys at least VARLEN_SM90_LONG_K x the queries, without a local window, from
     VARLEN_SM90_MIN_Q_LONG_K (whichever is less). VARLEN_SM90_MIN_Q None: never (the A/B scripts' switch). Public:
-    shapes and flags."""
+    shapes and flags (softcap: accepted for the callers' symmetry; soft-capped calls take the same rule)."""
     key = (head_dim, bool(causal))
     least = VARLEN_SM90_MIN_Q.get(key) if VARLEN_SM90_MIN_Q is not None else None
     if least is None:
         return False
-    if not local and not softcap and key in VARLEN_SM90_MIN_Q_LONG_K \
+    if not local and key in VARLEN_SM90_MIN_Q_LONG_K \
             and (paged or (max_seqlen_k is not None and max_seqlen_k >= VARLEN_SM90_LONG_K * max_seqlen_q)):
         least = min(least, VARLEN_SM90_MIN_Q_LONG_K[key])
     return max_seqlen_q >= least
