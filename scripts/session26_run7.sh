@@ -5,6 +5,8 @@
 # Before the run, on this machine: mkdir -p .whl && cp /opt/pypi/files/pytest_xdist-3.8.0-py3-none-any.whl \
 #   /opt/pypi/files/execnet-2.1.2-py3-none-any.whl .whl/
 #   bash scripts/session26_run7.sh   (device tool: carry [".whl"]; writes under $OUT)
+# On an 80 GB H100, 8 workers run some tests out of memory beside each other (157 in session 33); the retry on 2 workers
+# runs them again (21 s there): faster in all than fewer workers.
 # Time limits (s): PRECOMPILE_LIMIT (170), TESTS_LIMIT (300), RETRY_LIMIT (150), SAN_LIMIT (80).
 export PYTHONPATH=/tmp/xd:$PWD/src:$PWD/tests:$PWD/scripts PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore
 OUT=${OUT:-out}; mkdir -p "$OUT"
