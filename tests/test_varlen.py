@@ -900,6 +900,41 @@ def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal, window, softcap):
         assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
+@interp
+@pytest.mark.parametrize("window,cap,causal", [((5, 3), 0.0, False), ((-1, -1), 20.0, True), ((7, -1), 15.0, True),
+                                               ((0, 0), 0.0, False)])
+def test_paged_cache_with_window_or_softcap(window, cap, causal):
+    """Paged caches with a local window and / or a soft-cap (session 33: api._gather_pages copies each sequence's pages
+    into contiguous rows, then the unpaged builds run): NaN in every cache row that holds no key (never read into a
+    result), pages in a random order, table entries past the cache (clamped), a sequence without keys; through
+    flash_attn_varlen_func and flash_attn_with_kvcache (a chunk of 3 queries per sequence), against float64 per
+    sequence."""
+    gen = torch.Generator().manual_seed(33)
+    lens_k, lens_q, page = [37, 0, 16, 9], [3, 2, 5, 1], 16
+    kc, vc, bt, keys, vals = _nan_paged(lens_k, 2, 32, page, gen, torch.float16, page0_seq=0)
+    q = (torch.randn(sum(lens_q), 4, 32, generator=gen) * 2).half()
+    cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
+    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                            window_size=window, softcap=cap, block_table=bt, return_lse=True)
+    ref_window = (window[0], 0 if causal else window[1]) if window != (-1, -1) else None
+    check_sequences(out, lse, q, torch.cat(keys), torch.cat(vals), cu_q, cu_k, 1 / math.sqrt(32), causal,
+                    TOL[torch.float16], ref_window, cap)
+    # flash_attn_with_kvcache: 3 queries per sequence against cache_seqlens keys of the same pages (one sequence empty
+    # of keys is not allowed there with causal: lengths of at least 3)
+    lens_c = [37, 3, 16, 9]
+    kc, vc, bt, keys, vals = _nan_paged(lens_c, 2, 32, page, gen, torch.float16, page0_seq=2)
+    qc = (torch.randn(len(lens_c), 3, 4, 32, generator=gen) * 2).half()
+    oc, lc = dhpfa.flash_attn_with_kvcache(qc, kc, vc, cache_seqlens=torch.tensor(lens_c, dtype=torch.int32),
+                                           block_table=bt, causal=causal, window_size=window, softcap=cap,
+                                           return_softmax_lse=True)
+    out_c = torch.full((oc.shape[0] * 3 + 2, 4, 32), float("nan"), dtype=oc.dtype)  # two rows outside every sequence
+    out_c[:-2] = oc.flatten(0, 1)
+    lse_c = torch.full((4, out_c.shape[0]), float("nan"))
+    lse_c[:, :-2] = lc.permute(1, 0, 2).flatten(1)
+    check_sequences(out_c, lse_c, qc.flatten(0, 1), torch.cat(keys), torch.cat(vals), offsets([3] * 4, "cpu"),
+                    offsets(lens_c, "cpu"), 1 / math.sqrt(32), causal, TOL[torch.float16], ref_window, cap)
+
+
 def _nan_paged(lens_k, hk, d, page, gen, dtype, page0_seq):
     """A paged cache (pages in a random order, two unused) whose every row that holds no key is NaN (unused pages, the
     rows past each sequence's end in its last page), sequence page0_seq's last page being page 0 (so a last block of
@@ -1102,8 +1137,6 @@ def test_kvcache_int_and_full_lengths_match_varlen():
     (dict(block_table=torch.zeros(3, 1, dtype=torch.int32)), ValueError, r"^block_table: expected an int32 tensor"),
     (dict(block_table=torch.zeros(2, 1, dtype=torch.int32), cache_batch_idx=torch.tensor([0, 1], dtype=torch.int32)),
      ValueError, r"^cache_batch_idx: not supported with a paged cache"),
-    (dict(block_table=torch.zeros(2, 1, dtype=torch.int32), window_size=(3, 3)), NotImplementedError,
-     r"^block_table: paged caches run without a local window or soft-capping"),
     (dict(cache_leftpad=torch.zeros(2)), ValueError, r"^cache_leftpad: expected an int32 tensor of shape \(2,\) on cpu, "
      r"got torch.float32 \(2,\)"),
     (dict(cache_leftpad=[0, 1]), ValueError, r"^cache_leftpad: expected an int32 tensor .* got list"),
@@ -1469,6 +1502,32 @@ def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
                                                      max(lens_q), 0.1, paged=(bt, page, kc.shape[0]))
     launched = dispatch.kernel_fn(v_.kernel)[grid](*args, **kwargs)
     assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("window,cap", [((100, 0), 0.0), ((-1, -1), 30.0), ((300, 0), 20.0)])
+def test_gpu_paged_cache_with_window_or_softcap(d, window, cap, monkeypatch):
+    """Paged caches with a local window and / or a soft-cap on the GPU binaries (api._gather_pages, then the unpaged
+    builds: the portable kernel for decode steps, the Hopper varlen builds where the rule sends the 300-query chunk):
+    NaN in every cache row that holds no key, pages of 256 in a random order; against float64 per sequence, and a
+    second call bitwise equal."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(56 + d)
+    lens_k = [3000, 1, 700, 2048]
+    kc, vc, bt, keys, vals = _nan_paged(lens_k, 2, d, 256, gen, torch.bfloat16, page0_seq=1)
+    kc, vc, bt = kc.cuda(), vc.cuda(), bt.cuda()
+    k_cat, v_cat = torch.cat(keys).cuda(), torch.cat(vals).cuda()
+    for lens_q in ([1, 1, 1, 1], [300, 1, 300, 64]):
+        q = torch.randn(sum(lens_q), 8, d, generator=gen).to("cuda", torch.bfloat16)
+        cu_q, cu_k = offsets(lens_q, "cuda"), offsets(lens_k, "cuda")
+        out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), 3000, causal=True,
+                                                window_size=window, softcap=cap, block_table=bt, return_lse=True)
+        check_sequences(out, lse, q, k_cat, v_cat, cu_q, cu_k, d ** -0.5, True, 1e-2,
+                        window if window != (-1, -1) else None, cap)
+        again = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), 3000, causal=True,
+                                             window_size=window, softcap=cap, block_table=bt)
+        assert torch.equal(again, out)
 
 
 @pytest.mark.gpu

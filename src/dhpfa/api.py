@@ -582,6 +582,9 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
+    if paged is not None and (local or cap):  # no paged build takes a window or soft-cap: gather the pages first
+        k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_k, k_stride, paged)
+        k_stride, paged = 2, None
     extra = _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap)
     bt = None
     if paged is not None:
@@ -617,9 +620,41 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
+def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_k, k_stride, paged):
+    """A paged call with a local window or a soft-cap, which no paged build implements (they would multiply the audited
+    binaries): each sequence's pages copied into contiguous rows first, sequence b's at rows [b * M, (b + 1) * M) (M:
+    the table's first ceil(max_seqlen_k / page) columns of pages), then the unpaged builds read its keys as (start, end)
+    rows there (k_stride 2). The copy's addresses follow the block table (public; entries clamped to the cache, as the
+    paged kernels clamp them), never the data; it costs a read and a write of batch x M rows of k and v per call.
+    Returns (k, v, (start, end) row pairs)."""
+    bt, page = paged
+    batch = cu_seqlens_q.shape[0] - 1 if isinstance(cu_seqlens_q, torch.Tensor) else None
+    _check_cu_seqlens("cu_seqlens_q", cu_seqlens_q, q)
+    _check_cu_seqlens("cu_seqlens_k", cu_seqlens_k, q)
+    _check_block_table(bt, batch, q)
+    if k_stride == 1 and cu_seqlens_k.shape[0] != batch + 1:
+        raise ValueError(f"cu_seqlens_k: expected {batch + 1} offsets (batch + 1, as cu_seqlens_q), got "
+                         f"{cu_seqlens_k.shape[0]}")
+    max_k = _check_max_seqlen("max_seqlen_k", max_seqlen_k)
+    cols = min(bt.shape[1], -(-max_k // page))
+    rows = cols * page
+    n_pages = k.shape[0] // page
+    idx = bt[:, :cols].clamp(0, n_pages - 1).reshape(-1).long()
+    kg, vg = (t.unflatten(0, (n_pages, page)).index_select(0, idx).flatten(0, 1) for t in (k, v))
+    if k_stride == 1:  # logical lengths from the offsets
+        lo = torch.zeros(batch, dtype=torch.int32, device=q.device)
+        hi = (cu_seqlens_k[1:] - cu_seqlens_k[:-1]).clamp(0, rows)
+    else:  # flash_attn_with_kvcache's (start, end) logical rows of each sequence's pages
+        lo, hi = (cu_seqlens_k.view(batch, 2)[:, i].clamp(0, rows) for i in (0, 1))
+    base = torch.arange(batch, dtype=torch.int32, device=q.device) * rows
+    bounds = torch.stack((base + lo, base + torch.maximum(hi, lo)), 1).reshape(-1).to(torch.int32)
+    return kg, vg, bounds
+
+
 def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged, max_k=None) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): a paged cache only with pages
-    of whole key blocks (variants.varlen_sm90_pages; the API refuses windows and soft-caps with one) (a local
+    of whole key blocks (variants.varlen_sm90_pages; windowed and soft-capped paged calls arrive gathered, unpaged:
+    _gather_pages) (a local
     window and soft-capping are in its builds; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included;
     the length rule takes a windowed call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
@@ -709,10 +744,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
     if paged is not None:
-        _check_block_table(paged[0], cu_seqlens_q.shape[0] - 1, q)
-        if local or cap:
-            raise NotImplementedError("block_table: paged caches run without a local window or soft-capping; expected "
-                                      "window_size (-1, -1) (or one that hides nothing) and softcap 0.0")
+        _check_block_table(paged[0], cu_seqlens_q.shape[0] - 1, q)  # (with a window or soft-cap: _gather_pages)
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
     interp = _interpreter_active()
@@ -839,7 +871,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     flash-attn's rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise
     torch operations. block_table (B, max_blocks_per_seq) int32: k_cache and v_cache are pages (num_blocks,
     page_block_size, H_kv, D), sequence b's position j in page block_table[b, j // page_block_size] (its capacity
-    max_blocks_per_seq x page_block_size); not with cache_batch_idx, a binding window or softcap. cache_leftpad (B,)
+    max_blocks_per_seq x page_block_size); not with cache_batch_idx; with a binding window or softcap the pages are
+    first copied into contiguous rows (_gather_pages). cache_leftpad (B,)
     int32 (public, as the lengths): sequence b's keys start at position cache_leftpad[b] of its cache row (flash-attn's
     semantics: keys cache_leftpad[b] .. cache_seqlens[b] + S_new - 1, causal alignment on those; new tokens still at
     cache_seqlens[b] and rotary positions absolute in the row; a start past the end is clamped to it, leaving no
