@@ -583,7 +583,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
     if paged is not None and (local or cap):  # no paged build takes a window or soft-cap: gather the pages first
-        k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_k, k_stride, paged)
+        k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride,
+                                           paged, window if local else (-1, -1))
         k_stride, paged = 2, None
     extra = _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap)
     bt = None
@@ -620,13 +621,17 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
-def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_k, k_stride, paged):
+def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride, paged, window=(-1, -1)):
     """A paged call with a local window or a soft-cap, which no paged build implements (they would multiply the audited
-    binaries): each sequence's pages copied into contiguous rows first, sequence b's at rows [b * M, (b + 1) * M) (M:
-    the table's first ceil(max_seqlen_k / page) columns of pages), then the unpaged builds read its keys as (start, end)
-    rows there (k_stride 2). The copy's addresses follow the block table (public; entries clamped to the cache, as the
-    paged kernels clamp them), never the data; it costs a read and a write of batch x M rows of k and v per call.
-    Returns (k, v, (start, end) row pairs)."""
+    binaries): each sequence's pages copied into contiguous rows first, sequence b's at rows [b * M, (b + 1) * M), then
+    the unpaged builds read its keys as (start, end) rows there (k_stride 2). M: the table's first ceil(max_seqlen_k /
+    page) columns of pages; with a window bounded on both sides (left, right >= 0; causal: right 0) only the
+    ceil((max_seqlen_q + left + right) / page) + 1 columns from the one holding key end - queries - left (the first
+    query's leftmost visible key): the keys before it are dropped, which leaves the bottom-right alignment and the
+    window's distances as they were, and every row the kernel computes (the first max_seqlen_q of each sequence) sees
+    the keys it would. The copy's addresses follow the block table and the sequences' lengths (public; table entries
+    clamped to the cache, as the paged kernels clamp them), never the data; it costs a read and a write of batch x M
+    rows of k and v per call. Returns (k, v, (start, end) row pairs)."""
     bt, page = paged
     batch = cu_seqlens_q.shape[0] - 1 if isinstance(cu_seqlens_q, torch.Tensor) else None
     _check_cu_seqlens("cu_seqlens_q", cu_seqlens_q, q)
@@ -635,18 +640,29 @@ def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_k, k_stride, p
     if k_stride == 1 and cu_seqlens_k.shape[0] != batch + 1:
         raise ValueError(f"cu_seqlens_k: expected {batch + 1} offsets (batch + 1, as cu_seqlens_q), got "
                          f"{cu_seqlens_k.shape[0]}")
+    max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
     max_k = _check_max_seqlen("max_seqlen_k", max_seqlen_k)
-    cols = min(bt.shape[1], -(-max_k // page))
-    rows = cols * page
+    left, right = window
+    cols = min(bt.shape[1], -(-max_k // page))  # the columns any key of the call can be in
+    span = cols if left < 0 or right < 0 else min(cols, -(-(max_q + left + right) // page) + 1)
     n_pages = k.shape[0] // page
-    idx = bt[:, :cols].clamp(0, n_pages - 1).reshape(-1).long()
-    kg, vg = (t.unflatten(0, (n_pages, page)).index_select(0, idx).flatten(0, 1) for t in (k, v))
+    dev = q.device
     if k_stride == 1:  # logical lengths from the offsets
-        lo = torch.zeros(batch, dtype=torch.int32, device=q.device)
-        hi = (cu_seqlens_k[1:] - cu_seqlens_k[:-1]).clamp(0, rows)
+        lo = torch.zeros(batch, dtype=torch.int32, device=dev)
+        hi = (cu_seqlens_k[1:] - cu_seqlens_k[:-1]).clamp(0, cols * page)
     else:  # flash_attn_with_kvcache's (start, end) logical rows of each sequence's pages
-        lo, hi = (cu_seqlens_k.view(batch, 2)[:, i].clamp(0, rows) for i in (0, 1))
-    base = torch.arange(batch, dtype=torch.int32, device=q.device) * rows
+        lo, hi = (cu_seqlens_k.view(batch, 2)[:, i].clamp(0, cols * page) for i in (0, 1))
+    if span < cols:  # each sequence's first gathered column: that of its first query's leftmost visible key
+        n_q = (cu_seqlens_q[1:] - cu_seqlens_q[:-1]).clamp(min=0)
+        first = ((hi - n_q - left).clamp(min=0) // page).clamp(max=cols - span)
+    else:
+        first = torch.zeros_like(hi)
+    col = first[:, None].long() + torch.arange(span, device=dev)
+    idx = bt.gather(1, col).clamp(0, n_pages - 1).reshape(-1).long()
+    kg, vg = (t.unflatten(0, (n_pages, page)).index_select(0, idx).flatten(0, 1) for t in (k, v))
+    rows, skip = span * page, first * page
+    base = torch.arange(batch, dtype=torch.int32, device=dev) * rows
+    lo, hi = (lo - skip).clamp(0, rows), (hi - skip).clamp(0, rows)
     bounds = torch.stack((base + lo, base + torch.maximum(hi, lo)), 1).reshape(-1).to(torch.int32)
     return kg, vg, bounds
 
