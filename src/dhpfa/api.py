@@ -624,8 +624,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
 def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride, paged, window=(-1, -1)):
     """A paged call with a local window or a soft-cap, which no paged build implements (they would multiply the audited
     binaries): each sequence's pages copied into contiguous rows first, sequence b's at rows [b * M, (b + 1) * M), then
-    the unpaged builds read its keys as (start, end) rows there (k_stride 2). M: the table's first ceil(max_seqlen_k /
-    page) columns of pages; with a window bounded on both sides (left, right >= 0; causal: right 0) only the
+    the unpaged builds read its keys as (start, end) rows there (k_stride 2). M: the table's columns of pages (its
+    width, as the paged kernels read it); with a window bounded on both sides (left, right >= 0; causal: right 0) only the
     ceil((max_seqlen_q + left + right) / page) + 1 columns from the one holding key end - queries - left (the first
     query's leftmost visible key): the keys before it are dropped, which leaves the bottom-right alignment and the
     window's distances as they were, and every row the kernel computes (the first max_seqlen_q of each sequence) sees
@@ -641,9 +641,9 @@ def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_
         raise ValueError(f"cu_seqlens_k: expected {batch + 1} offsets (batch + 1, as cu_seqlens_q), got "
                          f"{cu_seqlens_k.shape[0]}")
     max_q = _check_max_seqlen("max_seqlen_q", max_seqlen_q)
-    max_k = _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     left, right = window
-    cols = min(bt.shape[1], -(-max_k // page))  # the columns any key of the call can be in
+    _check_max_seqlen("max_seqlen_k", max_seqlen_k)
+    cols = bt.shape[1]  # the table's width, as the paged kernels read it (a key past max_seqlen_k is still a key)
     span = cols if left < 0 or right < 0 else min(cols, -(-(max_q + left + right) // page) + 1)
     n_pages = k.shape[0] // page
     dev = q.device
