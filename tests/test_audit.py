@@ -223,6 +223,29 @@ def test_partition_dispatch_is_public_but_a_data_switch_is_not():
     assert bad.by_kind()["branch"] >= 1 and any("BRX" in f.instr for f in bad.findings)
 
 
+def _dispatch_uniform(index_load, scale="USHF.L.U32 UR4, UR4, 0x2, URZ"):
+    # the uniform form ptxas emitted in session 33's paged local builds at D=256: the byte moved to a uniform register,
+    # a bounds check that branches back, then ULDC from the jump table and BRXU; targets 0xe0 and 0xf0
+    return _sass("S2UR UR5, SR_CgaCtaId", "ULDC.64 UR6, c[0x0][0x208]", "LDC.64 R2, c[0x0][0x210]", index_load,
+                 "R2UR UR4, R0", "UISETP.GT.U32.AND UP0, UPT, UR4, 0x4, UPT", "PLOP3.LUT P0, PT, PT, PT, UP0, 0x80, 0x0",
+                 "@P0 BRA 0x30", scale, "ULDC UR4, c[0x2][UR4]", "USHF.R.S32.HI UR5, URZ, 0x1f, UR4",
+                 "BRXU UR4 -0xc0", "EXIT", "EXIT", "MOV R7, 0x1", "EXIT")
+
+
+def test_uniform_partition_dispatch_is_public_and_goes_to_its_table():
+    table = (0xe0).to_bytes(4, "little") + (0xf0).to_bytes(4, "little")
+    instrs = S.parse_functions(_dispatch_uniform("LDS.U8 R0, [R0+UR5+0x30194]"))["k"]
+    assert S.successors(instrs, table)[11] == [14, 15], "BRXU goes to its jump-table entries"
+    assert len(S.successors(instrs)[11]) == len(instrs), "without a table: anywhere"
+    (ok,) = audit_sass(_dispatch_uniform("LDS.U8 R0, [R0+UR5+0x30194]"), jump_tables={"k": table})
+    assert ok.ok, [f.instr for f in ok.findings]
+    (odd,) = audit_sass(_dispatch_uniform("LDS.U8 R0, [R0+UR5+0x30194]", "USHF.L.U32 UR4, UR4, 0x3, URZ"),
+                        jump_tables={"k": table})
+    assert not odd.ok, "only the x4 table index is the dispatch idiom"
+    (bad,) = audit_sass(_dispatch_uniform("LDG.E.U8 R0, desc[UR6][R2.64]"), jump_tables={"k": table})
+    assert bad.by_kind()["branch"] >= 1 and any("BRXU" in f.instr for f in bad.findings)
+
+
 def test_capture_cells_public_only_when_every_store_is_public():
     # A worker partition reads a trip count its default partition stored at a uniform shared address.
     def kernel(store_value_from):
@@ -409,12 +432,13 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
     assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 400 and len(combine) == 20
-    # 4 head dims x 2 dtypes: causal or not, with a window (not causal), each soft-capped or not; and the paged build,
-    # causal or not (session 32)
-    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 64
-    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_local") for r in attn) == 16
-    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_paged") for r in attn) == 16
-    assert sum("_paged" in r["variant"] for r in attn) == 176  # (their declaration: test_varlen_schedule_is_public_...)
+    # 4 head dims x 2 dtypes: causal or not, with a window (not causal), each soft-capped or not; and as many paged
+    # builds (session 32: without a window or soft-cap; session 33: with them)
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 96
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_local") for r in attn) == 32
+    assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") and r["variant"].split("-")[0].endswith("_paged")
+               for r in attn) == 48
+    assert sum("_paged" in r["variant"] for r in attn) == 208  # (their declaration: test_varlen_schedule_is_public_...)
     assert sum("_paged_blocks" in r["variant"] for r in attn) == 80  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
@@ -559,7 +583,7 @@ for i, (tq, tk, h, hk, batch, max_q, packed) in enumerate(json.loads(sys.argv[2]
     # paged builds: the key rows as pages of 1 or 16 rows (any count), a block table of 1 or 3 pages per sequence;
     # the per-block form: pages of 1 or 2 key blocks (any count, none at all in the smaller shapes)
     page = 16 if tk % 16 == 0 else 1
-    if v.kernel.endswith("_blocks") or v.kernel == variants.VARLEN_SM90_PAGED_KERNEL:
+    if v.kernel.endswith("_blocks") or v.kernel in variants.VARLEN_SM90_PAGED_KERNELS.values():
         page = v.config.block_n * (1 + tk % 2)
     paged = (torch.empty(batch, 1 + 2 * (tk % 2), dtype=torch.int32), page, tk // page) if "_paged" in v.kernel \
         else None
@@ -583,7 +607,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
                                   "attn_fwd_varlen_paged_blocks-fp16-d128-full-m64n64w4s3",
                                   "attn_fwd_sm90_varlen-bf16-d128-causal-m128n128w4s2x2pp",
                                   "attn_fwd_sm90_varlen_local_softcap-fp16-d256-full-m128n64w4s2x2pp",
-                                  "attn_fwd_sm90_varlen_paged-bf16-d128-causal-m128n128w4s2x2pp"])
+                                  "attn_fwd_sm90_varlen_paged-bf16-d128-causal-m128n128w4s2x2pp",
+                                  "attn_fwd_sm90_varlen_local_softcap_paged-bf16-d256-full-m128n64w4s2x2pp"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -615,9 +640,11 @@ hopper_undeclared, _ = audit.audit_triton(*audit.variant_launch(hv))
 hw = variants.varlen_sm90_variant(torch.float16, 256, False, local=True, softcap=True)
 window, _ = audit.audit_triton(*audit.variant_launch(hw), public_params=hw.public_loads)
 window_undeclared, _ = audit.audit_triton(*audit.variant_launch(hw))
-hp = variants.varlen_sm90_variant(torch.bfloat16, 256, True, paged=True)
-hopper_paged, _ = audit.audit_triton(*audit.variant_launch(hp), public_params=hp.public_loads)
-hopper_no_table, _ = audit.audit_triton(*audit.variant_launch(hp), public_params=("CU_Q", "CU_K"))
+hopper_paged, hopper_no_table = [], []
+for hp in (variants.varlen_sm90_variant(torch.bfloat16, 256, True, paged=True),
+           variants.varlen_sm90_variant(torch.bfloat16, 256, False, local=True, softcap=True, paged=True)):
+    hopper_paged += audit.audit_triton(*audit.variant_launch(hp), public_params=hp.public_loads)[0]
+    hopper_no_table += audit.audit_triton(*audit.variant_launch(hp), public_params=("CU_Q", "CU_K"))[0]
 print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared],
                   "hopper": [r.by_kind() for r in hopper + window],
                   "hopper_undeclared": [r.by_kind() for r in hopper_undeclared],
@@ -650,10 +677,10 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     assert all(sum(r.values()) == 0 for r in out["hopper"]), out
     assert sum(r["branch"] for r in out["hopper_undeclared"]) > 0, out
     assert sum(r["branch"] for r in out["window_undeclared"]) > 0, out
-    # its paged build (session 32): clean with the block table public too, flagged (TMA coordinates, the V fix-up's
-    # branch) with only the offsets public
-    assert all(sum(r.values()) == 0 for r in out["hopper_paged"]), out
-    assert sum(r["address"] for r in out["hopper_no_table"]) > 0, out
+    # its paged builds (session 32; with a window and soft-cap, session 33): clean with the block table public too,
+    # flagged (TMA coordinates, the V fix-up's branch) with only the offsets public
+    assert len(out["hopper_paged"]) >= 2 and all(sum(r.values()) == 0 for r in out["hopper_paged"]), out
+    assert all(r["address"] > 0 for r in out["hopper_no_table"]), out
 
 
 _GUARD_AUDIT = """

@@ -486,8 +486,8 @@ def test_hopper_paged_build_refuses_what_it_cannot_take():
         dispatch.varlen_launch_args(variants.varlen_sm90_variant(torch.bfloat16, 128, True), *args, paged=(bt, 256, 2))
     _, _, kwargs = dispatch.varlen_launch_args(hp, *args, paged=(bt, 256, 2))
     assert (kwargs["PAGE"], kwargs["NUM_PAGES"], kwargs["BT_COLS"], kwargs["stride_bt"]) == (256, 2, 3, 3)
-    with pytest.raises(ValueError, match="without a local window or soft-capping"):
-        variants.varlen_sm90_variant(torch.bfloat16, 128, False, softcap=True, paged=True)
+    assert variants.varlen_sm90_variant(torch.bfloat16, 128, False, local=True, softcap=True, paged=True).kernel \
+        == "attn_fwd_sm90_varlen_local_softcap_paged"  # (session 33: windows and soft-caps on the paged builds too)
     assert variants.varlen_sm90_pages(128, 256) and not variants.varlen_sm90_pages(128, 64)
     assert variants.varlen_sm90_pages(256, 64) and not variants.varlen_sm90_pages(64, 256)
 
@@ -724,7 +724,12 @@ def hopper_varlen(monkeypatch):
     (128, 128, dict(max_k=4096, cap=20.0), True), (128, 200, dict(max_k=4096, window=(100, 0), causal=True), False),
     (256, 64, dict(max_k=256, causal=True), True), (256, 64, dict(max_k=255), False), (96, 128, dict(max_k=4096), True),
     (96, 127, dict(max_k=4096), False), (192, 64, dict(max_k=4096), True), (192, 63, dict(max_k=4096), False),
-    (192, 64, dict(max_k=4096, window=(1000, 0), causal=True), False), (128, 128, dict(max_k=4096, k_stride=2), True)])
+    (192, 64, dict(max_k=4096, window=(1000, 0), causal=True), False), (128, 128, dict(max_k=4096, k_stride=2), True),
+    # paged with a window or soft-cap (session 33): the Hopper paged builds under the same rule
+    (128, 128, dict(page=256, cap=20.0), True), (128, 127, dict(page=256, cap=20.0), False),
+    (128, 1024, dict(page=256, window=(100, 0), causal=True), True),
+    (128, 1023, dict(page=256, window=(100, 0), causal=True), False), (256, 128, dict(page=64, window=(9, 9)), True),
+    (256, 128, dict(page=32, window=(9, 9)), False)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
     from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), with or without a window or
@@ -1025,6 +1030,41 @@ def test_gpu_sm90_varlen_paged_against_float64(hopper_varlen, d, page, causal):
                                                      paged=(bt, page, kc.shape[0]))
     launched = dispatch.kernel_fn(var.kernel)[grid](*args, **kwargs)
     assert launched.asm["cubin"] == C.compile_offline(*variant_launch(var)).cubin
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [128, 256])
+@pytest.mark.parametrize("window,cap,causal", [((100, 0), 0.0, True), ((-1, -1), 30.0, True), ((37, 70), 20.0, False),
+                                               ((300, 0), 15.0, True)])
+def test_gpu_sm90_varlen_paged_window_softcap(hopper_varlen, d, window, cap, causal):
+    """The Hopper paged builds with a local window and / or a soft-cap (session 33: attn_fwd_sm90_varlen_*_paged):
+    pages in a random order, NaN in every row that holds no key, the page-0 fix-up, a window that starts past the
+    sequence's first page (the producer's first block j0 > 0); against float64 per sequence and bitwise equal to the
+    same call on the keys gathered contiguously (the unpaged local / soft-capping build); then the cached launcher."""
+    gen = torch.Generator().manual_seed(33 + d)
+    bn = variants.VARLEN_SM90[d].block_n
+    page = 2 * bn
+    lens_k = [page + bn // 2 + 3, 1, 0, 3 * page, 2 * page + bn + 1, 700, bn]
+    lens_q = [129, 1, 5, 300, 64, 65, 200]
+    kc, vc, bt, keys, vals = _nan_paged(lens_k, 2, d, page, gen, torch.bfloat16, page0_seq=0)
+    q = torch.randn(sum(lens_q), 8, d, generator=gen).to(torch.bfloat16).cuda()
+    kc, vc, bt = kc.cuda(), vc.cuda(), bt.cuda()
+    cu_q, cu_k = offsets(lens_q, "cuda"), offsets(lens_k, "cuda")
+    local = window != (-1, -1)
+    out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                            window_size=window, softcap=cap, block_table=bt, return_lse=True)
+    assert _plan_kernels() == [variants.VARLEN_SM90_PAGED_KERNELS[(local, cap > 0)]]
+    k_cat, v_cat = torch.cat(keys).cuda(), torch.cat(vals).cuda()
+    ref_window = (window[0], 0 if causal else window[1]) if local else None
+    check_sequences(out, lse, q, k_cat, v_cat, cu_q, cu_k, d ** -0.5, causal, TOL[torch.bfloat16], ref_window, cap)
+    flat_o, flat_l = dhpfa.flash_attn_varlen_func(q, k_cat, v_cat, cu_q, cu_k, max(lens_q), max(lens_k),
+                                                  causal=causal, window_size=window, softcap=cap, return_lse=True)
+    assert variants.VARLEN_SM90_KERNELS[(local, cap > 0)] in _plan_kernels()
+    assert torch.equal(out, flat_o) and torch.equal(lse, flat_l), "paged and contiguous keys: the same bits"
+    for _ in range(2):  # the plan's fast launcher
+        o2 = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
+                                          window_size=window, softcap=cap, block_table=bt)
+        assert torch.equal(o2, out)
 
 
 SM90_WINDOWS = [((300, 0), True), ((100, 50), False), ((0, 0), False), ((-1, 129), False), ((1000, -1), False),
@@ -1508,9 +1548,9 @@ def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
 @pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("window,cap", [((100, 0), 0.0), ((-1, -1), 30.0), ((300, 0), 20.0)])
 def test_gpu_paged_cache_with_window_or_softcap(d, window, cap, monkeypatch):
-    """Paged caches with a local window and / or a soft-cap on the GPU binaries (api._gather_pages, then the unpaged
-    builds: the portable kernel for decode steps, the Hopper varlen builds where the rule sends the 300-query chunk):
-    NaN in every cache row that holds no key, pages of 256 in a random order; against float64 per sequence, and a
+    """Paged caches with a local window and / or a soft-cap on the GPU binaries: decode steps gathered
+    (api._gather_pages) onto the portable kernel, 300-query chunks on the Hopper paged builds where the rule sends
+    them (D=256; soft-capped D=128) and gathered otherwise: NaN in every cache row that holds no key, pages of 256 in a random order; against float64 per sequence, and a
     second call bitwise equal."""
     monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(56 + d)

@@ -582,7 +582,9 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
-    if paged is not None and (local or cap):  # no paged build takes a window or soft-cap: gather the pages first
+    if paged is not None and (local or cap) and not _paged_on_hopper(q, k, v, max_seqlen_q, max_seqlen_k, causal,
+                                                                     local, cap, k_stride, paged):
+        # only the Hopper paged builds take a window or soft-cap: elsewhere, gather the pages first
         k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride,
                                            paged, window if local else (-1, -1))
         k_stride, paged = 2, None
@@ -619,6 +621,18 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
                                                    ws or (None, None), plan.combine, k_stride,
                                                    paged and (bt, paged[1], k.shape[0] // paged[1]))
     return out, lse
+
+
+def _paged_on_hopper(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k_stride, paged) -> bool:
+    """Whether a paged call runs a Hopper paged build (_new_varlen_plan's choice, on the same public values), so that a
+    windowed or soft-capped one needs no gather. False where the arguments are not yet known to be well formed: the
+    gathered call's checks then name what is wrong."""
+    if not all(isinstance(t, torch.Tensor) and t.dim() == 3 for t in (q, k, v)) or not q.is_cuda \
+            or any(isinstance(n, bool) or not isinstance(n, Integral) for n in (max_seqlen_q, max_seqlen_k)) \
+            or _interpreter_active() or not _is_sm90(q.device):
+        return False
+    return _hopper_varlen(q, k, v, q.shape[-1], int(max_seqlen_q), causal, local, cap, k_stride, paged,
+                          int(max_seqlen_k))
 
 
 def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride, paged, window=(-1, -1)):
@@ -669,8 +683,8 @@ def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_
 
 def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged, max_k=None) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): a paged cache only with pages
-    of whole key blocks (variants.varlen_sm90_pages; windowed and soft-capped paged calls arrive gathered, unpaged:
-    _gather_pages) (a local
+    of whole key blocks (variants.varlen_sm90_pages; with a window or soft-cap too, else such calls arrive gathered,
+    unpaged: _gather_pages) (a local
     window and soft-capping are in its builds; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included;
     the length rule takes a windowed call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
@@ -766,6 +780,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     interp = _interpreter_active()
     hopper = not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride,
                                                                   paged, max_k)
+    if paged is not None and (local or cap) and not hopper:  # (_varlen_call gathers such calls' pages first)
+        raise RuntimeError("internal: a windowed or soft-capped paged call reached the portable kernel's plan")
     if wide and not hopper:
         name, span = wide[0]
         raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "

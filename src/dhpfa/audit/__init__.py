@@ -126,7 +126,7 @@ def placeholder_launch(variant, device="cpu"):
         if variant.kernel in _variants.VARLEN_SM90_NAMES:  # out with rows in front (api._varlen_out)
             out = torch.empty(364, 4, d, dtype=variant.dtype, device=device)[c.block_m // 2:]
             paged = None
-            if variant.kernel == _variants.VARLEN_SM90_PAGED_KERNEL:  # k, v: 2 pages of block_n rows, 2 x 7 table
+            if variant.kernel in _variants.VARLEN_SM90_PAGED_KERNELS.values():  # k, v: 2 pages of block_n, a 2x7 table
                 k = torch.empty(2 * c.block_n, 2, d, dtype=variant.dtype, device=device)
                 paged = (torch.empty(2, 7, dtype=torch.int32, device=device), c.block_n, 2)
             return dispatch.varlen_launch_args(variant, q, k, torch.empty_like(k), out,

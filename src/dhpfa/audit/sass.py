@@ -17,8 +17,8 @@ _BRACKET = re.compile(r"\[([^\]]*)\]")
 _MEMORY_OPERAND = re.compile(r"(g?desc)?\[")  # [R2+0x10], desc[UR4][R2.64], gdesc[UR8]; not c[bank][off]
 
 # ---- opcode classes (by root, the text before the first '.') ---------------------------------------
-CONTROL = {"BRA", "BRX", "JMP", "JMX", "CALL", "RET", "EXIT", "BREAK", "KILL", "WARPSYNC", "BSYNC", "BMOV"}
-NO_DEST = {"ST", "STG", "STS", "STL", "STSM", "RED", "REDG", "BAR", "BRA", "BRX", "JMP", "JMX", "CALL", "RET",
+CONTROL = {"BRA", "BRX", "BRXU", "JMP", "JMX", "CALL", "RET", "EXIT", "BREAK", "KILL", "WARPSYNC", "BSYNC", "BMOV"}
+NO_DEST = {"ST", "STG", "STS", "STL", "STSM", "RED", "REDG", "BAR", "BRA", "BRX", "BRXU", "JMP", "JMX", "CALL", "RET",
            "EXIT", "BPT", "NOP", "MEMBAR", "FENCE", "DEPBAR", "WARPSYNC", "BSYNC", "BSSY", "ERRBAR", "CCTL",
            "YIELD", "LDGSTS", "LDGDEPBAR", "ARRIVES", "UTMALDG", "UTMASTG", "UTMAPF", "UTMAREDG",
            "UTMACMDFLUSH", "UTMACCTL", "UBLKCP", "UBLKRED", "UBLKPF", "WARPGROUP", "KILL", "BREAK",
@@ -129,21 +129,26 @@ def cell_bytes(ins):
 
 
 def _scales_by_four(ins):
-    """`IMAD.SHL.U32 Rx, Ry, 0x4, RZ` or `SHF.L.U32 Rx, Ry, 0x2, RZ`: a jump-table index times 4 bytes."""
+    """`IMAD.SHL.U32 Rx, Ry, 0x4, RZ` or `SHF.L.U32 Rx, Ry, 0x2, RZ` (or its uniform form `USHF.L.U32 URx, URy, 0x2,
+    URZ`): a jump-table index times 4 bytes."""
     ops = ins.operands
     if len(ops) < 3 or not ops[1].regs:
         return False
     return (ins.opcode.startswith("IMAD.SHL") and ops[2].text == "0x4") or \
-        (ins.opcode.startswith("SHF.L.U32") and ops[2].text == "0x2" and (len(ops) < 4 or ops[3].text == "RZ"))
+        (ins.opcode.startswith("SHF.L.U32") and ops[2].text == "0x2" and (len(ops) < 4 or ops[3].text == "RZ")) or \
+        (ins.opcode.startswith("USHF.L.U32") and ops[2].text == "0x2" and (len(ops) < 4 or ops[3].text == "URZ"))
 
 
 def dispatch_state_loads(instrs):
     """Indices of the warp-specialisation dispatch loads: `LDS.U8 Ry` -> `IMAD.SHL.U32 Rx, Ry, 0x4` ->
-    `LDC Rt, c[0x2][Rx]` -> `BRX Rt` (or SHF.L.U32 by 2 for the scaling). Triton's runtime writes that byte with partition
-    indices (constants), so it selects code by role, not by data; the auditor trusts this one idiom."""
+    `LDC Rt, c[0x2][Rx]` -> `BRX Rt` (or SHF.L.U32 by 2 for the scaling), or its uniform form (session 33: ptxas
+    emits it in some builds) `LDS.U8 Ry` -> `R2UR URy, Ry` -> `USHF.L.U32 URx, URy, 0x2, URZ` -> `ULDC URt,
+    c[0x2][URx]` -> `BRXU URt`, with a bounds check of URy that branches away between them. Triton's runtime writes
+    that byte with partition indices (constants), so it selects code by role, not by data; the auditor trusts this one
+    idiom."""
     found = []
     for j, ins in enumerate(instrs):
-        if ins.root != "BRX" or not ins.operands or not ins.operands[0].regs:
+        if ins.root not in ("BRX", "BRXU") or not ins.operands or not ins.operands[0].regs:
             continue
         want, stage = ins.operands[0].regs[0], "LDC"
         for back in range(j - 1, max(-1, j - 12), -1):
@@ -151,9 +156,11 @@ def dispatch_state_loads(instrs):
             writes = [loc for o in p.dests() for loc in o.regs]
             if want not in writes:
                 continue
-            if stage == "LDC" and p.root == "LDC" and "c[0x2][" in p.text:
+            if stage == "LDC" and p.root == ("LDC" if ins.root == "BRX" else "ULDC") and "c[0x2][" in p.text:
                 want, stage = p.operands[1].address_regs[0], "SHL"
             elif stage == "SHL" and _scales_by_four(p):
+                want, stage = p.operands[1].regs[0], ("LDS" if ins.root == "BRX" else "R2UR")
+            elif stage == "R2UR" and p.root == "R2UR" and p.guard is None and p.operands[1].regs:
                 want, stage = p.operands[1].regs[0], "LDS"
             elif stage == "LDS" and p.opcode == "LDS.U8" and p.guard is None:
                 found.append(back)
@@ -329,8 +336,8 @@ def is_conditional(ins: Instr) -> bool:
 
 
 def brx_targets(ins, jump_table, by_addr):
-    """Targets of `BRX Ra imm` from the function's constant-bank-2 jump table: each 32-bit entry e gives
-    e + (address of the next instruction) + imm. None where there is no table (then: anywhere)."""
+    """Targets of `BRX Ra imm` (or `BRXU URa imm`) from the function's constant-bank-2 jump table: each 32-bit entry e
+    gives e + (address of the next instruction) + imm. None where there is no table (then: anywhere)."""
     if not jump_table:
         return None
     m = re.search(r"(-?0x[0-9a-f]+)\s*$", ins.operands[0].text) if ins.operands else None
@@ -356,8 +363,8 @@ def successors(instrs, jump_table=None):
         if r in ("BRA", "JMP"):
             tgt = [by_addr[ins.target]] if ins.target in by_addr else []
             succ.append(tgt + (nxt if is_conditional(ins) else []))
-        elif r in ("BRX", "JMX"):
-            tgts = brx_targets(ins, jump_table, by_addr) if r == "BRX" else None
+        elif r in ("BRX", "BRXU", "JMX"):
+            tgts = brx_targets(ins, jump_table, by_addr) if r in ("BRX", "BRXU") else None
             # without a table, an indirect jump may reach any instruction (sound, imprecise)
             succ.append(tgts + (nxt if ins.guard is not None else []) if tgts else list(range(n)))
         elif r == "CALL":

@@ -553,7 +553,7 @@ def analyse(name, instrs, public_param_offsets=(), jump_table=None, neutral_offs
                   reachable=reachable,
                   secret_loads=sum(r in S.SECRET_LOADS for r in roots),
                   tensor_core=sum(r in S.TENSOR_CORE for r in roots),
-                  branches=sum(r in ("BRA", "BRX", "JMP", "JMX") for r in roots),
+                  branches=sum(r in ("BRA", "BRX", "BRXU", "JMP", "JMX") for r in roots),
                   memory=sum(r in S.MEMORY for r in roots),
                   calls=sum(r == "CALL" for r in roots))
     return FunctionReport(name, counts, findings)

@@ -83,12 +83,12 @@ def varlen_launch_args(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, m
     (variants.varlen_combine_variant) takes the attention launch's arguments: its own are derived here."""
     from . import triton_fwd
     from .variants import VARLEN_COMBINES, VARLEN_KERNELS, VARLEN_SM90_KERNELS, VARLEN_SM90_NAMES, \
-        VARLEN_SM90_PAGED_KERNEL
+        VARLEN_SM90_PAGED_KERNELS
     if variant.kernel in VARLEN_SM90_NAMES:
         # (window: read by the local builds only; causal calls may carry it as (-1, 0))
-        is_paged = variant.kernel == VARLEN_SM90_PAGED_KERNEL
-        local, capped = (False, False) if is_paged else \
-            next(key for key, name in VARLEN_SM90_KERNELS.items() if name == variant.kernel)
+        is_paged = variant.kernel in VARLEN_SM90_PAGED_KERNELS.values()
+        local, capped = next(key for key, name in (VARLEN_SM90_PAGED_KERNELS if is_paged else VARLEN_SM90_KERNELS)
+                             .items() if name == variant.kernel)
         if group != 1 or splits != 1 or k_stride not in (1, 2) or is_paged != (paged is not None):
             raise ValueError(f"{variant.name}: no grouped tiles or splits; a paged cache exactly with the paged build "
                              f"(paged={paged is not None})")

@@ -1494,26 +1494,28 @@ def _window_counts(r0, r1, lo, n, seq_k, shift, WIN_LEFT, WIN_RIGHT, BLOCK_N: gl
 
 @gluon.jit
 def _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, fix_bar, h_kv, n, seq_k, bt_row,
-                  PAGE, NUM_PAGES, BT_COLS, TOTAL_K, BLOCK_N: gl.constexpr, STAGES: gl.constexpr):
-    """The producer's key blocks 0 .. n - 1 of a sequence in a paged cache (PAGE % BLOCK_N == 0: each block lies in one
-    page): block j's page is entry j * BLOCK_N // PAGE of the sequence's block-table row bt_row (a public load, issued
-    a block ahead; the column clamped to the row, the page to the cache, as the portable kernel's), its rows from that page's row
-    j * BLOCK_N % PAGE, on the sliding descriptors (_slide_in: rows past the sequence's end arrive as zeros). A block
+                  j0, PAGE, NUM_PAGES, BT_COLS, TOTAL_K, BLOCK_N: gl.constexpr, STAGES: gl.constexpr):
+    """The producer's key blocks j0 .. j0 + n - 1 of a sequence in a paged cache (PAGE % BLOCK_N == 0: each block lies
+    in one page; j0 > 0 under a local window, _window_tile; seq_k: the keys from block j0 on), into ring slots 0 ..
+    n - 1: block b's page is entry b * BLOCK_N // PAGE of the sequence's block-table row bt_row (a public load, issued
+    a block ahead; the column clamped to the row, the page to the cache, as the portable kernel's), its rows from that
+    page's row b * BLOCK_N % PAGE, on the sliding descriptors (_slide_in: rows past the sequence's end arrive as
+    zeros). A block
     whose box ends within the cache's first rows (on page 0, the sequence's last block, fewer than BLOCK_N keys) reads
     on into stale rows of its page: its V lands on fix_bar instead, this warp zeroes the rows past the sequence
     (_zero_rows_one_warp) and then completes the slot's ready barrier by a plain arrive; K's stale rows only reach
     scores the mask replaces. Public: offsets, the block table, shapes."""
     RD = gl.minimum(TOTAL_K, BLOCK_N)
     fixes = 0
-    entry = gl.load(bt_row)
+    entry = gl.load(bt_row + gl.minimum(j0 * BLOCK_N // PAGE, BT_COLS - 1))
     for j in range(n):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
         page = gl.minimum(gl.maximum(entry, 0), NUM_PAGES - 1)
         # the next block's entry, loaded a block ahead (its latency under this block's waits); past the last block the
         # row's last column, read and not used
-        entry = gl.load(bt_row + gl.minimum((j + 1) * BLOCK_N // PAGE, BT_COLS - 1))
-        start = page * PAGE + (j * BLOCK_N) % PAGE
+        entry = gl.load(bt_row + gl.minimum((j0 + j + 1) * BLOCK_N // PAGE, BT_COLS - 1))
+        start = page * PAGE + ((j0 + j) * BLOCK_N) % PAGE
         valid = gl.minimum(gl.maximum(seq_k - j * BLOCK_N, 0), BLOCK_N)
         s_row, r_row = _slide_in(start, 0, valid, RD, BLOCK_N)
         mbarrier.wait(empty_k.index(s), phase)
@@ -1574,6 +1576,7 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
         if WIN_LEFT is None:
             n = _kv_blocks(m0, seq_k, seq_k - seq_q, TILE_M, BLOCK_N, CAUSAL)
             k0 = k_lo
+            lo = 0
         else:
             lo, n = _window_tile(m0, gl.minimum(m0 + TILE_M, seq_q) - 1, seq_k, seq_k - seq_q, WIN_LEFT, WIN_RIGHT,
                                  BLOCK_N)
@@ -1592,8 +1595,8 @@ def _ws_producer_varlen(rt, TILE_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES:
                 tma.async_copy_global_to_shared(v_desc, [s_row, r_row, h_kv, 0], ready_v.index(s), v_ring.index(s))
         else:
             _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, fix_bar, h_kv, n, seq_k,
-                          BT + (gl.program_id(0) // H).to(gl.int64) * stride_bt, PAGE, NUM_PAGES, BT_COLS, TOTAL_K,
-                          BLOCK_N, STAGES)
+                          BT + (gl.program_id(0) // H).to(gl.int64) * stride_bt, lo, PAGE, NUM_PAGES, BT_COLS,
+                          TOTAL_K, BLOCK_N, STAGES)
 
 
 @gluon.jit
@@ -1805,7 +1808,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     varlen_out_descriptor); config: a TileConfig with split=2 (variants.VARLEN_SM90); k_stride: the kernel's
     K_STRIDE; window: a local window (left, right), a negative side unbounded (LOCAL; causal must then be False: the
     right side carries it), None: none; softcap > 0: soft-capping (SOFTCAP); paged: (block_table, page size, pages), k
-    and v then the cache's rows (PAGED; the page size a multiple of config.block_n, no window or soft-cap). Grid (B x H,
+    and v then the cache's rows (PAGED; the page size a multiple of config.block_n; with or without a window and
+    soft-cap). Grid (B x H,
     query tiles of max_seqlen_q). Public: shapes, strides, max_seqlen_q, the window, the page size."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
@@ -1834,9 +1838,9 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
         kwargs.update(CAP_IN=cap_in)
     if paged is not None:
         bt, page, pages = paged
-        if window is not None or softcap > 0 or page <= 0 or page % block_n or page * pages > k.shape[0]:
+        if page <= 0 or page % block_n or page * pages > k.shape[0]:
             raise ValueError(f"a paged cache on attn_fwd_sm90_varlen: pages of a multiple of {block_n} rows within k's "
-                             f"{k.shape[0]}, no window or soft-cap; got {pages} pages of {page}")
+                             f"{k.shape[0]}; got {pages} pages of {page}")
         kwargs.update(BT=bt, stride_bt=bt.stride(0), PAGE=int(page), NUM_PAGES=int(pages), BT_COLS=bt.shape[1])
     if skips_masked(causal, block_m, block_n, 2):
         kwargs.update(SKIP_MASKED=True)

@@ -581,10 +581,12 @@ VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
 # CAP_IN or without (sm90_fwd.varlen_launch_args); each name is a distinct binary.
 VARLEN_SM90_KERNELS = {(local, cap): VARLEN_SM90_KERNEL + ("_local" if local else "") + ("_softcap" if cap else "")
                        for local in (False, True) for cap in (False, True)}
-# ... and its paged-cache build (session 32: block_table, pages of a multiple of the build's key block; no window or
-# soft-cap, as the portable kernel's paged builds), and every name of the kernel's builds.
-VARLEN_SM90_PAGED_KERNEL = VARLEN_SM90_KERNEL + "_paged"
-VARLEN_SM90_NAMES = frozenset(VARLEN_SM90_KERNELS.values()) | {VARLEN_SM90_PAGED_KERNEL}
+# ... and its paged-cache builds (session 32: block_table, pages of a multiple of the build's key block; session 33:
+# with a local window and / or soft-capping too, which the portable kernel's paged builds do not take), and every name
+# of the kernel's builds.
+VARLEN_SM90_PAGED_KERNELS = {key: name + "_paged" for key, name in VARLEN_SM90_KERNELS.items()}
+VARLEN_SM90_PAGED_KERNEL = VARLEN_SM90_PAGED_KERNELS[(False, False)]
+VARLEN_SM90_NAMES = frozenset(VARLEN_SM90_KERNELS.values()) | frozenset(VARLEN_SM90_PAGED_KERNELS.values())
 _VARLEN_SM90_N128 = TileConfig(128, 128, 4, 2, split=2, pingpong=True)
 _VARLEN_SM90_N64 = TileConfig(128, 64, 4, 2, split=2, pingpong=True)
 VARLEN_SM90 = {96: _VARLEN_SM90_N128, 128: _VARLEN_SM90_N128, 192: _VARLEN_SM90_N64, 256: _VARLEN_SM90_N64}
@@ -640,15 +642,13 @@ def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool, local: 
                         softcap: bool = False, paged: bool = False) -> Variant:
     """attn_fwd_sm90_varlen's variant: its offsets (CU_Q, CU_K) are public loads, as the portable kernel's. local (a
     window) runs without the causal flag (the window's right side carries it), as varlen_variant's; softcap: the
-    soft-capping build (VARLEN_SM90_KERNELS); paged: the paged-cache build (VARLEN_SM90_PAGED_KERNEL; its block table
-    BT a public load too)."""
+    soft-capping build (VARLEN_SM90_KERNELS); paged: the paged-cache builds (VARLEN_SM90_PAGED_KERNELS, with or
+    without a window and soft-cap; their block table BT a public load too)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
     if paged:
-        if local or softcap:
-            raise ValueError("the Hopper paged-cache build runs without a local window or soft-capping")
-        return Variant(VARLEN_SM90_PAGED_KERNEL, VARLEN_SM90[head_dim], dtype, head_dim, causal,
-                       public_loads=("CU_Q", "CU_K", "BT"))
+        return Variant(VARLEN_SM90_PAGED_KERNELS[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim,
+                       causal, public_loads=("CU_Q", "CU_K", "BT"))
     return Variant(VARLEN_SM90_KERNELS[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim, causal,
                    public_loads=("CU_Q", "CU_K"))
 
@@ -678,8 +678,7 @@ def varlen_variants():
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
     builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; the combine
     kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim, causal
-    flag and soft-capping, with a local window (not causal) or not, and their paged-cache build per dtype, head dim and
-    causal flag."""
+    flag and soft-capping, with a local window (not causal) or not, and their paged-cache builds alike."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
             for split in (False, True) for local in (False, True) for cap in (False, True) for dt in DTYPES
             for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)
@@ -691,7 +690,8 @@ def varlen_variants():
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
         [varlen_sm90_variant(dt, d, c, local=local, softcap=cap) for local in (False, True) for cap in (False, True)
          for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))] + \
-        [varlen_sm90_variant(dt, d, c, paged=True) for dt in DTYPES for d in VARLEN_SM90 for c in (False, True)]
+        [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=True) for local in (False, True)
+         for cap in (False, True) for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))]
 
 
 def audited_variants():

@@ -88,18 +88,19 @@ def child():
                 k = torch.randn(840, 2, d, device="cuda", dtype=dtype, generator=g)
                 dhpfa.flash_attn_varlen_func(q, k, torch.randn_like(k), cu, cu, 16384, 16384, causal=causal,
                                              window_size=window, softcap=cap)
-    # its paged build (session 32): pages of 256 rows, the first sequence's last (partial) key block at the start of
-    # page 0 (the producer's V fix-up), table entries out of range (clamped), offsets out of range; max_seqlen_q past
-    # every rule's least
+    # its paged builds (session 32; with a window and / or soft-cap, session 33): pages of 256 rows, the first
+    # sequence's last (partial) key block at the start of page 0 (the producer's V fix-up), table entries out of range
+    # (clamped), offsets out of range; max_seqlen_q past every rule's least
     for d in sorted(variants.VARLEN_SM90):
-        for causal in (False, True):
+        for causal, window, cap in ((False, (-1, -1), 0.0), (True, (-1, -1), 0.0), (True, (100, 0), 0.0),
+                                    (True, (-1, -1), 20.0), (False, (37, 70), 20.0)):
             kc = torch.randn(6, 256, 2, d, device="cuda", dtype=dtype, generator=g)
             bt = torch.tensor([[3, 0, -1], [1, 5, 10 ** 6], [2, 4, 3]], dtype=torch.int32, device="cuda")
             cu_q = torch.tensor([0, 300, 301, 800], dtype=torch.int32, device="cuda")
             cu_k = torch.tensor([0, 300, 812, 10 ** 6], dtype=torch.int32, device="cuda")
             q = torch.randn(820, 8, d, device="cuda", dtype=dtype, generator=g)
             dhpfa.flash_attn_varlen_func(q, kc, torch.randn_like(kc), cu_q, cu_k, 2048, 768, causal=causal,
-                                         block_table=bt)
+                                         window_size=window, softcap=cap, block_table=bt)
     torch.cuda.synchronize()
     print("child done")
 
