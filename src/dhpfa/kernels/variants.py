@@ -611,8 +611,10 @@ VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128
 # x1.03-1.31. So a paged call, or one whose max_seqlen_k is at least VARLEN_SM90_LONG_K times its max_seqlen_q, runs
 # Hopper from VARLEN_SM90_MIN_Q_LONG_K queries. flash_attn_with_kvcache's max_seqlen_k is the cache's capacity, not its
 # fill: a chunk into a mostly empty long cache takes Hopper too (worst measured: x0.95, contiguous causal, keys =
-# queries). Calls with a local window keep VARLEN_SM90_MIN_Q: the window, not max_seqlen_k, bounds their keys (a
-# 1,023-key window at D=128 measured x1.01-1.03 at 128 queries, x1.11-1.24 from 256; smaller windows not measured).
+# queries). Unpaged calls with a local window keep VARLEN_SM90_MIN_Q: the window, not max_seqlen_k, bounds their keys
+# (a 1,023-key window at D=128 measured x1.01-1.03 at 128 queries, x1.11-1.24 from 256; smaller windows not
+# measured); paged ones take VARLEN_SM90_MIN_Q_LONG_K, since the portable kernel would first need their pages copied
+# (api._gather_pages: a Mistral chunk of 512 queries x1.29 the contiguous call's time that way).
 VARLEN_SM90_MIN_Q_LONG_K = {(96, False): 128, (96, True): 128, (128, False): 128, (128, True): 128,
                             (192, False): 64, (192, True): 64, (256, False): 64, (256, True): 64}
 VARLEN_SM90_LONG_K = 4
@@ -625,15 +627,16 @@ VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's
 def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool, max_seqlen_k: int = None, paged: bool = False,
                 local: bool = False, softcap: bool = False) -> bool:
     """Whether a varlen call on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in its longest
-    sequence; a paged call, or keys at least VARLEN_SM90_LONG_K x the queries, without a local window, from
+    sequence; a paged call (windowed or not: the other way for a windowed one is a copy of its pages,
+    api._gather_pages), or keys at least VARLEN_SM90_LONG_K x the queries without a local window, from
     VARLEN_SM90_MIN_Q_LONG_K (whichever is less). VARLEN_SM90_MIN_Q None: never (the A/B scripts' switch). Public:
     shapes and flags (softcap: accepted for the callers' symmetry; soft-capped calls take the same rule)."""
     key = (head_dim, bool(causal))
     least = VARLEN_SM90_MIN_Q.get(key) if VARLEN_SM90_MIN_Q is not None else None
     if least is None:
         return False
-    if not local and key in VARLEN_SM90_MIN_Q_LONG_K \
-            and (paged or (max_seqlen_k is not None and max_seqlen_k >= VARLEN_SM90_LONG_K * max_seqlen_q)):
+    if key in VARLEN_SM90_MIN_Q_LONG_K and (paged or (not local and max_seqlen_k is not None
+                                                       and max_seqlen_k >= VARLEN_SM90_LONG_K * max_seqlen_q)):
         least = min(least, VARLEN_SM90_MIN_Q_LONG_K[key])
     return max_seqlen_q >= least
 
