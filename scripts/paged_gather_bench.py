@@ -34,9 +34,7 @@ def main():
     print(f"{'case':<24} {'paged (gather) us':>18} {'contiguous us':>14}  x  bitwise  diff")
     for label, b, sc, h, hk, d, sq, window, cap in cases:
         kc, vc = (torch.randn(b, sc, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-        kp, bt = paged_copy(kc, None, 256, gen)
-        vp = torch.empty_like(kp)
-        vp[bt.flatten().long()] = vc.reshape(-1, 256, hk, d)
+        kp, vp, bt = paged_copy(kc, vc, 256, gen)
         lens = torch.randint(sq, sc, (b,), generator=gen).to("cuda", torch.int32)
         q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
         calls = {"paged": lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens, block_table=bt,

@@ -18,14 +18,16 @@ from dhpfa.kernels import variants
 from dhpfa.measure.bench import graph_ms
 
 
-def paged_copy(kc, lens, page, gen):
-    """The contiguous cache kc (B, S, H_kv, D) as pages of `page` rows in a random order: (pages, block table)."""
+def paged_copy(kc, vc, page, gen):
+    """The contiguous caches kc, vc (B, S, H_kv, D) as pages of `page` rows in one random order: (k pages, v pages,
+    block table)."""
     b, sc = kc.shape[:2]
     per = sc // page
     perm = torch.randperm(b * per, generator=gen).to(kc.device)
-    pages = torch.empty(b * per, page, *kc.shape[2:], dtype=kc.dtype, device=kc.device)
-    pages[perm] = kc.reshape(b * per, page, *kc.shape[2:])
-    return pages, perm.view(b, per).to(torch.int32)
+    kp, vp = (torch.empty(b * per, page, *t.shape[2:], dtype=t.dtype, device=t.device) for t in (kc, vc))
+    kp[perm] = kc.reshape(b * per, page, *kc.shape[2:])
+    vp[perm] = vc.reshape(b * per, page, *vc.shape[2:])
+    return kp, vp, perm.view(b, per).to(torch.int32)
 
 
 def kernels_of_plans():
@@ -50,9 +52,7 @@ def main():
              ("varlen", 8, 4096, 16, 2, 256, 0, 256)]
     for kind, b, sc, h, hk, d, s_new, page in cases:
         kc, vc = (torch.randn(b, sc, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-        kp, bt = paged_copy(kc, None, page, gen)
-        vp = torch.empty_like(kp)
-        vp[bt.flatten().long()] = vc.reshape(-1, page, hk, d)
+        kp, vp, bt = paged_copy(kc, vc, page, gen)
         if kind == "kvcache":
             lens = torch.randint(s_new, sc, (b,), generator=gen).to("cuda", torch.int32)
             q = torch.randn(b, s_new, h, d, device="cuda", dtype=torch.bfloat16, generator=g)

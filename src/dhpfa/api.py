@@ -582,8 +582,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
-    if paged is not None and (local or cap) and not _paged_on_hopper(q, k, v, max_seqlen_q, max_seqlen_k, causal,
-                                                                     local, cap, k_stride, paged):
+    if paged is not None and (local or cap) and not _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal,
+                                                                      local, cap, k_stride, paged):
         # only the Hopper paged builds take a window or soft-cap: elsewhere, gather the pages first
         k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride,
                                            paged, window if local else (-1, -1))
@@ -623,10 +623,11 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
-def _paged_on_hopper(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k_stride, paged) -> bool:
-    """Whether a paged call runs a Hopper paged build (_new_varlen_plan's choice, on the same public values), so that a
-    windowed or soft-capped one needs no gather. False where the arguments are not yet known to be well formed: the
-    gathered call's checks then name what is wrong."""
+def _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k_stride, paged) -> bool:
+    """Whether a varlen call runs the Hopper varlen kernel: _new_varlen_plan's choice, and _varlen_call's before it
+    (a windowed or soft-capped paged call that does not is gathered first, _gather_pages). False on the CPU interpreter,
+    off sm_90, and where the arguments are not yet known to be well formed (the plan's checks then name what is
+    wrong)."""
     if not all(isinstance(t, torch.Tensor) and t.dim() == 3 for t in (q, k, v)) or not q.is_cuda \
             or any(isinstance(n, bool) or not isinstance(n, Integral) for n in (max_seqlen_q, max_seqlen_k)) \
             or _interpreter_active() or not _is_sm90(q.device):
@@ -683,15 +684,14 @@ def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_
 
 def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged, max_k=None) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): a paged cache only with pages
-    of whole key blocks (variants.varlen_sm90_pages; with a window or soft-cap too, else such calls arrive gathered,
-    unpaged: _gather_pages) (a local
-    window and soft-capping are in its builds; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included;
-    the length rule takes a windowed call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
+    of whole key blocks (variants.varlen_sm90_pages) (a local window and soft-capping are in its builds, paged or
+    not; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included; the length rule takes a windowed
+    call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
     are 64-bit), row and head strides TMA can take, and at most VARLEN_SM90_MAX_TILES query tiles. Public: shapes,
     strides, flags, max_seqlen_q, max_seqlen_k (flash_attn_with_kvcache's: the cache's rows)."""
     return k_stride in (1, 2) and (paged is None or variants.varlen_sm90_pages(d, paged[1])) \
-        and variants.varlen_sm90(d, max_q, causal, max_k, paged is not None, bool(local), bool(cap)) \
+        and variants.varlen_sm90(d, max_q, causal, max_k, paged is not None, bool(local)) \
         and 0 < q.shape[0] < OFFSET_LIMIT and 0 < k.shape[0] < OFFSET_LIMIT \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES
@@ -774,14 +774,11 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     _check_max_seqlen("max_seqlen_k", max_seqlen_k)
     scale = _check_scale(softmax_scale, d, "softmax_scale")
     if paged is not None:
-        _check_block_table(paged[0], cu_seqlens_q.shape[0] - 1, q)  # (with a window or soft-cap: _gather_pages)
+        _check_block_table(paged[0], cu_seqlens_q.shape[0] - 1, q)
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
     interp = _interpreter_active()
-    hopper = not interp and _is_sm90(q.device) and _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride,
-                                                                  paged, max_k)
-    if paged is not None and (local or cap) and not hopper:  # (_varlen_call gathers such calls' pages first)
-        raise RuntimeError("internal: a windowed or soft-capped paged call reached the portable kernel's plan")
+    hopper = _on_hopper_varlen(q, k, v, max_q, max_k, causal, local, cap, k_stride, paged)
     if wide and not hopper:
         name, span = wide[0]
         raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "

@@ -1500,8 +1500,7 @@ def _paged_blocks(k_desc, v_desc, k_ring, v_ring, ready_k, ready_v, empty_k, emp
     n - 1: block b's page is entry b * BLOCK_N // PAGE of the sequence's block-table row bt_row (a public load, issued
     a block ahead; the column clamped to the row, the page to the cache, as the portable kernel's), its rows from that
     page's row b * BLOCK_N % PAGE, on the sliding descriptors (_slide_in: rows past the sequence's end arrive as
-    zeros). A block
-    whose box ends within the cache's first rows (on page 0, the sequence's last block, fewer than BLOCK_N keys) reads
+    zeros). A block whose box ends within the cache's first rows (on page 0, the sequence's last block, fewer than BLOCK_N keys) reads
     on into stale rows of its page: its V lands on fix_bar instead, this warp zeroes the rows past the sequence
     (_zero_rows_one_warp) and then completes the slot's ready barrier by a plain arrive; K's stale rows only reach
     scores the mask replaces. Public: offsets, the block table, shapes."""
@@ -1704,7 +1703,8 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
     softcap * log2 e (tanh by MUFU.TANH). Absent (None), neither is in the binary. BT (PAGED; session 32): k and v are
     a paged cache's (NUM_PAGES * PAGE, H_KV, D) rows, PAGE a multiple of BLOCK_N; sequence b's key j is row
     BT[b * stride_bt + j // PAGE] * PAGE + j % PAGE (BT int32, BT_COLS columns, public loads; _paged_blocks), its
-    offsets logical (keys 0 .. n - 1 of its pages, at most BT_COLS * PAGE); without a window or soft-capping.
+    offsets logical (keys 0 .. n - 1 of its pages, at most BT_COLS * PAGE); with or without a window and soft-cap
+    (session 33).
     Every count, coordinate and branch is a function of the offsets, the shapes and the program ids."""
     dtype: gl.constexpr = q_desc.dtype
     ROWS: gl.constexpr = BLOCK_M // 2
@@ -1809,8 +1809,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     K_STRIDE; window: a local window (left, right), a negative side unbounded (LOCAL; causal must then be False: the
     right side carries it), None: none; softcap > 0: soft-capping (SOFTCAP); paged: (block_table, page size, pages), k
     and v then the cache's rows (PAGED; the page size a multiple of config.block_n; with or without a window and
-    soft-cap). Grid (B x H,
-    query tiles of max_seqlen_q). Public: shapes, strides, max_seqlen_q, the window, the page size."""
+    soft-cap). Grid (B x H, query tiles of max_seqlen_q). Public: shapes, strides, max_seqlen_q, the window, the page size."""
     total_q, heads, d = q.shape
     head_dim = kernel_head_dim(d)
     block_m, block_n = config.block_m, config.block_n

@@ -625,12 +625,12 @@ VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's
 
 
 def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool, max_seqlen_k: int = None, paged: bool = False,
-                local: bool = False, softcap: bool = False) -> bool:
+                local: bool = False) -> bool:
     """Whether a varlen call on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in its longest
     sequence; a paged call (windowed or not: the other way for a windowed one is a copy of its pages,
     api._gather_pages), or keys at least VARLEN_SM90_LONG_K x the queries without a local window, from
-    VARLEN_SM90_MIN_Q_LONG_K (whichever is less). VARLEN_SM90_MIN_Q None: never (the A/B scripts' switch). Public:
-    shapes and flags (softcap: accepted for the callers' symmetry; soft-capped calls take the same rule)."""
+    VARLEN_SM90_MIN_Q_LONG_K (whichever is less); soft-capped calls take the same rule. VARLEN_SM90_MIN_Q None: never
+    (the A/B scripts' switch). Public: shapes and flags."""
     key = (head_dim, bool(causal))
     least = VARLEN_SM90_MIN_Q.get(key) if VARLEN_SM90_MIN_Q is not None else None
     if least is None:
@@ -649,11 +649,9 @@ def varlen_sm90_variant(dtype: torch.dtype, head_dim: int, causal: bool, local: 
     without a window and soft-cap; their block table BT a public load too)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
-    if paged:
-        return Variant(VARLEN_SM90_PAGED_KERNELS[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim,
-                       causal, public_loads=("CU_Q", "CU_K", "BT"))
-    return Variant(VARLEN_SM90_KERNELS[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim, causal,
-                   public_loads=("CU_Q", "CU_K"))
+    names = VARLEN_SM90_PAGED_KERNELS if paged else VARLEN_SM90_KERNELS
+    return Variant(names[(bool(local), bool(softcap))], VARLEN_SM90[head_dim], dtype, head_dim, causal,
+                   public_loads=("CU_Q", "CU_K") + (("BT",) if paged else ()))
 
 
 def varlen_sm90_pages(head_dim: int, page_size: int) -> bool:
@@ -691,10 +689,9 @@ def varlen_variants():
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in (False, True)] + \
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
-        [varlen_sm90_variant(dt, d, c, local=local, softcap=cap) for local in (False, True) for cap in (False, True)
-         for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))] + \
-        [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=True) for local in (False, True)
-         for cap in (False, True) for dt in DTYPES for d in VARLEN_SM90 for c in ((False,) if local else (False, True))]
+        [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=paged) for paged in (False, True)
+         for local in (False, True) for cap in (False, True) for dt in DTYPES for d in VARLEN_SM90
+         for c in ((False,) if local else (False, True))]
 
 
 def audited_variants():
