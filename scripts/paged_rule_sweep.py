@@ -76,8 +76,10 @@ def main():
                 med = {n: statistics.median(t) for n, t in times.items()}
                 err = max(((outs[l, "hopper"].float() - outs[l, "portable"].float()).norm()
                            / outs[l, "portable"].float().norm()).item() for l in calls)
-                rule_now = (variants.varlen_sm90(d, s_new, causal, sc, paged=True, local=a.window >= 0),
-                            variants.varlen_sm90(d, s_new, causal, sc, local=a.window >= 0))
+                reach = a.window + 1 if a.window >= 0 and causal else None  # (left, -1): right 0 when causal
+                rule_now = (variants.varlen_sm90(d, s_new, causal, sc, paged=True, local=a.window >= 0,
+                                                 window_keys=reach),
+                            variants.varlen_sm90(d, s_new, causal, sc, local=a.window >= 0, window_keys=reach))
                 row = dict(d=d, causal=causal, chunk=s_new, h=h, hk=hk, page=page, lens=lens.tolist(),
                            ms={f"{l} {r}": m for (l, r), m in med.items()},
                            kernels={f"{l} {r}": k for (l, r), k in kern.items()}, rel_diff=err, rule_hopper=rule_now)

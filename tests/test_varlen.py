@@ -729,7 +729,17 @@ def hopper_varlen(monkeypatch):
     (128, 128, dict(page=256, cap=20.0), True), (128, 127, dict(page=256, cap=20.0), False),
     (128, 128, dict(page=256, window=(100, 0), causal=True), True),
     (128, 127, dict(page=256, window=(100, 0), causal=True), False), (256, 64, dict(page=64, window=(9, 9)), True),
-    (256, 128, dict(page=32, window=(9, 9)), False), (96, 200, dict(page=128, window=(9, 9), cap=5.0), True)])
+    (256, 128, dict(page=32, window=(9, 9)), False), (96, 200, dict(page=128, window=(9, 9), cap=5.0), True),
+    # session 34: unpaged windowed calls against long keys take the long-key rule where the window reaches at least
+    # VARLEN_SM90_LONG_WINDOW (1,024) keys: left + right + 1, or a side unbounded
+    (128, 128, dict(max_k=4096, window=(1023, 0), causal=True), True),
+    (128, 128, dict(max_k=4096, window=(1022, 0), causal=True), False),
+    (128, 512, dict(max_k=4096, window=(4095, 0), causal=True), True),
+    (128, 512, dict(max_k=2047, window=(4095, 0), causal=True), False),
+    (128, 127, dict(max_k=4096, window=(4095, 0), causal=True), False),
+    (256, 64, dict(max_k=4096, window=(500, 523)), True), (256, 64, dict(max_k=4096, window=(500, 522)), False),
+    (96, 128, dict(max_k=4096, window=(9, -1)), True), (192, 64, dict(max_k=4096, window=(-1, 9)), True),
+    (128, 128, dict(max_k=4096, window=(1023, 0), causal=True, cap=30.0, k_stride=2), True)])
 def test_hopper_varlen_rule(d, max_q, opts, hopper):
     """Which varlen calls run the Hopper kernel on sm_90 (api._hopper_varlen, variants.varlen_sm90): head dims 96-256
     from their least max_seqlen_q (D=96 / 128: 512, causal 1024; D=192 / 256: 128), with or without a window or
@@ -737,8 +747,8 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
     short calls at D=96 / 128, strides TMA cannot take) stay on the portable kernel; key rows as (start, end) pairs
     (flash_attn_with_kvcache: k_stride 2) take it too, and so do paged caches whose pages hold whole key blocks of the
     build (session 32: pages of a multiple of 128 keys at D=96 / 128, of 64 at D=192 / 256); paged calls and calls
-    whose max_seqlen_k is at least 4 x max_seqlen_q from fewer queries, but not with a local window (session 33). Public
-    values only
+    whose max_seqlen_k is at least 4 x max_seqlen_q from fewer queries, but not with a local window (session 33) unless
+    it reaches 1,024 keys or more (session 34). Public values only
     (CPU tensors)."""
     rows = 3000
     if opts.get("odd_stride"):  # rows of 4 heads x (d + 4) elements: a row stride TMA cannot take
@@ -749,7 +759,7 @@ def test_hopper_varlen_rule(d, max_q, opts, hopper):
     window = opts.get("window", (-1, -1))
     paged = (torch.zeros(2, 3, dtype=torch.int32), opts["page"]) if "page" in opts else None
     assert api._hopper_varlen(q, k, v, d, max_q, opts.get("causal", False), window != (-1, -1), opts.get("cap", 0.0),
-                              opts.get("k_stride", 1), paged, opts.get("max_k", max_q)) == hopper
+                              opts.get("k_stride", 1), paged, opts.get("max_k", max_q), window) == hopper
 
 
 @pytest.mark.gpu

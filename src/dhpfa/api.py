@@ -583,7 +583,7 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
     if paged is not None and (local or cap) and not _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal,
-                                                                      local, cap, k_stride, paged):
+                                                                      local, cap, k_stride, paged, window):
         # only the Hopper paged builds take a window or soft-cap: elsewhere, gather the pages first
         k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride,
                                            paged, window if local else (-1, -1))
@@ -601,7 +601,7 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr() | (bt.data_ptr() if bt is not None else 0)) \
             % 16:
         plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
-                                softmax_scale, local, cap, k_stride, paged)
+                                softmax_scale, local, cap, k_stride, paged, window)
     _check_no_grad(q, k, v)
     if plan.dense is not None:
         return _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse)
@@ -623,7 +623,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     return out, lse
 
 
-def _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k_stride, paged) -> bool:
+def _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k_stride, paged,
+                      window=(-1, -1)) -> bool:
     """Whether a varlen call runs the Hopper varlen kernel: _new_varlen_plan's choice, and _varlen_call's before it
     (a windowed or soft-capped paged call that does not is gathered first, _gather_pages). False on the CPU interpreter,
     off sm_90, and where the arguments are not yet known to be well formed (the plan's checks then name what is
@@ -633,7 +634,7 @@ def _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k
             or _interpreter_active() or not _is_sm90(q.device):
         return False
     return _hopper_varlen(q, k, v, q.shape[-1], int(max_seqlen_q), causal, local, cap, k_stride, paged,
-                          int(max_seqlen_k))
+                          int(max_seqlen_k), window)
 
 
 def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride, paged, window=(-1, -1)):
@@ -682,16 +683,19 @@ def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_
     return kg, vg, bounds
 
 
-def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged, max_k=None) -> bool:
+def _hopper_varlen(q, k, v, d, max_q, causal, local, cap, k_stride, paged, max_k=None, window=(-1, -1)) -> bool:
     """Whether a varlen call on sm_90 runs the Hopper varlen kernel (variants.varlen_sm90): a paged cache only with pages
     of whole key blocks (variants.varlen_sm90_pages) (a local window and soft-capping are in its builds, paged or
     not; k_stride 2, flash_attn_with_kvcache's (start, end) key rows, included; the length rule takes a windowed
     call's causal flag as the call gives it), rows on both sides (fewer than 2^31:
     the kernel's int32 totals; the elements may pass 2^31, as its descriptors have 64-bit strides and its LSE offsets
     are 64-bit), row and head strides TMA can take, and at most VARLEN_SM90_MAX_TILES query tiles. Public: shapes,
-    strides, flags, max_seqlen_q, max_seqlen_k (flash_attn_with_kvcache's: the cache's rows)."""
+    strides, flags, max_seqlen_q, max_seqlen_k (flash_attn_with_kvcache's: the cache's rows), the window (left,
+    right): the keys it reaches (variants.varlen_sm90's window_keys)."""
+    left, right = window
+    reach = None if left < 0 or right < 0 else left + right + 1
     return k_stride in (1, 2) and (paged is None or variants.varlen_sm90_pages(d, paged[1])) \
-        and variants.varlen_sm90(d, max_q, causal, max_k, paged is not None, bool(local)) \
+        and variants.varlen_sm90(d, max_q, causal, max_k, paged is not None, bool(local), reach) \
         and 0 < q.shape[0] < OFFSET_LIMIT and 0 < k.shape[0] < OFFSET_LIMIT \
         and all(t.stride(i) * t.element_size() % 16 == 0 for t in (q, k, v) for i in (0, 1)) \
         and -(-max_q // variants.VARLEN_SM90[d].block_m) <= variants.VARLEN_SM90_MAX_TILES
@@ -756,7 +760,7 @@ def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
 
 
 def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale,
-                     local=False, cap=0.0, k_stride=1, paged=None):
+                     local=False, cap=0.0, k_stride=1, paged=None, window=(-1, -1)):
     """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
@@ -778,7 +782,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     heads, kv_heads = q.shape[1], k.shape[1]
     batch, max_k = cu_seqlens_q.shape[0] - 1, int(max_seqlen_k)
     interp = _interpreter_active()
-    hopper = _on_hopper_varlen(q, k, v, max_q, max_k, causal, local, cap, k_stride, paged)
+    hopper = _on_hopper_varlen(q, k, v, max_q, max_k, causal, local, cap, k_stride, paged, window)
     if wide and not hopper:
         name, span = wide[0]
         raise ValueError(f"{name}: spans {span} elements; the varlen kernel indexes within a tensor with 32-bit "

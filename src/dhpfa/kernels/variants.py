@@ -611,13 +611,19 @@ VARLEN_SM90_MIN_Q = {(96, False): 512, (128, False): 512, (96, True): 1024, (128
 # x1.03-1.31. So a paged call, or one whose max_seqlen_k is at least VARLEN_SM90_LONG_K times its max_seqlen_q, runs
 # Hopper from VARLEN_SM90_MIN_Q_LONG_K queries. flash_attn_with_kvcache's max_seqlen_k is the cache's capacity, not its
 # fill: a chunk into a mostly empty long cache takes Hopper too (worst measured: x0.95, contiguous causal, keys =
-# queries). Unpaged calls with a local window keep VARLEN_SM90_MIN_Q: the window, not max_seqlen_k, bounds their keys
-# (a 1,023-key window at D=128 measured x1.01-1.03 at 128 queries, x1.11-1.24 from 256; smaller windows not
-# measured); paged ones take VARLEN_SM90_MIN_Q_LONG_K, since the portable kernel would first need their pages copied
-# (api._gather_pages: a Mistral chunk of 512 queries x1.29 the contiguous call's time that way).
+# queries). Unpaged calls with a local window: the window, not max_seqlen_k, bounds their keys, so the long-key rule
+# takes them only with windows of VARLEN_SM90_LONG_WINDOW keys or more (session 34; session 33 kept them all on
+# VARLEN_SM90_MIN_Q); paged ones take VARLEN_SM90_MIN_Q_LONG_K whatever the window, since the portable kernel would
+# first need their pages copied (api._gather_pages: a Mistral chunk of 512 queries x1.29 the contiguous call's time).
 VARLEN_SM90_MIN_Q_LONG_K = {(96, False): 128, (96, True): 128, (128, False): 128, (128, True): 128,
                             (192, False): 64, (192, True): 64, (256, False): 64, (256, True): 64}
 VARLEN_SM90_LONG_K = 4
+# A windowed call against a long cache takes VARLEN_SM90_MIN_Q_LONG_K too where its window reaches at least this many
+# keys (left + right + 1, causal: right 0; an unbounded side: every key). Session 33's sweep (call 9, x = portable /
+# Hopper, 4,096-key caches): a (1023, 0) window at D=128 x1.01-1.03 from 128 queries, x1.11-1.24 from 256, D=256
+# x1.67-1.92 from 128; call 16: a Mistral chunk of 512 (window 4095) 525.9 us on the portable kernel against 421.4 on the
+# Hopper paged build. Smaller windows were not measured: they keep VARLEN_SM90_MIN_Q.
+VARLEN_SM90_LONG_WINDOW = 1024
 VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's second axis
 # Windows and soft-caps (session 31) take the same rule: with MUFU.TANH (sm90_fwd._tanh_mufu) the soft-capped
 # builds beat the portable kernel at every head dim measured (window_bench, H200: D=128 mixed 64-4096 causal 390 / 246,
@@ -625,17 +631,19 @@ VARLEN_SM90_MAX_TILES = 65535  # query tiles of the longest sequence: the grid's
 
 
 def varlen_sm90(head_dim: int, max_seqlen_q: int, causal: bool, max_seqlen_k: int = None, paged: bool = False,
-                local: bool = False) -> bool:
+                local: bool = False, window_keys: int = None) -> bool:
     """Whether a varlen call on sm_90 runs attn_fwd_sm90_varlen: from VARLEN_SM90_MIN_Q queries in its longest
     sequence; a paged call (windowed or not: the other way for a windowed one is a copy of its pages,
-    api._gather_pages), or keys at least VARLEN_SM90_LONG_K x the queries without a local window, from
+    api._gather_pages), or keys at least VARLEN_SM90_LONG_K x the queries, without a local window or with one that
+    reaches at least VARLEN_SM90_LONG_WINDOW keys (window_keys: left + right + 1; None: a side unbounded), from
     VARLEN_SM90_MIN_Q_LONG_K (whichever is less); soft-capped calls take the same rule. VARLEN_SM90_MIN_Q None: never
-    (the A/B scripts' switch). Public: shapes and flags."""
+    (the A/B scripts' switch). Public: shapes, flags and the window."""
     key = (head_dim, bool(causal))
     least = VARLEN_SM90_MIN_Q.get(key) if VARLEN_SM90_MIN_Q is not None else None
     if least is None:
         return False
-    if key in VARLEN_SM90_MIN_Q_LONG_K and (paged or (not local and max_seqlen_k is not None
+    wide = not local or window_keys is None or window_keys >= VARLEN_SM90_LONG_WINDOW
+    if key in VARLEN_SM90_MIN_Q_LONG_K and (paged or (wide and max_seqlen_k is not None
                                                        and max_seqlen_k >= VARLEN_SM90_LONG_K * max_seqlen_q)):
         least = min(least, VARLEN_SM90_MIN_Q_LONG_K[key])
     return max_seqlen_q >= least
