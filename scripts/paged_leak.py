@@ -1,8 +1,10 @@
 """dudect classes (dhpfa.measure.leak) on paged varlen calls: the keys and values in pages behind a block table
 (public, fixed), mixed lengths (offsets fixed: public), through flash_attn_varlen_func (on Hopper the paged Gluon build
-`attn_fwd_sm90_varlen_paged` at these shapes). Writes paged_leak.json and prints each case's table.
+`attn_fwd_sm90_varlen_paged` at these shapes). --decode: decode steps instead (one query per sequence, 32 query heads
+over 8, varlen_counters.DECODE_LENS_K keys, pages of 256) with a window and / or soft-cap, on the portable kernel's
+grouped paged builds (session 34). Writes paged_leak.json and prints each case's table.
 
-    PYTHONPATH=src python3 scripts/paged_leak.py --samples 1000 --out $OUT
+    PYTHONPATH=src python3 scripts/paged_leak.py --samples 1000 [--decode] --out $OUT
 """
 import argparse
 import json
@@ -14,6 +16,7 @@ sys.path.insert(0, os.path.join(ROOT, "src"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 CASES = [(128, True, 256), (128, False, 128), (256, True, 64)]  # (head dim, causal, page rows)
+DECODE_CASES = [(128, (1023, 0), 0.0), (256, (1023, 0), 50.0), (128, (-1, -1), 30.0)]  # (head dim, window, softcap)
 
 
 def leak_case(d, causal, page, samples):
@@ -38,21 +41,50 @@ def leak_case(d, causal, page, samples):
     return res
 
 
+def decode_case(d, window, cap, samples, page=256):
+    """A decode step of DECODE_LENS_K keys (causal, 32 query heads over 8) with a window / soft-cap, pages of 256."""
+    import dhpfa
+    from dhpfa import api
+    from dhpfa.measure import leak
+    from varlen_bench import offsets
+    from varlen_counters import DECODE_LENS_K, paged_layout
+    lens_q = [1] * len(DECODE_LENS_K)
+    pages, table = paged_layout(DECODE_LENS_K, page)
+    cu_q, cu_k = offsets(lens_q), offsets(DECODE_LENS_K)
+
+    def fn(q, k, v):
+        k, v = (t.transpose(1, 2)[0].unflatten(0, (pages, page)) for t in (k, v))
+        return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k, v, cu_q, cu_k, 1, max(DECODE_LENS_K),
+                                            causal=True, window_size=window, softcap=cap, block_table=table)
+    api._PLANS.clear()
+    res = leak.run_leak(fn, (1, 32, len(lens_q), d, pages * page, 8), samples=samples)
+    res.update(lens_k=DECODE_LENS_K, d=d, window=window, softcap=cap, page=page,
+               api_kernels=sorted({p.variant.kernel for p in api._PLANS.values()
+                                   if isinstance(p, api._VarlenPlan) and p.variant is not None}))
+    return res
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=1000)
     ap.add_argument("--out", default="out/paged_leak")
+    ap.add_argument("--decode", action="store_true")
     a = ap.parse_args()
     from dhpfa.measure import leak
     from varlen_counters import LENS
     os.makedirs(a.out, exist_ok=True)
     out = []
-    for d, causal, page in CASES:
+    for d, window, cap in DECODE_CASES if a.decode else ():
+        res = decode_case(d, window, cap, a.samples)
+        out.append(res)
+        print(f"dudect paged decode D={d} window={window} softcap={cap} ({res['api_kernels']}):")
+        print(leak.format_table({"dhpfa": res}), flush=True)
+    for d, causal, page in () if a.decode else CASES:
         res = leak_case(d, causal, page, a.samples)
         out.append(res)
         print(f"dudect paged D={d} causal={causal} page={page} lens {LENS} ({res['api_kernels']}):")
         print(leak.format_table({"dhpfa": res}), flush=True)
-    with open(os.path.join(a.out, "paged_leak.json"), "w") as fh:
+    with open(os.path.join(a.out, "paged_leak_decode.json" if a.decode else "paged_leak.json"), "w") as fh:
         json.dump(out, fh, indent=1, default=str)
 
 

@@ -916,18 +916,23 @@ def test_gpu_sm90_varlen_kvcache_chunk(hopper_varlen, causal, window, softcap):
 
 
 @interp
+@pytest.mark.parametrize("heads", [4, 2])
 @pytest.mark.parametrize("window,cap,causal", [((5, 3), 0.0, False), ((-1, -1), 20.0, True), ((7, -1), 15.0, True),
                                                ((0, 0), 0.0, False)])
-def test_paged_cache_with_window_or_softcap(window, cap, causal):
-    """Paged caches with a local window and / or a soft-cap (session 33: api._gather_pages copies each sequence's pages
-    into contiguous rows, then the unpaged builds run): NaN in every cache row that holds no key (never read into a
-    result), pages in a random order, table entries past the cache (clamped), a sequence without keys; through
-    flash_attn_varlen_func and flash_attn_with_kvcache (a chunk of 3 queries per sequence), against float64 per
-    sequence."""
+def test_paged_cache_with_window_or_softcap(window, cap, causal, heads, monkeypatch):
+    """Paged caches with a local window and / or a soft-cap: grouped-query heads (4 query heads on 2 key/value heads,
+    few queries) on the grouped paged builds that take them (session 34), one query head per key/value head through
+    api._gather_pages (session 33: each sequence's pages copied into contiguous rows, then the unpaged builds): NaN in
+    every cache row that holds no key (never read into a result), pages in a random order, table entries past the
+    cache (clamped), a sequence without keys; through flash_attn_varlen_func and flash_attn_with_kvcache (a chunk of 3
+    queries per sequence), against float64 per sequence."""
+    gathered, gather = [], api._gather_pages
+    monkeypatch.setattr(api, "_gather_pages", lambda *a, **kw: gathered.append(1) or gather(*a, **kw))
+    monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(33)
     lens_k, lens_q, page = [37, 0, 16, 9], [3, 2, 5, 1], 16
     kc, vc, bt, keys, vals = _nan_paged(lens_k, 2, 32, page, gen, torch.float16, page0_seq=0)
-    q = (torch.randn(sum(lens_q), 4, 32, generator=gen) * 2).half()
+    q = (torch.randn(sum(lens_q), heads, 32, generator=gen) * 2).half()
     cu_q, cu_k = offsets(lens_q, "cpu"), offsets(lens_k, "cpu")
     out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), max(lens_k), causal=causal,
                                             window_size=window, softcap=cap, block_table=bt, return_lse=True)
@@ -938,16 +943,22 @@ def test_paged_cache_with_window_or_softcap(window, cap, causal):
     # of keys is not allowed there with causal: lengths of at least 3)
     lens_c = [37, 3, 16, 9]
     kc, vc, bt, keys, vals = _nan_paged(lens_c, 2, 32, page, gen, torch.float16, page0_seq=2)
-    qc = (torch.randn(len(lens_c), 3, 4, 32, generator=gen) * 2).half()
+    qc = (torch.randn(len(lens_c), 3, heads, 32, generator=gen) * 2).half()
     oc, lc = dhpfa.flash_attn_with_kvcache(qc, kc, vc, cache_seqlens=torch.tensor(lens_c, dtype=torch.int32),
                                            block_table=bt, causal=causal, window_size=window, softcap=cap,
                                            return_softmax_lse=True)
-    out_c = torch.full((oc.shape[0] * 3 + 2, 4, 32), float("nan"), dtype=oc.dtype)  # two rows outside every sequence
+    out_c = torch.full((oc.shape[0] * 3 + 2, heads, 32), float("nan"), dtype=oc.dtype)  # two rows outside every sequence
     out_c[:-2] = oc.flatten(0, 1)
-    lse_c = torch.full((4, out_c.shape[0]), float("nan"))
+    lse_c = torch.full((heads, out_c.shape[0]), float("nan"))
     lse_c[:, :-2] = lc.permute(1, 0, 2).flatten(1)
     check_sequences(out_c, lse_c, qc.flatten(0, 1), torch.cat(keys), torch.cat(vals), offsets([3] * 4, "cpu"),
                     offsets(lens_c, "cpu"), 1 / math.sqrt(32), causal, TOL[torch.float16], ref_window, cap)
+    kernels = _plan_kernels()
+    if heads == 4:  # the grouped paged builds with the window / soft-cap inside, no copy
+        assert not gathered and len(kernels) == 2 and all("_gqa_paged" in n for n in kernels)
+        assert all(("_local" in n) == (window != (-1, -1)) and ("_softcap" in n) == (cap > 0) for n in kernels)
+    else:
+        assert len(gathered) == 2 and not any("_paged" in n for n in kernels)
 
 
 def _nan_paged(lens_k, hk, d, page, gen, dtype, page0_seq):
@@ -1550,6 +1561,53 @@ def test_gpu_paged_cache_decode_and_prefill(d, page, monkeypatch):
     grid, args, kwargs = dispatch.varlen_launch_args(v_, q, rows, rows, torch.empty_like(q),
                                                      torch.empty(8, q.shape[0], device="cuda"), cu_q, cu_k,
                                                      max(lens_q), 0.1, paged=(bt, page, kc.shape[0]))
+    launched = dispatch.kernel_fn(v_.kernel)[grid](*args, **kwargs)
+    assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("page", [16, 256])
+@pytest.mark.parametrize("window,cap", [((100, 0), 0.0), ((-1, -1), 30.0), ((300, 0), 20.0)])
+def test_gpu_paged_grouped_builds_with_window_or_softcap(d, page, window, cap, monkeypatch):
+    """The portable kernel's grouped paged builds with a window and / or soft-cap inside (session 34): decode steps and
+    5-query drafts of 8 heads over 2 (split across programs by the API's rule: few sequences), pages of 256 (per block)
+    and 16 (per key) in a random order, no page copy (api._gather_pages never called); against float64, bitwise equal
+    to the same call on the keys in contiguous rows (the grouped unpaged builds), and the launched paged binary is the
+    audited one."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gathered, gather = [], api._gather_pages
+    monkeypatch.setattr(api, "_gather_pages", lambda *a, **kw: gathered.append(1) or gather(*a, **kw))
+    gen = torch.Generator().manual_seed(57 + d + page)
+    lens_k = [3000, 1, 700, 2048]
+    kc, vc, bt, keys, vals = paged_cache(lens_k, 2, d, page, gen)
+    kc, vc, bt = kc.to("cuda", torch.bfloat16), vc.to("cuda", torch.bfloat16), bt.to("cuda")
+    k_cat, v_cat = torch.cat(keys).to("cuda", torch.bfloat16), torch.cat(vals).to("cuda", torch.bfloat16)
+    ref_window = window if window != (-1, -1) else None
+    for lens_q in ([1, 1, 1, 1], [5, 1, 5, 5]):
+        q = torch.randn(sum(lens_q), 8, d, generator=gen).to("cuda", torch.bfloat16)
+        cu_q, cu_k = offsets(lens_q, "cuda"), offsets(lens_k, "cuda")
+        out, lse = dhpfa.flash_attn_varlen_func(q, kc, vc, cu_q, cu_k, max(lens_q), 3000, causal=True,
+                                                window_size=window, softcap=cap, block_table=bt, return_lse=True)
+        check_sequences(out, lse, q, k_cat, v_cat, cu_q, cu_k, d ** -0.5, True, 1e-2, ref_window, cap)
+        flat, flat_lse = dhpfa.flash_attn_varlen_func(q, k_cat, v_cat, cu_q, cu_k, max(lens_q), 3000, causal=True,
+                                                      window_size=window, softcap=cap, return_lse=True)
+        assert torch.equal(out, flat) and torch.equal(lse, flat_lse), "paged differs from contiguous"
+    assert not gathered
+    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan) and "_paged" in p.variant.name]
+    blocks = page % variants.VARLEN[d].block_n == 0
+    assert len(plans) == 2 and all(p.variant.kernel == variants.VARLEN_KERNELS[
+        (window != (-1, -1), cap > 0, p.splits > 1, True, True, blocks)] for p in plans), [p.variant.name for p in plans]
+    from dhpfa.audit import compile as C, variant_launch
+    from dhpfa.kernels import dispatch, triton_fwd
+    v_ = plans[0].variant
+    grid, args, kwargs = dispatch.varlen_launch_args(v_, q, kc.view(-1, 2, d), vc.view(-1, 2, d), torch.empty_like(q),
+                                                     torch.empty(8, q.shape[0], device="cuda"), cu_q, cu_k,
+                                                     max(lens_q), 0.1, window=window, softcap=cap, group=4,
+                                                     splits=plans[0].splits,
+                                                     ws=triton_fwd.varlen_workspace(q, plans[0].splits)
+                                                     if plans[0].splits > 1 else (None, None),
+                                                     paged=(bt, page, kc.shape[0]))
     launched = dispatch.kernel_fn(v_.kernel)[grid](*args, **kwargs)
     assert launched.asm["cubin"] == C.compile_offline(*variant_launch(v_)).cubin
 

@@ -583,8 +583,10 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
     if paged is not None and (local or cap) and not _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal,
-                                                                      local, cap, k_stride, paged, window):
-        # only the Hopper paged builds take a window or soft-cap: elsewhere, gather the pages first
+                                                                      local, cap, k_stride, paged, window) \
+            and not _grouped_varlen(q, k, max_seqlen_q):
+        # a window or soft-cap on a paged cache: the Hopper paged builds, the portable kernel's grouped paged builds
+        # (decode steps and drafts of grouped-query heads); elsewhere, gather the pages first
         k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride,
                                            paged, window if local else (-1, -1))
         k_stride, paged = 2, None
@@ -637,8 +639,29 @@ def _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal, local, cap, k
                           int(max_seqlen_k), window)
 
 
+def _varlen_group(q, k, d, max_q, interp) -> int:
+    """Query heads per tile of a varlen call on the portable kernel: the grouped-query heads as rows of one tile where
+    the queries per sequence are few (variants.VARLEN_GROUP_MAX_Q) at VARLEN_GROUP_HEAD_DIMS (any head dim on the
+    interpreter), else 1. Public: shapes and max_seqlen_q."""
+    heads, kv_heads = q.shape[1], k.shape[1]
+    return heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
+        and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1
+
+
+def _grouped_varlen(q, k, max_seqlen_q) -> bool:
+    """Whether a varlen call runs the portable kernel's grouped tiles (_varlen_group), where the paged builds take a
+    window and soft-cap (_varlen_call's page gather is not needed); False where the arguments are not yet known to be
+    well formed (the plan's checks then name what is wrong). Public: shapes and max_seqlen_q."""
+    if not all(isinstance(t, torch.Tensor) and t.dim() == 3 for t in (q, k)) or q.shape[-1] != k.shape[-1] \
+            or k.shape[1] < 1 or q.shape[1] % k.shape[1] \
+            or isinstance(max_seqlen_q, bool) or not isinstance(max_seqlen_q, Integral):
+        return False
+    return _varlen_group(q, k, q.shape[-1], int(max_seqlen_q), _interpreter_active()) > 1
+
+
 def _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride, paged, window=(-1, -1)):
-    """A paged call with a local window or a soft-cap, which no paged build implements (they would multiply the audited
+    """A paged call with a local window or a soft-cap that no paged build takes (the Hopper paged builds take them
+    where the rule sends a call there, the portable kernel's in its grouped form only: more would multiply the audited
     binaries): each sequence's pages copied into contiguous rows first, sequence b's at rows [b * M, (b + 1) * M), then
     the unpaged builds read its keys as (start, end) rows there (k_stride 2). M: the table's columns of pages (its
     width, as the paged kernels read it); with a window bounded on both sides (left, right >= 0; causal: right 0) only the
@@ -801,8 +824,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
                                                         paged=paged is not None), None, scale, max_q, 1, 1)
         return _keep_plan(sig, plan)
     # few queries per sequence: the group's heads as rows of one tile
-    group = heads // kv_heads if heads != kv_heads and max_q <= variants.VARLEN_GROUP_MAX_Q \
-        and (d in variants.VARLEN_GROUP_HEAD_DIMS or interp) else 1
+    group = _varlen_group(q, k, d, max_q, interp)
     splits = 1
     config = variants.varlen_config(d, interp)
     programs = -(-max_q * group // config.block_m) * (cu_seqlens_q.shape[0] - 1) * (heads // group)
@@ -904,8 +926,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     flash-attn's rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise
     torch operations. block_table (B, max_blocks_per_seq) int32: k_cache and v_cache are pages (num_blocks,
     page_block_size, H_kv, D), sequence b's position j in page block_table[b, j // page_block_size] (its capacity
-    max_blocks_per_seq x page_block_size); not with cache_batch_idx; with a binding window or softcap the pages are
-    first copied into contiguous rows (_gather_pages). cache_leftpad (B,)
+    max_blocks_per_seq x page_block_size); not with cache_batch_idx; with a binding window or softcap the grouped
+    decode builds read the pages where they take the call (grouped-query heads, at most 32 queries), the Hopper paged
+    builds where the rule sends it there, and otherwise the pages are first copied into contiguous rows
+    (_gather_pages). cache_leftpad (B,)
     int32 (public, as the lengths): sequence b's keys start at position cache_leftpad[b] of its cache row (flash-attn's
     semantics: keys cache_leftpad[b] .. cache_seqlens[b] + S_new - 1, causal alignment on those; new tokens still at
     cache_seqlens[b] and rotary positions absolute in the row; a start past the end is clamped to it, leaving no

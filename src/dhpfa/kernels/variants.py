@@ -415,8 +415,10 @@ INTERPRETER_DEFAULT = ("attn_fwd_tma", TileConfig(16, 16, 4, 1))
 # most SMs idle and the keys are long, each tile's key blocks are split across programs ("_split"; varlen_splits) and
 # attn_varlen_combine merges the parts.
 VARLEN_KERNEL = "attn_fwd_varlen"
-# (local, softcap, split, group, paged, page_blocks) -> name; paged caches (block_table) without windows or
-# soft-capping. Paged builds come in two forms, chosen on the host by the public page size: "_paged" reads a page index
+# (local, softcap, split, group, paged, page_blocks) -> name; paged caches (block_table) with a window or soft-capping
+# only in the grouped form (decode steps and drafts of grouped-query heads, session 34: the other paged calls with a
+# window or soft-cap take the Hopper paged builds or a copy of their pages, api._gather_pages, so that the binaries stay
+# 128 more rather than 480). Paged builds come in two forms, chosen on the host by the public page size: "_paged" reads a page index
 # per key (any page size), "_paged_blocks" one per key block (pages holding whole blocks: page_size % block_n == 0).
 # Session 23 run 7 (H200, paged / contiguous on the same keys, pages of 256): per block against per key, D=128 decode
 # x1.10 / x1.12, D=256 x1.08 / x1.20, 64-query prefill chunks D=128 x1.24 / x1.56, D=64 x1.18 / x1.56 (pages of 64).
@@ -426,7 +428,7 @@ VARLEN_KERNELS = {(local, softcap, split, group, paged, blocks): VARLEN_KERNEL +
                   + ("_paged" if paged else "") + ("_blocks" if blocks else "")
                   for local in (False, True) for softcap in (False, True) for split in (False, True)
                   for group in (False, True) for paged in (False, True) for blocks in (False, True)
-                  if not (paged and (local or softcap)) and not (blocks and not paged)}
+                  if not (paged and (local or softcap) and not group) and not (blocks and not paged)}
 VARLEN_PAGE_BLOCKS = True  # False: every paged call on the per-key form (for comparison)
 VARLEN_COMBINE = "attn_varlen_combine"
 VARLEN_COMBINES = {False: VARLEN_COMBINE, True: VARLEN_COMBINE + "_gqa"}
@@ -552,8 +554,9 @@ def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter:
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
     config = varlen_config(head_dim, interpreter)
-    if paged and (local or softcap):
-        raise ValueError("paged caches (block_table) run without a local window or soft-capping")
+    if paged and (local or softcap) and not group:
+        raise ValueError("paged caches (block_table) take a local window or soft-capping in the grouped builds only "
+                         "(group=True)")
     if page_blocks and not paged:
         raise ValueError("page_blocks: a form of the paged builds (paged=True)")
     secret = ("Q", "K", "V", "O", "LSE") + (("WS_O", "WS_L") if split else ())
@@ -685,7 +688,8 @@ def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool 
 def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
-    builds (block_table; no window or soft-cap), split or not, grouped or not, in both page forms; the combine
+    builds (block_table), split or not, grouped or not, in both page forms, and the grouped ones with a window and / or
+    soft-cap too; the combine
     kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim, causal
     flag and soft-capping, with a local window (not causal) or not, and their paged-cache builds alike."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
@@ -695,6 +699,10 @@ def varlen_variants():
         [varlen_variant(dt, d, c, split=split, group=group, paged=True, page_blocks=blocks) for blocks in (False, True)
          for group in (False, True) for split in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS) for c in (False, True)] + \
+        [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=True, paged=True, page_blocks=blocks)
+         for local, cap in ((True, False), (False, True), (True, True)) for blocks in (False, True)
+         for split in (False, True) for dt in DTYPES for d in VARLEN_GROUP_HEAD_DIMS
+         for c in ((False,) if local else (False, True))] + \
         [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
          for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
         [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=paged) for paged in (False, True)

@@ -101,8 +101,33 @@ def child():
             q = torch.randn(820, 8, d, device="cuda", dtype=dtype, generator=g)
             dhpfa.flash_attn_varlen_func(q, kc, torch.randn_like(kc), cu_q, cu_k, 2048, 768, causal=causal,
                                          window_size=window, softcap=cap, block_table=bt)
+    grouped_paged(g, dtype)
     torch.cuda.synchronize()
     print("child done")
+
+
+def grouped_paged(g, dtype):
+    """The portable kernel's grouped paged builds with a window and / or soft-cap (session 34): decode steps and 5-query
+    drafts of 8 heads over 2, pages of 256 (per block) and of 48 (per key), split across programs (few sequences) and
+    not (many), table entries and offsets out of range (clamped)."""
+    import torch
+
+    import dhpfa
+    from dhpfa.kernels import variants
+    for d in variants.VARLEN_GROUP_HEAD_DIMS:
+        for window, cap, causal in (((100, 0), 0.0, True), ((-1, -1), 20.0, True), ((37, 70), 20.0, False)):
+            for page, n_q, reps in ((256, 1, 1), (48, 5, 1), (256, 1, 40)):
+                kc = torch.randn(6 * 256 // page, page, 2, d, device="cuda", dtype=dtype, generator=g)
+                cols = 768 // page
+                bt = torch.randint(0, kc.shape[0], (3 * reps, cols), dtype=torch.int32, device="cuda",
+                                   generator=g)
+                bt[0, -1], bt[1, -1] = -1, 10 ** 6
+                lens_k = torch.tensor([300, 812, 10 ** 6] * reps, dtype=torch.int32, device="cuda")
+                cu_k = torch.cat((lens_k.new_zeros(1), lens_k.cumsum(0, dtype=torch.int32)))
+                cu_q = torch.arange(0, 3 * reps * n_q + 1, n_q, dtype=torch.int32, device="cuda")
+                q = torch.randn(3 * reps * n_q + 7, 8, d, device="cuda", dtype=dtype, generator=g)
+                dhpfa.flash_attn_varlen_func(q, kc, torch.randn_like(kc), cu_q, cu_k, n_q, 768, causal=causal,
+                                             window_size=window, softcap=cap, block_table=bt)
 
 
 def sanitizer_path():
@@ -143,3 +168,8 @@ def run_sanitizers(timeout=150):
 
 if __name__ == "__main__" and len(sys.argv) == 2 and sys.argv[1] == "child":
     child()
+elif __name__ == "__main__" and sys.argv[1:] == ["child", "grouped_paged"]:  # that part alone (a device run's check)
+    import torch
+    grouped_paged(torch.Generator(device="cuda").manual_seed(0), torch.bfloat16)
+    torch.cuda.synchronize()
+    print("child done")
