@@ -41,7 +41,7 @@ def leak_case(d, causal, page, samples):
     return res
 
 
-def decode_case(d, window, cap, samples, page=256):
+def decode_case(d, window, cap, samples, page=256, pipelined=False):
     """A decode step of DECODE_LENS_K keys (causal, 32 query heads over 8) with a window / soft-cap, pages of 256."""
     import dhpfa
     from dhpfa import api
@@ -57,7 +57,7 @@ def decode_case(d, window, cap, samples, page=256):
         return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k, v, cu_q, cu_k, 1, max(DECODE_LENS_K),
                                             causal=True, window_size=window, softcap=cap, block_table=table)
     api._PLANS.clear()
-    res = leak.run_leak(fn, (1, 32, len(lens_q), d, pages * page, 8), samples=samples)
+    res = leak.run_leak(fn, (1, 32, len(lens_q), d, pages * page, 8), samples=samples, pipelined=pipelined)
     res.update(lens_k=DECODE_LENS_K, d=d, window=window, softcap=cap, page=page,
                api_kernels=sorted({p.variant.kernel for p in api._PLANS.values()
                                    if isinstance(p, api._VarlenPlan) and p.variant is not None}))
@@ -69,22 +69,25 @@ def main():
     ap.add_argument("--samples", type=int, default=1000)
     ap.add_argument("--out", default="out/paged_leak")
     ap.add_argument("--decode", action="store_true")
+    ap.add_argument("--pipelined", action="store_true", help="decode: samples queued back to back (run_leak)")
     a = ap.parse_args()
     from dhpfa.measure import leak
     from varlen_counters import LENS
     os.makedirs(a.out, exist_ok=True)
     out = []
     for d, window, cap in DECODE_CASES if a.decode else ():
-        res = decode_case(d, window, cap, a.samples)
+        res = decode_case(d, window, cap, a.samples, pipelined=a.pipelined)
         out.append(res)
-        print(f"dudect paged decode D={d} window={window} softcap={cap} ({res['api_kernels']}):")
+        print(f"dudect paged decode D={d} window={window} softcap={cap} pipelined={a.pipelined} "
+              f"({res['api_kernels']}):")
         print(leak.format_table({"dhpfa": res}), flush=True)
     for d, causal, page in () if a.decode else CASES:
         res = leak_case(d, causal, page, a.samples)
         out.append(res)
         print(f"dudect paged D={d} causal={causal} page={page} lens {LENS} ({res['api_kernels']}):")
         print(leak.format_table({"dhpfa": res}), flush=True)
-    with open(os.path.join(a.out, "paged_leak_decode.json" if a.decode else "paged_leak.json"), "w") as fh:
+    name = ("paged_leak_decode" + ("_pipelined" if a.pipelined else "")) if a.decode else "paged_leak"
+    with open(os.path.join(a.out, name + ".json"), "w") as fh:
         json.dump(out, fh, indent=1, default=str)
 
 

@@ -608,7 +608,8 @@ VARLEN_SHAPES = [(1, 1, 1, 1, 1, 1, False), (1000, 37, 8, 2, 3, 999, False), (17
                                   "attn_fwd_sm90_varlen-bf16-d128-causal-m128n128w4s2x2pp",
                                   "attn_fwd_sm90_varlen_local_softcap-fp16-d256-full-m128n64w4s2x2pp",
                                   "attn_fwd_sm90_varlen_paged-bf16-d128-causal-m128n128w4s2x2pp",
-                                  "attn_fwd_sm90_varlen_local_softcap_paged-bf16-d256-full-m128n64w4s2x2pp"])
+                                  "attn_fwd_sm90_varlen_local_softcap_paged-bf16-d256-full-m128n64w4s2x2pp",
+                                  "attn_fwd_varlen_local_softcap_split_gqa_paged_blocks-bf16-d128-full-m64n64w4s3"])
 def test_every_varlen_shape_launches_the_audited_binary(name):
     """As above, for the varlen kernel: one binary whatever the totals, heads, batch, max_seqlen_q and strides
     (triton_fwd.VARLEN_SHAPE_ARGS)."""
@@ -634,6 +635,9 @@ no_table, _ = audit.audit_triton(*audit.variant_launch(p), public_params=("CU_Q"
 pb = variants.varlen_variant(torch.bfloat16, 128, False, group=True, paged=True, page_blocks=True)
 blocks, _ = audit.audit_triton(*audit.variant_launch(pb), public_params=pb.public_loads)
 blocks_no_table, _ = audit.audit_triton(*audit.variant_launch(pb), public_params=("CU_Q", "CU_K"))
+pw = variants.varlen_variant(torch.float16, 256, False, local=True, softcap=True, split=True, group=True, paged=True)
+window_paged, _ = audit.audit_triton(*audit.variant_launch(pw), public_params=pw.public_loads)
+window_paged_no_table, _ = audit.audit_triton(*audit.variant_launch(pw), public_params=("CU_Q", "CU_K"))
 hv = variants.varlen_sm90_variant(torch.bfloat16, 128, True)
 hopper, _ = audit.audit_triton(*audit.variant_launch(hv), public_params=hv.public_loads)
 hopper_undeclared, _ = audit.audit_triton(*audit.variant_launch(hv))
@@ -651,8 +655,8 @@ print(json.dumps({"declared": [r.by_kind() for r in declared], "undeclared": [r.
                   "window_undeclared": [r.by_kind() for r in window_undeclared],
                   "hopper_paged": [r.by_kind() for r in hopper_paged],
                   "hopper_no_table": [r.by_kind() for r in hopper_no_table],
-                  "paged": [r.by_kind() for r in paged + blocks],
-                  "paged_no_table": [r.by_kind() for r in no_table],
+                  "paged": [r.by_kind() for r in paged + blocks + window_paged],
+                  "paged_no_table": [r.by_kind() for r in no_table + window_paged_no_table],
                   "blocks_no_table": [r.by_kind() for r in blocks_no_table]}))
 """
 
@@ -667,10 +671,10 @@ def test_varlen_schedule_is_public_only_through_its_declared_offsets():
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert all(sum(r.values()) == 0 for r in out["declared"]), out
     assert sum(r["branch"] for r in out["undeclared"]) > 0 and sum(r["address"] for r in out["undeclared"]) > 0, out
-    # paged builds (both page forms): clean with the block table public too (BT), flagged (addresses) with only the
-    # offsets public
+    # paged builds (both page forms; and the grouped one with a window and soft-cap, session 34): clean with the block
+    # table public too (BT), flagged (addresses) with only the offsets public
     assert all(sum(r.values()) == 0 for r in out["paged"]), out
-    assert sum(r["address"] for r in out["paged_no_table"]) > 0, out
+    assert all(r["address"] > 0 for r in out["paged_no_table"]), out
     assert sum(r["address"] for r in out["blocks_no_table"]) > 0, out
     # the Hopper varlen kernel (attn_fwd_sm90_varlen): its tile's existence, key blocks and TMA coordinates follow the
     # offsets; clean with them public, flagged without (and its local, soft-capping build: session 31)

@@ -123,11 +123,15 @@ def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, see
             pending = batch
         collect(pending)
     ref = times["random"]
-    out = {"random": {"n": len(ref), "median_us": stats.median(ref)}}
+
+    def spread(xs):  # the 10th and 90th percentiles (a bimodal class shows there, not in the median alone)
+        s = sorted(xs)
+        return [s[int(len(s) * 0.1)], s[min(len(s) - 1, int(len(s) * 0.9))]]
+    out = {"random": {"n": len(ref), "median_us": stats.median(ref), "p10_p90_us": spread(ref)}}
     for c in classes:
         t = stats.welch_t(times[c], ref)
         out[c] = {"t": t, "leak": stats.is_leak(t), "n": len(times[c]), "median_us": stats.median(times[c]),
-                  "random_median_us": stats.median(ref)}
+                  "random_median_us": stats.median(ref), "p10_p90_us": spread(times[c])}
     out["calibration_ok"] = not out["fixed-random"]["leak"] if "fixed-random" in out else None
     out["pipelined"] = pipelined
     out["calls"] = warmup + (PRIME if pipelined else 0) + len(labels)
