@@ -2,9 +2,10 @@
 (public, fixed), mixed lengths (offsets fixed: public), through flash_attn_varlen_func (on Hopper the paged Gluon build
 `attn_fwd_sm90_varlen_paged` at these shapes). --decode: decode steps instead (one query per sequence, 32 query heads
 over 8, varlen_counters.DECODE_LENS_K keys, pages of 256) with a window and / or soft-cap, on the portable kernel's
-grouped paged builds (session 34). Writes paged_leak.json and prints each case's table.
+grouped paged builds (session 34). --window-softcap: the mixed lengths with a window and / or soft-cap (WINDOW_CASES:
+the Hopper paged builds with them). Writes paged_leak*.json and prints each case's table.
 
-    PYTHONPATH=src python3 scripts/paged_leak.py --samples 1000 [--decode] --out $OUT
+    PYTHONPATH=src python3 scripts/paged_leak.py --samples 1000 [--decode [--pipelined] | --window-softcap] --out $OUT
 """
 import argparse
 import json
@@ -16,10 +17,12 @@ sys.path.insert(0, os.path.join(ROOT, "src"))
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 
 CASES = [(128, True, 256), (128, False, 128), (256, True, 64)]  # (head dim, causal, page rows)
+# --window-softcap: the Hopper paged builds with a window and / or soft-cap (session 33's, measured in session 34)
+WINDOW_CASES = [(128, True, 256, (1023, 0), 0.0), (256, True, 64, (1023, 0), 50.0), (128, False, 128, (-1, -1), 30.0)]
 DECODE_CASES = [(128, (1023, 0), 0.0), (256, (1023, 0), 50.0), (128, (-1, -1), 30.0)]  # (head dim, window, softcap)
 
 
-def leak_case(d, causal, page, samples):
+def leak_case(d, causal, page, samples, window=(-1, -1), cap=0.0):
     import dhpfa
     from dhpfa import api
     from dhpfa.measure import leak
@@ -32,10 +35,10 @@ def leak_case(d, causal, page, samples):
     def fn(q, k, v):  # (1, H, total, D) buffers; k, v viewed as (pages, page, H, D)
         k, v = (t.transpose(1, 2)[0].unflatten(0, (pages, page)) for t in (k, v))
         return dhpfa.flash_attn_varlen_func(q.transpose(1, 2)[0], k, v, cu, cu, max(LENS), max(LENS), causal=causal,
-                                            block_table=table)
+                                            window_size=window, softcap=cap, block_table=table)
     api._PLANS.clear()
     res = leak.run_leak(fn, (1, h, sum(LENS), d, pages * page, h), samples=samples)
-    res.update(lens=LENS, d=d, causal=causal, page=page,
+    res.update(lens=LENS, d=d, causal=causal, page=page, window=window, softcap=cap,
                api_kernels=sorted({p.variant.kernel for p in api._PLANS.values()
                                    if isinstance(p, api._VarlenPlan) and p.variant is not None}))
     return res
@@ -69,6 +72,7 @@ def main():
     ap.add_argument("--samples", type=int, default=1000)
     ap.add_argument("--out", default="out/paged_leak")
     ap.add_argument("--decode", action="store_true")
+    ap.add_argument("--window-softcap", action="store_true", help="WINDOW_CASES instead of CASES")
     ap.add_argument("--pipelined", action="store_true", help="decode: samples queued back to back (run_leak)")
     a = ap.parse_args()
     from dhpfa.measure import leak
@@ -81,12 +85,15 @@ def main():
         print(f"dudect paged decode D={d} window={window} softcap={cap} pipelined={a.pipelined} "
               f"({res['api_kernels']}):")
         print(leak.format_table({"dhpfa": res}), flush=True)
-    for d, causal, page in () if a.decode else CASES:
-        res = leak_case(d, causal, page, a.samples)
+    cases = [c + ((-1, -1), 0.0) for c in CASES] if not a.window_softcap else WINDOW_CASES
+    for d, causal, page, window, cap in () if a.decode else cases:
+        res = leak_case(d, causal, page, a.samples, window, cap)
         out.append(res)
-        print(f"dudect paged D={d} causal={causal} page={page} lens {LENS} ({res['api_kernels']}):")
+        print(f"dudect paged D={d} causal={causal} page={page} window={window} softcap={cap} lens {LENS} "
+              f"({res['api_kernels']}):")
         print(leak.format_table({"dhpfa": res}), flush=True)
-    name = ("paged_leak_decode" + ("_pipelined" if a.pipelined else "")) if a.decode else "paged_leak"
+    name = ("paged_leak_decode" + ("_pipelined" if a.pipelined else "")) if a.decode else \
+        "paged_leak" + ("_window_softcap" if a.window_softcap else "")
     with open(os.path.join(a.out, name + ".json"), "w") as fh:
         json.dump(out, fh, indent=1, default=str)
 
