@@ -601,13 +601,19 @@ def test_gpu_sequences_against_float64(d, causal, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("portable", [False, True])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("softcap,window,causal", [(0.0, (256, 0), True), (0.0, (100, 100), False),
                                                     (30.0, (-1, -1), True), (10.0, (300, 7), False)])
-def test_gpu_windows_and_softcap_against_float64(softcap, window, causal, d, dtype):
+def test_gpu_windows_and_softcap_against_float64(softcap, window, causal, d, dtype, portable, monkeypatch):
     """Local windows and soft-capping on the GPU binaries (64-row tiles: windows narrower and wider than a tile),
-    mixed lengths, spread-out scores where the cap matters; then repeated calls bitwise equal."""
+    mixed lengths, spread-out scores where the cap matters; then repeated calls bitwise equal. portable: the Hopper
+    varlen builds off (variants.VARLEN_SM90_MIN_Q None), so every head dim runs the portable kernel (its soft-cap by
+    MUFU.TANH since session 34)."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    if portable:
+        monkeypatch.setattr(variants, "VARLEN_SM90_MIN_Q", None)
     lens_q, lens_k = [1, 300, 1100, 77], [40, 300, 1100, 500]
     q, k, v, cu_q, cu_k, out, lse = run_case(lens_q, lens_k, 4, 2, d, causal, dtype, "cuda", seed=d, window=window,
                                              softcap=softcap, spread=3.0)
@@ -615,6 +621,8 @@ def test_gpu_windows_and_softcap_against_float64(softcap, window, causal, d, dty
         o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1100, 1100, causal=causal, window_size=window,
                                           softcap=softcap)
         assert torch.equal(o2, out)
+    if portable:
+        assert _plan_kernels() and all(n in variants.VARLEN_KERNELS.values() for n in _plan_kernels())
 
 
 @pytest.mark.gpu

@@ -13,7 +13,8 @@ import triton.language as tl
 
 from .block_info import kv_bounds, kv_bounds_rows, mask_scores, mask_window, query_tile, query_tile_magic, \
     window_bounds
-from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct
+from .ctmath import LOG2E, finalize_rows, online_softmax_step, tanh_ct, tanh_mufu
+from .variants import VARLEN_INTERPRETER
 
 # Integer shape arguments are not specialised, so one binary serves every sequence length and head
 # count: the set of binaries is exactly the variant list the auditor reads (see variants.py).
@@ -136,7 +137,9 @@ def _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, offs_m, o
         else:
             k = tl.load(k_ptrs)
         qk = tl.dot(q, k, input_precision=DOT_PRECISION)
-        if SOFTCAP:
+        if SOFTCAP == 2:  # the GPU builds: one MUFU.TANH per score
+            qk = tanh_mufu(qk * cap_in)
+        elif SOFTCAP:  # the interpreter (no inline PTX): 1 - 2 / (2^(2x log2 e) + 1)
             qk = tanh_ct(qk * cap_in)
         if MASKED:
             if LOCAL:
@@ -320,7 +323,8 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     attn_varlen_combine merges them (decode steps over long keys on few programs).
     LOCAL: flash-attn's window_size (public WIN_LEFT / WIN_RIGHT; an unbounded side is WINDOW_UNBOUNDED); causal
     calls with a window run as LOCAL with WIN_RIGHT = 0. SOFTCAP: flash-attn's softcap, scores softcap * tanh(q.k *
-    scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap).
+    scale / softcap) (qk_scale = softcap * log2(e), cap_in = scale / softcap); 2 (the GPU builds) takes tanh from
+    MUFU.TANH, 1 (the interpreter's tiles) from MUFU.EX2 and a reciprocal (session 34; ctmath.tanh_mufu / tanh_ct).
     PAGED: k and v are a paged cache, (NUM_PAGES * PAGE, H_KV, D) rows; sequence b's key j (its offsets give its
     length; they are logical, so TOTAL_K bounds nothing here) is row BT[b, j // PAGE] * PAGE + j % PAGE (BT the int32
     block table, BT_COLS columns, row stride stride_bt; public loads, as the offsets), and a sequence is cut to
@@ -558,6 +562,11 @@ def softcap_scales(softmax_scale, softcap):
     return float(softmax_scale) * LOG2E, 1.0
 
 
+# The soft-cap's tanh on the GPU builds: MUFU.TANH (session 34); False: the exponential form the interpreter's tiles
+# keep (for A/B: scripts/softcap_tanh_ab.py; the audited binaries are the MUFU.TANH ones)
+SOFTCAP_MUFU = True
+
+
 def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, softmax_scale, causal, config,
                        local=False, window=(-1, -1), softcap=0.0, group=1, splits=1, ws=(None, None), k_stride=1,
                        paged=None, page_blocks=False):
@@ -586,7 +595,8 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     args = (q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, ws_o, ws_l, qk_scale, cap_in,
             *st(q), *st(k), *st(v), *st(out), heads, heads_kv, total_q, total_k, left, right, group, splits, k_stride)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m,
-                  BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local), SOFTCAP=softcap > 0,
+                  BLOCK_N=config.block_n, CAUSAL=bool(causal), LOCAL=bool(local),
+                  SOFTCAP=0 if not softcap > 0 else 2 if SOFTCAP_MUFU and config != VARLEN_INTERPRETER else 1,
                   SPLIT=splits > 1, GROUP=group > 1, DOT_PRECISION=dot_precision(q.dtype), num_warps=config.num_warps,
                   num_stages=config.num_stages)
     if paged is not None:
