@@ -114,8 +114,8 @@ def run(label, lens, d, causal, window, cap, rounds, dense_shape=None):
 
 def leak_test(d, window, cap, samples):
     """dudect classes (dhpfa.measure.leak) on one call of 6 mixed-length sequences (offsets fixed: public) with a window
-    and / or soft-cap, through the API (the Hopper builds at D=256 under the rule; D=128 soft-capped calls of these
-    lengths take the portable kernel)."""
+    and / or soft-cap, through the API (the Hopper builds at D=256 and, since session 31's rule, D=128; D=64 runs the
+    portable kernel, its soft-cap by MUFU.TANH since session 34)."""
     from dhpfa.measure import leak
     lens = mixed(seed=1)[:6]
     h = 16
@@ -152,7 +152,7 @@ def main():
     if a.leak_samples:
         from dhpfa.measure import leak
         out = []
-        for d, window, cap in ((256, (1023, 0), 50.0), (128, (1023, 0), 30.0)):
+        for d, window, cap in ((256, (1023, 0), 50.0), (128, (1023, 0), 30.0), (64, (-1, 0), 30.0)):
             res = leak_test(d, window, cap, a.leak_samples)
             out.append(res)
             print(f"dudect D={d} window {window} softcap {cap} ({res['api_kernels']}):")
