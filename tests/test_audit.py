@@ -431,7 +431,11 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
-    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 400 and len(combine) == 20
+    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 528 and len(combine) == 20
+    # the portable kernel's grouped paged builds with a window and / or soft-cap (session 34): 3 option sets x split or
+    # not x two page forms x 4 head dims x 2 dtypes, the soft-capped ones causal or not
+    assert sum(r["variant"].startswith("attn_fwd_varlen") and "_gqa_paged" in r["variant"]
+               and ("_local" in r["variant"] or "_softcap" in r["variant"]) for r in attn) == 128
     # 4 head dims x 2 dtypes: causal or not, with a window (not causal), each soft-capped or not; and as many paged
     # builds (session 32: without a window or soft-cap; session 33: with them)
     assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") for r in attn) == 96

@@ -304,7 +304,15 @@ def test_every_shipped_variant_matches_float64(variant):
                         {(bb, hh) for bb in (0, b - 1) for hh in heads}, TOL[dt])
 
 
-@pytest.mark.parametrize("variant", variants.shipped_variants(), ids=lambda v: v.name)
+def _full_grid_params():
+    """Every shipped variant; those split 16 ways or more across programs in one pytest-xdist group (their workspaces
+    on this grid take up to 20 GB each: several at once beside other workers ran an 80 GB H100 out of memory, session
+    34), which `-n N --dist loadgroup` runs on one worker, one at a time."""
+    return [pytest.param(v, marks=pytest.mark.xdist_group("big_workspace")) if v.config.split_kv >= 16 else v
+            for v in variants.shipped_variants()]
+
+
+@pytest.mark.parametrize("variant", _full_grid_params(), ids=lambda v: v.name)
 def test_every_shipped_variant_on_a_full_grid(variant):
     """Each variant on a 16K-token grid (S = 1024: thousands of programs at 64-row tiles), as the tuner runs
     it, 10 calls queued back to back. The per-variant test above runs small grids, where a race between
