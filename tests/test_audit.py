@@ -426,8 +426,9 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     rep = json.loads(stdout)
     from dhpfa.kernels import variants
     from dhpfa.audit import audited_kernels
-    assert len(audited_kernels()) == 5  # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16)
-    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 5  # + those kernels
+    # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16); kvcache_bounds' five forms (session 34)
+    assert len(audited_kernels()) == 10
+    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 10  # + those kernels
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
@@ -698,6 +699,8 @@ from dhpfa.audit.compile import compile_offline
 from dhpfa.kernels import triton_fwd
 out = {}
 for name, fn, args, kwargs, public in triton_fwd.audited_kernels():
+    if not name.startswith("varlen_equal_guard"):
+        continue
     declared, _ = audit.audit_triton(fn, args, kwargs, public_params=public)
     undeclared, _ = audit.audit_triton(fn, args, kwargs)
     dt = args[0].dtype
@@ -711,6 +714,37 @@ for name, fn, args, kwargs, public in triton_fwd.audited_kernels():
                  "audited": compile_offline(fn, args, kwargs).sha256, "shapes": sorted(shapes)}
 print(json.dumps(out))
 """
+
+
+_BOUNDS_BINARY = """
+import json, torch
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import triton_fwd
+out = {}
+for name, fn, args, kwargs, public in triton_fwd.audited_kernels():
+    if not name.startswith("kvcache_bounds"):
+        continue
+    shapes = set()
+    for b, s_new, sc in ((1, 0, 1), (16, 16, 4096), (300, 1, 77), (7, 3, 2 ** 30)):
+        lens = torch.empty(b, dtype=torch.int32)
+        _, a, kw = triton_fwd.kvcache_bounds_args(lens, lens, lens, torch.empty(2 * b, dtype=torch.int32), s_new, sc,
+                                                  kwargs["PAGED"], kwargs["HAS_LEFTPAD"], kwargs["HAS_IDX"])
+        shapes.add(compile_offline(fn, a, kw).sha256)
+    out[name] = {"audited": compile_offline(fn, args, kwargs).sha256, "shapes": sorted(shapes)}
+print(json.dumps(out))
+"""
+
+
+def test_kvcache_bounds_is_one_binary_per_form():
+    """triton_fwd.kvcache_bounds (flash_attn_with_kvcache's key rows in one launch, session 34): one binary per form
+    (paged; with cache_leftpad and / or cache_batch_idx) whatever the batch, new tokens and cache rows (its integer
+    arguments are not specialised), the one the audit reads."""
+    res = subprocess.run([sys.executable, "-c", _BOUNDS_BINARY], cwd=ROOT, env=_env(), capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out) == 5, out
+    assert all(v["shapes"] == [v["audited"]] for v in out.values()), out
 
 
 def test_equal_length_guard_branches_only_on_its_declared_offsets():

@@ -1377,6 +1377,49 @@ def test_kvcache_paged_against_float64(grouped, rotary):
 
 
 @interp
+def _bounds_by_torch(lens, leftpad, idx, s_new, sc, paged):
+    """The (start, end) rows as flash_attn_with_kvcache formed them before session 34 (seven torch operations), in int64
+    (no wrap-around at lengths near 2^31)."""
+    ends = torch.clamp(lens.long() + s_new, 0, sc)
+    rows = idx.long() if idx is not None else torch.arange(lens.shape[0], device=lens.device)
+    start = torch.zeros_like(ends) if paged else rows * sc
+    first = start if leftpad is None else start + torch.minimum(torch.clamp(leftpad.long(), min=0), ends)
+    return torch.stack((first, start + ends), 1).reshape(-1).to(torch.int32)
+
+
+def _check_kvcache_bounds(device):
+    gen = torch.Generator().manual_seed(34)
+    for b in (1, 5, 130, 300):  # 300: three programs of 128
+        for paged, pad, with_idx in ((True, False, False), (False, False, False), (False, True, False),
+                                     (False, False, True), (False, True, True)):
+            sc, s_new = 1000, int(torch.randint(0, 5, (1,), generator=gen))
+            lens = torch.randint(-20, 1100, (2 * b,), generator=gen).to(torch.int32)[::2]  # strided: copied first
+            lens[0] = 2 ** 31 - 1
+            leftpad = torch.randint(-30, 1100, (b + 1,), generator=gen).to(torch.int32)[1:] if pad else None
+            idx = torch.randperm(b, generator=gen).to(torch.int32) if with_idx else None
+            lens, leftpad, idx = (t.to(device) if t is not None else None for t in (lens, leftpad, idx))
+            got = api._kvcache_bounds(lens, leftpad, idx, s_new, sc, paged)
+            assert torch.equal(got.cpu(), _bounds_by_torch(lens, leftpad, idx, s_new, sc, paged).cpu()), \
+                (b, paged, pad, with_idx)
+
+
+@interp
+def test_kvcache_bounds_match_the_torch_form():
+    """api._kvcache_bounds (one launch of triton_fwd.kvcache_bounds, session 34) gives the (start, end) rows the torch
+    form gave: lengths past the cache, negative and past the end (clamped), a length of 2^31 - 1, cache_leftpad past the
+    end and negative, cache_batch_idx permuted, paged (start 0), new tokens; strided and offset inputs (copied first),
+    more sequences than one program takes."""
+    _check_kvcache_bounds("cpu")
+
+
+@pytest.mark.gpu
+def test_gpu_kvcache_bounds_match_the_torch_form():
+    """As test_kvcache_bounds_match_the_torch_form, on the GPU binary (and its fast launcher from the second call of a
+    key on: each case runs twice)."""
+    _check_kvcache_bounds("cuda")
+    _check_kvcache_bounds("cuda")
+
+
 def test_kvcache_strided_cache_is_refused():
     kc, vc, gen = _cache(b=2, sc=40)
     q = torch.randn(2, 1, 2, 32, generator=gen).half()

@@ -984,7 +984,6 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         raise ValueError("k, v: pass both new-token tensors or neither")
     if (rotary_cos is not None or rotary_sin is not None) and k is None:
         raise ValueError("rotary_cos, rotary_sin: rotary embeddings apply to the new tokens; pass k and v too")
-    rows = idx if idx is not None else torch.arange(b, device=device)  # each sequence's cache row
     if k is not None:
         for name, t in (("k", k), ("v", v)):
             _check_tensor(name, t, 4, "(batch, seqlen_new, heads_kv, head_dim)")
@@ -1004,6 +1003,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             k_cache[pages, pos % page] = k
             v_cache[pages, pos % page] = v
         else:
+            rows = idx if idx is not None else torch.arange(b, device=device)  # each sequence's cache row
             k_cache[rows[:, None], pos] = k
             v_cache[rows[:, None], pos] = v
     # every sequence has at most sc keys: a window side that hides nothing at (sq, sc) hides nothing in any of them
@@ -1019,16 +1019,38 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                                        causal=causal, return_lse=True)
             return (out, lse) if return_softmax_lse else out
     # (start, end) rows of each sequence's keys: within its cache row (from cache_leftpad, clamped to [0, end]), or
-    # logical rows [0, n) of its pages (a length past the cache is clamped to it)
-    ends = torch.clamp(lens + s_new, 0, sc)
-    start = torch.zeros_like(ends) if paged else rows.to(torch.int32) * sc
-    first = start if cache_leftpad is None else start + torch.minimum(torch.clamp(cache_leftpad, min=0), ends)
-    bounds = torch.stack((first, start + ends), 1).reshape(-1)
+    # logical rows [0, n) of its pages (a length past the cache is clamped to it); one launch (kvcache_bounds)
+    bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged)
     n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
     out, lse = _batched_varlen(q, k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d), bounds, sc,
                                softmax_scale, causal, local, window, cap, k_stride=2,
                                paged=(block_table, page) if paged else None)
     return (out, lse) if return_softmax_lse else out
+
+
+KVCACHE_BOUNDS_FUSED = True  # False: the torch form of session 33 (scripts/kvcache_bounds_ab.py's A/B)
+
+
+def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged):
+    """flash_attn_with_kvcache's (start, end) key rows, (2B,) int32, by one launch of triton_fwd.kvcache_bounds (seven
+    small torch operations before session 34): lens, leftpad, idx (B,) int32 (checked; leftpad, idx may be None),
+    copied first where not contiguous and 16-byte aligned (the binary's specialisation). Public: lengths, rows, pads."""
+    from .kernels import dispatch
+    if not KVCACHE_BOUNDS_FUSED:
+        ends = torch.clamp(lens + s_new, 0, sc)
+        rows = idx if idx is not None else torch.arange(lens.shape[0], device=lens.device)
+        start = torch.zeros_like(ends) if paged else rows.to(torch.int32) * sc
+        first = start if leftpad is None else start + torch.minimum(torch.clamp(leftpad, min=0), ends)
+        return torch.stack((first, start + ends), 1).reshape(-1)
+
+    def tidy(t):
+        aligned = t is None or (t.stride(0) == 1 and t.data_ptr() % 16 == 0)
+        return t if aligned else t.clone(memory_format=torch.contiguous_format)
+    lens, leftpad, idx = tidy(lens), tidy(leftpad), tidy(idx)
+    bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
+    with _on_device(lens):
+        dispatch.launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged)
+    return bounds
 
 
 def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False,

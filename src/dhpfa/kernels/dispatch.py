@@ -222,6 +222,30 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
     return launchers[0] if len(launchers) == 1 else _Pair(*launchers)
 
 
+_bounds_launchers = {}  # (device, batch, s_new, cache rows, flags) -> kvcache_bounds' _Launcher (or None)
+
+
+def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
+    """Launch triton_fwd.kvcache_bounds on the current device: lens, leftpad, idx (B,) int32, contiguous and 16-byte
+    aligned (leftpad, idx None where absent), bounds (2B,) int32. Later calls with the same public metadata take the
+    launcher this first one made."""
+    from . import triton_fwd
+    has_pad, has_idx = leftpad is not None, idx is not None
+    tensors = (lens, leftpad if has_pad else lens, idx if has_idx else lens, bounds)
+    key = (lens.device, lens.shape[0], int(s_new), int(sc), bool(paged), has_pad, has_idx)
+    launcher = _bounds_launchers.get(key)
+    if launcher is not None and _fast_path_allowed():
+        return launcher(tensors, 1.0, lens.device.index)
+    fn = triton_fwd.kvcache_bounds
+    grid, args, kwargs = triton_fwd.kvcache_bounds_args(*tensors, s_new, sc, paged, has_pad, has_idx)
+    kernel = fn[grid](*args, **kwargs)
+    if lens.is_cuda and _fast_path_allowed():
+        if len(_bounds_launchers) >= MAX_LAUNCHERS:
+            _bounds_launchers.clear()
+        _bounds_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
+    return kernel
+
+
 def launch_equal_guard(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k):
     """Launch triton_fwd.varlen_equal_guard (after a varlen call's dense run: out (B, S, H, D) and lse (B, H, S))
     through the JIT; returns a launcher for later calls with the same public metadata (the caller keys it), called as
@@ -536,3 +560,4 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale, const
 
 def clear_launchers():
     _launchers.clear()
+    _bounds_launchers.clear()

@@ -532,14 +532,60 @@ def equal_guard_args(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seq
     return (batch,), args, dict(CHUNK=GUARD_CHUNK, num_warps=4)
 
 
+@triton.jit(do_not_specialize=["B", "S_NEW", "SC"])
+def kvcache_bounds(LENS, LEFTPAD, IDX, BOUNDS, B, S_NEW, SC, PAGED: tl.constexpr, HAS_LEFTPAD: tl.constexpr,
+                   HAS_IDX: tl.constexpr, BLOCK: tl.constexpr):
+    """flash_attn_with_kvcache's (start, end) key rows of each of B sequences, into BOUNDS (2B,) int32, in one launch
+    (session 34; it replaced seven small torch operations per call): end = clamp(LENS[b] + S_NEW, 0, SC) keys; start
+    = the sequence's cache row (IDX[b] with HAS_IDX, else b) x SC, or 0 (PAGED: logical rows of its pages); the first
+    key row start + clamp(LEFTPAD[b], 0, end) with HAS_LEFTPAD. Sums in int64, stored as int32 (the API keeps the
+    cache's rows below 2^31). Public: every value it loads (lengths, rows, pads: declared public), shapes."""
+    i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    ok = i < B
+    ends = tl.minimum(tl.maximum(tl.load(LENS + i, mask=ok, other=0).to(tl.int64) + S_NEW, 0), SC)
+    if PAGED:
+        start = tl.zeros([BLOCK], dtype=tl.int64)
+    elif HAS_IDX:
+        start = tl.load(IDX + i, mask=ok, other=0).to(tl.int64) * SC
+    else:
+        start = i.to(tl.int64) * SC
+    first = start
+    if HAS_LEFTPAD:
+        first = start + tl.minimum(tl.maximum(tl.load(LEFTPAD + i, mask=ok, other=0).to(tl.int64), 0), ends)
+    tl.store(BOUNDS + 2 * i, first.to(tl.int32), mask=ok)
+    tl.store(BOUNDS + 2 * i + 1, (start + ends).to(tl.int32), mask=ok)
+
+
+KVCACHE_BOUNDS_BLOCK = 128  # sequences a program
+
+
+def kvcache_bounds_args(lens, leftpad, idx, bounds, s_new, sc, paged, has_leftpad, has_idx):
+    """(grid, args, kwargs) of kvcache_bounds: lens, leftpad, idx (B,) int32 (an absent one passed as lens, unread),
+    bounds (2B,) int32."""
+    batch = lens.shape[0]
+    grid = (triton.cdiv(batch, KVCACHE_BOUNDS_BLOCK),)
+    return grid, (lens, leftpad, idx, bounds, batch, int(s_new), int(sc)), \
+        dict(PAGED=bool(paged), HAS_LEFTPAD=bool(has_leftpad), HAS_IDX=bool(has_idx), BLOCK=KVCACHE_BOUNDS_BLOCK,
+             num_warps=4)
+
+
 def audited_kernels():
-    """The guard's binaries for `dhpfa audit` (one per output dtype): (name, fn, args, kwargs, public_params)."""
+    """The guard's binaries for `dhpfa audit` (one per output dtype), and kvcache_bounds' (paged; unpaged with and
+    without cache_batch_idx and cache_leftpad): (name, fn, args, kwargs, public_params)."""
     out = []
     for dt, label in ((torch.float16, "fp16"), (torch.bfloat16, "bf16")):
         cu = torch.empty(3, dtype=torch.int32)
         _, args, kwargs = equal_guard_args(torch.empty(2, 70, 3, 64, dtype=dt), torch.empty(2, 3, 70), cu,
                                            torch.empty_like(cu), 70, 90)
         out.append((f"varlen_equal_guard-{label}", varlen_equal_guard, args, kwargs, ("CU_Q", "CU_K")))
+    for paged, pad, idx in ((True, False, False), (False, False, False), (False, True, False), (False, False, True),
+                            (False, True, True)):
+        lens = torch.empty(5, dtype=torch.int32)
+        _, args, kwargs = kvcache_bounds_args(lens, torch.empty_like(lens), torch.empty_like(lens),
+                                              torch.empty(10, dtype=torch.int32), 1, 300, paged, pad, idx)
+        name = "kvcache_bounds" + ("-paged" if paged else "") + ("-leftpad" if pad else "") + ("-idx" if idx else "")
+        out.append((name, kvcache_bounds, args, kwargs, ("LENS",) + (("LEFTPAD",) if pad else ())
+                    + (("IDX",) if idx else ())))
     return out
 
 
