@@ -443,13 +443,16 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert sum(r["variant"].startswith("attn_fwd_sm90_varlen_local") for r in attn) == 32
     assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") and r["variant"].split("-")[0].endswith("_paged")
                for r in attn) == 48
-    assert sum("_paged" in r["variant"] for r in attn) == 208  # (their declaration: test_varlen_schedule_is_public_...)
-    assert sum("_paged_blocks" in r["variant"] for r in attn) == 80  # the per-block page form
+    # (their declaration: test_varlen_schedule_is_public_...; session 34: + the 128 grouped window / soft-cap builds)
+    assert sum("_paged" in r["variant"] for r in attn) == 336
+    assert sum("_paged_blocks" in r["variant"] for r in attn) == 144  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])
     assert sum("varlen_equal_guard" in r["variant"] and "(public: CU_Q, CU_K)" in r["variant"]
                for r in rep["rows"]) == 2
+    assert sum(r["variant"].startswith("kvcache_bounds") and "(public: LENS" in r["variant"]
+               for r in rep["rows"]) == 5
     assert elapsed < 900, f"audit took {elapsed:.0f} s"
 
 
