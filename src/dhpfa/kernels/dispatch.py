@@ -239,7 +239,7 @@ def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
     fn = triton_fwd.kvcache_bounds
     grid, args, kwargs = triton_fwd.kvcache_bounds_args(*tensors, s_new, sc, paged, has_pad, has_idx)
     kernel = fn[grid](*args, **kwargs)
-    if lens.is_cuda and _fast_path_allowed():
+    if lens.is_cuda and _fast_path_allowed() and key not in _bounds_launchers:  # (None kept: no fast path, not again)
         if len(_bounds_launchers) >= MAX_LAUNCHERS:
             _bounds_launchers.clear()
         _bounds_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)

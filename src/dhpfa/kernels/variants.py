@@ -418,8 +418,8 @@ VARLEN_KERNEL = "attn_fwd_varlen"
 # (local, softcap, split, group, paged, page_blocks) -> name; paged caches (block_table) with a window or soft-capping
 # only in the grouped form (decode steps and drafts of grouped-query heads, session 34: the other paged calls with a
 # window or soft-cap take the Hopper paged builds or a copy of their pages, api._gather_pages, so that the binaries stay
-# 128 more rather than 480). Paged builds come in two forms, chosen on the host by the public page size: "_paged" reads a page index
-# per key (any page size), "_paged_blocks" one per key block (pages holding whole blocks: page_size % block_n == 0).
+# 128 more rather than 480). Paged builds come in two forms, chosen on the host by the public page size: "_paged"
+# reads a page index per key (any page size), "_paged_blocks" one per key block (pages holding whole blocks: page_size % block_n == 0).
 # Session 23 run 7 (H200, paged / contiguous on the same keys, pages of 256): per block against per key, D=128 decode
 # x1.10 / x1.12, D=256 x1.08 / x1.20, 64-query prefill chunks D=128 x1.24 / x1.56, D=64 x1.18 / x1.56 (pages of 64).
 # Both forms in one binary (session 22 run 4) made decode slower in both, so they are separate builds.
@@ -585,8 +585,8 @@ VARLEN_SM90_KERNEL = "attn_fwd_sm90_varlen"
 VARLEN_SM90_KERNELS = {(local, cap): VARLEN_SM90_KERNEL + ("_local" if local else "") + ("_softcap" if cap else "")
                        for local in (False, True) for cap in (False, True)}
 # ... and its paged-cache builds (session 32: block_table, pages of a multiple of the build's key block; session 33:
-# with a local window and / or soft-capping too, which the portable kernel's paged builds do not take), and every name
-# of the kernel's builds.
+# with a local window and / or soft-capping too, which the portable kernel's paged builds take in their grouped form
+# only, session 34), and every name of the kernel's builds.
 VARLEN_SM90_PAGED_KERNELS = {key: name + "_paged" for key, name in VARLEN_SM90_KERNELS.items()}
 VARLEN_SM90_PAGED_KERNEL = VARLEN_SM90_PAGED_KERNELS[(False, False)]
 VARLEN_SM90_NAMES = frozenset(VARLEN_SM90_KERNELS.values()) | frozenset(VARLEN_SM90_PAGED_KERNELS.values())
