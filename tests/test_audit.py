@@ -426,9 +426,10 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     rep = json.loads(stdout)
     from dhpfa.kernels import variants
     from dhpfa.audit import audited_kernels
-    # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16); kvcache_bounds' five forms (session 34)
-    assert len(audited_kernels()) == 10
-    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 10  # + those kernels
+    # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16); kvcache_bounds' five forms (session 34);
+    # kvcache_append's five forms in fp16 and bf16 (session 35)
+    assert len(audited_kernels()) == 20
+    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 20  # + those kernels
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
@@ -748,6 +749,51 @@ def test_kvcache_bounds_is_one_binary_per_form():
     out = json.loads(res.stdout.strip().splitlines()[-1])
     assert len(out) == 5, out
     assert all(v["shapes"] == [v["audited"]] for v in out.values()), out
+
+
+_APPEND_BINARY = """
+import json, torch
+from dhpfa import audit
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import triton_fwd
+out = {}
+for name, fn, args, kwargs, public in triton_fwd.audited_kernels():
+    if not name.startswith("kvcache_append"):
+        continue
+    shapes = set()
+    dt = args[4].dtype
+    for b, s_new, hk, d, sc, page, off in ((1, 1, 1, 32, 16, 16, 0), (7, 3, 8, 128, 4096, 256, 1),
+                                           (64, 1, 4, 96, 77, 7, 3)):
+        lens = torch.empty(b, dtype=torch.int32)
+        kn = torch.empty(b * s_new * hk * d + off, dtype=dt)[off:].view(b, s_new, hk, d)
+        kr = torch.empty(b * sc * hk * d + off, dtype=dt)[off:].view(b * sc, hk, d)
+        bt = torch.empty(b, max(1, sc // page), dtype=torch.int32)
+        _, a, kw = triton_fwd.kvcache_append_args(lens, lens, lens, torch.empty(2 * b, dtype=torch.int32), kn,
+                                                  kn.transpose(2, 3).contiguous().transpose(2, 3), kr, kr, bt, sc,
+                                                  page, kwargs["PAGED"], kwargs["HAS_LEFTPAD"], kwargs["HAS_IDX"])
+        shapes.add(compile_offline(fn, a, kw).sha256)
+    declared, _ = audit.audit_triton(fn, args, kwargs, public_params=public)
+    undeclared, _ = audit.audit_triton(fn, args, kwargs)
+    out[name] = {"audited": compile_offline(fn, args, kwargs).sha256, "shapes": sorted(shapes),
+                 "declared": [r.by_kind() for r in declared], "undeclared": [r.by_kind() for r in undeclared]}
+print(json.dumps(out))
+"""
+
+
+def test_kvcache_append_is_one_binary_per_form_and_audits_clean():
+    """triton_fwd.kvcache_append (flash_attn_with_kvcache's new-token writes and key rows in one launch, session 35):
+    one binary per form and dtype whatever the shapes, strides and the tensors' alignment (its integer and data
+    pointer arguments are not specialised), the one the audit reads; clean with the lengths, pads, rows and block
+    table declared public, flagged (addresses, store predicates) when they are not."""
+    res = subprocess.run([sys.executable, "-c", _APPEND_BINARY], cwd=ROOT, env=_env(), capture_output=True,
+                         text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-3000:]
+    out = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(out) == 10, out
+    for name, r in out.items():
+        assert r["shapes"] == [r["audited"]], (name, r)
+        assert all(sum(k.values()) == 0 for k in r["declared"]), (name, r)
+        assert sum(k["address"] + k["memory-predicate"] for k in r["undeclared"]) > 0, (name, r)
 
 
 def test_equal_length_guard_branches_only_on_its_declared_offsets():

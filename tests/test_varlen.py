@@ -1420,6 +1420,105 @@ def test_gpu_kvcache_bounds_match_the_torch_form():
     _check_kvcache_bounds("cuda")
 
 
+def _append_by_torch(kc, vc, k_new, v_new, lens, idx, bt, page):
+    """The cache after flash_attn_with_kvcache's writes of the new tokens, position by position (a position outside
+    the sequence's capacity, or a page outside the cache, is not written): the reference for triton_fwd.kvcache_append.
+    kc, vc: (B_cache, S, H_kv, D), or pages (num_blocks, page, H_kv, D) with bt."""
+    kc, vc = kc.clone(), vc.clone()
+    cap = bt.shape[1] * page if bt is not None else kc.shape[1]
+    for b in range(k_new.shape[0]):
+        for s in range(k_new.shape[1]):
+            pos = int(lens[b]) + s
+            if not 0 <= pos < cap:
+                continue
+            if bt is not None:
+                pg = int(bt[b, pos // page])
+                if not 0 <= pg < kc.shape[0]:
+                    continue
+                kc[pg, pos % page], vc[pg, pos % page] = k_new[b, s], v_new[b, s]
+            else:
+                r = int(idx[b]) if idx is not None else b
+                kc[r, pos], vc[r, pos] = k_new[b, s], v_new[b, s]
+    return kc, vc
+
+
+def _check_kvcache_append(device):
+    """api._kvcache_append against _append_by_torch and _bounds_by_torch: every form (paged; cache_leftpad and / or
+    cache_batch_idx), positions past the capacity and negative (not written), table entries -1 and past the cache (not
+    written), new tokens as strided views (heads and dims transposed), offset by 2 bytes (copied first), several new
+    tokens, both dtypes; the whole cache compared (nothing else written)."""
+    gen = torch.Generator().manual_seed(35)
+    for dt in (torch.float16, torch.bfloat16):
+        for paged, pad, with_idx in ((True, False, False), (False, False, False), (False, True, False),
+                                     (False, False, True), (False, True, True)):
+            b, hk, d, s_new, page = 4, 3, 32, 3, 8
+            sc = 24  # unpaged: the cache's seqlen; paged: 3 pages of 8 a sequence
+            lens = torch.tensor([0, 5, sc - 2, -2], dtype=torch.int32)  # the last two run past / before the cache
+            if paged:
+                kc, vc = (torch.randn(13, page, hk, d, generator=gen).to(dt) for _ in range(2))
+                bt = torch.randperm(13, generator=gen)[:b * 3].view(b, 3).to(torch.int32)
+                bt[1, 0], bt[2, 2] = -1, 13  # not in the cache: nothing written there
+            else:
+                kc, vc = (torch.randn(b + 1, sc, hk, d, generator=gen).to(dt) for _ in range(2))
+                bt = None
+            idx = torch.tensor([4, 0, 2, 1], dtype=torch.int32) if with_idx else None
+            leftpad = torch.randint(-2, 30, (b,), generator=gen).to(torch.int32) if pad else None
+            k_new = torch.randn(b, s_new, d, hk, generator=gen).to(dt).transpose(2, 3)  # strided (B, S_new, H_kv, D)
+            v_new = torch.randn(b * s_new * hk * d + 1, generator=gen).to(dt)[1:].view(b, s_new, hk, d)  # offset
+            ref_k, ref_v = _append_by_torch(kc, vc, k_new, v_new, lens, idx, bt, page)
+            args = [t.to(device) if t is not None else None for t in (lens, leftpad, idx, k_new, v_new, kc, vc, bt)]
+            lens_d, pad_d, idx_d, kn_d, vn_d, kc_d, vc_d, bt_d = args
+            rows = kc_d.shape[0] * kc_d.shape[1]
+            cap = 3 * page if paged else sc
+            for _ in range(2):  # (the second call of a key: the fast launcher on the GPU)
+                got = api._kvcache_append(lens_d, pad_d, idx_d, kn_d, vn_d, kc_d.view(rows, hk, d),
+                                          vc_d.view(rows, hk, d), bt_d, cap, page if paged else 1, paged)
+                case = (dt, paged, pad, with_idx)
+                assert torch.equal(kc_d.cpu(), ref_k) and torch.equal(vc_d.cpu(), ref_v), case
+                assert torch.equal(got.cpu(), _bounds_by_torch(lens, leftpad, idx, s_new, cap, paged)), case
+
+
+@interp
+def test_kvcache_append_matches_torch_writes():
+    """api._kvcache_append (the new tokens' writes and the key rows in one launch of triton_fwd.kvcache_append,
+    session 35) writes what the position-by-position reference writes, and nothing else (_check_kvcache_append)."""
+    _check_kvcache_append("cpu")
+
+
+@pytest.mark.gpu
+def test_gpu_kvcache_append_matches_torch_writes():
+    """As test_kvcache_append_matches_torch_writes on the GPU binary (and its fast launcher); then the launched binary
+    is the audited one."""
+    from dhpfa.audit import compile as C
+    from dhpfa.kernels import triton_fwd
+    _check_kvcache_append("cuda")
+    for name, fn, args, kwargs, _ in triton_fwd.audited_kernels():
+        if name.startswith("kvcache_append"):
+            launched = fn[(1,)](*(a.cuda() if isinstance(a, torch.Tensor) else a for a in args), **kwargs)
+            assert launched.asm["cubin"] == C.compile_offline(fn, args, kwargs).cubin, name
+
+
+@interp
+def test_kvcache_append_and_torch_writes_give_the_same_call(monkeypatch):
+    """flash_attn_with_kvcache with new tokens: the same cache and the same bits whether the new tokens are written
+    by kvcache_append or by torch indexing (api.KVCACHE_APPEND_FUSED), contiguous and paged."""
+    kc, vc, gen = _cache(b=2, sc=32)
+    q = torch.randn(2, 2, 4, 32, generator=gen).half()
+    k_new, v_new = (torch.randn(2, 2, 2, 32, generator=gen).half() for _ in range(2))
+    lens = torch.tensor([3, 17], dtype=torch.int32)
+    bt = torch.tensor([[3, 1], [0, 2]], dtype=torch.int32)
+    kp, vp = (t.view(4, 16, 2, 32).clone() for t in (kc, vc))
+    results = []
+    for fused in (True, False):
+        monkeypatch.setattr(api, "KVCACHE_APPEND_FUSED", fused)
+        c = [t.clone() for t in (kc, vc, kp, vp)]
+        out = dhpfa.flash_attn_with_kvcache(q, c[0], c[1], k_new, v_new, cache_seqlens=lens, causal=True)
+        outp = dhpfa.flash_attn_with_kvcache(q, c[2], c[3], k_new, v_new, cache_seqlens=lens, block_table=bt,
+                                             causal=True)
+        results.append((out, outp, *c))
+    assert all(torch.equal(a, b) for a, b in zip(*results))
+
+
 def test_kvcache_strided_cache_is_refused():
     kc, vc, gen = _cache(b=2, sc=40)
     q = torch.randn(2, 1, 2, 32, generator=gen).half()

@@ -372,21 +372,39 @@ def _dense_offsets(device, b, s):
     key = (device, b, s)
     cu = _ARANGE.get(key)
     if cu is None:
-        if len(_ARANGE) >= MAX_PLANS:
-            _ARANGE.clear()
-        cu = _ARANGE[key] = torch.arange(0, (b + 1) * s, s, dtype=torch.int32, device=device)
+        cu = _keep_constant(key, torch.arange(0, (b + 1) * s, s, dtype=torch.int32, device=device))
     return cu
 
 
+def _full_lengths(device, b, n):
+    """A (b,) int32 tensor of n on the device (flash_attn_with_kvcache's int or absent cache_seqlens), kept: the
+    kernels only read it."""
+    key = (device, b, n, "lens")
+    lens = _ARANGE.get(key)
+    if lens is None:
+        lens = _keep_constant(key, torch.full((b,), n, dtype=torch.int32, device=device))
+    return lens
+
+
+def _keep_constant(key, t):
+    """Keep a read-only tensor of public values under key, unless made during a CUDA graph's capture (its fill is then
+    only recorded: an eager call could read it before any replay has run it)."""
+    if not (t.is_cuda and torch.cuda.is_current_stream_capturing()):
+        if len(_ARANGE) >= MAX_PLANS:
+            _ARANGE.clear()
+        _ARANGE[key] = t
+    return t
+
+
 def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local, window, cap, k_stride=1,
-                    paged=None):
+                    paged=None, want_lse=True):
     """B query blocks of equal length as sequences of the varlen kernel: q (B, Sq, H, D) as B * Sq rows (a view where
     the batch stride allows, else a copy), against key/value rows k_rows, v_rows delimited by cu_k (k_stride, paged:
-    see _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq)."""
+    see _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq) (None where not want_lse: no transpose)."""
     b, sq, h, d = q.shape
     out, lse = _varlen_call(q.reshape(b * sq, h, d), k_rows, v_rows, _dense_offsets(q.device, b, sq), cu_k, sq, max_k,
                             softmax_scale, causal, local, window, cap, k_stride, paged=paged)
-    return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous()
+    return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous() if want_lse else None
 
 
 def _dense_as_varlen(q, k, v, softmax_scale, causal, local, window, cap):
@@ -969,11 +987,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     if isinstance(cache_seqlens, bool):
         raise TypeError("cache_seqlens: expected an int or an int32 tensor, got bool")
     if cache_seqlens is None:
-        lens = torch.full((b,), sc, dtype=torch.int32, device=device)
+        lens = _full_lengths(device, b, sc)
     elif isinstance(cache_seqlens, Integral):
         if not 0 <= int(cache_seqlens) <= sc:
             raise ValueError(f"cache_seqlens: expected 0 .. {sc} (the cache's length), got {cache_seqlens}")
-        lens = torch.full((b,), int(cache_seqlens), dtype=torch.int32, device=device)
+        lens = _full_lengths(device, b, int(cache_seqlens))
     elif isinstance(cache_seqlens, torch.Tensor):
         _check_per_sequence("cache_seqlens", cache_seqlens, b, device)
         lens = cache_seqlens
@@ -997,6 +1015,13 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             per_row = causal or any(0 <= w < sc for w in window)
             q, k = _rotary_qk(q, k, rotary_cos, rotary_sin, lens, sc, per_row, rotary_interleaved)
         s_new = k.shape[1]
+    n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
+    k_rows, v_rows = k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d)
+    bounds = None
+    if s_new and KVCACHE_APPEND_FUSED:  # the new tokens written and the key rows formed in one launch
+        bounds = _kvcache_append(lens, cache_leftpad, cache_batch_idx, k, v, k_rows, v_rows, block_table, sc,
+                                 page if paged else 1, paged)
+    elif s_new:
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
         if paged:  # the page of each new position (the block table is public), and the row in it
             pages = torch.gather(block_table.long(), 1, pos // page)
@@ -1019,16 +1044,38 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                                        causal=causal, return_lse=True)
             return (out, lse) if return_softmax_lse else out
     # (start, end) rows of each sequence's keys: within its cache row (from cache_leftpad, clamped to [0, end]), or
-    # logical rows [0, n) of its pages (a length past the cache is clamped to it); one launch (kvcache_bounds)
-    bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged)
-    n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
-    out, lse = _batched_varlen(q, k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d), bounds, sc,
-                               softmax_scale, causal, local, window, cap, k_stride=2,
-                               paged=(block_table, page) if paged else None)
+    # logical rows [0, n) of its pages (a length past the cache is clamped to it); one launch (kvcache_bounds), or
+    # with the new tokens' writes (kvcache_append)
+    if bounds is None:
+        bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged)
+    out, lse = _batched_varlen(q, k_rows, v_rows, bounds, sc, softmax_scale, causal, local, window, cap, k_stride=2,
+                               paged=(block_table, page) if paged else None, want_lse=return_softmax_lse)
     return (out, lse) if return_softmax_lse else out
 
 
 KVCACHE_BOUNDS_FUSED = True  # False: the torch form of session 33 (scripts/kvcache_bounds_ab.py's A/B)
+KVCACHE_APPEND_FUSED = True  # False: the new tokens written by torch indexing (before session 35; kvcache_host's A/B)
+
+
+def _tidy(t):
+    """t, or a contiguous copy where it is not contiguous and 16-byte aligned (the launchers' requirement)."""
+    aligned = t is None or (t.is_contiguous() and t.data_ptr() % 16 == 0)
+    return t if aligned else t.clone(memory_format=torch.contiguous_format)
+
+
+def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, page, paged):
+    """flash_attn_with_kvcache's new tokens k, v (B, S_new, H_kv, D) written at positions lens[b] .. + S_new - 1 of
+    the cache's rows k_rows, v_rows (a position outside [0, sc), or a page outside the cache, is not written), and the
+    (start, end) key rows (_kvcache_bounds'), by one launch of triton_fwd.kvcache_append. Public: lengths, rows, pads,
+    the block table; the new tokens reach only the cache. Returns the key rows, (2B,) int32."""
+    from .kernels import dispatch
+    lens, leftpad, idx = _tidy(lens), _tidy(leftpad), _tidy(idx)
+    k, v = (t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch.contiguous_format) for t in (k, v))
+    bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
+    with _on_device(lens):
+        dispatch.launch_kvcache_append(lens, leftpad, idx, bounds, k, v, k_rows, v_rows,
+                                       block_table if paged else None, sc, page)
+    return bounds
 
 
 def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged):
@@ -1043,10 +1090,7 @@ def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged):
         first = start if leftpad is None else start + torch.minimum(torch.clamp(leftpad, min=0), ends)
         return torch.stack((first, start + ends), 1).reshape(-1)
 
-    def tidy(t):
-        aligned = t is None or (t.stride(0) == 1 and t.data_ptr() % 16 == 0)
-        return t if aligned else t.clone(memory_format=torch.contiguous_format)
-    lens, leftpad, idx = tidy(lens), tidy(leftpad), tidy(idx)
+    lens, leftpad, idx = _tidy(lens), _tidy(leftpad), _tidy(idx)
     bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
     with _on_device(lens):
         dispatch.launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged)

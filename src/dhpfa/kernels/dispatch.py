@@ -246,6 +246,33 @@ def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
     return kernel
 
 
+_append_launchers = {}  # kvcache_append's public metadata -> its _Launcher (or None)
+
+
+def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, block_table, sc, page):
+    """Launch triton_fwd.kvcache_append on the current device (block_table None: not paged): lens, leftpad, idx (B,)
+    int32, contiguous and 16-byte aligned (leftpad, idx None where absent), bounds (2B,) int32, k_new, v_new, the
+    cache's rows k_rows, v_rows and the block table with 16-byte aligned bases (any strides). Later calls with the same
+    public metadata take the launcher this first one made."""
+    from . import triton_fwd
+    paged, has_pad, has_idx = block_table is not None, leftpad is not None, idx is not None
+    tensors = (lens, leftpad if has_pad else lens, idx if has_idx else lens, bounds, k_new, v_new, k_rows, v_rows,
+               block_table if paged else lens)
+    key = (lens.device, k_new.dtype, k_new.shape, k_new.stride(), v_new.stride(), k_rows.shape, k_rows.stride(),
+           v_rows.stride(), block_table.stride() if paged else None, int(sc), int(page), has_pad, has_idx)
+    launcher = _append_launchers.get(key)
+    if launcher is not None and _fast_path_allowed():
+        return launcher(tensors, 1.0, lens.device.index)
+    fn = triton_fwd.kvcache_append
+    grid, args, kwargs = triton_fwd.kvcache_append_args(*tensors, sc, page, paged, has_pad, has_idx)
+    kernel = fn[grid](*args, **kwargs)
+    if lens.is_cuda and _fast_path_allowed() and key not in _append_launchers:  # (None kept: no fast path)
+        if len(_append_launchers) >= MAX_LAUNCHERS:
+            _append_launchers.clear()
+        _append_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
+    return kernel
+
+
 def launch_equal_guard(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k):
     """Launch triton_fwd.varlen_equal_guard (after a varlen call's dense run: out (B, S, H, D) and lse (B, H, S))
     through the JIT; returns a launcher for later calls with the same public metadata (the caller keys it), called as
@@ -561,3 +588,4 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale, const
 def clear_launchers():
     _launchers.clear()
     _bounds_launchers.clear()
+    _append_launchers.clear()

@@ -542,9 +542,16 @@ def kvcache_bounds(LENS, LEFTPAD, IDX, BOUNDS, B, S_NEW, SC, PAGED: tl.constexpr
     cache's rows below 2^31). Public: every value it loads (lengths, rows, pads: declared public), shapes."""
     i = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     ok = i < B
+    _kvcache_rows(i, ok, LENS, LEFTPAD, IDX, BOUNDS, S_NEW, SC, PAGED, HAS_LEFTPAD, HAS_IDX)
+
+
+@triton.jit
+def _kvcache_rows(i, ok, LENS, LEFTPAD, IDX, BOUNDS, S_NEW, SC, PAGED: tl.constexpr, HAS_LEFTPAD: tl.constexpr,
+                  HAS_IDX: tl.constexpr):
+    """kvcache_bounds' (start, end) key rows of sequences i (a block, or one) where ok, into BOUNDS."""
     ends = tl.minimum(tl.maximum(tl.load(LENS + i, mask=ok, other=0).to(tl.int64) + S_NEW, 0), SC)
     if PAGED:
-        start = tl.zeros([BLOCK], dtype=tl.int64)
+        start = ends * 0
     elif HAS_IDX:
         start = tl.load(IDX + i, mask=ok, other=0).to(tl.int64) * SC
     else:
@@ -554,6 +561,50 @@ def kvcache_bounds(LENS, LEFTPAD, IDX, BOUNDS, B, S_NEW, SC, PAGED: tl.constexpr
         first = start + tl.minimum(tl.maximum(tl.load(LEFTPAD + i, mask=ok, other=0).to(tl.int64), 0), ends)
     tl.store(BOUNDS + 2 * i, first.to(tl.int32), mask=ok)
     tl.store(BOUNDS + 2 * i + 1, (start + ends).to(tl.int32), mask=ok)
+
+
+# kvcache_append's integer arguments: none specialised (one binary per form whatever the shapes and strides)
+_APPEND_INTS = ["B", "S_NEW", "SC", "ROW_ELEMS", "D", "N_B", "N_S", "N_H", "N_D", "NV_B", "NV_S", "NV_H", "NV_D",
+                "C_ROW", "C_H", "C_D", "CV_ROW", "CV_H", "CV_D", "BT_ROW", "PAGE", "N_ROWS"]
+
+
+@triton.jit(do_not_specialize=_APPEND_INTS + ["K_NEW", "V_NEW", "K_CACHE", "V_CACHE"])
+def kvcache_append(LENS, LEFTPAD, IDX, BOUNDS, K_NEW, V_NEW, K_CACHE, V_CACHE, BT, B, S_NEW, SC, ROW_ELEMS, D,
+                   N_B, N_S, N_H, N_D, NV_B, NV_S, NV_H, NV_D, C_ROW, C_H, C_D, CV_ROW, CV_H, CV_D, BT_ROW, PAGE,
+                   N_ROWS, PAGED: tl.constexpr, HAS_LEFTPAD: tl.constexpr, HAS_IDX: tl.constexpr,
+                   BLOCK: tl.constexpr):
+    """flash_attn_with_kvcache's new tokens written into the cache, and kvcache_bounds' key rows, in one launch
+    (session 35; it replaced the torch indexing writes, 5-12 small operations per call). Program p = b * S_NEW + s
+    copies new token s of sequence b (K_NEW, V_NEW (B, S_NEW, H_KV, D), any strides: N_* / NV_*; ROW_ELEMS = H_KV x D
+    elements, BLOCK at a time) to cache position LENS[b] + s: row (IDX[b] or b) x SC + that position of the cache's
+    rows (K_CACHE, V_CACHE: (rows, H_KV, D), strides C_* / CV_*), or PAGED row BT[b, pos // PAGE] x PAGE + pos % PAGE
+    (BT rows of BT_ROW entries). A position outside [0, SC), or a page outside the cache's N_ROWS rows, is not written
+    (where torch indexing raised a device-side error). Programs with s = 0 also store sequence b's BOUNDS. Public:
+    every value it loads but the new tokens (lengths, rows, pads, the block table: declared public), shapes, strides;
+    the new tokens reach only the stores' data."""
+    p = tl.program_id(0)
+    b = p // S_NEW
+    s = p - b * S_NEW
+    _kvcache_rows(b, s == 0, LENS, LEFTPAD, IDX, BOUNDS, S_NEW, SC, PAGED, HAS_LEFTPAD, HAS_IDX)
+    pos = tl.load(LENS + b).to(tl.int64) + s
+    inside = (pos >= 0) & (pos < SC)
+    if PAGED:
+        page = tl.load(BT + b.to(tl.int64) * BT_ROW + pos // PAGE, mask=inside, other=-1).to(tl.int64)
+        row = page * PAGE + pos % PAGE
+        inside = inside & (page >= 0) & (row < N_ROWS)
+    elif HAS_IDX:
+        row = tl.load(IDX + b).to(tl.int64) * SC + pos
+    else:
+        row = b.to(tl.int64) * SC + pos
+    for c in range(0, ROW_ELEMS, BLOCK):
+        e = c + tl.arange(0, BLOCK)
+        m = e < ROW_ELEMS
+        hh = (e // D).to(tl.int64)
+        dd = (e - hh * D).to(tl.int64)
+        kx = tl.load(K_NEW + b.to(tl.int64) * N_B + s * N_S + hh * N_H + dd * N_D, mask=m, other=0.0)
+        vx = tl.load(V_NEW + b.to(tl.int64) * NV_B + s * NV_S + hh * NV_H + dd * NV_D, mask=m, other=0.0)
+        tl.store(K_CACHE + row * C_ROW + hh * C_H + dd * C_D, kx, mask=m & inside)
+        tl.store(V_CACHE + row * CV_ROW + hh * CV_H + dd * CV_D, vx, mask=m & inside)
 
 
 KVCACHE_BOUNDS_BLOCK = 128  # sequences a program
@@ -567,6 +618,24 @@ def kvcache_bounds_args(lens, leftpad, idx, bounds, s_new, sc, paged, has_leftpa
     return grid, (lens, leftpad, idx, bounds, batch, int(s_new), int(sc)), \
         dict(PAGED=bool(paged), HAS_LEFTPAD=bool(has_leftpad), HAS_IDX=bool(has_idx), BLOCK=KVCACHE_BOUNDS_BLOCK,
              num_warps=4)
+
+
+KVCACHE_APPEND_BLOCK = 1024  # elements of a new token's row copied per step
+
+
+def kvcache_append_args(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, block_table, sc, page, paged,
+                        has_leftpad, has_idx):
+    """(grid, args, kwargs) of kvcache_append: lens, leftpad, idx (B,) int32 (an absent one passed as lens, unread),
+    bounds (2B,) int32, k_new, v_new (B, S_NEW, H_KV, D), k_rows, v_rows the cache's (rows, H_KV, D), block_table (B,
+    cols) int32 (paged; else passed as lens, unread), sc the sequences' capacity (the cache's seqlen, or cols x page),
+    page the page size (paged; else 1)."""
+    batch, s_new, heads_kv, d = k_new.shape
+    bt = block_table if paged else lens
+    args = (lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, bt, batch, s_new, int(sc), heads_kv * d, d,
+            *k_new.stride(), *v_new.stride(), *k_rows.stride(), *v_rows.stride(), bt.stride(0) if paged else 0,
+            int(page), k_rows.shape[0])
+    return (batch * s_new,), args, dict(PAGED=bool(paged), HAS_LEFTPAD=bool(has_leftpad), HAS_IDX=bool(has_idx),
+                                        BLOCK=KVCACHE_APPEND_BLOCK, num_warps=4)
 
 
 def audited_kernels():
@@ -586,7 +655,27 @@ def audited_kernels():
         name = "kvcache_bounds" + ("-paged" if paged else "") + ("-leftpad" if pad else "") + ("-idx" if idx else "")
         out.append((name, kvcache_bounds, args, kwargs, ("LENS",) + (("LEFTPAD",) if pad else ())
                     + (("IDX",) if idx else ())))
+    for dt, label in ((torch.float16, "fp16"), (torch.bfloat16, "bf16")):
+        for paged, pad, idx in ((True, False, False), (False, False, False), (False, True, False),
+                                (False, False, True), (False, True, True)):
+            _, args, kwargs = _append_example(dt, paged, pad, idx)
+            name = f"kvcache_append-{label}" + ("-paged" if paged else "") + ("-leftpad" if pad else "") + \
+                ("-idx" if idx else "")
+            out.append((name, kvcache_append, args, kwargs, ("LENS",) + (("BT",) if paged else ())
+                        + (("LEFTPAD",) if pad else ())
+                        + (("IDX",) if idx else ())))
     return out
+
+
+def _append_example(dt, paged, pad, idx, b=5, s_new=2, hk=3, d=64, sc=300, page=100):
+    """kvcache_append's arguments for one form (the audit's and the tests' example)."""
+    lens = torch.empty(b, dtype=torch.int32)
+    kn, vn = (torch.empty(b, s_new, hk, d, dtype=dt) for _ in range(2))
+    rows = (b * sc, hk, d)
+    kr, vr = (torch.empty(rows, dtype=dt) for _ in range(2))
+    bt = torch.empty(b, sc // page, dtype=torch.int32)
+    return kvcache_append_args(lens, torch.empty_like(lens), torch.empty_like(lens), torch.empty(2 * b,
+                               dtype=torch.int32), kn, vn, kr, vr, bt, sc, page if paged else 1, paged, pad, idx)
 
 
 # A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
