@@ -96,7 +96,9 @@ def main():
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
-    res = {"device": torch.cuda.get_device_name(), "rows": []}
+    if os.environ.get("DHPFA_APPEND_TORCH"):  # the new tokens written by torch indexing (before session 35)
+        api.KVCACHE_APPEND_FUSED = False
+    res = {"append_fused": api.KVCACHE_APPEND_FUSED, "device": torch.cuda.get_device_name(), "rows": []}
     prof = []
     for label, fn in cases():
         api._PLANS.clear()
