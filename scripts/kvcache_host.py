@@ -98,7 +98,10 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     if os.environ.get("DHPFA_APPEND_TORCH"):  # the new tokens written by torch indexing (before session 35)
         api.KVCACHE_APPEND_FUSED = False
-    res = {"append_fused": api.KVCACHE_APPEND_FUSED, "device": torch.cuda.get_device_name(), "rows": []}
+    if os.environ.get("DHPFA_NO_KV_PLANS"):  # every call takes the checks (before session 35)
+        api.KVCACHE_PLANS = False
+    res = {"append_fused": getattr(api, "KVCACHE_APPEND_FUSED", None), "plans": getattr(api, "KVCACHE_PLANS", None),
+           "src": dhpfa.__file__, "device": torch.cuda.get_device_name(), "rows": []}
     prof = []
     for label, fn in cases():
         api._PLANS.clear()

@@ -26,8 +26,8 @@ def same_arg(a, b, known):
     if nonce(a) and nonce(b):
         return True
     if isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor):
-        if any(a is t or b is t for t in known):
-            return a is b
+        if any(a is t or b is t for t in known):  # (the fast path passes a known tensor's base address: session 35)
+            return a is b or (type(a) is int and a == b.data_ptr()) or (type(b) is int and b == a.data_ptr())
         return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a is not b and \
             (a.shape, a.dtype, a.device) == (b.shape, b.dtype, b.device)
     if hasattr(a, "base") and hasattr(b, "base"):
@@ -46,12 +46,23 @@ from triton.runtime.jit import create_function_from_signature
 backend = make_backend(_target())
 dispatch._current_stream = lambda index: 0  # no CUDA here: the stand-in kernel takes any stream
 
+class FakeRun:
+    # Triton's CudaLauncher (kernel.run(...)) and its C launch function (kernel.run.launch(...), which the fast path
+    # calls for kernels without descriptors): both record (grid, stream, function, metadata, hooks..., arguments)
+    global_scratch_size = profile_scratch_size = 0
+    launch_cooperative_grid = launch_pdl = False
+    def __init__(self, calls):
+        self.calls = calls
+    def __call__(self, *a):
+        self.calls.append(a)
+    def launch(self, *a):
+        self.calls.append(a[:5] + a[9:])
+
 class FakeKernel:
     packed_metadata = function = object()
     def __init__(self):
         self.calls = []
-    def run(self, *a):
-        self.calls.append(a)
+        self.run = FakeRun(self.calls)
 
 def tensors(shape_q, shape_k, dtype, d, offset_rows=0, heads_first=False):
     # q/k/v/out as (B, S, H, D) views; heads_first makes them transposes of (B, H, S, D) storage
@@ -94,7 +105,8 @@ for variant in variants.shipped_variants():
         _, spec_a = bound(fn, args, kwargs)
         launcher(second, 0.3, 0)
         got = list(kernel.calls[0][9:])
-        rows.append(dict(variant=variant.name, case=[sq, sk], fast=launcher is not None, keys_equal=key_a == key_b,
+        rows.append(dict(variant=variant.name, case=[sq, sk], fast=launcher is not None,
+                         template=launcher is not None and launcher.template is not None, keys_equal=key_a == key_b,
                          spec_equal=str(spec_a) == str(spec_b), grid_equal=tuple(grid_b) + (1,) * (3 - len(grid_b))
                          == kernel.calls[0][:3], n=(len(got), len(want)),
                          args_equal=len(got) == len(want) and all(same_arg(x, y, second) for x, y in zip(got, want))))
@@ -136,9 +148,13 @@ def test_every_shipped_variant_takes_the_fast_path(result):
 
 
 def test_rebuilt_arguments_equal_the_binders(result):
+    """Both fast forms: the launch function with the argument template (kernels without descriptors or per-call
+    workspaces, session 35) and the argument list rebuilt per call (the others)."""
     bad = [r for r in result["rows"] if not (r["args_equal"] and r["grid_equal"])]
     from dhpfa.kernels import variants
     assert len(result["rows"]) == 3 * len(variants.shipped_variants()) and not bad, bad[:5]
+    templated = {r["variant"] for r in result["rows"] if r["template"]}
+    assert {v.name for v in variants.shipped_variants() if v.kernel not in variants.DESCRIPTOR_KERNELS} <= templated
 
 
 def test_equal_keys_mean_equal_specialisations(result):

@@ -1611,6 +1611,86 @@ def test_gpu_kvcache_decode_loop(d):
         lens += 1
 
 
+_PLANNED_CASES = [  # (label, batch, queries, new tokens, D, options): flash_attn_with_kvcache's forms
+    ("decode", 4, 1, 1, 128, {}),
+    ("decode, lse", 4, 1, 1, 64, dict(return_softmax_lse=True)),
+    ("no new tokens", 4, 1, 0, 128, {}),
+    ("drafts", 3, 4, 4, 128, {}),
+    ("int lengths", 4, 1, 1, 128, dict(int_lens=True)),
+    ("cache_batch_idx", 4, 1, 1, 128, dict(idx=True)),
+    ("cache_leftpad", 4, 1, 1, 64, dict(leftpad=True)),
+    ("paged", 4, 1, 1, 128, dict(paged=True)),
+    ("paged, window, soft-cap", 4, 1, 1, 128, dict(paged=True, window_size=(700, 0), softcap=30.0)),
+    ("window", 4, 1, 2, 256, dict(window_size=(300, 0))),
+]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", _PLANNED_CASES, ids=[c[0] for c in _PLANNED_CASES])
+def test_gpu_kvcache_plan_matches_the_checked_call(monkeypatch, case):
+    """flash_attn_with_kvcache's call plan (api._kvcache_planned, session 35: a repeated signature skips the checks and
+    launches kvcache_append / kvcache_bounds and the varlen kernel through kept launchers) against the checked call
+    (the plan dropped before each call): the same output bits, lse, cache and new-token writes over five steps of
+    every form; the plan is taken from the second call on; a misaligned q falls back to the checked path (and its
+    result is the same); against float64 at the last step."""
+    label, b, sq, s_new, d, opts = case
+    opts = dict(opts)
+    gen = torch.Generator().manual_seed(35)
+    hk, h, sc, page = 2, 8, 1024, 256
+    caches = [(torch.randn(b, sc, hk, d, generator=gen) * 2).to("cuda", torch.bfloat16) for _ in range(2)]
+    lens0 = torch.tensor([100, 700, 1, 900][:b], dtype=torch.int32)
+    kw = dict(causal=True, window_size=opts.pop("window_size", (-1, -1)), softcap=opts.pop("softcap", 0.0),
+              return_softmax_lse=opts.pop("return_softmax_lse", False))
+    paged, int_lens = opts.pop("paged", False), opts.pop("int_lens", False)
+    if opts.pop("idx", False):
+        kw["cache_batch_idx"] = torch.tensor([2, 0, 3, 1][:b], dtype=torch.int32, device="cuda")
+    if opts.pop("leftpad", False):
+        kw["cache_leftpad"] = torch.tensor([5, 0, 0, 300][:b], dtype=torch.int32, device="cuda")
+    if paged:
+        perm = torch.randperm(b * sc // page, generator=gen)
+        kw["block_table"] = perm.view(b, sc // page).to("cuda", torch.int32)
+        caches = [c.reshape(-1, page, hk, d)[perm.argsort().to("cuda")].contiguous() for c in caches]
+    assert not opts
+    planned = []
+    real = api._kvcache_planned
+    monkeypatch.setattr(api, "_kvcache_planned", lambda *a: planned.append(1) or real(*a))
+    both = [[c.clone() for c in caches] for _ in range(2)]
+    lens = {True: lens0.to("cuda"), False: lens0.to("cuda")}
+    for step in range(5):
+        q = torch.randn(b, sq, h, d, generator=gen).to("cuda", torch.bfloat16)
+        new = [torch.randn(b, s_new, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2)] if s_new \
+            else [None, None]
+        res = {}
+        for kept, (kc, vc) in zip((True, False), both):
+            if not kept:
+                api._PLANS.clear()
+            seqlens = int(lens0[0]) + step * s_new if int_lens else lens[kept]
+            res[kept] = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=seqlens, **kw)
+        assert all(torch.equal(x, y) for x, y in zip(*res.values())) if kw["return_softmax_lse"] else \
+            torch.equal(res[True], res[False]), (label, step)
+        assert all(torch.equal(x, y) for x, y in zip(*both)), (label, step)
+        if not int_lens:
+            for t in lens.values():
+                t += s_new
+    assert len(planned) >= 4, planned  # (the first call and every call after a clear take the checks)
+    steps = len(planned)
+    odd = torch.empty(q.numel() + 1, dtype=q.dtype, device="cuda")[1:].view(q.shape)
+    odd.copy_(q)
+    seqlens = int(lens0[0]) + 5 * s_new if int_lens else lens[True]
+    with pytest.raises(ValueError, match="^q: data pointer must be 16-byte aligned"):  # the checked path's error
+        dhpfa.flash_attn_with_kvcache(odd, *[c.clone() for c in both[1]], cache_seqlens=seqlens, **kw)
+    assert len(planned) == steps + 1
+    # float64 at the last step: every sequence against its keys (unpaged forms, no window)
+    if not paged and not int_lens and "cache_leftpad" not in kw and kw["window_size"] == (-1, -1):
+        kc, vc = both[0]
+        out = res[True][0] if kw["return_softmax_lse"] else res[True]
+        rows = kw.get("cache_batch_idx", torch.arange(b, device="cuda"))
+        for i in range(b):
+            n, r = int(lens[True][i]), int(rows[i])
+            ref64, _ = attention_ref(q[i:i + 1], kc[r:r + 1, :n], vc[r:r + 1, :n], d ** -0.5, n - sq)
+            assert rel_err(out[i:i + 1], ref64) < 1e-2, (label, i)
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("d", [128, 256])
 @pytest.mark.parametrize("window", [(-1, -1), (5000, 0)])

@@ -397,13 +397,13 @@ def _keep_constant(key, t):
 
 
 def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local, window, cap, k_stride=1,
-                    paged=None, want_lse=True):
+                    paged=None, want_lse=True, record=None):
     """B query blocks of equal length as sequences of the varlen kernel: q (B, Sq, H, D) as B * Sq rows (a view where
     the batch stride allows, else a copy), against key/value rows k_rows, v_rows delimited by cu_k (k_stride, paged:
     see _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq) (None where not want_lse: no transpose)."""
     b, sq, h, d = q.shape
     out, lse = _varlen_call(q.reshape(b * sq, h, d), k_rows, v_rows, _dense_offsets(q.device, b, sq), cu_k, sq, max_k,
-                            softmax_scale, causal, local, window, cap, k_stride, paged=paged)
+                            softmax_scale, causal, local, window, cap, k_stride, paged=paged, record=record)
     return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous() if want_lse else None
 
 
@@ -595,11 +595,14 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
 
 
 def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal, local,
-                 window, cap, k_stride=1, want_lse=True, paged=None):
+                 window, cap, k_stride=1, want_lse=True, paged=None, record=None):
     """(out, lse) of a varlen call whose options are checked (_check_flash_options). k_stride 2: cu_seqlens_k holds a
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
     want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
-    and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths."""
+    and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths. record (a list): the
+    plan this call ran is appended to it (None where its pages were gathered first)."""
+    if record is not None:
+        record.append(None)
     if paged is not None and (local or cap) and not _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal,
                                                                       local, cap, k_stride, paged, window) \
             and not _grouped_varlen(q, k, max_seqlen_q):
@@ -607,7 +610,7 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
         # (decode steps and drafts of grouped-query heads); elsewhere, gather the pages first
         k, v, cu_seqlens_k = _gather_pages(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, k_stride,
                                            paged, window if local else (-1, -1))
-        k_stride, paged = 2, None
+        k_stride, paged, record = 2, None, None
     extra = _varlen_extra(cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, window, cap)
     bt = None
     if paged is not None:
@@ -640,6 +643,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
                                                    plan.max_q, plan.scale, window, cap, plan.group, plan.splits,
                                                    ws or (None, None), plan.combine, k_stride,
                                                    paged and (bt, paged[1], k.shape[0] // paged[1]))
+    if record is not None:
+        record[-1] = plan
     return out, lse
 
 
@@ -953,6 +958,16 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     cache_seqlens[b] and rotary positions absolute in the row; a start past the end is clamped to it, leaving no
     keys); not with a paged cache, as in flash-attn. Not implemented (an error names it): alibi_slopes. num_splits is
     accepted and ignored: dhpfa's own rule splits the keys across programs (variants.varlen_splits)."""
+    sig = _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
+                             cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
+                             return_softmax_lse) if KVCACHE_PLANS else None
+    if sig is not None:
+        plan = _PLANS.get(sig)
+        if plan is not None:
+            res = _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, cache_batch_idx, cache_leftpad,
+                                   block_table, return_softmax_lse)
+            if res is not None:
+                return res
     local, window, cap = _check_flash_options(0.0, window_size, softcap, alibi_slopes, causal)
     _check_tensors_and_causal(q, k_cache, v_cache, causal, 4, "(batch, seqlen, heads, head_dim)",
                               names=("q", "k_cache", "v_cache"))
@@ -1018,9 +1033,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
     k_rows, v_rows = k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d)
     bounds = None
+    aux = [] if sig is not None else None  # the launcher of kvcache_append or kvcache_bounds, for the call's plan
     if s_new and KVCACHE_APPEND_FUSED:  # the new tokens written and the key rows formed in one launch
         bounds = _kvcache_append(lens, cache_leftpad, cache_batch_idx, k, v, k_rows, v_rows, block_table, sc,
-                                 page if paged else 1, paged)
+                                 page if paged else 1, paged, aux)
     elif s_new:
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
         if paged:  # the page of each new position (the block table is public), and the row in it
@@ -1047,14 +1063,124 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     # logical rows [0, n) of its pages (a length past the cache is clamped to it); one launch (kvcache_bounds), or
     # with the new tokens' writes (kvcache_append)
     if bounds is None:
-        bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged)
+        bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged, aux)
+    record = [] if sig is not None else None
     out, lse = _batched_varlen(q, k_rows, v_rows, bounds, sc, softmax_scale, causal, local, window, cap, k_stride=2,
-                               paged=(block_table, page) if paged else None, want_lse=return_softmax_lse)
+                               paged=(block_table, page) if paged else None, want_lse=return_softmax_lse,
+                               record=record)
+    if sig is not None and aux and record:
+        _keep_kvcache_plan(sig, aux[0], record[0], q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
+                           bool(s_new and KVCACHE_APPEND_FUSED))
     return (out, lse) if return_softmax_lse else out
+
+
+def _kv_meta(t):
+    """A tensor argument's public metadata for _kvcache_signature (None for None; False: not a plain tensor)."""
+    if t is None:
+        return None
+    if type(t) is torch.Tensor:
+        return t.shape, t.stride(), t.dtype, t.device
+    return False
+
+
+def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
+                       cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
+                       return_softmax_lse):
+    """A flash_attn_with_kvcache call's public metadata (every argument's shape, stride, dtype and device, the scalars,
+    the switches its route reads), or None where the call takes every check (an argument not of a plain type, rotary
+    embeddings, alibi_slopes)."""
+    if rotary_cos is not None or rotary_sin is not None or alibi_slopes is not None or type(causal) is not bool \
+            or type(return_softmax_lse) is not bool or type(window_size) is not tuple \
+            or not (softmax_scale is None or type(softmax_scale) in (float, int)) or type(softcap) not in (float, int):
+        return None
+    if cache_seqlens is None:
+        lens = None
+    elif type(cache_seqlens) is int:
+        lens = ("int", cache_seqlens)
+    else:
+        lens = _kv_meta(cache_seqlens)
+    metas = (_kv_meta(q), _kv_meta(k_cache), _kv_meta(v_cache), _kv_meta(k), _kv_meta(v), lens,
+             _kv_meta(cache_batch_idx), _kv_meta(cache_leftpad), _kv_meta(block_table))
+    if False in metas or metas[0] is None or metas[1] is None or metas[2] is None:
+        return None
+    env = os.environ
+    return ("kvcache", metas, type(softmax_scale), softmax_scale, causal, window_size, type(softcap), softcap,
+            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, env.get(INTERPRET_ENV), env.get(CACHE_ENV),
+            env.get(AUTOTUNE_ENV))
+
+
+class _KvcachePlan:
+    """A flash_attn_with_kvcache call's plan (see _Plan), where it ran the portable varlen kernel through kept
+    launchers: the launcher of kvcache_append (append) or kvcache_bounds (aux), the varlen call's _VarlenPlan, its query
+    offsets (cu_q), the lengths tensor of an int or absent cache_seqlens (lens, else None) and the device."""
+    __slots__ = ("aux", "append", "varlen", "cu_q", "lens", "device")
+
+    def __init__(self, aux, append, varlen, cu_q, lens, device):
+        self.aux, self.append, self.varlen, self.cu_q, self.lens, self.device = aux, append, varlen, cu_q, lens, device
+
+
+def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append):
+    """Keep the plan of a flash_attn_with_kvcache call that ran its key rows (and new tokens) and the portable varlen
+    kernel through kept launchers, under sig: not the Hopper kernel, batch slices, gathered pages or the dense kernels,
+    nor a call whose q is not a view of its rows, whose per-sequence tensors were copied first (not contiguous), or
+    one made during a CUDA graph's capture (its constant tensors may not be filled yet): those keep taking the
+    checks."""
+    from .kernels import dispatch
+    if aux is None or varlen is None or varlen.dense is not None or varlen.launcher is None \
+            or varlen.variant.kernel in variants.VARLEN_SM90_NAMES or isinstance(varlen.launcher, dispatch._Slices) \
+            or not q.is_cuda or torch.cuda.is_current_stream_capturing() \
+            or not all(t is None or t.is_contiguous() for t in (lens,) + tuple(others)):
+        return
+    b, sq, h, d = q.shape
+    try:
+        q.view(b * sq, h, d)
+    except RuntimeError:
+        return
+    own = None if isinstance(cache_seqlens, torch.Tensor) else lens  # the lengths of an int or absent cache_seqlens
+    _keep_plan(sig, _KvcachePlan(aux, append, varlen, _dense_offsets(q.device, b, sq), own, q.device))
+
+
+def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpad, block_table, want_lse):
+    """flash_attn_with_kvcache through its plan (_KvcachePlan): the checks passed for this signature before, so only
+    the bases' alignment is checked; the key rows (and new tokens) and the attention launched by the kept launchers,
+    as the checked path launches them. Returns the call's result, or None where the plan does not apply (a misaligned
+    base, the fast path off, the plan not of this kind): the checked path then runs."""
+    from .kernels import dispatch
+    if type(plan) is not _KvcachePlan or not dispatch._fast_path_allowed():
+        return None
+    lens = plan.lens if plan.lens is not None else cache_seqlens
+    ptrs = q.data_ptr() | k_cache.data_ptr() | v_cache.data_ptr() | lens.data_ptr()
+    for t in (k, v, idx, leftpad, block_table):
+        if t is not None:
+            ptrs |= t.data_ptr()
+    if ptrs % 16:
+        return None
+    _check_no_grad(q, k_cache, v_cache)
+    b, sq, h, d = q.shape
+    device, dev = plan.device, plan.device.index
+    bounds = torch.empty(2 * b, dtype=torch.int32, device=device)
+    out = _empty(q.shape, q.dtype, device)
+    lse = _empty((h, b * sq), torch.float32, device)
+    vp = plan.varlen
+    ws = (torch.empty((vp.splits, b * sq, h, d), dtype=torch.float32, device=device),
+          torch.empty((vp.splits, h, b * sq), dtype=torch.float32, device=device)) if vp.splits > 1 else ()
+    pad = leftpad if leftpad is not None else lens
+    rows = idx if idx is not None else lens
+    with _on_device(q):
+        if plan.append:
+            plan.aux((lens, pad, rows, bounds, k, v, k_cache, v_cache,
+                      block_table if block_table is not None else lens), 1.0, dev)
+        else:
+            plan.aux((lens, pad, rows, bounds), 1.0, dev)
+        vp.launcher((q, k_cache, v_cache, out, lse, plan.cu_q, bounds, block_table) + ws, vp.scale, dev)
+    if want_lse:
+        return out, lse.view(h, b, sq).permute(1, 0, 2).contiguous()
+    return out
 
 
 KVCACHE_BOUNDS_FUSED = True  # False: the torch form of session 33 (scripts/kvcache_bounds_ab.py's A/B)
 KVCACHE_APPEND_FUSED = True  # False: the new tokens written by torch indexing (before session 35; kvcache_host's A/B)
+KVCACHE_PLANS = True  # False: every flash_attn_with_kvcache call takes the checks (before session 35; the same A/B)
 
 
 def _tidy(t):
@@ -1063,25 +1189,29 @@ def _tidy(t):
     return t if aligned else t.clone(memory_format=torch.contiguous_format)
 
 
-def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, page, paged):
+def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, page, paged, record=None):
     """flash_attn_with_kvcache's new tokens k, v (B, S_new, H_kv, D) written at positions lens[b] .. + S_new - 1 of
     the cache's rows k_rows, v_rows (a position outside [0, sc), or a page outside the cache, is not written), and the
     (start, end) key rows (_kvcache_bounds'), by one launch of triton_fwd.kvcache_append. Public: lengths, rows, pads,
-    the block table; the new tokens reach only the cache. Returns the key rows, (2B,) int32."""
+    the block table; the new tokens reach only the cache. Returns the key rows, (2B,) int32. record (a list): the
+    launcher this call took is appended to it (None where it went through the JIT)."""
     from .kernels import dispatch
     lens, leftpad, idx = _tidy(lens), _tidy(leftpad), _tidy(idx)
     k, v = (t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch.contiguous_format) for t in (k, v))
     bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
     with _on_device(lens):
-        dispatch.launch_kvcache_append(lens, leftpad, idx, bounds, k, v, k_rows, v_rows,
-                                       block_table if paged else None, sc, page)
+        launcher = dispatch.launch_kvcache_append(lens, leftpad, idx, bounds, k, v, k_rows, v_rows,
+                                                  block_table if paged else None, sc, page)
+    if record is not None:
+        record.append(launcher)
     return bounds
 
 
-def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged):
+def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged, record=None):
     """flash_attn_with_kvcache's (start, end) key rows, (2B,) int32, by one launch of triton_fwd.kvcache_bounds (seven
     small torch operations before session 34): lens, leftpad, idx (B,) int32 (checked; leftpad, idx may be None),
-    copied first where not contiguous and 16-byte aligned (the binary's specialisation). Public: lengths, rows, pads."""
+    copied first where not contiguous and 16-byte aligned (the binary's specialisation). Public: lengths, rows, pads.
+    record: as _kvcache_append's."""
     from .kernels import dispatch
     if not KVCACHE_BOUNDS_FUSED:
         ends = torch.clamp(lens + s_new, 0, sc)
@@ -1093,7 +1223,9 @@ def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged):
     lens, leftpad, idx = _tidy(lens), _tidy(leftpad), _tidy(idx)
     bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
     with _on_device(lens):
-        dispatch.launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged)
+        launcher = dispatch.launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged)
+    if record is not None:
+        record.append(launcher)
     return bounds
 
 

@@ -228,14 +228,15 @@ _bounds_launchers = {}  # (device, batch, s_new, cache rows, flags) -> kvcache_b
 def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
     """Launch triton_fwd.kvcache_bounds on the current device: lens, leftpad, idx (B,) int32, contiguous and 16-byte
     aligned (leftpad, idx None where absent), bounds (2B,) int32. Later calls with the same public metadata take the
-    launcher this first one made."""
+    launcher this first one made; it is returned where this call took it (else None)."""
     from . import triton_fwd
     has_pad, has_idx = leftpad is not None, idx is not None
     tensors = (lens, leftpad if has_pad else lens, idx if has_idx else lens, bounds)
     key = (lens.device, lens.shape[0], int(s_new), int(sc), bool(paged), has_pad, has_idx)
     launcher = _bounds_launchers.get(key)
     if launcher is not None and _fast_path_allowed():
-        return launcher(tensors, 1.0, lens.device.index)
+        launcher(tensors, 1.0, lens.device.index)
+        return launcher
     fn = triton_fwd.kvcache_bounds
     grid, args, kwargs = triton_fwd.kvcache_bounds_args(*tensors, s_new, sc, paged, has_pad, has_idx)
     kernel = fn[grid](*args, **kwargs)
@@ -243,7 +244,7 @@ def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
         if len(_bounds_launchers) >= MAX_LAUNCHERS:
             _bounds_launchers.clear()
         _bounds_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
-    return kernel
+    return None
 
 
 _append_launchers = {}  # kvcache_append's public metadata -> its _Launcher (or None)
@@ -253,7 +254,7 @@ def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_ro
     """Launch triton_fwd.kvcache_append on the current device (block_table None: not paged): lens, leftpad, idx (B,)
     int32, contiguous and 16-byte aligned (leftpad, idx None where absent), bounds (2B,) int32, k_new, v_new, the
     cache's rows k_rows, v_rows and the block table with 16-byte aligned bases (any strides). Later calls with the same
-    public metadata take the launcher this first one made."""
+    public metadata take the launcher this first one made; it is returned where this call took it (else None)."""
     from . import triton_fwd
     paged, has_pad, has_idx = block_table is not None, leftpad is not None, idx is not None
     tensors = (lens, leftpad if has_pad else lens, idx if has_idx else lens, bounds, k_new, v_new, k_rows, v_rows,
@@ -262,7 +263,8 @@ def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_ro
            v_rows.stride(), block_table.stride() if paged else None, int(sc), int(page), has_pad, has_idx)
     launcher = _append_launchers.get(key)
     if launcher is not None and _fast_path_allowed():
-        return launcher(tensors, 1.0, lens.device.index)
+        launcher(tensors, 1.0, lens.device.index)
+        return launcher
     fn = triton_fwd.kvcache_append
     grid, args, kwargs = triton_fwd.kvcache_append_args(*tensors, sc, page, paged, has_pad, has_idx)
     kernel = fn[grid](*args, **kwargs)
@@ -270,7 +272,7 @@ def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_ro
         if len(_append_launchers) >= MAX_LAUNCHERS:
             _append_launchers.clear()
         _append_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
-    return kernel
+    return None
 
 
 def launch_equal_guard(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k):
@@ -388,8 +390,36 @@ class _Launcher:
             from triton.backends.nvidia import driver
             self.raw, self.desc_meta = (found[0], driver.make_tensordesc_arg), dict(zip(descs, found[1]))
         self.descs = {}  # (plan index, base address) -> the descriptor's expanded kernel arguments
+        # No descriptor and no scratch: the C launch function itself, with the arguments in a template whose tensor
+        # slots take each call's base addresses (host time: session 35)
+        self.template = None
+        run = getattr(kernel, "run", None)
+        fresh = any(isinstance(t, (_Workspace, _Nonce)) for t in self.tail)
+        if not descs and not fresh and callable(getattr(run, "launch", None)) \
+                and not getattr(run, "global_scratch_size", 1) and not getattr(run, "profile_scratch_size", 1):
+            n = len(self.plan)
+            self.template = [p[1] if p[0] == "c" else None for p in self.plan] + \
+                [None if isinstance(t, _TensorArg) else t for t in self.tail]
+            self.slots = tuple((i, p[1]) for i, p in enumerate(self.plan) if p[0] == "t") + \
+                tuple((n + i, t.index) for i, t in enumerate(self.tail) if isinstance(t, _TensorArg))
+            self.scale_slots = tuple(i for i, p in enumerate(self.plan) if p[0] == "s")
 
     def __call__(self, tensors, scale, device_index):
+        if self.template is not None:  # tensors: base addresses as ints (the launch function reads nothing else)
+            vals = self.template.copy()
+            for i, j in self.slots:
+                t = tensors[j]
+                ptr = t if type(t) is int else t.data_ptr()
+                if ptr % 16:
+                    _misaligned(ptr)
+                vals[i] = ptr
+            for i in self.scale_slots:
+                vals[i] = float(scale) * LOG2E
+            k = self.kernel
+            run = k.run
+            run.launch(*self.grid, _current_stream(device_index), k.function, run.launch_cooperative_grid,
+                       run.launch_pdl, None, None, k.packed_metadata, None, None, None, *vals)
+            return k
         vals = []
         raw = self.raw
         for i, p in enumerate(self.plan):
@@ -400,7 +430,7 @@ class _Launcher:
                 if ptr % 16:
                     _misaligned(ptr)
                 if kind == "t":
-                    vals.append(t)
+                    vals.append(ptr)
                 elif raw is None:
                     vals.append(_Desc(_slid(t, p[5]), p[2], p[3], p[4]))
                 else:
