@@ -611,6 +611,9 @@ def test_varlen_grid_past_the_second_axis_limit(monkeypatch):
 
 
 # ---- batch entries past 32-bit offsets (api.OFFSET_LIMIT): the TMA-descriptor kernels -------------------------------
+# (buffers of several GB each: in the full-grid tests' xdist group, one at a time; four of them ran out of memory beside
+# the other workers in session 35's call 3)
+@pytest.mark.xdist_group("big_workspace")
 @pytest.mark.parametrize("d,s,h,st_s,st_b,causal,kernel", [
     (128, 1100, 16, 2 ** 21, 0, True, "attn_fwd_sm90_ws"),   # entries of 2.3e9 elements: the two-consumer build
     (128, 1100, 2, 2 ** 21, 0, True, "attn_fwd_sm90_ws"),    # ... few programs: keys split across two (workspace)

@@ -1664,7 +1664,7 @@ def test_gpu_kvcache_plan_matches_the_checked_call(monkeypatch, case):
         for kept, (kc, vc) in zip((True, False), both):
             if not kept:
                 api._PLANS.clear()
-            seqlens = int(lens0[0]) + step * s_new if int_lens else lens[kept]
+            seqlens = int(lens0[0]) if int_lens else lens[kept]  # (an int is in the signature: the same each step)
             res[kept] = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=seqlens, **kw)
         assert all(torch.equal(x, y) for x, y in zip(*res.values())) if kw["return_softmax_lse"] else \
             torch.equal(res[True], res[False]), (label, step)
@@ -1676,9 +1676,9 @@ def test_gpu_kvcache_plan_matches_the_checked_call(monkeypatch, case):
     steps = len(planned)
     odd = torch.empty(q.numel() + 1, dtype=q.dtype, device="cuda")[1:].view(q.shape)
     odd.copy_(q)
-    seqlens = int(lens0[0]) + 5 * s_new if int_lens else lens[True]
+    seqlens = int(lens0[0]) if int_lens else lens[True]
     with pytest.raises(ValueError, match="^q: data pointer must be 16-byte aligned"):  # the checked path's error
-        dhpfa.flash_attn_with_kvcache(odd, *[c.clone() for c in both[1]], cache_seqlens=seqlens, **kw)
+        dhpfa.flash_attn_with_kvcache(odd, *[c.clone() for c in both[1]], *new, cache_seqlens=seqlens, **kw)
     assert len(planned) == steps + 1
     # float64 at the last step: every sequence against its keys (unpaged forms, no window)
     if not paged and not int_lens and "cache_leftpad" not in kw and kw["window_size"] == (-1, -1):

@@ -1122,12 +1122,13 @@ class _KvcachePlan:
 def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append):
     """Keep the plan of a flash_attn_with_kvcache call that ran its key rows (and new tokens) and the portable varlen
     kernel through kept launchers, under sig: not the Hopper kernel, batch slices, gathered pages or the dense kernels,
-    nor a call whose q is not a view of its rows, whose per-sequence tensors were copied first (not contiguous), or
-    one made during a CUDA graph's capture (its constant tensors may not be filled yet): those keep taking the
-    checks."""
+    nor a call whose q is not a view of its rows, whose per-sequence tensors were copied first (not contiguous), whose
+    launchers do not take base addresses (_takes_addresses: the plan passes its scratch memory so), or one made during
+    a CUDA graph's capture (its constant tensors may not be filled yet): those keep taking the checks."""
     from .kernels import dispatch
     if aux is None or varlen is None or varlen.dense is not None or varlen.launcher is None \
             or varlen.variant.kernel in variants.VARLEN_SM90_NAMES or isinstance(varlen.launcher, dispatch._Slices) \
+            or not all(_takes_addresses(x) for x in (aux, varlen.launcher)) \
             or not q.is_cuda or torch.cuda.is_current_stream_capturing() \
             or not all(t is None or t.is_contiguous() for t in (lens,) + tuple(others)):
         return
@@ -1138,6 +1139,15 @@ def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append)
         return
     own = None if isinstance(cache_seqlens, torch.Tensor) else lens  # the lengths of an int or absent cache_seqlens
     _keep_plan(sig, _KvcachePlan(aux, append, varlen, _dense_offsets(q.device, b, sq), own, q.device))
+
+
+def _takes_addresses(launcher):
+    """Whether a kept launcher takes base addresses (ints) for its tensors: dispatch._Launcher's argument template
+    (kernels with no descriptor and no per-call workspace), or a pair of such."""
+    from .kernels import dispatch
+    if isinstance(launcher, dispatch._Pair):
+        return _takes_addresses(launcher.first) and _takes_addresses(launcher.second)
+    return isinstance(launcher, dispatch._Launcher) and launcher.template is not None
 
 
 def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpad, block_table, want_lse):
@@ -1158,12 +1168,21 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
     _check_no_grad(q, k_cache, v_cache)
     b, sq, h, d = q.shape
     device, dev = plan.device, plan.device.index
-    bounds = torch.empty(2 * b, dtype=torch.int32, device=device)
     out = _empty(q.shape, q.dtype, device)
-    lse = _empty((h, b * sq), torch.float32, device)
     vp = plan.varlen
-    ws = (torch.empty((vp.splits, b * sq, h, d), dtype=torch.float32, device=device),
-          torch.empty((vp.splits, h, b * sq), dtype=torch.float32, device=device)) if vp.splits > 1 else ()
+    # the key rows, lse where not returned, and a split call's workspace: one scratch allocation, passed to the kept
+    # launchers as base addresses (they read nothing else of them)
+    sizes = [8 * b] + ([] if want_lse else [4 * h * b * sq]) + \
+        ([4 * vp.splits * b * sq * h * d, 4 * vp.splits * h * b * sq] if vp.splits > 1 else [])
+    ends = [0]
+    for n in sizes:
+        ends.append(ends[-1] + (n + 255) // 256 * 256)
+    scratch = torch.empty(ends[-1], dtype=torch.uint8, device=device)
+    base = scratch.data_ptr()
+    ptrs = [base + e for e in ends[:-1]]
+    bounds = ptrs.pop(0)
+    lse = _empty((h, b * sq), torch.float32, device) if want_lse else ptrs.pop(0)
+    ws = tuple(ptrs)
     pad = leftpad if leftpad is not None else lens
     rows = idx if idx is not None else lens
     with _on_device(q):
