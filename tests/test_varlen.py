@@ -1692,6 +1692,46 @@ def test_gpu_kvcache_plan_matches_the_checked_call(monkeypatch, case):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("paged", [False, True])
+def test_gpu_kvcache_plan_in_cuda_graph(monkeypatch, paged):
+    """A decode step captured in a CUDA graph after its plan was kept (the planned path's launches and scratch memory
+    under capture), replayed for three steps with new q, new tokens and lengths copied into the captured buffers: every
+    replay's output and cache equal an eager checked call's on a copy of the cache."""
+    gen = torch.Generator().manual_seed(36)
+    b, hk, h, d, sc, page = 4, 2, 8, 128, 1024, 256
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    kw = dict(causal=True)
+    if paged:
+        kw["block_table"] = torch.randperm(b * sc // page, generator=gen).view(b, -1).to("cuda", torch.int32)
+        kc, vc = (t.view(-1, page, hk, d) for t in (kc, vc))
+    lens = torch.tensor([10, 500, 1, 900], dtype=torch.int32, device="cuda")
+    q, kn, vn = (torch.randn(b, 1, n, d, generator=gen).to("cuda", torch.bfloat16) for n in (h, hk, hk))
+    planned = []
+    real = api._kvcache_planned
+    monkeypatch.setattr(api, "_kvcache_planned", lambda *a: planned.append(1) or real(*a))
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up: the plan kept, then taken
+        for _ in range(2):
+            dhpfa.flash_attn_with_kvcache(q, kc.clone(), vc.clone(), kn, vn, cache_seqlens=lens.clone(), **kw)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        out = dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=lens, **kw)
+    assert len(planned) == 2, planned
+    for step in range(3):
+        for t in (q, kn, vn):
+            t.copy_(torch.randn(t.shape, generator=gen).to("cuda", torch.bfloat16))
+        kc0, vc0, lens0 = kc.clone(), vc.clone(), lens.clone()
+        graph.replay()
+        api._PLANS.clear()
+        ref = dhpfa.flash_attn_with_kvcache(q, kc0, vc0, kn, vn, cache_seqlens=lens0, **kw)
+        torch.cuda.synchronize()
+        assert torch.equal(out, ref) and torch.equal(kc, kc0) and torch.equal(vc, vc0), step
+        lens += 1
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("d", [128, 256])
 @pytest.mark.parametrize("window", [(-1, -1), (5000, 0)])
 def test_gpu_kvcache_prefill_chunks(d, window):
