@@ -59,7 +59,7 @@ def main():
     rows["decode step, 1 new token"] = us(step, n)
     rows["decode step, no new token"] = us(step_no_new, n)
     kr, vr = kc.view(b * sc, hk, d), vc.view(b * sc, hk, d)
-    rows["_kvcache_append"] = us(lambda: api._kvcache_append(lens, None, None, kn, vn, kr, vr, None, sc, 1, False), n)
+    rows["_kvcache_append"] = us(lambda: api._kvcache_append(lens, None, None, kn, vn, kr, vr, None, sc, 1, False)[0], n)
     rows["_kvcache_bounds"] = us(lambda: api._kvcache_bounds(lens, None, None, 1, sc, False), n)
     bounds = api._kvcache_bounds(lens, None, None, 1, sc, False)
     rows["_batched_varlen"] = us(lambda: api._batched_varlen(q, kr, vr, bounds, sc, None, True, False, (-1, -1), 0.0,

@@ -427,9 +427,9 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     from dhpfa.kernels import variants
     from dhpfa.audit import audited_kernels
     # stamp, gated stamp, pad; the varlen equal-length guard (fp16, bf16); kvcache_bounds' five forms (session 34);
-    # kvcache_append's five forms in fp16 and bf16 (session 35)
-    assert len(audited_kernels()) == 20
-    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 20  # + those kernels
+    # kvcache_append's five forms in fp16 and bf16, without rotary embeddings and with each kind (session 35)
+    assert len(audited_kernels()) == 40
+    assert rep["ok"] and len(rep["rows"]) == len(variants.audited_variants()) + 40  # + those kernels
     attn = [r for r in rep["rows"] if r["variant"].startswith("attn_fwd")]
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
@@ -768,9 +768,16 @@ for name, fn, args, kwargs, public in triton_fwd.audited_kernels():
         kn = torch.empty(b * s_new * hk * d + off, dtype=dt)[off:].view(b, s_new, hk, d)
         kr = torch.empty(b * sc * hk * d + off, dtype=dt)[off:].view(b * sc, hk, d)
         bt = torch.empty(b, max(1, sc // page), dtype=torch.int32)
+        rot = {}
+        if kwargs["ROTARY"]:
+            qq = torch.empty(b * (s_new + 1) * 2 * hk * d + off, dtype=dt)[off:].view(b, s_new + 1, 2 * hk, d)
+            cs = torch.empty(sc * d // 2 + off, dtype=dt)[off:].view(sc, d // 2)
+            rot = dict(q=qq, q_out=torch.empty_like(qq), cos=cs, sin=cs, per_row=s_new > 1,
+                       interleaved=kwargs["ROTARY"] == 2)
         _, a, kw = triton_fwd.kvcache_append_args(lens, lens, lens, torch.empty(2 * b, dtype=torch.int32), kn,
                                                   kn.transpose(2, 3).contiguous().transpose(2, 3), kr, kr, bt, sc,
-                                                  page, kwargs["PAGED"], kwargs["HAS_LEFTPAD"], kwargs["HAS_IDX"])
+                                                  page, kwargs["PAGED"], kwargs["HAS_LEFTPAD"], kwargs["HAS_IDX"],
+                                                  **rot)
         shapes.add(compile_offline(fn, a, kw).sha256)
     declared, _ = audit.audit_triton(fn, args, kwargs, public_params=public)
     undeclared, _ = audit.audit_triton(fn, args, kwargs)
@@ -781,15 +788,16 @@ print(json.dumps(out))
 
 
 def test_kvcache_append_is_one_binary_per_form_and_audits_clean():
-    """triton_fwd.kvcache_append (flash_attn_with_kvcache's new-token writes and key rows in one launch, session 35):
-    one binary per form and dtype whatever the shapes, strides and the tensors' alignment (its integer and data
+    """triton_fwd.kvcache_append (flash_attn_with_kvcache's new-token writes and key rows in one launch, session 35; with
+    rotary embeddings of the new keys and q, or not): one binary per form and dtype whatever the shapes, strides and the
+    tensors' alignment (its integer and data
     pointer arguments are not specialised), the one the audit reads; clean with the lengths, pads, rows and block
     table declared public, flagged (addresses, store predicates) when they are not."""
     res = subprocess.run([sys.executable, "-c", _APPEND_BINARY], cwd=ROOT, env=_env(), capture_output=True,
                          text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-3000:]
     out = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(out) == 10, out
+    assert len(out) == 30, out
     for name, r in out.items():
         assert r["shapes"] == [r["audited"]], (name, r)
         assert all(sum(k.values()) == 0 for k in r["declared"]), (name, r)

@@ -1471,7 +1471,7 @@ def _check_kvcache_append(device):
             rows = kc_d.shape[0] * kc_d.shape[1]
             cap = 3 * page if paged else sc
             for _ in range(2):  # (the second call of a key: the fast launcher on the GPU)
-                got = api._kvcache_append(lens_d, pad_d, idx_d, kn_d, vn_d, kc_d.view(rows, hk, d),
+                got, _ = api._kvcache_append(lens_d, pad_d, idx_d, kn_d, vn_d, kc_d.view(rows, hk, d),
                                           vc_d.view(rows, hk, d), bt_d, cap, page if paged else 1, paged)
                 case = (dt, paged, pad, with_idx)
                 assert torch.equal(kc_d.cpu(), ref_k) and torch.equal(vc_d.cpu(), ref_v), case
@@ -1517,6 +1517,57 @@ def test_kvcache_append_and_torch_writes_give_the_same_call(monkeypatch):
                                              causal=True)
         results.append((out, outp, *c))
     assert all(torch.equal(a, b) for a, b in zip(*results))
+
+
+def _check_rotary_fused(monkeypatch, device, dtype):
+    """flash_attn_with_kvcache with rotary embeddings computed in kvcache_append's launch (api.KVCACHE_ROTARY_FUSED)
+    and by torch operations (_rotary_qk): the same output and lse bits and the same cache. Halves and interleaved
+    pairs; per-row positions (causal) and first-position ones (no mask); rotary_dim below and equal to the head dim;
+    more queries than new tokens and fewer; cache_batch_idx, cache_leftpad, a paged cache; q a strided view."""
+    gen = torch.Generator().manual_seed(37)
+    d, hk, h, sc = 64, 2, 4, 48
+    cases = [(True, True, 16, 1, 1, {}), (False, False, 32, 3, 2, {}), (True, False, 64, 2, 3, dict(idx=True)),
+             (False, True, 16, 2, 2, dict(leftpad=True)), (True, True, 32, 1, 2, dict(paged=True)),
+             (False, True, 48, 4, 4, dict(strided=True))]
+    for interleaved, causal, rot_dim, sq, s_new, opts in cases:
+        kc, vc = (torch.randn(3, sc, hk, d, generator=gen).to(device, dtype) for _ in range(2))
+        q = torch.randn(3, sq, h, d, generator=gen).to(device, dtype)
+        if opts.get("strided"):
+            q = torch.randn(3, sq, d, h, generator=gen).to(device, dtype).transpose(2, 3)
+        kn, vn = (torch.randn(3, s_new, hk, d, generator=gen).to(device, dtype) for _ in range(2))
+        angle = torch.rand(sc, rot_dim // 2, generator=gen) * 6.3
+        cos, sin = (f(angle).to(device, dtype) for f in (torch.cos, torch.sin))
+        kw = dict(cache_seqlens=torch.tensor([3, 20, 0], dtype=torch.int32, device=device), causal=causal,
+                  rotary_cos=cos, rotary_sin=sin, rotary_interleaved=interleaved, return_softmax_lse=True)
+        if opts.get("idx"):
+            kw["cache_batch_idx"] = torch.tensor([1, 2, 0], dtype=torch.int32, device=device)
+        if opts.get("leftpad"):
+            kw["cache_leftpad"] = torch.tensor([1, 5, 0], dtype=torch.int32, device=device)
+        if opts.get("paged"):
+            kw["block_table"] = torch.tensor([[5, 0, 2], [1, 4, 3], [7, 8, 6]], dtype=torch.int32, device=device)
+            kc, vc = (t.reshape(9, 16, hk, d) for t in (kc, vc))
+        res = []
+        for fused in (True, False):
+            monkeypatch.setattr(api, "KVCACHE_ROTARY_FUSED", fused)
+            c = [t.clone() for t in (kc, vc)]
+            for _ in range(2):  # (the second call: the plan, on the GPU)
+                o, lse = dhpfa.flash_attn_with_kvcache(q, c[0], c[1], kn, vn, **kw)
+            res.append((o, lse, *c))
+        case = (interleaved, causal, rot_dim, sq, s_new, opts)
+        assert all(torch.equal(a, b) for a, b in zip(*res)), case
+
+
+@interp
+def test_kvcache_rotary_in_the_append_launch_matches_torch(monkeypatch):
+    """_check_rotary_fused on the interpreter (fp16)."""
+    _check_rotary_fused(monkeypatch, "cpu", torch.float16)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_gpu_kvcache_rotary_in_the_append_launch_matches_torch(monkeypatch, dtype):
+    """_check_rotary_fused on the GPU binaries (compiled without FMA contraction: the products round as torch's)."""
+    _check_rotary_fused(monkeypatch, "cuda", dtype)
 
 
 def test_kvcache_strided_cache_is_refused():

@@ -896,21 +896,8 @@ def _rotary_qk(q, k, cos, sin, lens, cache_len, per_row, interleaved):
     new keys k (B, S_new, H_kv, D) rotated at positions lens[b] + i, and of q (B, Sq, H, D) at lens[b] + i (per_row)
     or lens[b]; interleaved: pairs (0, 1), (2, 3), ... (GPT-J), else (i, i + rotary_dim / 2) (GPT-NeoX). Computed in
     float32, rounded to the inputs' dtype; returns new (q, k). Elementwise torch operations on the secret q and k at
-    public positions (the lengths)."""
-    for name, t in (("rotary_cos", cos), ("rotary_sin", sin)):
-        if not isinstance(t, torch.Tensor):
-            raise TypeError(f"{name}: expected a torch.Tensor (seqlen_ro, rotary_dim / 2), got {type(t).__name__}")
-        if t.dim() != 2 or tuple(t.shape) != tuple(cos.shape) or t.dtype != q.dtype or t.device != q.device:
-            raise ValueError(f"{name}: expected a 2-D tensor (seqlen_ro, rotary_dim / 2) of dtype {q.dtype} on "
-                             f"{q.device}, rotary_cos and rotary_sin alike; got {tuple(t.shape)}, {t.dtype} on "
-                             f"{t.device}")
-    ro_len, half = cos.shape
-    d = q.shape[-1]
-    if half == 0 or (2 * half) % 16 or 2 * half > d:
-        raise ValueError(f"rotary_cos: rotary_dim = 2 x {half} must be a positive multiple of 16 and at most head_dim "
-                         f"{d}")
-    if ro_len < cache_len:
-        raise ValueError(f"rotary_cos: expected at least {cache_len} positions (the cache's length), got {ro_len}")
+    public positions (the lengths). (kvcache_append computes the same bits in its launch: api.KVCACHE_ROTARY_FUSED.)"""
+    half = _check_rotary(q, cos, sin, cache_len)
 
     def rotate(x, pos):
         c = cos[pos].float()[:, :, None, :]  # (B, S, 1, half)
@@ -927,6 +914,26 @@ def _rotary_qk(q, k, cos, sin, lens, cache_len, per_row, interleaved):
     pos_k = start + torch.arange(k.shape[1], device=q.device)
     pos_q = start + torch.arange(q.shape[1], device=q.device) if per_row else start.expand(-1, q.shape[1])
     return rotate(q, pos_q), rotate(k, pos_k)
+
+
+def _check_rotary(q, cos, sin, cache_len):
+    """rotary_cos, rotary_sin checked (2-D (seqlen_ro >= cache_len, rotary_dim / 2), q's dtype and device, rotary_dim a
+    positive multiple of 16 up to the head dim); returns rotary_dim / 2."""
+    for name, t in (("rotary_cos", cos), ("rotary_sin", sin)):
+        if not isinstance(t, torch.Tensor):
+            raise TypeError(f"{name}: expected a torch.Tensor (seqlen_ro, rotary_dim / 2), got {type(t).__name__}")
+        if t.dim() != 2 or tuple(t.shape) != tuple(cos.shape) or t.dtype != q.dtype or t.device != q.device:
+            raise ValueError(f"{name}: expected a 2-D tensor (seqlen_ro, rotary_dim / 2) of dtype {q.dtype} on "
+                             f"{q.device}, rotary_cos and rotary_sin alike; got {tuple(t.shape)}, {t.dtype} on "
+                             f"{t.device}")
+    ro_len, half = cos.shape
+    d = q.shape[-1]
+    if half == 0 or (2 * half) % 16 or 2 * half > d:
+        raise ValueError(f"rotary_cos: rotary_dim = 2 x {half} must be a positive multiple of 16 and at most head_dim "
+                         f"{d}")
+    if ro_len < cache_len:
+        raise ValueError(f"rotary_cos: expected at least {cache_len} positions (the cache's length), got {ro_len}")
+    return half
 
 
 def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None, rotary_sin=None, cache_seqlens=None,
@@ -960,12 +967,12 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     accepted and ignored: dhpfa's own rule splits the keys across programs (variants.varlen_splits)."""
     sig = _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
                              cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
-                             return_softmax_lse) if KVCACHE_PLANS else None
+                             return_softmax_lse, rotary_interleaved) if KVCACHE_PLANS else None
     if sig is not None:
         plan = _PLANS.get(sig)
         if plan is not None:
             res = _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, cache_batch_idx, cache_leftpad,
-                                   block_table, return_softmax_lse)
+                                   block_table, return_softmax_lse, rotary_cos, rotary_sin)
             if res is not None:
                 return res
     local, window, cap = _check_flash_options(0.0, window_size, softcap, alibi_slopes, causal)
@@ -1012,7 +1019,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         lens = cache_seqlens
     else:
         raise TypeError(f"cache_seqlens: expected an int or an int32 tensor, got {type(cache_seqlens).__name__}")
-    s_new = 0
+    s_new, rotary = 0, None
     if (k is None) != (v is None):
         raise ValueError("k, v: pass both new-token tensors or neither")
     if (rotary_cos is not None or rotary_sin is not None) and k is None:
@@ -1028,15 +1035,20 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
             # flash-attn's rule: each query at its own position with causal masking or a window that binds at the
             # cache's length (a side >= S_cache does not), else every query of a sequence at its first new position
             per_row = causal or any(0 <= w < sc for w in window)
-            q, k = _rotary_qk(q, k, rotary_cos, rotary_sin, lens, sc, per_row, rotary_interleaved)
+            if KVCACHE_ROTARY_FUSED and KVCACHE_APPEND_FUSED and k.shape[1] > 0:  # in kvcache_append's launch
+                _check_rotary(q, rotary_cos, rotary_sin, sc)
+                rotary = (rotary_cos, rotary_sin, per_row, bool(rotary_interleaved))
+            else:
+                q, k = _rotary_qk(q, k, rotary_cos, rotary_sin, lens, sc, per_row, rotary_interleaved)
         s_new = k.shape[1]
     n_rows = bc * k_cache.shape[1]  # the cache's rows: its batch x seqlen, or its pages x page size
     k_rows, v_rows = k_cache.view(n_rows, hk, d), v_cache.view(n_rows, hk, d)
     bounds = None
     aux = [] if sig is not None else None  # the launcher of kvcache_append or kvcache_bounds, for the call's plan
     if s_new and KVCACHE_APPEND_FUSED:  # the new tokens written and the key rows formed in one launch
-        bounds = _kvcache_append(lens, cache_leftpad, cache_batch_idx, k, v, k_rows, v_rows, block_table, sc,
-                                 page if paged else 1, paged, aux)
+        bounds, q_rot = _kvcache_append(lens, cache_leftpad, cache_batch_idx, k, v, k_rows, v_rows, block_table, sc,
+                                        page if paged else 1, paged, aux, q, rotary)
+        q = q_rot if rotary is not None else q
     elif s_new:
         pos = lens.long()[:, None] + torch.arange(s_new, device=device)  # public: lengths, never data
         if paged:  # the page of each new position (the block table is public), and the row in it
@@ -1068,9 +1080,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     out, lse = _batched_varlen(q, k_rows, v_rows, bounds, sc, softmax_scale, causal, local, window, cap, k_stride=2,
                                paged=(block_table, page) if paged else None, want_lse=return_softmax_lse,
                                record=record)
-    if sig is not None and aux and record:
+    if sig is not None and aux and record and (rotary is not None or rotary_cos is None):
         _keep_kvcache_plan(sig, aux[0], record[0], q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
-                           bool(s_new and KVCACHE_APPEND_FUSED))
+                           bool(s_new and KVCACHE_APPEND_FUSED), rotary and rotary[2:])
     return (out, lse) if return_softmax_lse else out
 
 
@@ -1085,11 +1097,11 @@ def _kv_meta(t):
 
 def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
                        cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
-                       return_softmax_lse):
+                       return_softmax_lse, rotary_interleaved=True):
     """A flash_attn_with_kvcache call's public metadata (every argument's shape, stride, dtype and device, the scalars,
-    the switches its route reads), or None where the call takes every check (an argument not of a plain type, rotary
-    embeddings, alibi_slopes)."""
-    if rotary_cos is not None or rotary_sin is not None or alibi_slopes is not None or type(causal) is not bool \
+    the switches its route reads), or None where the call takes every check (an argument not of a plain type,
+    alibi_slopes)."""
+    if alibi_slopes is not None or type(causal) is not bool \
             or type(return_softmax_lse) is not bool or type(window_size) is not tuple \
             or not (softmax_scale is None or type(softmax_scale) in (float, int)) or type(softcap) not in (float, int):
         return None
@@ -1100,26 +1112,30 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
     else:
         lens = _kv_meta(cache_seqlens)
     metas = (_kv_meta(q), _kv_meta(k_cache), _kv_meta(v_cache), _kv_meta(k), _kv_meta(v), lens,
-             _kv_meta(cache_batch_idx), _kv_meta(cache_leftpad), _kv_meta(block_table))
+             _kv_meta(cache_batch_idx), _kv_meta(cache_leftpad), _kv_meta(block_table), _kv_meta(rotary_cos),
+             _kv_meta(rotary_sin), rotary_interleaved if type(rotary_interleaved) is bool else False)
     if False in metas or metas[0] is None or metas[1] is None or metas[2] is None:
         return None
     env = os.environ
     return ("kvcache", metas, type(softmax_scale), softmax_scale, causal, window_size, type(softcap), softcap,
-            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, env.get(INTERPRET_ENV), env.get(CACHE_ENV),
+            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED, env.get(INTERPRET_ENV),
+            env.get(CACHE_ENV),
             env.get(AUTOTUNE_ENV))
 
 
 class _KvcachePlan:
     """A flash_attn_with_kvcache call's plan (see _Plan), where it ran the portable varlen kernel through kept
     launchers: the launcher of kvcache_append (append) or kvcache_bounds (aux), the varlen call's _VarlenPlan, its query
-    offsets (cu_q), the lengths tensor of an int or absent cache_seqlens (lens, else None) and the device."""
-    __slots__ = ("aux", "append", "varlen", "cu_q", "lens", "device")
+    offsets (cu_q), the lengths tensor of an int or absent cache_seqlens (lens, else None), the device, and rotary
+    (per_row, interleaved) where kvcache_append rotates the new keys and q (else None)."""
+    __slots__ = ("aux", "append", "varlen", "cu_q", "lens", "device", "rotary")
 
-    def __init__(self, aux, append, varlen, cu_q, lens, device):
+    def __init__(self, aux, append, varlen, cu_q, lens, device, rotary=None):
         self.aux, self.append, self.varlen, self.cu_q, self.lens, self.device = aux, append, varlen, cu_q, lens, device
+        self.rotary = rotary
 
 
-def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append):
+def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append, rotary=None):
     """Keep the plan of a flash_attn_with_kvcache call that ran its key rows (and new tokens) and the portable varlen
     kernel through kept launchers, under sig: not the Hopper kernel, batch slices, gathered pages or the dense kernels,
     nor a call whose q is not a view of its rows, whose per-sequence tensors were copied first (not contiguous), whose
@@ -1138,7 +1154,7 @@ def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append)
     except RuntimeError:
         return
     own = None if isinstance(cache_seqlens, torch.Tensor) else lens  # the lengths of an int or absent cache_seqlens
-    _keep_plan(sig, _KvcachePlan(aux, append, varlen, _dense_offsets(q.device, b, sq), own, q.device))
+    _keep_plan(sig, _KvcachePlan(aux, append, varlen, _dense_offsets(q.device, b, sq), own, q.device, rotary))
 
 
 def _takes_addresses(launcher):
@@ -1150,7 +1166,8 @@ def _takes_addresses(launcher):
     return isinstance(launcher, dispatch._Launcher) and launcher.template is not None
 
 
-def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpad, block_table, want_lse):
+def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpad, block_table, want_lse, cos=None,
+                     sin=None):
     """flash_attn_with_kvcache through its plan (_KvcachePlan): the checks passed for this signature before, so only
     the bases' alignment is checked; the key rows (and new tokens) and the attention launched by the kept launchers,
     as the checked path launches them. Returns the call's result, or None where the plan does not apply (a misaligned
@@ -1160,7 +1177,7 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
         return None
     lens = plan.lens if plan.lens is not None else cache_seqlens
     ptrs = q.data_ptr() | k_cache.data_ptr() | v_cache.data_ptr() | lens.data_ptr()
-    for t in (k, v, idx, leftpad, block_table):
+    for t in (k, v, idx, leftpad, block_table, cos, sin):
         if t is not None:
             ptrs |= t.data_ptr()
     if ptrs % 16:
@@ -1187,8 +1204,12 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
     rows = idx if idx is not None else lens
     with _on_device(q):
         if plan.append:
-            plan.aux((lens, pad, rows, bounds, k, v, k_cache, v_cache,
-                      block_table if block_table is not None else lens), 1.0, dev)
+            tensors = (lens, pad, rows, bounds, k, v, k_cache, v_cache, block_table if block_table is not None else lens)
+            if plan.rotary is not None:  # q rotated into its own buffer, which the attention then reads
+                q_rot = torch.empty(q.shape, dtype=q.dtype, device=device)
+                tensors += (q, q_rot, cos, sin)
+                q = q_rot
+            plan.aux(tensors, 1.0, dev)
         else:
             plan.aux((lens, pad, rows, bounds), 1.0, dev)
         vp.launcher((q, k_cache, v_cache, out, lse, plan.cu_q, bounds, block_table) + ws, vp.scale, dev)
@@ -1200,6 +1221,7 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
 KVCACHE_BOUNDS_FUSED = True  # False: the torch form of session 33 (scripts/kvcache_bounds_ab.py's A/B)
 KVCACHE_APPEND_FUSED = True  # False: the new tokens written by torch indexing (before session 35; kvcache_host's A/B)
 KVCACHE_PLANS = True  # False: every flash_attn_with_kvcache call takes the checks (before session 35; the same A/B)
+KVCACHE_ROTARY_FUSED = True  # False: rotary embeddings by torch operations (_rotary_qk; before session 35)
 
 
 def _tidy(t):
@@ -1208,22 +1230,35 @@ def _tidy(t):
     return t if aligned else t.clone(memory_format=torch.contiguous_format)
 
 
-def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, page, paged, record=None):
+def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, page, paged, record=None, q=None,
+                    rotary=None):
     """flash_attn_with_kvcache's new tokens k, v (B, S_new, H_kv, D) written at positions lens[b] .. + S_new - 1 of
     the cache's rows k_rows, v_rows (a position outside [0, sc), or a page outside the cache, is not written), and the
     (start, end) key rows (_kvcache_bounds'), by one launch of triton_fwd.kvcache_append. Public: lengths, rows, pads,
-    the block table; the new tokens reach only the cache. Returns the key rows, (2B,) int32. record (a list): the
-    launcher this call took is appended to it (None where it went through the JIT)."""
+    the block table; the new tokens reach only the cache. record (a list): the launcher this call took is appended to
+    it (None where it went through the JIT). rotary (cos, sin, per_row, interleaved; checked): the new keys rotated
+    before they are written and q (B, Sq, H, D) rotated into a new tensor in the same launch (as _rotary_qk). Returns
+    the key rows, (2B,) int32, and the rotated q (None without rotary)."""
     from .kernels import dispatch
     lens, leftpad, idx = _tidy(lens), _tidy(leftpad), _tidy(idx)
-    k, v = (t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch.contiguous_format) for t in (k, v))
+    k, v = _tidy2(k), _tidy2(v)
     bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
+    rot = q_out = None
+    if rotary is not None:
+        q = _tidy2(q)
+        q_out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
+        rot = (q, q_out, _tidy2(rotary[0]), _tidy2(rotary[1])) + tuple(rotary[2:])
     with _on_device(lens):
         launcher = dispatch.launch_kvcache_append(lens, leftpad, idx, bounds, k, v, k_rows, v_rows,
-                                                  block_table if paged else None, sc, page)
+                                                  block_table if paged else None, sc, page, rot)
     if record is not None:
         record.append(launcher)
-    return bounds
+    return bounds, q_out
+
+
+def _tidy2(t):
+    """t, or a copy where its base is not 16-byte aligned (any strides)."""
+    return t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch.contiguous_format)
 
 
 def _kvcache_bounds(lens, leftpad, idx, s_new, sc, paged, record=None):

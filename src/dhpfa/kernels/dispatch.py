@@ -250,23 +250,31 @@ def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
 _append_launchers = {}  # kvcache_append's public metadata -> its _Launcher (or None)
 
 
-def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, block_table, sc, page):
+def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, block_table, sc, page,
+                          rotary=None):
     """Launch triton_fwd.kvcache_append on the current device (block_table None: not paged): lens, leftpad, idx (B,)
     int32, contiguous and 16-byte aligned (leftpad, idx None where absent), bounds (2B,) int32, k_new, v_new, the
     cache's rows k_rows, v_rows and the block table with 16-byte aligned bases (any strides). Later calls with the same
-    public metadata take the launcher this first one made; it is returned where this call took it (else None)."""
+    public metadata take the launcher this first one made; it is returned where this call took it (else None).
+    rotary: (q, q_out, cos, sin, per_row, interleaved) (kvcache_append_args'), with aligned bases too."""
     from . import triton_fwd
     paged, has_pad, has_idx = block_table is not None, leftpad is not None, idx is not None
     tensors = (lens, leftpad if has_pad else lens, idx if has_idx else lens, bounds, k_new, v_new, k_rows, v_rows,
                block_table if paged else lens)
     key = (lens.device, k_new.dtype, k_new.shape, k_new.stride(), v_new.stride(), k_rows.shape, k_rows.stride(),
            v_rows.stride(), block_table.stride() if paged else None, int(sc), int(page), has_pad, has_idx)
+    rot = {}
+    if rotary is not None:
+        q, q_out, cos, sin, per_row, interleaved = rotary
+        tensors += (q, q_out, cos, sin)
+        key += (q.shape, q.stride(), q_out.stride(), cos.shape, cos.stride(), bool(per_row), bool(interleaved))
+        rot = dict(q=q, q_out=q_out, cos=cos, sin=sin, per_row=per_row, interleaved=interleaved)
     launcher = _append_launchers.get(key)
     if launcher is not None and _fast_path_allowed():
         launcher(tensors, 1.0, lens.device.index)
         return launcher
     fn = triton_fwd.kvcache_append
-    grid, args, kwargs = triton_fwd.kvcache_append_args(*tensors, sc, page, paged, has_pad, has_idx)
+    grid, args, kwargs = triton_fwd.kvcache_append_args(*tensors[:9], sc, page, paged, has_pad, has_idx, **rot)
     kernel = fn[grid](*args, **kwargs)
     if lens.is_cuda and _fast_path_allowed() and key not in _append_launchers:  # (None kept: no fast path)
         if len(_append_launchers) >= MAX_LAUNCHERS:

@@ -5,6 +5,7 @@ predicate of a branch or memory operation. The KV loop is split by public bounds
 row of the Q tile sees in full (no mask at all) and boundary blocks (causal diagonal, ragged tail)
 where visibility is applied by a select to -inf. Tensor data only ever flows through arithmetic.
 """
+import itertools
 import os
 
 import torch
@@ -565,46 +566,95 @@ def _kvcache_rows(i, ok, LENS, LEFTPAD, IDX, BOUNDS, S_NEW, SC, PAGED: tl.conste
 
 # kvcache_append's integer arguments: none specialised (one binary per form whatever the shapes and strides)
 _APPEND_INTS = ["B", "S_NEW", "SC", "ROW_ELEMS", "D", "N_B", "N_S", "N_H", "N_D", "NV_B", "NV_S", "NV_H", "NV_D",
-                "C_ROW", "C_H", "C_D", "CV_ROW", "CV_H", "CV_D", "BT_ROW", "PAGE", "N_ROWS"]
+                "C_ROW", "C_H", "C_D", "CV_ROW", "CV_H", "CV_D", "BT_ROW", "PAGE", "N_ROWS", "STEPS", "SQ", "Q_ROW",
+                "Q_B", "Q_S", "Q_H", "Q_D", "QO_B", "QO_S", "QO_H", "QO_D", "HALF", "PER_ROW", "RO_LEN", "CS_ROW",
+                "CS_COL"]
 
 
-@triton.jit(do_not_specialize=_APPEND_INTS + ["K_NEW", "V_NEW", "K_CACHE", "V_CACHE"])
+@triton.jit(do_not_specialize=_APPEND_INTS + ["K_NEW", "V_NEW", "K_CACHE", "V_CACHE", "Q", "Q_OUT", "COS", "SIN"])
 def kvcache_append(LENS, LEFTPAD, IDX, BOUNDS, K_NEW, V_NEW, K_CACHE, V_CACHE, BT, B, S_NEW, SC, ROW_ELEMS, D,
                    N_B, N_S, N_H, N_D, NV_B, NV_S, NV_H, NV_D, C_ROW, C_H, C_D, CV_ROW, CV_H, CV_D, BT_ROW, PAGE,
-                   N_ROWS, PAGED: tl.constexpr, HAS_LEFTPAD: tl.constexpr, HAS_IDX: tl.constexpr,
-                   BLOCK: tl.constexpr):
+                   N_ROWS, STEPS, Q, Q_OUT, COS, SIN, SQ, Q_ROW, Q_B, Q_S, Q_H, Q_D, QO_B, QO_S, QO_H, QO_D, HALF,
+                   PER_ROW, RO_LEN, CS_ROW, CS_COL, PAGED: tl.constexpr, HAS_LEFTPAD: tl.constexpr,
+                   HAS_IDX: tl.constexpr, ROTARY: tl.constexpr, BLOCK: tl.constexpr):
     """flash_attn_with_kvcache's new tokens written into the cache, and kvcache_bounds' key rows, in one launch
-    (session 35; it replaced the torch indexing writes, 5-12 small operations per call). Program p = b * S_NEW + s
-    copies new token s of sequence b (K_NEW, V_NEW (B, S_NEW, H_KV, D), any strides: N_* / NV_*; ROW_ELEMS = H_KV x D
-    elements, BLOCK at a time) to cache position LENS[b] + s: row (IDX[b] or b) x SC + that position of the cache's
-    rows (K_CACHE, V_CACHE: (rows, H_KV, D), strides C_* / CV_*), or PAGED row BT[b, pos // PAGE] x PAGE + pos % PAGE
-    (BT rows of BT_ROW entries). A position outside [0, SC), or a page outside the cache's N_ROWS rows, is not written
-    (where torch indexing raised a device-side error). Programs with s = 0 also store sequence b's BOUNDS. Public:
-    every value it loads but the new tokens (lengths, rows, pads, the block table: declared public), shapes, strides;
-    the new tokens reach only the stores' data."""
+    (session 35; it replaced the torch indexing writes, 5-12 small operations per call). Program p = b * STEPS + s
+    copies new token s < S_NEW of sequence b (K_NEW, V_NEW (B, S_NEW, H_KV, D), any strides: N_* / NV_*; ROW_ELEMS =
+    H_KV x D elements, BLOCK at a time) to cache position LENS[b] + s: row (IDX[b] or b) x SC + that position of the
+    cache's rows (K_CACHE, V_CACHE: (rows, H_KV, D), strides C_* / CV_*), or PAGED row BT[b, pos // PAGE] x PAGE + pos %
+    PAGE (BT rows of BT_ROW entries). A position outside [0, SC), or a row outside the cache's N_ROWS, is not written
+    (where torch indexing raised a device-side error). Programs with s = 0 also store sequence b's BOUNDS.
+    ROTARY (1: halves, GPT-NeoX; 2: interleaved pairs, GPT-J; 0: none, STEPS = S_NEW): flash-attn's rotary embedding,
+    as api._rotary_qk computes it (float32 products rounded one at a time: the kernel is compiled without FMA
+    contraction, so the bits are the torch form's): the first 2 x HALF dims of the new keys rotated at their positions
+    before they are written, and query row s < SQ of Q (B, SQ, H, D; strides Q_*, H x D = Q_ROW elements) rotated at
+    LENS[b] + s x PER_ROW into Q_OUT (strides QO_*); COS, SIN (RO_LEN, HALF), strides CS_ROW, CS_COL (positions
+    clamped into [0, RO_LEN)). Public: every value it loads but the new tokens and q (lengths, rows, pads, the block
+    table: declared public; cos and sin: the rotary table, public too), shapes, strides; the new tokens and q reach
+    only the stores' data."""
     p = tl.program_id(0)
-    b = p // S_NEW
-    s = p - b * S_NEW
+    b = p // STEPS
+    s = p - b * STEPS
+    b64 = b.to(tl.int64)
     _kvcache_rows(b, s == 0, LENS, LEFTPAD, IDX, BOUNDS, S_NEW, SC, PAGED, HAS_LEFTPAD, HAS_IDX)
-    pos = tl.load(LENS + b).to(tl.int64) + s
-    inside = (pos >= 0) & (pos < SC)
+    start = tl.load(LENS + b).to(tl.int64)
+    pos = start + s
+    inside = (pos >= 0) & (pos < SC) & (s < S_NEW)
     if PAGED:
-        page = tl.load(BT + b.to(tl.int64) * BT_ROW + pos // PAGE, mask=inside, other=-1).to(tl.int64)
+        page = tl.load(BT + b64 * BT_ROW + pos // PAGE, mask=inside, other=-1).to(tl.int64)
         row = page * PAGE + pos % PAGE
-        inside = inside & (page >= 0) & (row < N_ROWS)
     elif HAS_IDX:
         row = tl.load(IDX + b).to(tl.int64) * SC + pos
     else:
-        row = b.to(tl.int64) * SC + pos
+        row = b64 * SC + pos
+    inside = inside & (row >= 0) & (row < N_ROWS)
+    q_pos = start + s * PER_ROW
     for c in range(0, ROW_ELEMS, BLOCK):
         e = c + tl.arange(0, BLOCK)
         m = e < ROW_ELEMS
         hh = (e // D).to(tl.int64)
         dd = (e - hh * D).to(tl.int64)
-        kx = tl.load(K_NEW + b.to(tl.int64) * N_B + s * N_S + hh * N_H + dd * N_D, mask=m, other=0.0)
-        vx = tl.load(V_NEW + b.to(tl.int64) * NV_B + s * NV_S + hh * NV_H + dd * NV_D, mask=m, other=0.0)
+        k_at = K_NEW + b64 * N_B + s * N_S + hh * N_H
+        kx = tl.load(k_at + dd * N_D, mask=m & (s < S_NEW), other=0.0)
+        vx = tl.load(V_NEW + b64 * NV_B + s * NV_S + hh * NV_H + dd * NV_D, mask=m & (s < S_NEW), other=0.0)
+        if ROTARY:
+            kx = _rotated(kx, k_at, N_D, dd, m & (s < S_NEW), pos, COS, SIN, HALF, RO_LEN, CS_ROW, CS_COL, ROTARY)
         tl.store(K_CACHE + row * C_ROW + hh * C_H + dd * C_D, kx, mask=m & inside)
         tl.store(V_CACHE + row * CV_ROW + hh * CV_H + dd * CV_D, vx, mask=m & inside)
+    if ROTARY:
+        for c in range(0, Q_ROW, BLOCK):
+            e = c + tl.arange(0, BLOCK)
+            m = (e < Q_ROW) & (s < SQ)
+            hh = (e // D).to(tl.int64)
+            dd = (e - hh * D).to(tl.int64)
+            q_at = Q + b64 * Q_B + s * Q_S + hh * Q_H
+            qx = tl.load(q_at + dd * Q_D, mask=m, other=0.0)
+            qx = _rotated(qx, q_at, Q_D, dd, m, q_pos, COS, SIN, HALF, RO_LEN, CS_ROW, CS_COL, ROTARY)
+            tl.store(Q_OUT + b64 * QO_B + s * QO_S + hh * QO_H + dd * QO_D, qx, mask=m)
+
+
+@triton.jit
+def _rotated(x, row, stride, dd, m, pos, COS, SIN, HALF, RO_LEN, CS_ROW, CS_COL, ROTARY: tl.constexpr):
+    """x (elements dd of a head's row at `row`, stride `stride`) with its first 2 x HALF dims rotated at position pos:
+    x c - x' s for the first of each pair, x' s + x c for the second (x' its partner: dim dd +- HALF, ROTARY 1, or dd ^ 1,
+    ROTARY 2), in float32, rounded to x's dtype."""
+    rot = dd < 2 * HALF
+    if ROTARY == 1:
+        first = dd < HALF
+        j = tl.where(first, dd, dd - HALF)
+        partner = tl.where(first, dd + HALF, dd - HALF)
+    else:
+        first = (dd % 2) == 0
+        j = dd // 2
+        partner = dd ^ 1
+    at = tl.minimum(tl.maximum(pos, 0), RO_LEN - 1) * CS_ROW + j * CS_COL
+    cs = tl.load(COS + at, mask=m & rot, other=1.0).to(tl.float32)
+    sn = tl.load(SIN + at, mask=m & rot, other=0.0).to(tl.float32)
+    xp = tl.load(row + partner * stride, mask=m & rot, other=0.0).to(tl.float32)
+    t1 = x.to(tl.float32) * cs
+    t2 = xp * sn
+    out = tl.where(first, t1 - t2, t2 + t1)
+    return tl.where(rot, out.to(x.dtype), x)
 
 
 KVCACHE_BOUNDS_BLOCK = 128  # sequences a program
@@ -624,18 +674,29 @@ KVCACHE_APPEND_BLOCK = 1024  # elements of a new token's row copied per step
 
 
 def kvcache_append_args(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, block_table, sc, page, paged,
-                        has_leftpad, has_idx):
+                        has_leftpad, has_idx, q=None, q_out=None, cos=None, sin=None, per_row=False, interleaved=False):
     """(grid, args, kwargs) of kvcache_append: lens, leftpad, idx (B,) int32 (an absent one passed as lens, unread),
     bounds (2B,) int32, k_new, v_new (B, S_NEW, H_KV, D), k_rows, v_rows the cache's (rows, H_KV, D), block_table (B,
     cols) int32 (paged; else passed as lens, unread), sc the sequences' capacity (the cache's seqlen, or cols x page),
-    page the page size (paged; else 1)."""
+    page the page size (paged; else 1). With cos, sin (RO_LEN, rotary_dim / 2): rotary embeddings, q (B, SQ, H, D)
+    rotated into q_out, per_row and interleaved as flash-attn's (else q, q_out, cos, sin passed as lens, unread)."""
     batch, s_new, heads_kv, d = k_new.shape
     bt = block_table if paged else lens
+    rotary = cos is not None
+    if rotary:
+        sq = q.shape[1]
+        rot = (q, q_out, cos, sin, sq, q.shape[2] * d, *q.stride(), *q_out.stride(), cos.shape[1], int(bool(per_row)),
+               cos.shape[0], *cos.stride())
+    else:
+        sq = 0
+        rot = (lens, lens, lens, lens, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    steps = max(s_new, sq)
     args = (lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, bt, batch, s_new, int(sc), heads_kv * d, d,
             *k_new.stride(), *v_new.stride(), *k_rows.stride(), *v_rows.stride(), bt.stride(0) if paged else 0,
-            int(page), k_rows.shape[0])
-    return (batch * s_new,), args, dict(PAGED=bool(paged), HAS_LEFTPAD=bool(has_leftpad), HAS_IDX=bool(has_idx),
-                                        BLOCK=KVCACHE_APPEND_BLOCK, num_warps=4)
+            int(page), k_rows.shape[0], steps) + rot
+    return (batch * steps,), args, dict(PAGED=bool(paged), HAS_LEFTPAD=bool(has_leftpad), HAS_IDX=bool(has_idx),
+                                        ROTARY=(2 if interleaved else 1) if rotary else 0, BLOCK=KVCACHE_APPEND_BLOCK,
+                                        num_warps=4, enable_fp_fusion=False)
 
 
 def audited_kernels():
@@ -655,27 +716,35 @@ def audited_kernels():
         name = "kvcache_bounds" + ("-paged" if paged else "") + ("-leftpad" if pad else "") + ("-idx" if idx else "")
         out.append((name, kvcache_bounds, args, kwargs, ("LENS",) + (("LEFTPAD",) if pad else ())
                     + (("IDX",) if idx else ())))
-    for dt, label in ((torch.float16, "fp16"), (torch.bfloat16, "bf16")):
-        for paged, pad, idx in ((True, False, False), (False, False, False), (False, True, False),
-                                (False, False, True), (False, True, True)):
-            _, args, kwargs = _append_example(dt, paged, pad, idx)
-            name = f"kvcache_append-{label}" + ("-paged" if paged else "") + ("-leftpad" if pad else "") + \
-                ("-idx" if idx else "")
-            out.append((name, kvcache_append, args, kwargs, ("LENS",) + (("BT",) if paged else ())
-                        + (("LEFTPAD",) if pad else ())
-                        + (("IDX",) if idx else ())))
+    for (dt, label), rotary, (paged, pad, idx) in itertools.product(
+            ((torch.float16, "fp16"), (torch.bfloat16, "bf16")), (0, 1, 2),
+            ((True, False, False), (False, False, False), (False, True, False), (False, False, True),
+             (False, True, True))):
+        _, args, kwargs = _append_example(dt, paged, pad, idx, rotary)
+        name = f"kvcache_append-{label}" + ("-paged" if paged else "") + ("-leftpad" if pad else "") + \
+            ("-idx" if idx else "") + ("", "-rotary", "-rotary-interleaved")[rotary]
+        out.append((name, kvcache_append, args, kwargs, ("LENS",) + (("BT",) if paged else ())
+                    + (("LEFTPAD",) if pad else ())
+                    + (("IDX",) if idx else ())))
     return out
 
 
-def _append_example(dt, paged, pad, idx, b=5, s_new=2, hk=3, d=64, sc=300, page=100):
-    """kvcache_append's arguments for one form (the audit's and the tests' example)."""
+def _append_example(dt, paged, pad, idx, rotary=0, b=5, s_new=2, hk=3, d=64, sc=300, page=100, sq=3, h=6):
+    """kvcache_append's arguments for one form (the audit's and the tests' example; rotary 0: none, 1: halves, 2:
+    interleaved)."""
     lens = torch.empty(b, dtype=torch.int32)
     kn, vn = (torch.empty(b, s_new, hk, d, dtype=dt) for _ in range(2))
     rows = (b * sc, hk, d)
     kr, vr = (torch.empty(rows, dtype=dt) for _ in range(2))
     bt = torch.empty(b, sc // page, dtype=torch.int32)
+    rot = {}
+    if rotary:
+        q = torch.empty(b, sq, h, d, dtype=dt)
+        rot = dict(q=q, q_out=torch.empty_like(q), cos=torch.empty(sc, 16, dtype=dt), sin=torch.empty(sc, 16, dtype=dt),
+                   per_row=True, interleaved=rotary == 2)
     return kvcache_append_args(lens, torch.empty_like(lens), torch.empty_like(lens), torch.empty(2 * b,
-                               dtype=torch.int32), kn, vn, kr, vr, bt, sc, page if paged else 1, paged, pad, idx)
+                               dtype=torch.int32), kn, vn, kr, vr, bt, sc, page if paged else 1, paged, pad, idx,
+                               **rot)
 
 
 # A local window's unbounded side (flash-attn's -1): a bound past any sequence length that keeps every sum in int32.
