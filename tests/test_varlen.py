@@ -1570,6 +1570,29 @@ def test_gpu_kvcache_rotary_in_the_append_launch_matches_torch(monkeypatch, dtyp
     _check_rotary_fused(monkeypatch, "cuda", dtype)
 
 
+def test_kvcache_signature():
+    """api._kvcache_signature: a key for every plain call (rotary halves or pairs, int or tensor lengths, None
+    arguments), distinct where metadata or scalars differ, None where an argument is not of a plain type."""
+    q, kc = torch.empty(2, 1, 4, 64), torch.empty(2, 32, 2, 64)
+    lens, cos = torch.empty(2, dtype=torch.int32), torch.empty(32, 8)
+
+    def sig(**kw):
+        a = dict(q=q, k_cache=kc, v_cache=kc, k=None, v=None, rotary_cos=None, rotary_sin=None, cache_seqlens=lens,
+                 cache_batch_idx=None, cache_leftpad=None, block_table=None, softmax_scale=None, causal=True,
+                 window_size=(-1, -1), softcap=0.0, alibi_slopes=None, return_softmax_lse=False)
+        a.update(kw)
+        return api._kvcache_signature(**a)
+    plain = [sig(), sig(rotary_cos=cos, rotary_sin=cos, rotary_interleaved=False), sig(rotary_cos=cos, rotary_sin=cos),
+             sig(cache_seqlens=5), sig(cache_seqlens=6), sig(cache_seqlens=None), sig(causal=False), sig(softcap=30.0),
+             sig(q=torch.empty(2, 1, 4, 128)[..., :64]), sig(softmax_scale=0.1),
+             sig(return_softmax_lse=True), sig(window_size=(10, 0))]
+    assert all(p is not None for p in plain) and len(set(plain)) == len(plain)
+    assert sig() == sig(q=torch.empty(2, 1, 4, 64))
+    for bad in (dict(rotary_interleaved=1, rotary_cos=cos, rotary_sin=cos), dict(causal=1), dict(cache_seqlens=[5, 6]),
+                dict(window_size=[-1, -1]), dict(q=q.numpy()), dict(alibi_slopes=torch.empty(4))):
+        assert sig(**bad) is None, bad
+
+
 def test_kvcache_strided_cache_is_refused():
     kc, vc, gen = _cache(b=2, sc=40)
     q = torch.randn(2, 1, 2, 32, generator=gen).half()
@@ -1762,14 +1785,15 @@ def test_gpu_kvcache_plan_in_cuda_graph(monkeypatch, paged):
     monkeypatch.setattr(api, "_kvcache_planned", lambda *a: planned.append(1) or real(*a))
     side = torch.cuda.Stream()
     side.wait_stream(torch.cuda.current_stream())
-    with torch.cuda.stream(side):  # warm-up: the plan kept, then taken
-        for _ in range(2):
+    with torch.cuda.stream(side):  # warm-up: the launchers made, the plan kept, then taken
+        for _ in range(3):
             dhpfa.flash_attn_with_kvcache(q, kc.clone(), vc.clone(), kn, vn, cache_seqlens=lens.clone(), **kw)
     torch.cuda.current_stream().wait_stream(side)
+    before = len(planned)
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         out = dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=lens, **kw)
-    assert len(planned) == 2, planned
+    assert before >= 1 and len(planned) == before + 1, planned
     for step in range(3):
         for t in (q, kn, vn):
             t.copy_(torch.randn(t.shape, generator=gen).to("cuda", torch.bfloat16))

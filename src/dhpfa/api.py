@@ -1113,7 +1113,7 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
         lens = _kv_meta(cache_seqlens)
     metas = (_kv_meta(q), _kv_meta(k_cache), _kv_meta(v_cache), _kv_meta(k), _kv_meta(v), lens,
              _kv_meta(cache_batch_idx), _kv_meta(cache_leftpad), _kv_meta(block_table), _kv_meta(rotary_cos),
-             _kv_meta(rotary_sin), rotary_interleaved if type(rotary_interleaved) is bool else False)
+             _kv_meta(rotary_sin), ("interleaved", rotary_interleaved) if type(rotary_interleaved) is bool else False)
     if False in metas or metas[0] is None or metas[1] is None or metas[2] is None:
         return None
     env = os.environ
