@@ -1118,9 +1118,8 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
         return None
     env = os.environ
     return ("kvcache", metas, type(softmax_scale), softmax_scale, causal, window_size, type(softcap), softcap,
-            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED, env.get(INTERPRET_ENV),
-            env.get(CACHE_ENV),
-            env.get(AUTOTUNE_ENV))
+            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED,
+            env.get(INTERPRET_ENV), env.get(CACHE_ENV), env.get(AUTOTUNE_ENV))
 
 
 class _KvcachePlan:
@@ -1241,13 +1240,13 @@ def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, p
     the key rows, (2B,) int32, and the rotated q (None without rotary)."""
     from .kernels import dispatch
     lens, leftpad, idx = _tidy(lens), _tidy(leftpad), _tidy(idx)
-    k, v = _tidy2(k), _tidy2(v)
+    k, v = _aligned_base(k), _aligned_base(v)
     bounds = torch.empty(2 * lens.shape[0], dtype=torch.int32, device=lens.device)  # (every entry written)
     rot = q_out = None
     if rotary is not None:
-        q = _tidy2(q)
+        q = _aligned_base(q)
         q_out = torch.empty(q.shape, dtype=q.dtype, device=q.device)
-        rot = (q, q_out, _tidy2(rotary[0]), _tidy2(rotary[1])) + tuple(rotary[2:])
+        rot = (q, q_out, _aligned_base(rotary[0]), _aligned_base(rotary[1])) + tuple(rotary[2:])
     with _on_device(lens):
         launcher = dispatch.launch_kvcache_append(lens, leftpad, idx, bounds, k, v, k_rows, v_rows,
                                                   block_table if paged else None, sc, page, rot)
@@ -1256,7 +1255,7 @@ def _kvcache_append(lens, leftpad, idx, k, v, k_rows, v_rows, block_table, sc, p
     return bounds, q_out
 
 
-def _tidy2(t):
+def _aligned_base(t):
     """t, or a copy where its base is not 16-byte aligned (any strides)."""
     return t if t.data_ptr() % 16 == 0 else t.clone(memory_format=torch.contiguous_format)
 
