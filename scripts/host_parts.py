@@ -7,7 +7,6 @@ host_parts.json under --out.
 import argparse
 import json
 import os
-import time
 
 import torch
 import triton
@@ -15,18 +14,11 @@ import triton
 import dhpfa
 from dhpfa import api
 from dhpfa.kernels import dispatch, triton_fwd
+from kvcache_host import per_call_us
 
 
 def us(fn, n):
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    t0 = time.perf_counter()
-    for _ in range(n):
-        fn()
-    host = (time.perf_counter() - t0) / n * 1e6
-    torch.cuda.synchronize()
-    return host
+    return per_call_us(fn, n)[0]
 
 
 @triton.jit

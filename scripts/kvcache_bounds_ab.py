@@ -30,6 +30,22 @@ def eager_ms(fn, calls=50):
     return start.elapsed_time(end) / calls
 
 
+def ab_rounds(form, rounds):
+    """Graph-replay and eager microseconds of form(False)() and form(True)(), each round in a fresh random order:
+    (medians {False, True} graph, eager; median per-round ratios False / True graph, eager)."""
+    gt, et = {False: [], True: []}, {False: [], True: []}
+    for r in range(rounds):
+        order = [False, True]
+        random.Random(r).shuffle(order)
+        for f in order:
+            gt[f].append(graph_ms(form(f), [()], replays=20) * 1000)
+            et[f].append(eager_ms(form(f)) * 1000)
+    xg = statistics.median([t / f for t, f in zip(gt[False], gt[True])])
+    xe = statistics.median([t / f for t, f in zip(et[False], et[True])])
+    return ({f: statistics.median(v) for f, v in gt.items()}, {f: statistics.median(v) for f, v in et.items()}, xg,
+            xe)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=9)
@@ -62,18 +78,8 @@ def main():
                 return fn
             outs = {f: form(f)() for f in (False, True)}
             same = torch.equal(outs[False], outs[True])
-            gt, et = {False: [], True: []}, {False: [], True: []}
-            for r in range(a.rounds):
-                order = [False, True]
-                random.Random(r).shuffle(order)
-                for f in order:
-                    gt[f].append(graph_ms(form(f), [()], replays=20) * 1000)
-                    et[f].append(eager_ms(form(f)) * 1000)
+            mg, me, xg, xe = ab_rounds(form, a.rounds)
             api.KVCACHE_BOUNDS_FUSED, api._PLANS = True, {}
-            xg = statistics.median([t / f for t, f in zip(gt[False], gt[True])])
-            xe = statistics.median([t / f for t, f in zip(et[False], et[True])])
-            mg = {f: statistics.median(v) for f, v in gt.items()}
-            me = {f: statistics.median(v) for f, v in et.items()}
             print(f"{label:<28} {layout:<10} {mg[False]:10.1f} / {mg[True]:8.1f}  x{xg:.3f} {me[False]:10.1f} / "
                   f"{me[True]:8.1f}  x{xe:.3f}  bitwise {same}", flush=True)
             res["rows"].append(dict(case=label, layout=layout, graph_us={"torch": mg[False], "fused": mg[True]},

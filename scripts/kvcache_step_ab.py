@@ -9,15 +9,12 @@ import argparse
 import json
 import math
 import os
-import random
-import statistics
 
 import torch
 
 import dhpfa
 from dhpfa import api
-from dhpfa.measure.bench import graph_ms
-from kvcache_bounds_ab import eager_ms
+from kvcache_bounds_ab import ab_rounds
 from kvcache_host import paged
 
 
@@ -63,18 +60,8 @@ def main():
             return fn
         outs = {f: form(f)() for f in (False, True)}
         same = torch.equal(outs[False], outs[True]) and all(torch.equal(x, y) for x, y in zip(*caches.values()))
-        gt, et = {False: [], True: []}, {False: [], True: []}
-        for r in range(a.rounds):
-            order = [False, True]
-            random.Random(r).shuffle(order)
-            for f in order:
-                gt[f].append(graph_ms(form(f), [()], replays=20) * 1000)
-                et[f].append(eager_ms(form(f)) * 1000)
+        mg, me, xg, xe = ab_rounds(form, a.rounds)
         set_form(True)
-        xg = statistics.median([o / n for o, n in zip(gt[False], gt[True])])
-        xe = statistics.median([o / n for o, n in zip(et[False], et[True])])
-        mg = {f: statistics.median(v) for f, v in gt.items()}
-        me = {f: statistics.median(v) for f, v in et.items()}
         name = f"{label} {layout}"
         print(f"{name:<40} {mg[False]:8.1f} / {mg[True]:7.1f} x{xg:.2f} {me[False]:8.1f} / {me[True]:7.1f} x{xe:.2f}"
               f"  bitwise {same}", flush=True)
