@@ -403,7 +403,7 @@ def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local
     see _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq) (None where not want_lse: no transpose)."""
     b, sq, h, d = q.shape
     out, lse = _varlen_call(q.reshape(b * sq, h, d), k_rows, v_rows, _dense_offsets(q.device, b, sq), cu_k, sq, max_k,
-                            softmax_scale, causal, local, window, cap, k_stride, paged=paged, record=record)
+                            softmax_scale, causal, local, window, cap, k_stride, want_lse, paged=paged, record=record)
     return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous() if want_lse else None
 
 
@@ -598,7 +598,8 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
                  window, cap, k_stride=1, want_lse=True, paged=None, record=None):
     """(out, lse) of a varlen call whose options are checked (_check_flash_options). k_stride 2: cu_seqlens_k holds a
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
-    want_lse=False: lse may be None (the equal-length path skips its transpose). paged: (block_table, page_size), k
+    want_lse=False: lse may be None (the equal-length path skips its transpose) or the base address of scratch
+    memory (an int: the kept launchers take those), not to be read. paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths. record (a list): the
     plan this call ran is appended to it (None where its pages were gathered first)."""
     if record is not None:
@@ -632,9 +633,18 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
         out = _varlen_out(q, plan.variant.config.block_m // 2)
     else:
         out = _empty(q.shape, q.dtype, q.device)
-    lse = _empty((q.shape[1], q.shape[0]), torch.float32, q.device)
     from .kernels import dispatch, triton_fwd
-    ws = triton_fwd.varlen_workspace(q, plan.splits) if plan.splits > 1 else ()
+    total_q, h, d = q.shape
+    if (plan.splits > 1 or not want_lse) and plan.launcher is not None and _takes_addresses(plan.launcher) \
+            and dispatch._fast_path_allowed():  # lse (where not returned) and the workspace in one scratch allocation
+        scratch, ptrs = _scratch(q.device, ([] if want_lse else [4 * h * total_q]) +
+                                 ([4 * plan.splits * total_q * h * d, 4 * plan.splits * h * total_q]
+                                  if plan.splits > 1 else []))
+        lse = _empty((h, total_q), torch.float32, q.device) if want_lse else ptrs.pop(0)
+        ws = tuple(ptrs)
+    else:
+        lse = _empty((h, total_q), torch.float32, q.device)
+        ws = triton_fwd.varlen_workspace(q, plan.splits) if plan.splits > 1 else ()
     with _on_device(q):
         if plan.launcher is not None and dispatch._fast_path_allowed():
             plan.launcher((q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, bt) + ws, plan.scale, q.device.index)
@@ -1156,6 +1166,18 @@ def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append,
     _keep_plan(sig, _KvcachePlan(aux, append, varlen, _dense_offsets(q.device, b, sq), own, q.device, rotary))
 
 
+def _scratch(device, sizes):
+    """One allocation holding buffers of these byte sizes (each at a 256-byte boundary): (the tensor, to be kept alive
+    until the launches are queued, and the buffers' base addresses). For kept launchers that take addresses
+    (_takes_addresses); the allocator's stream order keeps the memory until the queued kernels have run."""
+    ends = [0]
+    for n in sizes:
+        ends.append(ends[-1] + (n + 255) // 256 * 256)
+    scratch = torch.empty(ends[-1], dtype=torch.uint8, device=device)
+    base = scratch.data_ptr()
+    return scratch, [base + e for e in ends[:-1]]
+
+
 def _takes_addresses(launcher):
     """Whether a kept launcher takes base addresses (ints) for its tensors: dispatch._Launcher's argument template
     (kernels with no descriptor and no per-call workspace), or a pair of such."""
@@ -1188,14 +1210,8 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
     vp = plan.varlen
     # the key rows, lse where not returned, and a split call's workspace: one scratch allocation, passed to the kept
     # launchers as base addresses (they read nothing else of them)
-    sizes = [8 * b] + ([] if want_lse else [4 * h * b * sq]) + \
-        ([4 * vp.splits * b * sq * h * d, 4 * vp.splits * h * b * sq] if vp.splits > 1 else [])
-    ends = [0]
-    for n in sizes:
-        ends.append(ends[-1] + (n + 255) // 256 * 256)
-    scratch = torch.empty(ends[-1], dtype=torch.uint8, device=device)
-    base = scratch.data_ptr()
-    ptrs = [base + e for e in ends[:-1]]
+    scratch, ptrs = _scratch(device, [8 * b] + ([] if want_lse else [4 * h * b * sq]) +
+                             ([4 * vp.splits * b * sq * h * d, 4 * vp.splits * h * b * sq] if vp.splits > 1 else []))
     bounds = ptrs.pop(0)
     lse = _empty((h, b * sq), torch.float32, device) if want_lse else ptrs.pop(0)
     ws = tuple(ptrs)
