@@ -16,10 +16,10 @@ B, SC, H, HK, PAGE = 8, 2048, 32, 8, 256
 CASES = [(128, "contiguous", False), (128, "paged", False), (64, "contiguous", True)]  # (head dim, layout, rotary)
 
 
-def case(d, layout, rotary, samples):
+def step_fn(d, layout, rotary):
+    """(fn(q, k, v) running one decode step on the buffers of dhpfa.measure.leak's shape, that shape): q (1, H, B, D);
+    k, v (1, HK, B * SC + B, D), the cache's rows then the new tokens. Lengths, block table, rotary table fixed."""
     import dhpfa
-    from dhpfa import api
-    from dhpfa.measure import leak
     gen = torch.Generator().manual_seed(d)
     lens = torch.randint(100, SC - 2, (B,), generator=gen).to("cuda", torch.int32)
     kw = dict(causal=True)
@@ -39,9 +39,17 @@ def case(d, layout, rotary, samples):
         else:
             cache = [r[:B * SC].unflatten(0, (B, SC)) for r in rows]
         return dhpfa.flash_attn_with_kvcache(q, *cache, *new, cache_seqlens=lens, **kw)
+    fn.lens = lens
+    return fn, (1, H, B, d, B * SC + B, HK)
+
+
+def case(d, layout, rotary, samples):
+    from dhpfa import api
+    from dhpfa.measure import leak
+    fn, shape = step_fn(d, layout, rotary)
     api._PLANS.clear()
-    res = leak.run_leak(fn, (1, H, B, d, B * SC + B, HK), samples=samples)
-    res.update(d=d, layout=layout, rotary=rotary, lens=lens.tolist(),
+    res = leak.run_leak(fn, shape, samples=samples)
+    res.update(d=d, layout=layout, rotary=rotary, lens=fn.lens.tolist(),
                planned=sum(isinstance(p, api._KvcachePlan) for p in api._PLANS.values()))
     return res
 

@@ -39,25 +39,31 @@ def paged_layout(lens_k, page, seed=3):
     return sum(need), table.cuda()
 
 
-def child(d, causal, window, softcap, decode, page=0):
+def child(d, causal, window, softcap, decode, page=0, kvcache=None):
     import torch
 
     import dhpfa
     from dhpfa.measure.leak import CLASSES, make_class_inputs
     from varlen_bench import offsets
-    lens_q, lens_k = ([1] * len(DECODE_LENS_K), DECODE_LENS_K) if decode else (LENS, LENS)
-    h = 32 if decode else 2048 // d
-    hk = 8 if decode else h
-    cu_q, cu_k = offsets(lens_q), offsets(lens_k)
-    total_k, table = paged_layout(lens_k, page) if page else (sum(lens_k), None)
-    if page:
-        total_k *= page
-    shape = (1, h, sum(lens_q), d, total_k, hk)
+    if kvcache:  # a planned flash_attn_with_kvcache decode step (kvcache_leak.step_fn: new tokens, its layout)
+        from kvcache_leak import step_fn
+        fn, shape = step_fn(d, kvcache, rotary=decode)
+    else:
+        lens_q, lens_k = ([1] * len(DECODE_LENS_K), DECODE_LENS_K) if decode else (LENS, LENS)
+        h = 32 if decode else 2048 // d
+        hk = 8 if decode else h
+        cu_q, cu_k = offsets(lens_q), offsets(lens_k)
+        total_k, table = paged_layout(lens_k, page) if page else (sum(lens_k), None)
+        if page:
+            total_k *= page
+        shape = (1, h, sum(lens_q), d, total_k, hk)
     inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
     bufs = [torch.empty(sh, device="cuda", dtype=torch.bfloat16)
-            for sh in ((1, h, sum(lens_q), d), (1, hk, total_k, d), (1, hk, total_k, d))]
+            for sh in ((1,) + shape[1:4], (1, shape[5], shape[4], d), (1, shape[5], shape[4], d))]
 
     def call():  # (1, H, total, D) buffers viewed as (total, H, D); paged: k, v as (pages, page, H_kv, D)
+        if kvcache:
+            return fn(*bufs)
         q, k, v = (t.transpose(1, 2)[0] for t in bufs)
         if page:
             k, v = k.unflatten(0, (-1, page)), v.unflatten(0, (-1, page))
@@ -67,6 +73,7 @@ def child(d, causal, window, softcap, decode, page=0):
     for dst, src in zip(bufs, inputs["random"][0]):
         dst.copy_(src)
     call()
+    call()  # (a kvcache step: its plan kept by the first call, taken from the second)
     torch.cuda.synchronize()
     for lab in labels:
         for dst, s in zip(bufs, inputs["fixed-random" if lab.startswith("repeat") else lab][0]):
@@ -78,7 +85,8 @@ def child(d, causal, window, softcap, decode, page=0):
         torch.cuda.profiler.stop()
     from dhpfa import api
     kernels = sorted({p.variant.kernel for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)
-                      and p.variant is not None})
+                      and p.variant is not None} | {"kvcache plan" for p in api._PLANS.values()
+                                                    if isinstance(p, api._KvcachePlan)})
     print(json.dumps({"labels": labels, "kernels": kernels}))
 
 
@@ -91,21 +99,24 @@ def main():
     ap.add_argument("--softcap", type=float, default=0.0)
     ap.add_argument("--decode", action="store_true", help="decode steps (grouped heads, split across programs)")
     ap.add_argument("--page", type=int, default=0, help="keys in pages of this many rows (0: contiguous)")
+    ap.add_argument("--kvcache", default="", help="contiguous | paged: a planned flash_attn_with_kvcache decode step "
+                    "with a new token (kvcache_leak.step_fn; --decode adds rotary embeddings)")
     ap.add_argument("--child", action="store_true")
     a = ap.parse_args()
     window = tuple(int(x) for x in a.window.split(","))
     if a.child:
-        return child(a.d, a.causal, window, a.softcap, a.decode, a.page)
+        return child(a.d, a.causal, window, a.softcap, a.decode, a.page, a.kvcache)
     from dhpfa.measure.leak import CLASSES
     os.makedirs(a.out, exist_ok=True)
     metrics = counters.WORK + counters.DRAM + counters.CONTROL
     tag = f"d{a.d}{'-causal' if a.causal else ''}" + (f"-w{a.window}" if window != (-1, -1) else "") + \
         (f"-cap{a.softcap:g}" if a.softcap else "") + ("-decode" if a.decode else "") + \
-        (f"-page{a.page}" if a.page else "")
+        (f"-page{a.page}" if a.page else "") + (f"-kvcache-{a.kvcache}" if a.kvcache else "")
     log = os.path.join(a.out, f"ncu-varlen-{tag}.csv")
     cmd = [counters.ncu_path(), "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units",
            "base", "--log-file", log, "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__),
-           "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap), "--page", str(a.page)] + \
+           "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap), "--page", str(a.page),
+           "--kvcache", a.kvcache] + \
         (["--causal"] if a.causal else []) + (["--decode"] if a.decode else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
@@ -117,7 +128,7 @@ def main():
     with open(log) as f:
         per_call = counters.group_calls(counters.parse_ncu_csv(f.read(), set(metrics)), labels)
     result = dict(per_call=per_call, kernels=info.get("kernels"), **counters.compare(per_call, CLASSES))
-    name = f"varlen {tag} {DECODE_LENS_K if a.decode else LENS}"
+    name = f"varlen {tag} {'kvcache_leak' if a.kvcache else DECODE_LENS_K if a.decode else LENS}"
     print(counters.format_table({name: result}))
     with open(log.replace(".csv", ".json"), "w") as f:
         json.dump(result, f, indent=1)
