@@ -1,6 +1,7 @@
 """The API's call plans (api._PLANS): a call whose signature (types, shapes, strides, dtypes, devices, flags)
 was checked once skips the metadata checks and the choice; what can change between calls with one
 signature (base addresses, requires_grad, the tuner's choices) is still checked on every call."""
+import os
 import types
 
 import pytest
@@ -94,3 +95,21 @@ def test_a_new_tuner_choice_retires_the_plans(monkeypatch):
     g = tune.generation
     tune.clear_memory()
     assert tune.generation == g + 1
+
+
+def test_signatures_follow_the_environment_switches(monkeypatch):
+    """The call plans' signatures carry the environment switches the choice reads (api._env_switches: os.environ's own
+    mapping, session 35): setting, changing and removing each gives a new signature, restoring it the old one."""
+    from dhpfa.settings import AUTOTUNE_ENV, CACHE_ENV, INTERPRET_ENV
+    q = torch.empty(1, 4, 2, 32)
+    for name in (INTERPRET_ENV, CACHE_ENV, AUTOTUNE_ENV):
+        monkeypatch.delenv(name, raising=False)
+        base = api._signature("flash", q, q, q, False, None)
+        monkeypatch.setenv(name, "1")
+        one = api._signature("flash", q, q, q, False, None)
+        monkeypatch.setenv(name, "0")
+        zero = api._signature("flash", q, q, q, False, None)
+        monkeypatch.delenv(name)
+        assert len({base, one, zero}) == 3 and api._signature("flash", q, q, q, False, None) == base, name
+        got = [x.decode() if isinstance(x, bytes) else x for x in api._env_switches()]
+        assert got == [os.environ.get(n) for n in (INTERPRET_ENV, CACHE_ENV, AUTOTUNE_ENV)], name

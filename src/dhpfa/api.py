@@ -21,6 +21,24 @@ def _interpreter_active() -> bool:
     return os.environ.get(INTERPRET_ENV, "0") == "1"
 
 
+def _env_switches_reader():
+    """A function returning the environment switches a call plan depends on (INTERPRET_ENV, CACHE_ENV, AUTOTUNE_ENV),
+    for the plans' signatures: read from os.environ's own mapping where CPython keeps one (three dict lookups, no key
+    encoding: host time, session 35), else through os.environ.get. Either form sees os.environ's changes."""
+    data, encode = getattr(os.environ, "_data", None), getattr(os.environ, "encodekey", None)
+    if type(data) is dict and callable(encode):
+        try:
+            a, b, c = (encode(n) for n in (INTERPRET_ENV, CACHE_ENV, AUTOTUNE_ENV))
+            return lambda: (data.get(a), data.get(b), data.get(c))
+        except (TypeError, ValueError):
+            pass
+    env = os.environ
+    return lambda: (env.get(INTERPRET_ENV), env.get(CACHE_ENV), env.get(AUTOTUNE_ENV))
+
+
+_env_switches = _env_switches_reader()
+
+
 def _check_tensor(name, t, ndim, layout):
     if not isinstance(t, torch.Tensor):
         raise TypeError(f"{name}: expected a torch.Tensor, got {type(t).__name__}")
@@ -176,10 +194,8 @@ def _signature(kind, q, k, v, causal, scale, extra=None):
     if type(q) is not torch.Tensor or type(k) is not torch.Tensor or type(v) is not torch.Tensor \
             or type(causal) is not bool or not (scale is None or type(scale) in (float, int)):
         return None
-    env = os.environ
     return (kind, q.shape, q.stride(), q.dtype, q.device, k.shape, k.stride(), k.dtype, k.device, v.shape,
-            v.stride(), v.dtype, v.device, causal, type(scale), scale, extra,
-            env.get(INTERPRET_ENV), env.get(CACHE_ENV), env.get(AUTOTUNE_ENV))
+            v.stride(), v.dtype, v.device, causal, type(scale), scale, extra, _env_switches())
 
 
 def _cached_plan(sig, q, k, v):
@@ -1126,10 +1142,8 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
              _kv_meta(rotary_sin), ("interleaved", rotary_interleaved) if type(rotary_interleaved) is bool else False)
     if False in metas or metas[0] is None or metas[1] is None or metas[2] is None:
         return None
-    env = os.environ
     return ("kvcache", metas, type(softmax_scale), softmax_scale, causal, window_size, type(softcap), softcap,
-            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED,
-            env.get(INTERPRET_ENV), env.get(CACHE_ENV), env.get(AUTOTUNE_ENV))
+            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED, _env_switches())
 
 
 class _KvcachePlan:
