@@ -39,7 +39,7 @@ def paged_layout(lens_k, page, seed=3):
     return sum(need), table.cuda()
 
 
-def child(d, causal, window, softcap, decode, page=0, kvcache=None):
+def child(d, causal, window, softcap, decode, page=0, kvcache=None, flush_l2=False):
     import torch
 
     import dhpfa
@@ -75,9 +75,12 @@ def child(d, causal, window, softcap, decode, page=0, kvcache=None):
     call()
     call()  # (a kvcache step: its plan kept by the first call, taken from the second)
     torch.cuda.synchronize()
+    flush = torch.empty(256 * 2 ** 20, dtype=torch.uint8, device="cuda") if flush_l2 else None
     for lab in labels:
         for dst, s in zip(bufs, inputs["fixed-random" if lab.startswith("repeat") else lab][0]):
             dst.copy_(s)
+        if flush is not None:  # the copy's dirty lines written back now, L2 left holding the same pattern every time
+            flush.fill_(0)
         torch.cuda.synchronize()
         torch.cuda.profiler.start()
         call()
@@ -101,22 +104,25 @@ def main():
     ap.add_argument("--page", type=int, default=0, help="keys in pages of this many rows (0: contiguous)")
     ap.add_argument("--kvcache", default="", help="contiguous | paged: a planned flash_attn_with_kvcache decode step "
                     "with a new token (kvcache_leak.step_fn; --decode adds rotary embeddings)")
+    ap.add_argument("--flush-l2", action="store_true", help="write 256 MB of zeros after each input copy (outside the "
+                    "profiled range), so the copy's write-backs do not fall in the profiled call")
     ap.add_argument("--child", action="store_true")
     a = ap.parse_args()
     window = tuple(int(x) for x in a.window.split(","))
     if a.child:
-        return child(a.d, a.causal, window, a.softcap, a.decode, a.page, a.kvcache)
+        return child(a.d, a.causal, window, a.softcap, a.decode, a.page, a.kvcache, a.flush_l2)
     from dhpfa.measure.leak import CLASSES
     os.makedirs(a.out, exist_ok=True)
     metrics = counters.WORK + counters.DRAM + counters.CONTROL
     tag = f"d{a.d}{'-causal' if a.causal else ''}" + (f"-w{a.window}" if window != (-1, -1) else "") + \
         (f"-cap{a.softcap:g}" if a.softcap else "") + ("-decode" if a.decode else "") + \
-        (f"-page{a.page}" if a.page else "") + (f"-kvcache-{a.kvcache}" if a.kvcache else "")
+        (f"-page{a.page}" if a.page else "") + (f"-kvcache-{a.kvcache}" if a.kvcache else "") + \
+        ("-flush" if a.flush_l2 else "")
     log = os.path.join(a.out, f"ncu-varlen-{tag}.csv")
     cmd = [counters.ncu_path(), "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units",
            "base", "--log-file", log, "--metrics", ",".join(metrics), sys.executable, os.path.abspath(__file__),
            "--child", "--d", str(a.d), f"--window={a.window}", "--softcap", str(a.softcap), "--page", str(a.page),
-           "--kvcache", a.kvcache] + \
+           "--kvcache", a.kvcache] + (["--flush-l2"] if a.flush_l2 else []) + \
         (["--causal"] if a.causal else []) + (["--decode"] if a.decode else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
