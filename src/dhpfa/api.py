@@ -654,8 +654,7 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
     if (plan.splits > 1 or not want_lse) and plan.launcher is not None and _takes_addresses(plan.launcher) \
             and dispatch._fast_path_allowed():  # lse (where not returned) and the workspace in one scratch allocation
         scratch, ptrs = _scratch(q.device, ([] if want_lse else [4 * h * total_q]) +
-                                 ([4 * plan.splits * total_q * h * d, 4 * plan.splits * h * total_q]
-                                  if plan.splits > 1 else []))
+                                 _workspace_bytes(total_q, h, d, plan.splits))
         lse = _empty((h, total_q), torch.float32, q.device) if want_lse else ptrs.pop(0)
         ws = tuple(ptrs)
     else:
@@ -979,8 +978,8 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Public:
     cache_seqlens, cache_batch_idx, block_table and the shapes (the schedule follows them); secret: q, the cache and
     the new tokens. rotary_cos / rotary_sin (seqlen_ro >= the cache's length, rotary_dim / 2), with k and v:
-    flash-attn's rotary embedding of the new keys (before they are written) and of q (_rotary_qk), by elementwise
-    torch operations. block_table (B, max_blocks_per_seq) int32: k_cache and v_cache are pages (num_blocks,
+    flash-attn's rotary embedding of the new keys (before they are written) and of q, computed in kvcache_append's
+    launch (the bits of _rotary_qk's torch operations, which api.KVCACHE_ROTARY_FUSED = False runs). block_table (B, max_blocks_per_seq) int32: k_cache and v_cache are pages (num_blocks,
     page_block_size, H_kv, D), sequence b's position j in page block_table[b, j // page_block_size] (its capacity
     max_blocks_per_seq x page_block_size); not with cache_batch_idx; with a binding window or softcap the grouped
     decode builds read the pages where they take the call (grouped-query heads, at most 32 queries), the Hopper paged
@@ -1108,7 +1107,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                                record=record)
     if sig is not None and aux and record and (rotary is not None or rotary_cos is None):
         _keep_kvcache_plan(sig, aux[0], record[0], q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
-                           bool(s_new and KVCACHE_APPEND_FUSED), rotary and rotary[2:])
+                           bool(s_new and KVCACHE_APPEND_FUSED), rotary is not None)
     return (out, lse) if return_softmax_lse else out
 
 
@@ -1149,16 +1148,16 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
 class _KvcachePlan:
     """A flash_attn_with_kvcache call's plan (see _Plan), where it ran the portable varlen kernel through kept
     launchers: the launcher of kvcache_append (append) or kvcache_bounds (aux), the varlen call's _VarlenPlan, its query
-    offsets (cu_q), the lengths tensor of an int or absent cache_seqlens (lens, else None), the device, and rotary
-    (per_row, interleaved) where kvcache_append rotates the new keys and q (else None)."""
+    offsets (cu_q), the lengths tensor of an int or absent cache_seqlens (lens, else None), the device, and whether
+    kvcache_append rotates the new keys and q (rotary; per_row and interleaved are in its launcher's key)."""
     __slots__ = ("aux", "append", "varlen", "cu_q", "lens", "device", "rotary")
 
-    def __init__(self, aux, append, varlen, cu_q, lens, device, rotary=None):
+    def __init__(self, aux, append, varlen, cu_q, lens, device, rotary=False):
         self.aux, self.append, self.varlen, self.cu_q, self.lens, self.device = aux, append, varlen, cu_q, lens, device
         self.rotary = rotary
 
 
-def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append, rotary=None):
+def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append, rotary=False):
     """Keep the plan of a flash_attn_with_kvcache call that ran its key rows (and new tokens) and the portable varlen
     kernel through kept launchers, under sig: not the Hopper kernel, batch slices, gathered pages or the dense kernels,
     nor a call whose q is not a view of its rows, whose per-sequence tensors were copied first (not contiguous), whose
@@ -1190,6 +1189,14 @@ def _scratch(device, sizes):
     scratch = torch.empty(ends[-1], dtype=torch.uint8, device=device)
     base = scratch.data_ptr()
     return scratch, [base + e for e in ends[:-1]]
+
+
+def _workspace_bytes(total_q, heads, head_dim, splits):
+    """The byte sizes of a split varlen launch's workspace (triton_fwd.varlen_workspace_shapes; none without a split)."""
+    from .kernels import triton_fwd
+    if splits <= 1:
+        return []
+    return [4 * math.prod(shape) for shape in triton_fwd.varlen_workspace_shapes(total_q, heads, head_dim, splits)]
 
 
 def _takes_addresses(launcher):
@@ -1225,7 +1232,7 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
     # the key rows, lse where not returned, and a split call's workspace: one scratch allocation, passed to the kept
     # launchers as base addresses (they read nothing else of them)
     scratch, ptrs = _scratch(device, [8 * b] + ([] if want_lse else [4 * h * b * sq]) +
-                             ([4 * vp.splits * b * sq * h * d, 4 * vp.splits * h * b * sq] if vp.splits > 1 else []))
+                             _workspace_bytes(b * sq, h, d, vp.splits))
     bounds = ptrs.pop(0)
     lse = _empty((h, b * sq), torch.float32, device) if want_lse else ptrs.pop(0)
     ws = tuple(ptrs)
@@ -1234,7 +1241,7 @@ def _kvcache_planned(plan, q, k_cache, v_cache, k, v, cache_seqlens, idx, leftpa
     with _on_device(q):
         if plan.append:
             tensors = (lens, pad, rows, bounds, k, v, k_cache, v_cache, block_table if block_table is not None else lens)
-            if plan.rotary is not None:  # q rotated into its own buffer, which the attention then reads
+            if plan.rotary:  # q rotated into its own buffer, which the attention then reads
                 q_rot = torch.empty(q.shape, dtype=q.dtype, device=device)
                 tensors += (q, q_rot, cos, sin)
                 q = q_rot

@@ -223,6 +223,25 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
 
 
 _bounds_launchers = {}  # (device, batch, s_new, cache rows, flags) -> kvcache_bounds' _Launcher (or None)
+_append_launchers = {}  # kvcache_append's public metadata -> its _Launcher (or None)
+
+
+def _launch_kept(kept, key, fn, launch_args, tensors, device):
+    """Launch fn through the launcher kept under key in `kept` (made by an earlier call with the same public metadata)
+    and return it; else through Triton's JIT with launch_args() = (grid, args, kwargs), keep the launcher this makes
+    (None where there is no fast path: not tried again) and return None. tensors: the call's tensors, in the order the
+    launcher takes them."""
+    launcher = kept.get(key)
+    if launcher is not None and _fast_path_allowed():
+        launcher(tensors, 1.0, device.index)
+        return launcher
+    grid, args, kwargs = launch_args()
+    kernel = fn[grid](*args, **kwargs)
+    if device.type == "cuda" and _fast_path_allowed() and key not in kept:
+        if len(kept) >= MAX_LAUNCHERS:
+            kept.clear()
+        kept[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
+    return None
 
 
 def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
@@ -233,21 +252,9 @@ def launch_kvcache_bounds(lens, leftpad, idx, bounds, s_new, sc, paged):
     has_pad, has_idx = leftpad is not None, idx is not None
     tensors = (lens, leftpad if has_pad else lens, idx if has_idx else lens, bounds)
     key = (lens.device, lens.shape[0], int(s_new), int(sc), bool(paged), has_pad, has_idx)
-    launcher = _bounds_launchers.get(key)
-    if launcher is not None and _fast_path_allowed():
-        launcher(tensors, 1.0, lens.device.index)
-        return launcher
-    fn = triton_fwd.kvcache_bounds
-    grid, args, kwargs = triton_fwd.kvcache_bounds_args(*tensors, s_new, sc, paged, has_pad, has_idx)
-    kernel = fn[grid](*args, **kwargs)
-    if lens.is_cuda and _fast_path_allowed() and key not in _bounds_launchers:  # (None kept: no fast path, not again)
-        if len(_bounds_launchers) >= MAX_LAUNCHERS:
-            _bounds_launchers.clear()
-        _bounds_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
-    return None
-
-
-_append_launchers = {}  # kvcache_append's public metadata -> its _Launcher (or None)
+    return _launch_kept(_bounds_launchers, key, triton_fwd.kvcache_bounds,
+                        lambda: triton_fwd.kvcache_bounds_args(*tensors, s_new, sc, paged, has_pad, has_idx), tensors,
+                        lens.device)
 
 
 def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_rows, block_table, sc, page,
@@ -269,18 +276,9 @@ def launch_kvcache_append(lens, leftpad, idx, bounds, k_new, v_new, k_rows, v_ro
         tensors += (q, q_out, cos, sin)
         key += (q.shape, q.stride(), q_out.stride(), cos.shape, cos.stride(), bool(per_row), bool(interleaved))
         rot = dict(q=q, q_out=q_out, cos=cos, sin=sin, per_row=per_row, interleaved=interleaved)
-    launcher = _append_launchers.get(key)
-    if launcher is not None and _fast_path_allowed():
-        launcher(tensors, 1.0, lens.device.index)
-        return launcher
-    fn = triton_fwd.kvcache_append
-    grid, args, kwargs = triton_fwd.kvcache_append_args(*tensors[:9], sc, page, paged, has_pad, has_idx, **rot)
-    kernel = fn[grid](*args, **kwargs)
-    if lens.is_cuda and _fast_path_allowed() and key not in _append_launchers:  # (None kept: no fast path)
-        if len(_append_launchers) >= MAX_LAUNCHERS:
-            _append_launchers.clear()
-        _append_launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, 1.0, constant_floats=True)
-    return None
+    return _launch_kept(_append_launchers, key, triton_fwd.kvcache_append,
+                        lambda: triton_fwd.kvcache_append_args(*tensors[:9], sc, page, paged, has_pad, has_idx, **rot),
+                        tensors, lens.device)
 
 
 def launch_equal_guard(out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k):

@@ -812,11 +812,16 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
     return grid, args, kwargs
 
 
+def varlen_workspace_shapes(total_q, heads, head_dim, splits):
+    """The shapes of a split varlen launch's float32 workspace: WS_O (splits, TOTAL_Q, H, D), WS_L (splits, H,
+    TOTAL_Q)."""
+    return (splits, total_q, heads, head_dim), (splits, heads, total_q)
+
+
 def varlen_workspace(q, splits):
-    """(WS_O (splits, TOTAL_Q, H, D), WS_L (splits, H, TOTAL_Q)), float32, for a split varlen launch."""
-    total_q, heads, head_dim = q.shape
-    return (torch.empty(splits, total_q, heads, head_dim, dtype=torch.float32, device=q.device),
-            torch.empty(splits, heads, total_q, dtype=torch.float32, device=q.device))
+    """(WS_O, WS_L) (varlen_workspace_shapes), float32, for a split varlen launch."""
+    return tuple(torch.empty(shape, dtype=torch.float32, device=q.device)
+                 for shape in varlen_workspace_shapes(*q.shape, splits))
 
 
 def varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws, config):
