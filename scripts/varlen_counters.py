@@ -113,7 +113,7 @@ def main():
         return child(a.d, a.causal, window, a.softcap, a.decode, a.page, a.kvcache, a.flush_l2)
     from dhpfa.measure.leak import CLASSES
     os.makedirs(a.out, exist_ok=True)
-    metrics = counters.WORK + counters.DRAM + counters.CONTROL
+    metrics = counters.METRICS
     tag = f"d{a.d}{'-causal' if a.causal else ''}" + (f"-w{a.window}" if window != (-1, -1) else "") + \
         (f"-cap{a.softcap:g}" if a.softcap else "") + ("-decode" if a.decode else "") + \
         (f"-page{a.page}" if a.page else "") + (f"-kvcache-{a.kvcache}" if a.kvcache else "") + \

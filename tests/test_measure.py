@@ -70,7 +70,7 @@ def test_counter_comparison_verdicts():
     wide = dict(spin, ones=6000.0)
     r = counters.compare(_per_call(same, wide), ["zeros", "ones"], **kw)
     assert not r["control_within_repeat_spread"]
-    assert "| k | yes | yes | NO |" in counters.format_table({"k": r})
+    assert "| k | yes | n/a | yes | NO |" in counters.format_table({"k": r})
     # DRAM bytes that move as much between repeats as between classes are not a data dependence
     r = counters.compare(_per_call(moved, spin), ["zeros", "ones"], work=[], control=[],
                          dram=["dram__bytes_read.sum"])
@@ -79,6 +79,29 @@ def test_counter_comparison_verdicts():
     r = counters.compare(_per_call(jitter, spin), ["zeros", "ones"], work=[], control=[],
                          dram=["dram__bytes_read.sum"])
     assert r["dram_within_repeat_spread"] is True
+
+
+def test_l2_sectors_must_be_identical():
+    """The SMs' own L2 sectors are judged as work counts: any difference, even one that repeats of one input share,
+    is a failure; identical ones pass whatever DRAM does beside them."""
+    labels = ["zeros", "ones", "repeat-1", "repeat-2", "repeat-3"]
+    l2 = "lts__t_sectors_srcunit_tex_op_write.sum"
+    dram = "dram__bytes_write.sum"
+
+    def per_call(l2_vals, dram_vals):
+        return {lab: {l2: l2_vals[lab], dram: dram_vals[lab]} for lab in labels}
+    same = {lab: 4096.0 for lab in labels}
+    noisy = {"zeros": 1.0e6, "ones": 1.1e6, "repeat-1": 0.9e6, "repeat-2": 1.2e6, "repeat-3": 1.0e6}
+    r = counters.compare(per_call(same, noisy), ["zeros", "ones"], work=[], control=[], dram=[dram], l2=[l2])
+    assert r["l2_identical"] is True and r["dram_within_repeat_spread"] is True
+    assert r["metrics"][l2]["kind"] == "l2"
+    assert "| k | n/a | yes | yes |" in counters.format_table({"k": dict(r, work_identical=None)})
+    spread = dict(same, **{"repeat-2": 4128.0, "zeros": 4100.0})
+    r = counters.compare(per_call(spread, noisy), ["zeros", "ones"], work=[], control=[], dram=[dram], l2=[l2])
+    assert r["l2_identical"] is False
+    assert "| k | yes | NO |" in counters.format_table({"k": dict(r, work_identical=True)})
+    r = counters.compare(per_call(same, noisy), ["zeros", "ones"], work=[], control=[], dram=[dram], l2=[])
+    assert r["l2_identical"] is None
 
 
 def test_leak_table_marks_leaks_and_failed_calibration():

@@ -22,11 +22,17 @@ WORK = ["smsp__inst_executed_pipe_tensor_op_gmma.sum", "smsp__inst_executed_pipe
 # evicts, which depends on timing): measured on an H200, 2026-11-21, docs/evidence.md. So DRAM bytes are
 # judged like control counts: their spread across classes against their spread across repeats.
 DRAM = ["dram__bytes_read.sum", "dram__bytes_write.sum"]
+# What the SMs themselves ask of L2 (32-byte sectors read and written by the SMs' load, store and TMA units): the
+# kernel's own memory traffic, before L2 decides what to fetch from or write back to DRAM. A static schedule reads
+# and writes the same addresses on every input, so these must be identical across classes and repeats, like the
+# work counts; DRAM bytes beside them then differ only by the cache's timing (session 36).
+L2 = ["lts__t_sectors_srcunit_tex_op_read.sum", "lts__t_sectors_srcunit_tex_op_write.sum"]
 # The integer pipe also runs the retry step of an mbarrier spin-wait: in the warp-specialised Gluon kernel
 # its count moved between repeats of one input (545) more than between classes (480) on an H200 (run 17),
 # while every other work count stayed identical. It is judged like the control counts.
 CONTROL = ["smsp__inst_executed.sum", "smsp__sass_thread_inst_executed.sum", "smsp__sass_inst_executed_op_branch.sum",
            "smsp__inst_executed_pipe_alu.sum"]
+METRICS = WORK + L2 + DRAM + CONTROL  # what the counter runs ask ncu for
 REPEATS = ("repeat-1", "repeat-2", "repeat-3", "repeat-4", "repeat-5")  # as many as classes: fair ranges
 
 
@@ -72,27 +78,31 @@ def group_calls(launches, labels):
     return out
 
 
-def compare(per_call, classes, work=WORK, control=CONTROL, dram=DRAM):
-    """Per metric: identical across everything? spread across repeats vs across classes."""
+def compare(per_call, classes, work=WORK, control=CONTROL, dram=DRAM, l2=L2):
+    """Per metric: identical across everything? spread across repeats vs across classes. Work and L2 counts must be
+    identical; DRAM and control counts are judged by their spread across classes against the repeats'. l2_identical
+    is None where no L2 metric was read (runs from before session 36)."""
     rep = [per_call[r] for r in REPEATS if r in per_call]
     cls = [per_call[c] for c in classes if c in per_call]
     report = {}
-    for m in work + dram + control:
+    for m in work + l2 + dram + control:
         rv = [x[m] for x in rep if m in x]
         cv = [x[m] for x in cls if m in x]
         if not rv or not cv:
             continue
         allv = rv + cv
-        report[m] = dict(kind="work" if m in work else "dram" if m in dram else "control",
+        report[m] = dict(kind="work" if m in work else "l2" if m in l2 else "dram" if m in dram else "control",
                          identical=max(allv) == min(allv),
                          repeat_spread=max(rv) - min(rv), class_spread=max(cv) - min(cv),
                          min=min(allv), max=max(allv))
     work_ok = all(v["identical"] for v in report.values() if v["kind"] == "work")
+    l2_read = [v["identical"] for v in report.values() if v["kind"] == "l2"]
 
     def within(kind):
         return all(v["identical"] or v["class_spread"] <= v["repeat_spread"]
                    for v in report.values() if v["kind"] == kind)
-    return dict(metrics=report, work_identical=work_ok, dram_within_repeat_spread=within("dram"),
+    return dict(metrics=report, work_identical=work_ok, l2_identical=all(l2_read) if l2_read else None,
+                dram_within_repeat_spread=within("dram"),
                 control_within_repeat_spread=within("control"))
 
 
@@ -128,7 +138,7 @@ def run_counters(kernel, shape, out_dir, timeout=240, causal=False):
         return {"error": "ncu not found"}
     log = os.path.join(out_dir, f"ncu-{kernel}.csv")
     cmd = [ncu, "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units", "base",
-           "--log-file", log, "--metrics", ",".join(WORK + DRAM + CONTROL),
+           "--log-file", log, "--metrics", ",".join(METRICS),
            sys.executable, "-m", "dhpfa.measure.counters", "child", kernel, ",".join(map(str, shape))] \
         + (["causal"] if causal else [])
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
@@ -136,25 +146,26 @@ def run_counters(kernel, shape, out_dir, timeout=240, causal=False):
         return {"error": f"ncu exited {res.returncode}: {(res.stderr or res.stdout)[-800:]}"}
     labels = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])["labels"]
     with open(log) as f:
-        launches = parse_ncu_csv(f.read(), set(WORK + DRAM + CONTROL))
+        launches = parse_ncu_csv(f.read(), set(METRICS))
     per_call = group_calls(launches, labels)
     return dict(per_call=per_call, **compare(per_call, CLASSES))
 
 
 def format_table(results) -> str:
-    lines = ["| kernel | instruction work counts identical (classes and repeats) | DRAM bytes: class spread <= "
-             "repeat spread | control counts: class spread <= repeat spread | metrics that differ "
-             "(class spread / repeat spread) |", "|---|---|---|---|---|"]
+    lines = ["| kernel | instruction work counts identical (classes and repeats) | L2 sectors the SMs read and wrote "
+             "identical | DRAM bytes: class spread <= repeat spread | control counts: class spread <= repeat spread | "
+             "metrics that differ (class spread / repeat spread) |", "|---|---|---|---|---|---|"]
 
     def yn(x):
-        return "yes" if x else "NO"
+        return "n/a" if x is None else "yes" if x else "NO"
     for name, r in results.items():
         if "error" in r:
-            lines.append(f"| {name} | n/a | n/a | n/a | {r['error'][:200]} |")
+            lines.append(f"| {name} | n/a | n/a | n/a | n/a | {r['error'][:200]} |")
             continue
         diff = [f"{m.split('__')[1]}: {v['class_spread']:.0f} / {v['repeat_spread']:.0f}"
                 for m, v in r["metrics"].items() if not v["identical"]]
-        lines.append(f"| {name} | {yn(r['work_identical'])} | {yn(r.get('dram_within_repeat_spread'))} | "
+        lines.append(f"| {name} | {yn(r['work_identical'])} | {yn(r.get('l2_identical'))} | "
+                     f"{yn(r.get('dram_within_repeat_spread'))} | "
                      f"{yn(r['control_within_repeat_spread'])} | {'; '.join(diff) or 'none'} |")
     return "\n".join(lines)
 
@@ -168,7 +179,8 @@ def main(args):
     with open(os.path.join(args.out, "counters.json"), "w") as f:
         json.dump(dict(shape=shape, causal=causal, results=results), f, indent=1)
     print(format_table(results))
-    return 0 if all(r.get("work_identical") for r in results.values() if "error" not in r) else 1
+    return 0 if all(r.get("work_identical") and r.get("l2_identical") is not False
+                    for r in results.values() if "error" not in r) else 1
 
 
 if __name__ == "__main__":
