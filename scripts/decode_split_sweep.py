@@ -49,6 +49,8 @@ def main():
     ap.add_argument("--splits", default="1,2,3,4,5,6,7,8,10,12,14,16")
     ap.add_argument("--shapes", default=";".join(f"{b},{n}" for b, n in SHAPES))
     ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--lengths", default="uniform", help="uniform: every cache full (N keys); random: lengths drawn "
+                    "uniformly from 1..N (session 20's decode benches); onelong: one sequence of N keys, the rest N / 16")
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -56,14 +58,21 @@ def main():
     sms = dispatch.sm_count(torch.device("cuda"))
     forced = [int(s) for s in a.splits.split(",")]
     shapes = [tuple(int(x) for x in s.split(",")) for s in a.shapes.split(";")]
-    res = {"device": torch.cuda.get_device_name(), "sms": sms, "rows": []}
+    res = {"device": torch.cuda.get_device_name(), "sms": sms, "lengths": a.lengths, "rows": []}
     for d in (int(x) for x in a.d.split(",")):
         h, hk = (32 if d <= 128 else 16), 8
         for b, n in shapes:
             kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
             q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
-            nbytes = 2 * kc.numel() * kc.element_size()
+            lens = torch.full((b,), n, dtype=torch.int32)
+            if a.lengths == "random":
+                cpu = torch.Generator().manual_seed(b * n + d)
+                lens = torch.randint(1, n + 1, (b,), generator=cpu, dtype=torch.int32)
+                lens[0] = n  # max_seqlen_k is the cache's capacity either way; one sequence fills it
+            elif a.lengths == "onelong":
+                lens[1:] = max(1, n // 16)
+            nbytes = 2 * int(lens.sum()) * hk * d * kc.element_size()  # the K / V bytes the step reads
+            lens = lens.cuda()
 
             def fn():
                 return dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
@@ -104,10 +113,10 @@ def main():
                            regs=getattr(kern, "n_regs", None), shared=getattr(getattr(kern, "metadata", None),
                                                                                "shared", None))
                 res["rows"].append(row)
-                print(f"D={d} B={b} keys={n} {str(nm):>4} s={s:<2} {us:8.1f} us {nbytes / us / 1e6:5.2f} TB/s "
+                print(f"{a.lengths} D={d} B={b} keys={n} {str(nm):>4} s={s:<2} {us:8.1f} us {nbytes / us / 1e6:5.2f} TB/s "
                       f"x{x:.3f} diff {diff:.1e}" + (f" waves {waves:.2f}" if waves else ""), flush=True)
             del kc, vc
-    with open(os.path.join(a.out, "decode_split_sweep.json"), "w") as f:
+    with open(os.path.join(a.out, f"decode_split_sweep_{a.lengths}.json"), "w") as f:
         json.dump(res, f, indent=1)
 
 

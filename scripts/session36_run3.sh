@@ -4,5 +4,5 @@
 source "$(dirname "$0")/device_prelude.sh"
 export TRITON_CACHE_DIR=$PWD/build/tcache
 mkdir -p "$TRITON_CACHE_DIR"
-timeout ${SWEEP_LIMIT:-400} python3 scripts/decode_split_sweep.py --rounds ${ROUNDS:-5} --out "$OUT" ${SWEEP_ARGS} 2>&1 | tail -400
+for L in ${LENGTHS:-uniform}; do timeout ${SWEEP_LIMIT:-400} python3 scripts/decode_split_sweep.py --lengths $L --rounds ${ROUNDS:-5} --out "$OUT" ${SWEEP_ARGS} 2>&1 | tail -5; done
 echo "elapsed $(( $(date +%s) - t0 )) s"
