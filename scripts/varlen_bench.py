@@ -408,7 +408,7 @@ def split_sweep(batch, h, hk, d, q_per_seq, rounds, seed=3, parts=(1, 2, 4, 8, 1
     times = interleaved_ms(kernels, sets, True, rounds=rounds, graph=True, errors={})
     programs = -(-mq * group // 64) * batch * (h // group)
     row = {"batch": batch, "h": h, "hk": hk, "d": d, "q_per_seq": q_per_seq, "programs": programs,
-           "rule": variants.varlen_splits(programs, mk, dispatch.sm_count(torch.device("cuda")), mq)}
+           "rule": variants.varlen_splits(programs, mk, dispatch.sm_count(torch.device("cuda")), mq, d)}
     row.update({n: stats.median(ts) * 1e3 for n, ts in times.items()})
     return row
 

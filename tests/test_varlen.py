@@ -190,14 +190,21 @@ def test_split_across_programs(split, grouped, case):
 
 
 def test_split_rule_picks_measured_counts(monkeypatch):
-    """variants.varlen_splits on session 20 run 9's decode shapes (132 SMs): the counts it picks were the fastest or
-    within 5% there; no split past VARLEN_SPLIT_MAX_Q queries, on short keys, or where the grid is large."""
+    """variants.varlen_splits on session 36's decode shapes (132 SMs; grouped tiles, programs = sequences x 8 key /
+    value heads): the counts it picks were within 15% of the fastest there for full, random and one-long cache lengths
+    (docs/perf-log.md, session 36); no split past VARLEN_SPLIT_MAX_Q queries, on short keys, or where the grid is
+    large. Head dims up to 64 take twice the parts."""
     monkeypatch.setattr(variants, "VARLEN_SPLIT_FORCE", None)
-    rule = variants.varlen_splits
-    assert [rule(p, k, 132) for p, k in ((32, 8015), (64, 8015), (32, 5366), (16, 5366), (256, 8015), (128, 8015),
-                                          (8, 5366))] == [8, 8, 8, 8, 8, 8, 8]
-    assert rule(8, 9000, 132) == 16 and rule(8, 900, 132) == 1 and rule(8, 1024, 132) == 2
-    assert rule(4096, 8015, 132) == 1 and rule(32, 8015, 132, max_seqlen_q=33) == 1
+
+    def rule(p, k, d, **kw):
+        return variants.varlen_splits(p, k, 132, head_dim=d, **kw)
+    shapes = ((8, 32768), (32, 16384), (64, 4096), (64, 16384), (128, 8192), (256, 4096), (512, 2048), (1024, 1024),
+              (192, 3000))
+    assert [rule(p, k, 64) for p, k in shapes] == [16, 16, 8, 16, 8, 4, 2, 1, 4]
+    assert [rule(p, k, 128) for p, k in shapes] == [16, 16, 8, 8, 4, 2, 1, 1, 2]
+    assert [rule(p, k, 256) for p, k in shapes] == [rule(p, k, 128) for p, k in shapes]
+    assert rule(8, 9000, 128) == 16 and rule(8, 900, 128) == 1 and rule(8, 1024, 128) == 2
+    assert rule(4096, 8015, 64) == 1 and rule(32, 8015, 128, max_seqlen_q=33) == 1
 
 
 @interp

@@ -880,7 +880,7 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         splits = variants.VARLEN_SPLIT_FORCE or 1
     elif q.is_cuda:
         from .kernels import dispatch
-        splits = variants.varlen_splits(programs, int(max_seqlen_k), dispatch.sm_count(q.device), max_q)
+        splits = variants.varlen_splits(programs, int(max_seqlen_k), dispatch.sm_count(q.device), max_q, d)
     if splits > 1 and splits * q.numel() * 4 >= OFFSET_LIMIT:  # the workspace's 32-bit offsets (decode calls: small)
         splits = 1
     plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,

@@ -438,7 +438,14 @@ VARLEN_GROUP_MAX_Q = 32  # grouped tiles win at 1-32 queries (x1.1-2.1), lose 5%
 VARLEN_GROUP_HEAD_DIMS = (64, 128, 192, 256)
 VARLEN_SPLIT_MAX = 16       # parts per tile
 VARLEN_SPLIT_MIN_KEYS = 512  # keys per part of the longest sequence, at least
-VARLEN_SPLIT_PROGRAMS = 16   # parts x programs at most this many times the SM count
+# parts x programs at most this many times the SM count: 4, and 8 for head dims up to 64 (their builds hold three or
+# four programs an SM, D=128 two, D=192 / 256 one). Session 36 (H100, decode_split_sweep.py: 9 decode shapes x D=64 /
+# 128 / 256 x full, random and one-long cache lengths, 1-16 parts forced) against the budget of 16 that session 20 set
+# for every head dim (on an H200, an older kernel): where the two rules differ (16 of 27 shapes), x1.00-1.22 faster
+# with full and random lengths, x1.0-2.2 with one long sequence, 1-3% slower at 5 of those 48 points; at every one of
+# the 81 points within 15% of the fastest count measured there (the old rule: within 54%).
+VARLEN_SPLIT_PROGRAMS = 4
+VARLEN_SPLIT_PROGRAMS_SMALL_D = 8
 VARLEN_SPLIT_MAX_Q = 32      # split only calls of at most this many queries per sequence (decode-like: measured)
 VARLEN_SPLIT_FORCE = None    # tests: this many parts for every call (None: varlen_splits' rule)
 # Equal lengths: a varlen call whose rows are exactly B sequences of max_seqlen_q queries and max_seqlen_k keys (total_q
@@ -461,18 +468,19 @@ def varlen_dense(head_dim: int, max_seqlen_q: int) -> bool:
     return VARLEN_DENSE_MIN_Q is not None and least is not None and max_seqlen_q >= least
 
 
-def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q: int = 1) -> int:
+def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q: int = 1, head_dim: int = 128) -> int:
     """Parts per tile for a varlen grid of `programs` (tiles x sequences x head groups): the largest power of two up to
-    VARLEN_SPLIT_MAX with parts x programs <= VARLEN_SPLIT_PROGRAMS x SMs and at least VARLEN_SPLIT_MIN_KEYS of the
-    longest sequence's keys a part; 1 (no split) where that is below 2 or the call has more than VARLEN_SPLIT_MAX_Q
-    queries per sequence. Session 20 run 9 (decode steps, 8-256 programs, 1-32 parts): this picks the fastest count
-    or one within 5% at every shape measured. Public: shapes and the GPU."""
+    VARLEN_SPLIT_MAX with parts x programs <= VARLEN_SPLIT_PROGRAMS x SMs (VARLEN_SPLIT_PROGRAMS_SMALL_D for head dims
+    up to 64) and at least VARLEN_SPLIT_MIN_KEYS of the longest sequence's keys a part; 1 (no split) where that is
+    below 2 or the call has more than VARLEN_SPLIT_MAX_Q queries per sequence. Session 36 (see VARLEN_SPLIT_PROGRAMS)
+    set the budgets. Public: shapes and the GPU."""
     if VARLEN_SPLIT_FORCE is not None:
         return VARLEN_SPLIT_FORCE
     if max_seqlen_q > VARLEN_SPLIT_MAX_Q:
         return 1
+    budget = (VARLEN_SPLIT_PROGRAMS_SMALL_D if head_dim <= 64 else VARLEN_SPLIT_PROGRAMS) * sm_count
     parts = 1
-    while parts * 2 <= VARLEN_SPLIT_MAX and parts * 2 * programs <= VARLEN_SPLIT_PROGRAMS * sm_count \
+    while parts * 2 <= VARLEN_SPLIT_MAX and parts * 2 * programs <= budget \
             and max_seqlen_k >= parts * 2 * VARLEN_SPLIT_MIN_KEYS:
         parts *= 2
     return parts if parts >= 2 else 1
