@@ -449,11 +449,16 @@ def _varlen_nan_tail(O, LSE, o_base, lse_base, offs_d, d_ok, rows_total, G, stri
 
 @triton.jit(do_not_specialize=["H", "TOTAL_Q", "G", "SPLITS"])
 def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL_Q, G, SPLITS,
-                        HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, GROUP: tl.constexpr):
+                        HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, GROUP: tl.constexpr,
+                        PARTS: tl.constexpr = 1):
     """Merge the SPLITS partial states of attn_fwd_varlen(SPLIT) into O and LSE: lse = log sum_p exp(lse_p), out =
     sum_p exp(lse_p - lse) out_p, by selects and the approximate exp2 / log2 (no branch on data); parts without a
-    visible key carry lse -inf and weigh 0; rows without any give 0 and -inf. Same grid and rows as the attention
-    launch (G heads per program)."""
+    visible key carry lse -inf and weigh 0; rows without any give 0 and -inf. Rows in tiles of BLOCK_M (its own,
+    varlen_combine_args' grid; G heads per program as the attention launch's). PARTS parts are read at once (one
+    load of a [PARTS, BLOCK_M] LSE tile, one of a [PARTS, BLOCK_M, BLOCK_D] output tile), the parts past SPLITS masked
+    off, so a decode step's 2-16 parts cost two rounds of loads, not two per part (session 36: the part-by-part loop
+    took 7-21 us beside 32-180 us of attention). Parts are summed in a fixed tree per PARTS and in order across
+    groups of PARTS: the same bits on every call."""
     pid_bh = tl.program_id(1)
     hg = H // G
     b = pid_bh // hg
@@ -470,20 +475,28 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
         offs_r = t * BLOCK_M + tl.arange(0, BLOCK_M)
         r_ok = offs_r < rows_total
         pos, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
+        offs_p = tl.arange(0, PARTS)
         m = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
-        for part in range(SPLITS):
-            _, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, part, HEAD_DIM, GROUP)
-            m = tl.maximum(m, tl.load(WS_L + ws_l, mask=r_ok, other=float("-inf")))
+        for p0 in range(0, SPLITS, PARTS):
+            part = p0 + offs_p
+            _, ws_l = _ws_rows(q_lo, pos[None, :], offs_r[None, :], rows_total, h0, H, G, TOTAL_Q, part[:, None],
+                               HEAD_DIM, GROUP)
+            lse_p = tl.load(WS_L + ws_l, mask=(part < SPLITS)[:, None] & r_ok[None, :], other=float("-inf"))
+            m = tl.maximum(m, tl.max(lse_p, axis=0))
         m_sub = tl.where(m == float("-inf"), 0.0, m)
         acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
         w_sum = tl.zeros([BLOCK_M], dtype=tl.float32)
-        for part in range(SPLITS):
-            ws_o, ws_l = _ws_rows(q_lo, pos, offs_r, rows_total, h0, H, G, TOTAL_Q, part, HEAD_DIM, GROUP)
-            lse_p = tl.load(WS_L + ws_l, mask=r_ok, other=float("-inf"))
-            w = tl.math.exp2((lse_p - m_sub) * 1.4426950408889634)  # exp(lse_p - m)
-            o_p = tl.load(WS_O + ws_o[:, None] + offs_d[None, :], mask=r_ok[:, None] & d_ok[None, :], other=0.0)
-            acc += o_p * w[:, None]
-            w_sum += w
+        for p0 in range(0, SPLITS, PARTS):
+            part = p0 + offs_p
+            p_ok = (part < SPLITS)[:, None] & r_ok[None, :]
+            ws_o, ws_l = _ws_rows(q_lo, pos[None, :], offs_r[None, :], rows_total, h0, H, G, TOTAL_Q, part[:, None],
+                                  HEAD_DIM, GROUP)
+            lse_p = tl.load(WS_L + ws_l, mask=p_ok, other=float("-inf"))
+            w = tl.math.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # exp(lse_p - m), [PARTS, BLOCK_M]
+            o_p = tl.load(WS_O + ws_o[:, :, None] + offs_d[None, None, :],
+                          mask=p_ok[:, :, None] & d_ok[None, None, :], other=0.0)
+            acc += tl.sum(o_p * w[:, :, None], axis=0)
+            w_sum += tl.sum(w, axis=0)
         empty = w_sum == 0.0
         out = acc / tl.where(empty, 1.0, w_sum)[:, None]
         lse = tl.where(empty, float("-inf"), m_sub + tl.math.log2(tl.where(empty, 1.0, w_sum)) * 0.6931471805599453)
@@ -825,15 +838,16 @@ def varlen_workspace(q, splits):
 
 
 def varlen_combine_args(q, out, lse, cu_seqlens_q, max_seqlen_q, group, splits, ws, config):
-    """(grid, args, kwargs) of the attn_varlen_combine launch after a split attn_fwd_varlen launch: the same row tiles
-    (config.block_m: the attention launch's) and grid."""
+    """(grid, args, kwargs) of the attn_varlen_combine launch after a split attn_fwd_varlen launch: its own row tiles
+    (config.block_m rows; config.block_n parts read at once: variants.varlen_combine_variant) over the rows the attention
+    launch covers (max_seqlen_q x group per sequence and group of heads)."""
     total_q, heads, head_dim = q.shape
     batch = cu_seqlens_q.shape[0] - 1
     grid = (max(1, triton.cdiv(max_seqlen_q * group, config.block_m)), batch * (heads // group))
     so = (out.stride(0) if out.shape[0] > 1 else 0), (out.stride(1) if out.shape[1] > 1 else 0)
     args = (ws[0], ws[1], out, lse, cu_seqlens_q, *so, heads, total_q, group, splits)
     kwargs = dict(HEAD_DIM=head_dim, BLOCK_D=block_d_for(head_dim), BLOCK_M=config.block_m, GROUP=group > 1,
-                  num_warps=config.num_warps, num_stages=1)
+                  PARTS=config.block_n, num_warps=config.num_warps, num_stages=1)
     return grid, args, kwargs
 
 

@@ -686,11 +686,20 @@ def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False)
     return VARLEN_PAGE_BLOCKS and page_size % config.block_n == 0
 
 
+# attn_varlen_combine's tiles: block_m rows a program, block_n parts read at once (the API's splits are at most
+# VARLEN_SPLIT_MAX = 16: one round of loads), about 64 fp32 values a thread for the [parts, rows, head dim] tile. The
+# interpreter's reads 2 parts at once, so the tests' 3-part splits run its loop over groups of parts.
+VARLEN_COMBINE_TILES = {64: TileConfig(8, 16, 4, 1), 128: TileConfig(4, 16, 4, 1), 256: TileConfig(4, 16, 8, 1)}
+VARLEN_COMBINE_INTERPRETER = TileConfig(16, 2, 4, 1)
+
+
 def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False,
                            group: bool = False) -> Variant:
-    """attn_varlen_combine for a split varlen call (the attention launch's row tiles: its config's block_m)."""
-    return Variant(VARLEN_COMBINES[group], VARLEN_INTERPRETER if interpreter else TileConfig(64, 64, 4, 1), dtype,
-                   head_dim, False, secret_args=("WS_O", "WS_L", "O", "LSE"), public_loads=("CU_Q",))
+    """attn_varlen_combine for a split varlen call (its tiles: VARLEN_COMBINE_TILES by the padded head dim)."""
+    padded = max(64, 1 << (head_dim - 1).bit_length())
+    config = VARLEN_COMBINE_INTERPRETER if interpreter else VARLEN_COMBINE_TILES[padded]
+    return Variant(VARLEN_COMBINES[group], config, dtype, head_dim, False, secret_args=("WS_O", "WS_L", "O", "LSE"),
+                   public_loads=("CU_Q",))
 
 
 def varlen_variants():
