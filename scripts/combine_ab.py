@@ -1,0 +1,73 @@
+"""The split decode's combine launch, A/B: the shipped tiles (variants.VARLEN_COMBINE_TILES: a few rows a program, 16
+parts read in one round) against session 35's form (64-row tiles, one part a round: two dependent loads per part),
+which attn_varlen_combine still runs with PARTS = 1. Decode steps through flash_attn_with_kvcache (GQA 32 / 8, D=256
+16 / 8; full caches; the API's split rule), CUDA-graph replay, both forms in each of --rounds rounds in random order.
+
+    PYTHONPATH=src:scripts python3 scripts/combine_ab.py [--rounds 7] [--out DIR]
+"""
+import argparse
+import json
+import os
+import random
+import statistics
+
+import torch
+
+import dhpfa
+from dhpfa import api
+from dhpfa.kernels import variants
+from dhpfa.measure.bench import graph_ms
+
+T = variants.TileConfig
+FORMS = {"shipped": dict(variants.VARLEN_COMBINE_TILES),
+         "part_by_part": {d: T(64, 1, 4, 1) for d in variants.VARLEN_COMBINE_TILES}}
+SHAPES = ((1, 32768), (4, 16384), (8, 4096), (12, 8192), (16, 8192), (32, 4096))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--out", default="out")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    g = torch.Generator(device="cuda").manual_seed(36)
+    res = {"device": torch.cuda.get_device_name(), "rows": []}
+    for d in (64, 128, 256):
+        h, hk = (32 if d <= 128 else 16), 8
+        for b, n in SHAPES:
+            kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
+
+            def fn():
+                return dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
+
+            def setup(form):
+                variants.VARLEN_COMBINE_TILES.update(FORMS[form])
+                api._PLANS.clear()
+            outs, times, splits = {}, {f: [] for f in FORMS}, None
+            for form in FORMS:
+                setup(form)
+                outs[form] = fn().float()
+                splits = sorted({p.splits for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)})
+            for r in range(a.rounds):
+                order = list(FORMS)
+                random.Random(r).shuffle(order)
+                for form in order:
+                    setup(form)
+                    times[form].append(graph_ms(fn, [()], replays=20))
+            setup("shipped")
+            x = statistics.median([t0 / t1 for t0, t1 in zip(times["part_by_part"], times["shipped"])])
+            diff = ((outs["shipped"] - outs["part_by_part"]).norm() / outs["part_by_part"].norm()).item()
+            row = dict(d=d, b=b, keys=n, splits=splits, x=x, rel_diff=diff,
+                       **{f + "_us": statistics.median(ts) * 1000 for f, ts in times.items()})
+            res["rows"].append(row)
+            print(f"D={d} B={b} keys={n} splits={splits} part-by-part {row['part_by_part_us']:7.1f} us  shipped "
+                  f"{row['shipped_us']:7.1f} us  x{x:.3f}  diff {diff:.1e}", flush=True)
+            del kc, vc
+    with open(os.path.join(a.out, "combine_ab.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
