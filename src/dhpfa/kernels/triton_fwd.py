@@ -307,8 +307,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
                     HEAD_DIM: tl.constexpr, BLOCK_D: tl.constexpr, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr,
                     CAUSAL: tl.constexpr, LOCAL: tl.constexpr, SOFTCAP: tl.constexpr, SPLIT: tl.constexpr,
                     GROUP: tl.constexpr, DOT_PRECISION: tl.constexpr, BT=None, stride_bt=None, PAGE=None,
-                    NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False, PAGE_BLOCKS: tl.constexpr = False,
-                    SPLIT_UNMASKED: tl.constexpr = False):
+                    NUM_PAGES=None, BT_COLS=None, PAGED: tl.constexpr = False, PAGE_BLOCKS: tl.constexpr = False):
     """Variable-length sequences packed along the rows (flash-attn's varlen layout): q (TOTAL_Q, H, D), k and v
     (TOTAL_K, H_KV, D); sequence b owns rows [CU_Q[b], CU_Q[b + 1]) of q and [CU_K[b * K_STRIDE], CU_K[b * K_STRIDE +
     1]) of k and v (K_STRIDE 1: offsets; 2: a (start, end) pair per sequence, as a key/value cache's rows are).
@@ -320,8 +319,7 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
     G (public, 1 or H / H_KV): the query heads of a tile. G > 1 (flash-attn's pack_gqa) runs a key/value head's group
     as rows (position, head) of its tiles, so each K/V block is read once per group, and a decode step (one query)
     fills G rows of a tile instead of one.
-    SPLIT: program (t, ., part) runs part `part` of SPLITS of the tile's key blocks (SPLIT_UNMASKED, no window: those
-    before the tile's first masked block unmasked, the rest masked; else every block masked) and writes its
+    SPLIT: program (t, ., part) runs part `part` of SPLITS of the tile's key blocks (every block masked) and writes its
     normalised partial output and LSE to WS_O (SPLITS, TOTAL_Q, H, HEAD_DIM) and WS_L (SPLITS, H, TOTAL_Q), float32;
     attn_varlen_combine merges them (decode steps over long keys on few programs).
     LOCAL: flash-attn's window_size (public WIN_LEFT / WIN_RIGHT; an unbounded side is WINDOW_UNBOUNDED); causal
@@ -388,20 +386,11 @@ def attn_fwd_varlen(Q, K, V, O, LSE, CU_Q, CU_K, WS_O, WS_L, qk_scale, cap_in,
         else:
             f1, hi = kv_bounds_rows(p0, p1, seq_k, shift, BLOCK_N, CAUSAL)  # [0, f1) unmasked, [f1, hi) masked
             lo = 0
-        if SPLIT:  # this part's share of the tile's blocks [lo, hi)
+        if SPLIT:  # this part's share of the tile's blocks [lo, hi), every block masked
             part = tl.program_id(2)
             per = tl.cdiv(tl.cdiv(tl.maximum(hi - lo, 0), BLOCK_N), SPLITS) * BLOCK_N
             p_lo = lo + part * per
             p_hi = tl.minimum(hi, p_lo + per)
-            if SPLIT_UNMASKED and not LOCAL:
-                # its blocks before f1 (every key visible to every row) unmasked, the rest masked, as the whole tile's
-                # are below (session 36); with a window every block is masked
-                p_f = tl.minimum(tl.maximum(f1, p_lo), p_hi)
-                acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
-                                           p_lo, p_f, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, False,
-                                           CAUSAL, DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row,
-                                           PAGE, NUM_PAGES, BT_COLS, PAGED, PAGE_BLOCKS)
-                p_lo = p_f
             acc, m_i, l_i = _kv_blocks(acc, m_i, l_i, q, k_base, v_base, stride_kn, stride_vn, pos, offs_d,
                                        p_lo, p_hi, qk_scale, seq_k, shift, HEAD_DIM, BLOCK_D, BLOCK_N, True, CAUSAL,
                                        DOT_PRECISION, cap_in, WIN_LEFT, WIN_RIGHT, LOCAL, SOFTCAP, bt_row, PAGE,
@@ -833,14 +822,7 @@ def varlen_launch_args(q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_seqlen
                       BT_COLS=bt.shape[1], PAGED=True)
         if page_blocks:  # (the per-key builds keep the parameters they had before this form existed)
             kwargs.update(PAGE_BLOCKS=True)
-    if splits > 1 and not local and VARLEN_SPLIT_UNMASKED:
-        kwargs.update(SPLIT_UNMASKED=True)
     return grid, args, kwargs
-
-
-# Split builds without a window run each part's blocks before the tile's first masked block unmasked (attn_fwd_varlen
-# SPLIT_UNMASKED; session 36). False: every block of a part masked, as before (for comparison).
-VARLEN_SPLIT_UNMASKED = True
 
 
 def varlen_workspace_shapes(total_q, heads, head_dim, splits):
