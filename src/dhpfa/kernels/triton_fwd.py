@@ -454,11 +454,11 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
     """Merge the SPLITS partial states of attn_fwd_varlen(SPLIT) into O and LSE: lse = log sum_p exp(lse_p), out =
     sum_p exp(lse_p - lse) out_p, by selects and the approximate exp2 / log2 (no branch on data); parts without a
     visible key carry lse -inf and weigh 0; rows without any give 0 and -inf. Rows in tiles of BLOCK_M (its own,
-    varlen_combine_args' grid; G heads per program as the attention launch's). PARTS parts are read at once (one
-    load of a [PARTS, BLOCK_M] LSE tile, one of a [PARTS, BLOCK_M, BLOCK_D] output tile), the parts past SPLITS masked
-    off, so a decode step's 2-16 parts cost two rounds of loads, not two per part (session 36: the part-by-part loop
-    took 7-21 us beside 32-180 us of attention). Parts are summed in a fixed tree per PARTS and in order across
-    groups of PARTS: the same bits on every call."""
+    varlen_combine_args' grid; G heads per program as the attention launch's). PARTS parts are read at once (a
+    [PARTS, BLOCK_M] LSE tile and a [PARTS, BLOCK_M, BLOCK_D] output tile, loaded together), the parts past SPLITS
+    masked off, so a decode step's 2-16 parts cost one round of loads, not two per part (session 36: the part-by-part
+    loop took 7-21 us beside 32-180 us of attention); more parts than PARTS rescale group by group. Parts are summed in
+    a fixed tree per PARTS and in order across groups: the same bits on every call."""
     pid_bh = tl.program_id(1)
     hg = H // G
     b = pid_bh // hg
@@ -477,26 +477,24 @@ def attn_varlen_combine(WS_O, WS_L, O, LSE, CU_Q, stride_om, stride_oh, H, TOTAL
         pos, o_off, lse_off = _varlen_rows(offs_r, rows_total, G, stride_om, stride_oh, TOTAL_Q, GROUP)
         offs_p = tl.arange(0, PARTS)
         m = tl.full([BLOCK_M], float("-inf"), dtype=tl.float32)
-        for p0 in range(0, SPLITS, PARTS):
-            part = p0 + offs_p
-            _, ws_l = _ws_rows(q_lo, pos[None, :], offs_r[None, :], rows_total, h0, H, G, TOTAL_Q, part[:, None],
-                               HEAD_DIM, GROUP)
-            lse_p = tl.load(WS_L + ws_l, mask=(part < SPLITS)[:, None] & r_ok[None, :], other=float("-inf"))
-            m = tl.maximum(m, tl.max(lse_p, axis=0))
-        m_sub = tl.where(m == float("-inf"), 0.0, m)
         acc = tl.zeros([BLOCK_M, BLOCK_D], dtype=tl.float32)
         w_sum = tl.zeros([BLOCK_M], dtype=tl.float32)
-        for p0 in range(0, SPLITS, PARTS):
+        for p0 in range(0, SPLITS, PARTS):  # one pass: each group of parts rescales what the groups before it gave
             part = p0 + offs_p
             p_ok = (part < SPLITS)[:, None] & r_ok[None, :]
             ws_o, ws_l = _ws_rows(q_lo, pos[None, :], offs_r[None, :], rows_total, h0, H, G, TOTAL_Q, part[:, None],
                                   HEAD_DIM, GROUP)
             lse_p = tl.load(WS_L + ws_l, mask=p_ok, other=float("-inf"))
-            w = tl.math.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # exp(lse_p - m), [PARTS, BLOCK_M]
             o_p = tl.load(WS_O + ws_o[:, :, None] + offs_d[None, None, :],
                           mask=p_ok[:, :, None] & d_ok[None, None, :], other=0.0)
-            acc += tl.sum(o_p * w[:, :, None], axis=0)
-            w_sum += tl.sum(w, axis=0)
+            m_new = tl.maximum(m, tl.max(lse_p, axis=0))
+            m_sub = tl.where(m_new == float("-inf"), 0.0, m_new)
+            alpha = tl.math.exp2((m - m_sub) * 1.4426950408889634)  # 0 for the first group (m = -inf)
+            w = tl.math.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # exp(lse_p - m), [PARTS, BLOCK_M]
+            acc = acc * alpha[:, None] + tl.sum(o_p * w[:, :, None], axis=0)
+            w_sum = w_sum * alpha + tl.sum(w, axis=0)
+            m = m_new
+        m_sub = tl.where(m == float("-inf"), 0.0, m)
         empty = w_sum == 0.0
         out = acc / tl.where(empty, 1.0, w_sum)[:, None]
         lse = tl.where(empty, float("-inf"), m_sub + tl.math.log2(tl.where(empty, 1.0, w_sum)) * 0.6931471805599453)
