@@ -207,6 +207,19 @@ def test_split_rule_picks_measured_counts(monkeypatch):
     assert rule(4096, 8015, 64) == 1 and rule(32, 8015, 128, max_seqlen_q=33) == 1
 
 
+def test_combine_tiles_read_every_split_of_the_rule_in_one_round():
+    """The API splits into at most VARLEN_SPLIT_MAX parts; the combine's tiles read that many parts at once at every
+    head dim, and keep the [parts, rows, padded head dim] tile near 64 fp32 values a thread (no spills offline)."""
+    for d in variants.HEAD_DIMS:
+        v = variants.varlen_combine_variant(torch.bfloat16, d, group=d in variants.VARLEN_GROUP_HEAD_DIMS)
+        c = v.config
+        padded = 1 << (d - 1).bit_length()
+        assert c.block_n >= variants.VARLEN_SPLIT_MAX and c.block_n & (c.block_n - 1) == 0, v.name
+        assert c.block_n * c.block_m * padded // (32 * c.num_warps) <= 64, v.name
+    interp_cfg = variants.varlen_combine_variant(torch.float16, 64, interpreter=True).config
+    assert interp_cfg.block_n < 3 <= variants.VARLEN_SPLIT_MAX  # the tests' 3-part splits run the group loop
+
+
 @interp
 def test_split_max_seqlen_q_too_small(split):
     gen = torch.Generator().manual_seed(24)
@@ -645,6 +658,29 @@ def test_gpu_grouped_heads(split, grouped, lens_q, opts, d, dtype):
     o2 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, max(lens_q), 3000, causal=True,
                                       window_size=opts.get("window", (-1, -1)), softcap=opts.get("softcap", 0.0))
     assert torch.equal(o2, out)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [64, 128, 256])
+@pytest.mark.parametrize("parts", [2, 5, 16, 17, 40])
+def test_gpu_combine_over_any_part_count(parts, d, monkeypatch):
+    """attn_varlen_combine reads up to its tiles' 16 parts in one round and rescales group by group past them (session
+    36): decode steps of grouped heads split into 2-40 parts (parts without a visible key among them: 40 parts of
+    sequences of 1 and 64 keys), against float64, and against the part-by-part form (PARTS = 1 on 64-row tiles, the
+    combine's loop before session 36), which sums the same parts in another order."""
+    monkeypatch.setattr(variants, "VARLEN_SPLIT_FORCE", parts)
+    monkeypatch.setattr(api, "_PLANS", {})
+    lens_k = [4000, 1, 2500, 64, 1500]
+    q, k, v, cu_q, cu_k, out, lse = run_case([1] * 5, lens_k, 16, 4, d, True, torch.bfloat16, "cuda", seed=parts + d,
+                                             spread=2.0)
+    assert {p.splits for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)} == {parts}
+    monkeypatch.setattr(variants, "VARLEN_COMBINE_TILES", {dd: variants.TileConfig(64, 1, 4, 1)
+                                                           for dd in variants.VARLEN_COMBINE_TILES})
+    monkeypatch.setattr(api, "_PLANS", {})
+    o1, l1 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1, 4000, causal=True, return_lse=True)
+    assert rel_err(o1.float(), out.float()) < 1e-3
+    assert torch.equal(torch.isfinite(l1), torch.isfinite(lse))
+    assert torch.allclose(l1, lse, rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.gpu
