@@ -8,15 +8,14 @@ which attn_varlen_combine still runs with PARTS = 1. Decode steps through flash_
 import argparse
 import json
 import os
-import random
 import statistics
 
 import torch
 
 import dhpfa
+from decode_cases import decode_case, interleaved_graph_ms
 from dhpfa import api
 from dhpfa.kernels import variants
-from dhpfa.measure.bench import graph_ms
 
 T = variants.TileConfig
 FORMS = {"shipped": dict(variants.VARLEN_COMBINE_TILES),
@@ -33,11 +32,8 @@ def main():
     g = torch.Generator(device="cuda").manual_seed(36)
     res = {"device": torch.cuda.get_device_name(), "rows": []}
     for d in (64, 128, 256):
-        h, hk = (32 if d <= 128 else 16), 8
         for b, n in SHAPES:
-            kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
+            q, kc, vc, lens = decode_case(b, n, d, g)
 
             def fn():
                 return dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
@@ -45,17 +41,12 @@ def main():
             def setup(form):
                 variants.VARLEN_COMBINE_TILES.update(FORMS[form])
                 api._PLANS.clear()
-            outs, times, splits = {}, {f: [] for f in FORMS}, None
+            outs, splits = {}, None
             for form in FORMS:
                 setup(form)
                 outs[form] = fn().float()
                 splits = sorted({p.splits for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)})
-            for r in range(a.rounds):
-                order = list(FORMS)
-                random.Random(r).shuffle(order)
-                for form in order:
-                    setup(form)
-                    times[form].append(graph_ms(fn, [()], replays=20))
+            times = interleaved_graph_ms(FORMS, setup, fn, a.rounds)
             setup("shipped")
             x = statistics.median([t0 / t1 for t0, t1 in zip(times["part_by_part"], times["shipped"])])
             diff = ((outs["shipped"] - outs["part_by_part"]).norm() / outs["part_by_part"].norm()).item()

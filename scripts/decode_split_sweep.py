@@ -12,15 +12,14 @@ keys: 2,048 programs, 3 per SM) runs a last wave a sixth full.
 import argparse
 import json
 import os
-import random
 import statistics
 
 import torch
 
 import dhpfa
+from decode_cases import heads, interleaved_graph_ms
 from dhpfa import api
 from dhpfa.kernels import dispatch, variants
-from dhpfa.measure.bench import graph_ms
 
 SHAPES = ((1, 32768), (4, 16384), (8, 4096), (8, 16384), (16, 8192), (32, 4096), (64, 2048), (128, 1024), (24, 3000))
 
@@ -60,7 +59,7 @@ def main():
     shapes = [tuple(int(x) for x in s.split(",")) for s in a.shapes.split(";")]
     res = {"device": torch.cuda.get_device_name(), "sms": sms, "lengths": a.lengths, "rows": []}
     for d in (int(x) for x in a.d.split(",")):
-        h, hk = (32 if d <= 128 else 16), 8
+        h, hk = heads(d)
         for b, n in shapes:
             kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
             q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
@@ -77,7 +76,7 @@ def main():
             def fn():
                 return dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
             names = ["rule"] + forced
-            outs, plans, times = {}, {}, {nm: [] for nm in names}
+            outs, plans = {}, {}
 
             def setup(nm):
                 variants.VARLEN_SPLIT_FORCE = None if nm == "rule" else nm
@@ -87,12 +86,7 @@ def main():
                 outs[nm] = fn()
                 plans[nm] = sorted({(p.variant.name, p.splits) for p in api._PLANS.values()
                                     if isinstance(p, api._VarlenPlan) and p.variant is not None})
-            for r in range(a.rounds):
-                order = names[:]
-                random.Random(r).shuffle(order)
-                for nm in order:
-                    setup(nm)
-                    times[nm].append(graph_ms(fn, [()], replays=20))
+            times = interleaved_graph_ms(names, setup, fn, a.rounds)
             setup("rule")
             rule_splits = plans["rule"][0][1] if plans["rule"] else None
             programs = b * hk

@@ -17,16 +17,14 @@ SHAPES = ((1, 32768), (4, 16384), (8, 4096), (16, 8192), (32, 4096), (64, 2048))
 
 def run(a):
     import dhpfa
+    from decode_cases import decode_case
     from dhpfa.measure.bench import graph_ms
     os.makedirs(a.out, exist_ok=True)
     g = torch.Generator(device="cuda").manual_seed(36)
     outs, rows = {}, []
     for d in (64, 128, 256):
-        h, hk = (32 if d <= 128 else 16), 8
         for b, n in SHAPES:
-            kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
+            q, kc, vc, lens = decode_case(b, n, d, g)
 
             def fn():
                 return dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)

@@ -10,15 +10,14 @@ import ast
 import importlib
 import json
 import os
-import random
 import statistics
 
 import torch
 
 import dhpfa
+from decode_cases import decode_case, interleaved_graph_ms
 from dhpfa import api
 from dhpfa.kernels import dispatch
-from dhpfa.measure.bench import graph_ms
 
 SHAPES = ((1, 32768), (4, 16384), (8, 4096), (16, 8192), (32, 4096), (64, 2048))
 
@@ -40,11 +39,8 @@ def main():
     g = torch.Generator(device="cuda").manual_seed(36)
     res = {"device": torch.cuda.get_device_name(), "switch": a.switch, "values": values, "causal": a.causal, "rows": []}
     for d in (int(x) for x in a.d.split(",")):
-        h, hk = (32 if d <= 128 else 16), 8
         for b, n in SHAPES:
-            kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
+            q, kc, vc, lens = decode_case(b, n, d, g)
             nbytes = 2 * kc.numel() * kc.element_size()
 
             def fn():
@@ -54,16 +50,11 @@ def main():
                 setattr(mod, name, values[i])
                 api._PLANS.clear()
                 dispatch.clear_launchers()
-            outs, times = {}, {i: [] for i in range(len(values))}
-            for i in times:
+            outs = {}
+            for i in range(len(values)):
                 setup(i)
                 outs[i] = fn()
-            for r in range(a.rounds):
-                order = list(times)
-                random.Random(r).shuffle(order)
-                for i in order:
-                    setup(i)
-                    times[i].append(graph_ms(fn, [()], replays=20))
+            times = interleaved_graph_ms(range(len(values)), setup, fn, a.rounds)
             x = statistics.median([t0 / t1 for t0, t1 in zip(times[0], times[1])])
             us = [statistics.median(times[i]) * 1000 for i in times]
             same = torch.equal(outs[0], outs[1])

@@ -8,15 +8,14 @@ API's split rule), CUDA-graph replay, both forms in each of --rounds rounds in r
 import argparse
 import json
 import os
-import random
 import statistics
 
 import torch
 
 import dhpfa
+from decode_cases import decode_case, interleaved_graph_ms
 from dhpfa import api
 from dhpfa.kernels import dispatch, triton_fwd
-from dhpfa.measure.bench import graph_ms
 
 SHAPES = ((1, 32768), (8, 4096), (8, 16384), (16, 8192), (32, 4096), (64, 2048), (128, 1024), (24, 3000))
 _args = triton_fwd.varlen_launch_args
@@ -41,9 +40,7 @@ def main():
     res = {"device": torch.cuda.get_device_name(), "rows": []}
     forms = {"default": None, "maxnreg128": 128}
     for b, n in SHAPES:
-        kc, vc = (torch.randn(b, n, 8, 64, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-        q = torch.randn(b, 1, 32, 64, device="cuda", dtype=torch.bfloat16, generator=g)
-        lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
+        q, kc, vc, lens = decode_case(b, n, 64, g)
         nbytes = 2 * kc.numel() * kc.element_size()
 
         def fn():
@@ -53,7 +50,7 @@ def main():
             FORM["maxnreg"] = forms[form]
             api._PLANS.clear()
             dispatch.clear_launchers()
-        outs, times, regs = {}, {f: [] for f in forms}, {}
+        outs, regs = {}, {}
         for form in forms:
             setup(form)
             outs[form] = fn()
@@ -63,12 +60,7 @@ def main():
                 k = getattr(getattr(launcher, "first", launcher), "kernel", None)
                 if isinstance(p, api._VarlenPlan) and k is not None:
                     regs[form] = k.n_regs
-        for r in range(a.rounds):
-            order = list(forms)
-            random.Random(r).shuffle(order)
-            for form in order:
-                setup(form)
-                times[form].append(graph_ms(fn, [()], replays=20))
+        times = interleaved_graph_ms(forms, setup, fn, a.rounds)
         x = statistics.median([t0 / t1 for t0, t1 in zip(times["default"], times["maxnreg128"])])
         same = torch.equal(outs["default"], outs["maxnreg128"])
         row = dict(b=b, keys=n, x=x, bitwise_equal=same, regs=regs,
