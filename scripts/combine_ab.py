@@ -1,7 +1,9 @@
 """The split decode's combine launch, A/B: the shipped tiles (variants.VARLEN_COMBINE_TILES: a few rows a program, 16
-parts read in one round) against session 35's form (64-row tiles, one part a round: two dependent loads per part),
-which attn_varlen_combine still runs with PARTS = 1. Decode steps through flash_attn_with_kvcache (GQA 32 / 8, D=256
-16 / 8; full caches; the API's split rule), CUDA-graph replay, both forms in each of --rounds rounds in random order.
+parts read in one round) against one part a round on 64-row tiles (attn_varlen_combine with PARTS = 1). Until the
+one-pass combine (session 36, after call 6) that form was session 35's loop (two dependent loads per part); since, it
+also rescales its accumulator at every part, so it is slower than session 35's loop was (call 14: x1.5 at D=256). Decode
+steps through flash_attn_with_kvcache (GQA 32 / 8, D=256 16 / 8; full caches; the API's split rule), CUDA-graph
+replay, both forms in each of --rounds rounds in random order.
 
     PYTHONPATH=src:scripts python3 scripts/combine_ab.py [--rounds 7] [--out DIR]
 """
