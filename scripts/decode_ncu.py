@@ -17,16 +17,22 @@ def main():
     ap.add_argument("--d", type=int, default=64)
     ap.add_argument("--b", type=int, default=64)
     ap.add_argument("--n", type=int, default=2048)
+    ap.add_argument("--api", choices=("kvcache", "func"), default="kvcache",
+                    help="func: the same step through flash_attn_func on the full caches (the dense route)")
     a = ap.parse_args()
     g = torch.Generator(device="cuda").manual_seed(34)
     kc, vc = (torch.randn(a.b, a.n, 8, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
     q = torch.randn(a.b, 1, 32, a.d, device="cuda", dtype=torch.bfloat16, generator=g)
     lens = torch.full((a.b,), a.n, dtype=torch.int32, device="cuda")
+    def step():
+        if a.api == "func":
+            return dhpfa.flash_attn_func(q, kc, vc)
+        return dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
     for _ in range(3):
-        dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
+        step()
     torch.cuda.synchronize()
     torch.cuda.profiler.start()
-    dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens)
+    step()
     torch.cuda.synchronize()
     torch.cuda.profiler.stop()
 
