@@ -24,6 +24,7 @@ def main():
     kc, vc = (torch.randn(a.b, a.n, 8, a.d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
     q = torch.randn(a.b, 1, 32, a.d, device="cuda", dtype=torch.bfloat16, generator=g)
     lens = torch.full((a.b,), a.n, dtype=torch.int32, device="cuda")
+
     def step():
         if a.api == "func":
             return dhpfa.flash_attn_func(q, kc, vc)
