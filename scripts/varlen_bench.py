@@ -394,7 +394,7 @@ def split_sweep(batch, h, hk, d, q_per_seq, rounds, seed=3, parts=(1, 2, 4, 8, 1
 
     def forced(n):
         variant = variants.varlen_variant(torch.bfloat16, d, True, split=n > 1, group=group > 1)
-        combine = variants.varlen_combine_variant(torch.bfloat16, d, group=group > 1)
+        combine = variants.varlen_combine_variant(torch.bfloat16, d, group=group > 1, splits=n)
 
         def fn(q, k, v, c):
             out, lse = torch.empty_like(q), torch.empty(h, tq, device="cuda")

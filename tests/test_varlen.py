@@ -208,14 +208,19 @@ def test_split_rule_picks_measured_counts(monkeypatch):
 
 
 def test_combine_tiles_read_every_split_of_the_rule_in_one_round():
-    """The API splits into at most VARLEN_SPLIT_MAX parts; the combine's tiles read that many parts at once at every
-    head dim, and keep the [parts, rows, padded head dim] tile near 64 fp32 values a thread (no spills offline)."""
+    """The API splits into at most VARLEN_SPLIT_MAX parts; the combine's tiles for a call of that many parts read them
+    at once, those for VARLEN_COMBINE_FEW_PARTS parts or fewer read those at once, at every head dim, and both keep the
+    [parts, rows, padded head dim] tile near 64 fp32 values a thread (no spills offline); the call's split count picks
+    the form."""
     for d in variants.HEAD_DIMS:
-        v = variants.varlen_combine_variant(torch.bfloat16, d, group=d in variants.VARLEN_GROUP_HEAD_DIMS)
-        c = v.config
         padded = 1 << (d - 1).bit_length()
-        assert c.block_n >= variants.VARLEN_SPLIT_MAX and c.block_n & (c.block_n - 1) == 0, v.name
-        assert c.block_n * c.block_m * padded // (32 * c.num_warps) <= 64, v.name
+        for parts in range(2, variants.VARLEN_SPLIT_MAX + 1):
+            v = variants.varlen_combine_variant(torch.bfloat16, d, group=d in variants.VARLEN_GROUP_HEAD_DIMS,
+                                                splits=parts)
+            c = v.config
+            assert c.block_n >= parts and c.block_n & (c.block_n - 1) == 0, (v.name, parts)
+            assert c.block_n * c.block_m * padded // (32 * c.num_warps) <= 64, v.name
+            assert (c.block_n == variants.VARLEN_COMBINE_FEW_PARTS) == (parts <= variants.VARLEN_COMBINE_FEW_PARTS)
     interp_cfg = variants.varlen_combine_variant(torch.float16, 64, interpreter=True).config
     assert interp_cfg.block_n < 3 <= variants.VARLEN_SPLIT_MAX  # the tests' 3-part splits run the group loop
 
@@ -674,8 +679,9 @@ def test_gpu_combine_over_any_part_count(parts, d, monkeypatch):
     q, k, v, cu_q, cu_k, out, lse = run_case([1] * 5, lens_k, 16, 4, d, True, torch.bfloat16, "cuda", seed=parts + d,
                                              spread=2.0)
     assert {p.splits for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)} == {parts}
-    monkeypatch.setattr(variants, "VARLEN_COMBINE_TILES", {dd: variants.TileConfig(64, 1, 4, 1)
-                                                           for dd in variants.VARLEN_COMBINE_TILES})
+    one_part = {dd: variants.TileConfig(64, 1, 4, 1) for dd in variants.VARLEN_COMBINE_TILES}
+    monkeypatch.setattr(variants, "VARLEN_COMBINE_TILES", one_part)
+    monkeypatch.setattr(variants, "VARLEN_COMBINE_TILES_FEW", one_part)
     monkeypatch.setattr(api, "_PLANS", {})
     o1, l1 = dhpfa.flash_attn_varlen_func(q, k, v, cu_q, cu_k, 1, 4000, causal=True, return_lse=True)
     assert rel_err(o1, out.to("cpu", torch.float64)) < 1e-3

@@ -888,7 +888,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
                                                paged=paged is not None,
                                                page_blocks=paged is not None
                                                and variants.varlen_page_blocks(d, paged[1], interpreter=interp)),
-                       variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1)
+                       variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1,
+                                                       splits=splits)
                        if splits > 1 else None, scale, max_q, group, splits)
     return _keep_plan(sig, plan)
 

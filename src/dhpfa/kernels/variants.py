@@ -686,18 +686,26 @@ def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False)
     return VARLEN_PAGE_BLOCKS and page_size % config.block_n == 0
 
 
-# attn_varlen_combine's tiles: block_m rows a program, block_n parts read at once (the API's splits are at most
-# VARLEN_SPLIT_MAX = 16: one round of loads), about 64 fp32 values a thread for the [parts, rows, head dim] tile. The
-# interpreter's reads 2 parts at once, so the tests' 3-part splits run its loop over groups of parts.
-VARLEN_COMBINE_TILES = {64: TileConfig(8, 16, 4, 1), 128: TileConfig(4, 16, 4, 1), 256: TileConfig(4, 16, 8, 1)}
+# attn_varlen_combine's tiles: block_m rows a program, block_n parts read at once. Calls of more than
+# VARLEN_COMBINE_FEW_PARTS parts (small grids: up to VARLEN_SPLIT_MAX = 16) read 16 at once, one round of loads, about
+# 64 fp32 values a thread for the [parts, rows, head dim] tile (VARLEN_COMBINE_TILES); calls of fewer parts (large
+# grids, where the 16-part tile's 150-210 registers cost occupancy: session 36 call 15, B=64 at D=64, 512 programs, 2
+# parts, 11.5 us) read 4 at once (VARLEN_COMBINE_TILES_FEW). The interpreter's reads 2 parts at once, so the tests'
+# 3-part splits run its loop over groups of parts.
+# (4 rows at every head dim: at D <= 64, 8 rows took 157-208 registers offline, 4 rows 64-128.)
+VARLEN_COMBINE_TILES = {64: TileConfig(4, 16, 4, 1), 128: TileConfig(4, 16, 4, 1), 256: TileConfig(4, 16, 8, 1)}
+VARLEN_COMBINE_TILES_FEW = {64: TileConfig(4, 4, 4, 1), 128: TileConfig(4, 4, 4, 1), 256: TileConfig(4, 4, 8, 1)}
+VARLEN_COMBINE_FEW_PARTS = 4
 VARLEN_COMBINE_INTERPRETER = TileConfig(16, 2, 4, 1)
 
 
-def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False,
-                           group: bool = False) -> Variant:
-    """attn_varlen_combine for a split varlen call (its tiles: VARLEN_COMBINE_TILES by the padded head dim)."""
+def varlen_combine_variant(dtype: torch.dtype, head_dim: int, interpreter: bool = False, group: bool = False,
+                           splits: int = VARLEN_SPLIT_MAX) -> Variant:
+    """attn_varlen_combine for a split varlen call of `splits` parts (its tiles: VARLEN_COMBINE_TILES, or
+    VARLEN_COMBINE_TILES_FEW up to VARLEN_COMBINE_FEW_PARTS parts, by the padded head dim)."""
     padded = max(64, 1 << (head_dim - 1).bit_length())
-    config = VARLEN_COMBINE_INTERPRETER if interpreter else VARLEN_COMBINE_TILES[padded]
+    tiles = VARLEN_COMBINE_TILES_FEW if splits <= VARLEN_COMBINE_FEW_PARTS else VARLEN_COMBINE_TILES
+    config = VARLEN_COMBINE_INTERPRETER if interpreter else tiles[padded]
     return Variant(VARLEN_COMBINES[group], config, dtype, head_dim, False, secret_args=("WS_O", "WS_L", "O", "LSE"),
                    public_loads=("CU_Q",))
 
@@ -720,8 +728,8 @@ def varlen_variants():
          for local, cap in ((True, False), (False, True), (True, True)) for blocks in (False, True)
          for split in (False, True) for dt in DTYPES for d in VARLEN_GROUP_HEAD_DIMS
          for c in ((False,) if local else (False, True))] + \
-        [varlen_combine_variant(dt, d, group=group) for group in (False, True) for dt in DTYPES
-         for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
+        [varlen_combine_variant(dt, d, group=group, splits=parts) for parts in (VARLEN_SPLIT_MAX, 2)
+         for group in (False, True) for dt in DTYPES for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
         [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=paged) for paged in (False, True)
          for local in (False, True) for cap in (False, True) for dt in DTYPES for d in VARLEN_SM90
          for c in ((False,) if local else (False, True))]
