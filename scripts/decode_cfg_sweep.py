@@ -21,7 +21,9 @@ from dhpfa.measure.bench import graph_ms
 T = variants.TileConfig
 CONFIGS = {"m64n64w4s3": T(64, 64, 4, 3), "m64n128w4s3": T(64, 128, 4, 3), "m64n128w4s2": T(64, 128, 4, 2),
            "m64n64w4s4": T(64, 64, 4, 4), "m64n128w8s3": T(64, 128, 8, 3), "m64n64w8s3": T(64, 64, 8, 3),
-           "m64n32w4s4": T(64, 32, 4, 4), "m32n128w4s3": T(32, 128, 4, 3)}
+           "m64n32w4s4": T(64, 32, 4, 4), "m32n128w4s3": T(32, 128, 4, 3),
+           # session 36, offline: 16-row tiles halve the grouped decode loop's instructions and registers
+           "m16n64w4s3": T(16, 64, 4, 3), "m16n128w4s3": T(16, 128, 4, 3), "m16n64w4s4": T(16, 64, 4, 4)}
 
 
 def main():
