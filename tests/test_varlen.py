@@ -1234,6 +1234,31 @@ def test_kvcache_against_float64(grouped, sq, s_new, causal, opts):
 
 
 @interp
+@pytest.mark.parametrize("num_splits", [1, 2, 3, 5])
+def test_kvcache_num_splits(num_splits, monkeypatch):
+    """flash-attn's num_splits: n > 0 runs n parts on the portable kernel (1: none), in place of the rule's count, with
+    the same outputs (to rounding) and against float64; the count is part of the call plan's signature, so calls that
+    differ only in it keep plans of their own."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    kc, vc, gen = _cache()
+    lens = torch.tensor([5, 40, 23], dtype=torch.int32)
+    q = (torch.randn(3, 1, 4, 32, generator=gen) * 2).half()
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, causal=True, num_splits=num_splits,
+                                             return_softmax_lse=True)
+    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)]
+    assert [p.splits for p in plans] == [num_splits]
+    assert (plans[0].combine is not None) == (num_splits > 1)
+    ref_out = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, causal=True)
+    assert sorted(p.splits for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)) == sorted([num_splits, 1])
+    assert rel_err(out, ref_out.double()) < TOL[torch.float16]
+    for b in range(3):
+        n = int(lens[b])
+        ref, ref_lse = attention_ref(q[b:b + 1], kc[b:b + 1, :n], vc[b:b + 1, :n], 1 / math.sqrt(32), n - 1)
+        assert rel_err(out[b:b + 1], ref) < TOL[torch.float16]
+        assert torch.allclose(lse[b:b + 1].double(), ref_lse, rtol=1e-3, atol=1e-3)
+
+
+@interp
 def test_kvcache_int_and_full_lengths_match_varlen():
     kc, vc, gen = _cache(b=2)
     q = torch.randn(2, 1, 2, 32, generator=gen).half()
@@ -1268,6 +1293,9 @@ def test_kvcache_int_and_full_lengths_match_varlen():
     (dict(k=torch.zeros(2, 1, 3, 32).half(), v=torch.zeros(2, 1, 3, 32).half()), ValueError,
      r"^k: expected shape \(2, seqlen_new, 2, 32\)"),
     (dict(alibi_slopes=torch.zeros(2)), NotImplementedError, r"^alibi_slopes"),
+    (dict(num_splits=-1), ValueError, r"^num_splits: expected an int >= 0 \(0: dhpfa's rule\), got -1"),
+    (dict(num_splits=True), ValueError, r"^num_splits: expected an int >= 0 .* got True"),
+    (dict(num_splits=2.0), ValueError, r"^num_splits: expected an int >= 0 .* got 2.0"),
 ])
 def test_kvcache_bad_arguments(kw, exc, match):
     kc, vc, gen = _cache(b=2)
@@ -1634,7 +1662,7 @@ def test_kvcache_signature():
     plain = [sig(), sig(rotary_cos=cos, rotary_sin=cos, rotary_interleaved=False), sig(rotary_cos=cos, rotary_sin=cos),
              sig(cache_seqlens=5), sig(cache_seqlens=6), sig(cache_seqlens=None), sig(causal=False), sig(softcap=30.0),
              sig(q=torch.empty(2, 1, 4, 128)[..., :64]), sig(softmax_scale=0.1),
-             sig(return_softmax_lse=True), sig(window_size=(10, 0))]
+             sig(return_softmax_lse=True), sig(window_size=(10, 0)), sig(num_splits=3)]
     assert all(p is not None for p in plain) and len(set(plain)) == len(plain)
     assert sig() == sig(q=torch.empty(2, 1, 4, 64))
     for bad in (dict(rotary_interleaved=1, rotary_cos=cos, rotary_sin=cos), dict(causal=1), dict(cache_seqlens=[5, 6]),

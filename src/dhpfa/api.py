@@ -413,13 +413,14 @@ def _keep_constant(key, t):
 
 
 def _batched_varlen(q, k_rows, v_rows, cu_k, max_k, softmax_scale, causal, local, window, cap, k_stride=1,
-                    paged=None, want_lse=True, record=None):
+                    paged=None, want_lse=True, record=None, num_splits=0):
     """B query blocks of equal length as sequences of the varlen kernel: q (B, Sq, H, D) as B * Sq rows (a view where
     the batch stride allows, else a copy), against key/value rows k_rows, v_rows delimited by cu_k (k_stride, paged:
     see _varlen_call). Returns out (B, Sq, H, D) and lse (B, H, Sq) (None where not want_lse: no transpose)."""
     b, sq, h, d = q.shape
     out, lse = _varlen_call(q.reshape(b * sq, h, d), k_rows, v_rows, _dense_offsets(q.device, b, sq), cu_k, sq, max_k,
-                            softmax_scale, causal, local, window, cap, k_stride, want_lse, paged=paged, record=record)
+                            softmax_scale, causal, local, window, cap, k_stride, want_lse, paged=paged, record=record,
+                            num_splits=num_splits)
     return out.view(b, sq, h, d), lse.view(h, b, sq).permute(1, 0, 2).contiguous() if want_lse else None
 
 
@@ -611,13 +612,14 @@ def flash_attn_varlen_func(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, ma
 
 
 def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, softmax_scale, causal, local,
-                 window, cap, k_stride=1, want_lse=True, paged=None, record=None):
+                 window, cap, k_stride=1, want_lse=True, paged=None, record=None, num_splits=0):
     """(out, lse) of a varlen call whose options are checked (_check_flash_options). k_stride 2: cu_seqlens_k holds a
     (start, end) row pair per sequence (flash_attn_with_kvcache's cache rows; built by dhpfa, not a caller's).
     want_lse=False: lse may be None (the equal-length path skips its transpose) or the base address of scratch
     memory (an int: the kept launchers take those), not to be read. paged: (block_table, page_size), k
     and v then a paged cache's (pages * page_size, H_kv, D) rows and the offsets logical lengths. record (a list): the
-    plan this call ran is appended to it (None where its pages were gathered first)."""
+    plan this call ran is appended to it (None where its pages were gathered first). num_splits > 0: that many parts
+    where the portable kernel takes the call (flash_attn_with_kvcache's num_splits), in place of the rule's count."""
     if record is not None:
         record.append(None)
     if paged is not None and (local or cap) and not _on_hopper_varlen(q, k, v, max_seqlen_q, max_seqlen_k, causal,
@@ -636,12 +638,12 @@ def _varlen_call(q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k
             extra = extra + (bt.shape, bt.stride(), bt.dtype, bt.device, paged[1])
         else:
             extra = None
-    sig = _signature("varlen", q, k, v, causal, softmax_scale, extra and extra + (k_stride,))
+    sig = _signature("varlen", q, k, v, causal, softmax_scale, extra and extra + (k_stride, num_splits))
     plan = _cached_plan(sig, q, k, v)
     if plan is None or (cu_seqlens_q.data_ptr() | cu_seqlens_k.data_ptr() | (bt.data_ptr() if bt is not None else 0)) \
             % 16:
         plan = _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal,
-                                softmax_scale, local, cap, k_stride, paged, window)
+                                softmax_scale, local, cap, k_stride, paged, window, num_splits)
     _check_no_grad(q, k, v)
     if plan.dense is not None:
         return _equal_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, want_lse)
@@ -831,7 +833,7 @@ def _varlen_extra(cu_q, cu_k, max_q, max_k, window, cap):
 
 
 def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max_seqlen_k, causal, softmax_scale,
-                     local=False, cap=0.0, k_stride=1, paged=None, window=(-1, -1)):
+                     local=False, cap=0.0, k_stride=1, paged=None, window=(-1, -1), num_splits=0):
     """Check a varlen call's arguments (public metadata only) and keep its plan under `sig` (when not None). The plan's
     offset field holds max_seqlen_q (it sizes the grid)."""
     layout = "(total_seqlen, heads, head_dim)"
@@ -876,7 +878,9 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     splits = 1
     config = variants.varlen_config(d, interp)
     programs = -(-max_q * group // config.block_m) * (cu_seqlens_q.shape[0] - 1) * (heads // group)
-    if interp:
+    if num_splits > 0:  # the caller's count (flash_attn_with_kvcache's num_splits)
+        splits = num_splits
+    elif interp:
         splits = variants.VARLEN_SPLIT_FORCE or 1
     elif q.is_cuda:
         from .kernels import dispatch
@@ -989,11 +993,15 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     int32 (public, as the lengths): sequence b's keys start at position cache_leftpad[b] of its cache row (flash-attn's
     semantics: keys cache_leftpad[b] .. cache_seqlens[b] + S_new - 1, causal alignment on those; new tokens still at
     cache_seqlens[b] and rotary positions absolute in the row; a start past the end is clamped to it, leaving no
-    keys); not with a paged cache, as in flash-attn. Not implemented (an error names it): alibi_slopes. num_splits is
-    accepted and ignored: dhpfa's own rule splits the keys across programs (variants.varlen_splits)."""
+    keys); not with a paged cache, as in flash-attn. Not implemented (an error names it): alibi_slopes. num_splits (an
+    int, public): 0 (default) lets dhpfa's rule split each sequence's keys across programs (variants.varlen_splits), n
+    > 0 runs n parts where the portable varlen kernel takes the call (1: no split), as flash-attn's; the dense and
+    Hopper varlen routes have their own schedules and do not read it."""
+    if type(num_splits) is not int or num_splits < 0:
+        raise ValueError(f"num_splits: expected an int >= 0 (0: dhpfa's rule), got {num_splits!r}")
     sig = _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
                              cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
-                             return_softmax_lse, rotary_interleaved) if KVCACHE_PLANS else None
+                             return_softmax_lse, rotary_interleaved, num_splits) if KVCACHE_PLANS else None
     if sig is not None:
         plan = _PLANS.get(sig)
         if plan is not None:
@@ -1105,7 +1113,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     record = [] if sig is not None else None
     out, lse = _batched_varlen(q, k_rows, v_rows, bounds, sc, softmax_scale, causal, local, window, cap, k_stride=2,
                                paged=(block_table, page) if paged else None, want_lse=return_softmax_lse,
-                               record=record)
+                               record=record, num_splits=num_splits)
     if sig is not None and aux and record and (rotary is not None or rotary_cos is None):
         _keep_kvcache_plan(sig, aux[0], record[0], q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
                            bool(s_new and KVCACHE_APPEND_FUSED), rotary is not None)
@@ -1123,7 +1131,7 @@ def _kv_meta(t):
 
 def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
                        cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
-                       return_softmax_lse, rotary_interleaved=True):
+                       return_softmax_lse, rotary_interleaved=True, num_splits=0):
     """A flash_attn_with_kvcache call's public metadata (every argument's shape, stride, dtype and device, the scalars,
     the switches its route reads), or None where the call takes every check (an argument not of a plain type,
     alibi_slopes)."""
@@ -1143,7 +1151,8 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
     if False in metas or metas[0] is None or metas[1] is None or metas[2] is None:
         return None
     return ("kvcache", metas, type(softmax_scale), softmax_scale, causal, window_size, type(softcap), softcap,
-            return_softmax_lse, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED, _env_switches())
+            return_softmax_lse, num_splits, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED,
+            _env_switches())
 
 
 class _KvcachePlan:
