@@ -666,6 +666,26 @@ def test_gpu_grouped_heads(split, grouped, lens_q, opts, d, dtype):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("num_splits", [1, 3, 16])
+def test_gpu_kvcache_num_splits(num_splits, monkeypatch):
+    """flash_attn_with_kvcache's num_splits on the GPU (session 36; not yet run there when written): the plan takes the
+    caller's count, against float64, and a repeated call (the kept plan) gives the same bits."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(36 + num_splits)
+    kc, vc = (torch.randn(4, 3000, 2, 128, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    q = (torch.randn(4, 1, 8, 128, generator=gen) * 2).to("cuda", torch.bfloat16)
+    lens = torch.tensor([3000, 1, 1700, 64], dtype=torch.int32, device="cuda")
+    out = dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, causal=True, num_splits=num_splits)
+    assert [p.splits for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)] == [num_splits]
+    for b in range(4):
+        n = int(lens[b])
+        ref, _ = attention_ref(q[b:b + 1], kc[b:b + 1, :n], vc[b:b + 1, :n], 128 ** -0.5, n - 1)
+        assert rel_err(out[b:b + 1], ref) < TOL[torch.bfloat16]
+    assert torch.equal(dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=lens, causal=True,
+                                                     num_splits=num_splits), out)
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("parts", [2, 5, 16, 17, 40])
 def test_gpu_combine_over_any_part_count(parts, d, monkeypatch):
