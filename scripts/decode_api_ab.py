@@ -9,7 +9,6 @@ TB/s, relative difference from float64 on the first sequence.
 import argparse
 import json
 import os
-import random
 import statistics
 
 import torch
@@ -17,7 +16,8 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 import dhpfa
-from dhpfa.measure.bench import graph_ms
+from decode_cases import decode_case, interleaved_graph_ms
+from dhpfa.reference import attention_ref
 
 SHAPES = ((1, 4096), (1, 32768), (8, 4096), (8, 16384), (32, 4096), (64, 2048))
 
@@ -33,10 +33,7 @@ def main():
     res = {"device": torch.cuda.get_device_name(), "rows": []}
     for d in (int(x) for x in a.d.split(",")):
         for b, n in SHAPES:
-            h, hk = 32, 8
-            k, v = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
-            lens = torch.full((b,), n, dtype=torch.int32, device="cuda")
+            q, k, v, lens = decode_case(b, n, d, g)
             qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
             nbytes = 2 * k.numel() * k.element_size()
 
@@ -48,9 +45,7 @@ def main():
             fns = {"flash_attn_func": lambda: dhpfa.flash_attn_func(q, k, v),
                    "with_kvcache": lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens),
                    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION), "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION)}
-            ref = torch.softmax(q[0, 0].double().view(hk, h // hk, d) @ k[0].double().permute(1, 2, 0) * d ** -0.5, -1) \
-                @ v[0].double().transpose(0, 1)
-            ref = ref.reshape(h, d)
+            ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
             errs, ok = {}, {}
             for name, fn in list(fns.items()):
                 try:
@@ -61,12 +56,7 @@ def main():
                 except Exception as e:  # a backend that does not take the shape
                     errs[name], ok[name] = f"{type(e).__name__}: {str(e)[:80]}", False
             names = [nm for nm in fns if ok[nm]]
-            times = {nm: [] for nm in names}
-            for r in range(a.rounds):
-                order = names[:]
-                random.Random(r).shuffle(order)
-                for nm in order:
-                    times[nm].append(graph_ms(fns[nm], [()], replays=20))
+            times = interleaved_graph_ms(names, lambda nm: None, fns, a.rounds)
             row = dict(d=d, b=b, keys=n, errors=errs, us={nm: statistics.median(ts) * 1000 for nm, ts in times.items()})
             res["rows"].append(row)
             print(f"D={d} B={b} keys={n} " + "  ".join(

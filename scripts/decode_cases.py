@@ -1,6 +1,7 @@
 """Shared set-up of the decode-step scripts (session 36): one decode step's tensors through flash_attn_with_kvcache
 (one query per sequence, full caches of 32 / 8 heads, D=256 16 / 8) and interleaved A/B rounds in CUDA-graph replay.
-Used by combine_ab.py, decode_step_time.py, decode_switch_ab.py, decode_split_sweep.py and maxnreg_ab.py."""
+Used by combine_ab.py, decode_api_ab.py, decode_step_time.py, decode_switch_ab.py, decode_split_sweep.py and
+maxnreg_ab.py."""
 import random
 
 import torch
@@ -23,8 +24,9 @@ def decode_case(b, n, d, g, hk=None):
 
 
 def interleaved_graph_ms(names, setup, fn, rounds, replays=20):
-    """{name: [ms per call of fn in graph replay, one per round]}: every round runs setup(name) then times fn for each
-    name, in an order shuffled per round (seeded by the round)."""
+    """{name: [ms per call in graph replay, one per round]}: every round runs setup(name) then times fn (one callable
+    for every name, or a mapping name -> callable) for each name, in an order shuffled per round (seeded by the
+    round)."""
     from dhpfa.measure.bench import graph_ms
     times = {nm: [] for nm in names}
     for r in range(rounds):
@@ -32,5 +34,5 @@ def interleaved_graph_ms(names, setup, fn, rounds, replays=20):
         random.Random(r).shuffle(order)
         for nm in order:
             setup(nm)
-            times[nm].append(graph_ms(fn, [()], replays=replays))
+            times[nm].append(graph_ms(fn[nm] if isinstance(fn, dict) else fn, [()], replays=replays))
     return times

@@ -17,7 +17,7 @@ import statistics
 import torch
 
 import dhpfa
-from decode_cases import heads, interleaved_graph_ms
+from decode_cases import decode_case, heads, interleaved_graph_ms
 from dhpfa import api
 from dhpfa.kernels import dispatch, variants
 
@@ -59,10 +59,9 @@ def main():
     shapes = [tuple(int(x) for x in s.split(",")) for s in a.shapes.split(";")]
     res = {"device": torch.cuda.get_device_name(), "sms": sms, "lengths": a.lengths, "rows": []}
     for d in (int(x) for x in a.d.split(",")):
-        h, hk = heads(d)
+        hk = heads(d)[1]
         for b, n in shapes:
-            kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            q, kc, vc, _ = decode_case(b, n, d, g)
             lens = torch.full((b,), n, dtype=torch.int32)
             if a.lengths == "random":
                 cpu = torch.Generator().manual_seed(b * n + d)
