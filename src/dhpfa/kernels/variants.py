@@ -728,7 +728,7 @@ def varlen_variants():
          for local, cap in ((True, False), (False, True), (True, True)) for blocks in (False, True)
          for split in (False, True) for dt in DTYPES for d in VARLEN_GROUP_HEAD_DIMS
          for c in ((False,) if local else (False, True))] + \
-        [varlen_combine_variant(dt, d, group=group, splits=parts) for parts in (VARLEN_SPLIT_MAX, 2)
+        [varlen_combine_variant(dt, d, group=group, splits=parts) for parts in (VARLEN_SPLIT_MAX, VARLEN_COMBINE_FEW_PARTS)
          for group in (False, True) for dt in DTYPES for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
         [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=paged) for paged in (False, True)
          for local in (False, True) for cap in (False, True) for dt in DTYPES for d in VARLEN_SM90

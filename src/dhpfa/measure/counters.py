@@ -101,12 +101,12 @@ def compare(per_call, classes, work=WORK, control=CONTROL, dram=DRAM + L2_READ, 
                          repeat_spread=max(rv) - min(rv), class_spread=max(cv) - min(cv),
                          min=min(allv), max=max(allv))
     work_ok = all(v["identical"] for v in report.values() if v["kind"] == "work")
-    l2_read = [v["identical"] for v in report.values() if v["kind"] == "l2"]
+    l2_same = [v["identical"] for v in report.values() if v["kind"] == "l2"]
 
     def within(kind):
         return all(v["identical"] or v["class_spread"] <= v["repeat_spread"]
                    for v in report.values() if v["kind"] == kind)
-    return dict(metrics=report, work_identical=work_ok, l2_identical=all(l2_read) if l2_read else None,
+    return dict(metrics=report, work_identical=work_ok, l2_identical=all(l2_same) if l2_same else None,
                 dram_within_repeat_spread=within("dram"),
                 control_within_repeat_spread=within("control"))
 
