@@ -51,7 +51,7 @@ def main():
                 try:
                     out = fn()
                     torch.cuda.synchronize()
-                    errs[name] = ((out[0, 0].double() - ref).norm() / ref.norm()).item()
+                    errs[name] = ((out[0, 0].double().cpu() - ref).norm() / ref.norm()).item()
                     ok[name] = True
                 except Exception as e:  # a backend that does not take the shape
                     errs[name], ok[name] = f"{type(e).__name__}: {str(e)[:80]}", False

@@ -434,7 +434,9 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     combine = [r for r in rep["rows"] if r["variant"].startswith("attn_varlen_combine")]
     assert len(attn) + len(combine) == len(variants.shipped_variants()) + len(variants.varlen_variants())
     # combine: per dtype and head dim (4 grouped, 6 not), its 16-part and its 4-part tiles (session 36)
-    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 528 and len(combine) == 40
+    # (session 37: + 48 grouped few-row tiles, variants.VARLEN_GROUP_FEW: 2 head dims x 2 dtypes x causal or not x
+    # unpaged / paged per key / paged per block x split or not)
+    assert sum(r["variant"].startswith("attn_fwd_varlen") for r in attn) == 576 and len(combine) == 40
     # the portable kernel's grouped paged builds with a window and / or soft-cap (session 34): 3 option sets x split or
     # not x two page forms x 4 head dims x 2 dtypes, the soft-capped ones causal or not
     assert sum(r["variant"].startswith("attn_fwd_varlen") and "_gqa_paged" in r["variant"]
@@ -446,8 +448,8 @@ def test_every_shipped_variant_passes_the_audit_in_time():
     assert sum(r["variant"].startswith("attn_fwd_sm90_varlen") and r["variant"].split("-")[0].endswith("_paged")
                for r in attn) == 48
     # (their declaration: test_varlen_schedule_is_public_...; session 34: + the 128 grouped window / soft-cap builds)
-    assert sum("_paged" in r["variant"] for r in attn) == 336
-    assert sum("_paged_blocks" in r["variant"] for r in attn) == 144  # the per-block page form
+    assert sum("_paged" in r["variant"] for r in attn) == 368
+    assert sum("_paged_blocks" in r["variant"] for r in attn) == 160  # the per-block page form
     assert all(r["counts"]["tensor_core"] > 0 for r in attn), "every attention variant uses HGMMA"
     assert any("envelope_pad (public: start_ptr)" in r["variant"] for r in rep["rows"])
     assert any("envelope_stamp (gated) (public: gate_ptr)" in r["variant"] for r in rep["rows"])

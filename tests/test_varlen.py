@@ -685,6 +685,62 @@ def test_gpu_kvcache_num_splits(num_splits, monkeypatch):
                                                      num_splits=num_splits), out)
 
 
+def test_grouped_few_row_tiles_rule():
+    """variants.varlen_few_rows / VARLEN_GROUP_FEW (session 37): 16-row tiles for grouped calls at D=192 / 256 whose
+    sequences bring at most 16 rows, without a window or soft-cap, not in the interpreter; their variants are audited,
+    and their paged form's rule follows their own key block."""
+    few = variants.varlen_few_rows
+    assert few(256, 16) and few(192, 1) and not few(256, 17) and not few(128, 4) and not few(64, 1)
+    assert not few(256, 4, local=True) and not few(256, 4, softcap=True) and not few(256, 4, interpreter=True)
+    v = variants.varlen_variant(torch.bfloat16, 256, False, split=True, group=True, few=True)
+    assert v.config == variants.VARLEN_GROUP_FEW[256] and v.config.block_m == variants.VARLEN_GROUP_FEW_ROWS
+    assert v.config != variants.varlen_variant(torch.bfloat16, 256, False, split=True, group=True).config
+    assert v in variants.varlen_variants()
+    for opts in (dict(group=False), dict(group=True, local=True), dict(group=True, softcap=True)):
+        with pytest.raises(ValueError, match="few"):
+            variants.varlen_variant(torch.bfloat16, 256, False, few=True, **opts)
+    block = variants.VARLEN_GROUP_FEW[256].block_n
+    assert variants.varlen_page_blocks(256, block, group=True, few=True)
+    assert not variants.varlen_page_blocks(256, block // 2, group=True, few=True)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d", [192, 256])
+@pytest.mark.parametrize("sq,hk,paged,num_splits", [(1, 8, False, 0), (4, 4, False, 0), (2, 2, True, 0),
+                                                    (1, 2, False, 3), (16, 8, False, 0), (1, 1, False, 0),
+                                                    (1, 16, False, 0)])
+def test_gpu_grouped_few_row_tiles(d, sq, hk, paged, num_splits, monkeypatch):
+    """Decode steps and drafts through flash_attn_with_kvcache (tensor cache_seqlens) at D=192 / 256: the plan runs the
+    16-row grouped tiles where every sequence's rows (queries x the group of 16 // hk heads) fit 16, the 64-row ones
+    past that (16 queries x 2 heads) and one head a tile without groups (hk = 16); paged (pages of 64) or not, split by
+    the rule or in 3 parts; against float64."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(d + sq + hk)
+    b, h, sc = 3, 16, 2048
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    q = (torch.randn(b, sq, h, d, generator=gen) * 2).to("cuda", torch.bfloat16)
+    lens = torch.tensor([2048, 5, 1500], dtype=torch.int32, device="cuda")
+    kw = {}
+    if paged:  # the same keys in pages of 64, the pages of each sequence shuffled
+        page = 64
+        perm = torch.randperm(b * sc // page, generator=gen)
+        kp, vp = (t.reshape(b * sc // page, page, hk, d)[torch.argsort(perm).to("cuda")] for t in (kc, vc))
+        kw = dict(block_table=perm.reshape(b, sc // page).to("cuda", torch.int32))
+        kcall, vcall = kp, vp
+    else:
+        kcall, vcall = kc, vc
+    out = dhpfa.flash_attn_with_kvcache(q, kcall, vcall, cache_seqlens=lens, causal=True, num_splits=num_splits, **kw)
+    plans = [p for p in api._PLANS.values() if isinstance(p, api._VarlenPlan)]
+    group = h // hk
+    assert len(plans) == 1 and plans[0].group == group
+    want_few = group > 1 and sq * group <= variants.VARLEN_GROUP_FEW_ROWS
+    assert (plans[0].variant.config.block_m == 16) == want_few, plans[0].variant.name
+    for i in range(b):
+        n = int(lens[i])
+        ref, _ = attention_ref(q[i:i + 1], kc[i:i + 1, :n], vc[i:i + 1, :n], d ** -0.5, n - sq)
+        assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], i
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("d", [64, 128, 256])
 @pytest.mark.parametrize("parts", [2, 5, 16, 17, 40])
@@ -1759,8 +1815,56 @@ def test_kvcache_prefill_chunk_runs_dense(dense_from_33, monkeypatch, causal, le
     assert rel_err(out, ref) < TOL[torch.float16] and torch.equal(torch.isfinite(lse), finite)
     assert torch.allclose(lse[finite].double(), ref_lse[finite], rtol=1e-3, atol=1e-3)
     monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", None)
+    monkeypatch.setattr(variants, "KVCACHE_DENSE_MAX_Q", None)  # (these calls have at most 64 queries)
     out2 = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal)
     assert dense == [1] and rel_err(out2, out.double()) < TOL[torch.float16]
+
+
+def test_kvcache_dense_rule():
+    """variants.kvcache_dense: prefill chunks as varlen_dense; at most KVCACHE_DENSE_MAX_Q queries without num_splits,
+    but not one sequence of more than KVCACHE_DENSE_ONE_SEQ_MAX_K keys (session 37's measurements)."""
+    rule = variants.kvcache_dense
+    assert rule(128, 1, 0, 8, 4096) and rule(64, 1, 0, 8, 4096) and rule(256, 64, 0, 32, 2048)
+    assert rule(128, 1, 0, 1, 4096) and rule(128, 1, 0, 1, variants.KVCACHE_DENSE_ONE_SEQ_MAX_K)
+    assert not rule(128, 1, 0, 1, variants.KVCACHE_DENSE_ONE_SEQ_MAX_K + 1)
+    assert not rule(128, 1, 3, 8, 4096), "num_splits > 0: the varlen kernel's parts"
+    assert not rule(64, 65, 0, 8, 4096), "65-95 queries: not measured, the varlen route as before"
+    assert rule(128, 96, 0, 1, 10 ** 5), "prefill chunks: varlen_dense whatever the batch"
+
+
+@interp
+@pytest.mark.parametrize("sq,s_new,causal,hk", [(1, 0, False, 2), (1, 1, True, 2), (4, 4, True, 2), (2, 0, True, 4)])
+def test_kvcache_decode_runs_dense(monkeypatch, sq, s_new, causal, hk):
+    """Decode steps and drafts against equal caches (an int cache_seqlens) run flash_attn_func on the cache's first rows
+    (variants.kvcache_dense), new tokens appended first; against float64. One sequence longer than
+    KVCACHE_DENSE_ONE_SEQ_MAX_K keys, num_splits > 0, and a tensor cache_seqlens take the varlen kernel, with the same
+    result to rounding."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    kc, vc, gen = _cache(b=2, sc=80, hk=hk, seed=46)
+    q = (torch.randn(2, sq, 4, 32, generator=gen) * 2).half()
+    k_new, v_new = (torch.randn(2, s_new, hk, 32, generator=gen).half() for _ in range(2)) if s_new else (None, None)
+    dense = []
+    flash = api.flash_attn_func
+    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: dense.append(1) or flash(*a, **kw))
+    lens = 50
+    out = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal)
+    n = lens + s_new
+    ref, _ = attention_ref(q, kc[:, :n], vc[:, :n], 1 / math.sqrt(32), n - sq if causal else None)
+    assert dense == [1] and rel_err(out, ref) < TOL[torch.float16]
+    if s_new:
+        assert torch.equal(kc[:, lens:n], k_new) and torch.equal(vc[:, lens:n], v_new)
+    # the varlen kernel: num_splits, a tensor of lengths, one long sequence (the cache holds the new tokens already:
+    # the calls below attend to the same n keys without appending)
+    outs = [dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=n, causal=causal, num_splits=2),
+            dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=torch.full((2,), n, dtype=torch.int32),
+                                          causal=causal)]
+    monkeypatch.setattr(variants, "KVCACHE_DENSE_ONE_SEQ_MAX_K", n - 1)
+    one = dhpfa.flash_attn_with_kvcache(q[:1], kc[:1], vc[:1], cache_seqlens=n, causal=causal)
+    assert dense == [1], "none of these ran the dense route"
+    assert all(rel_err(o, ref) < TOL[torch.float16] for o in outs) and rel_err(one, ref[:1]) < TOL[torch.float16]
+    monkeypatch.setattr(variants, "KVCACHE_DENSE_ONE_SEQ_MAX_K", n)
+    dhpfa.flash_attn_with_kvcache(q[:1], kc[:1], vc[:1], cache_seqlens=n, causal=causal)
+    assert dense == [1, 1]
 
 
 @pytest.mark.gpu

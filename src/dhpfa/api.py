@@ -876,7 +876,8 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
     # few queries per sequence: the group's heads as rows of one tile
     group = _varlen_group(q, k, d, max_q, interp)
     splits = 1
-    config = variants.varlen_config(d, interp)
+    few = group > 1 and variants.varlen_few_rows(d, max_q * group, local, cap > 0, interp)
+    config = variants.varlen_config(d, interp, group > 1, few)
     programs = -(-max_q * group // config.block_m) * (cu_seqlens_q.shape[0] - 1) * (heads // group)
     if num_splits > 0:  # the caller's count (flash_attn_with_kvcache's num_splits)
         splits = num_splits
@@ -889,9 +890,10 @@ def _new_varlen_plan(sig, q, k, v, cu_seqlens_q, cu_seqlens_k, max_seqlen_q, max
         splits = 1
     plan = _VarlenPlan(variants.varlen_variant(q.dtype, d, causal and not local, interpreter=interp, local=local,
                                                softcap=cap > 0, split=splits > 1, group=group > 1,
-                                               paged=paged is not None,
+                                               paged=paged is not None, few=few,
                                                page_blocks=paged is not None
-                                               and variants.varlen_page_blocks(d, paged[1], interpreter=interp)),
+                                               and variants.varlen_page_blocks(d, paged[1], interpreter=interp,
+                                                                                   group=group > 1, few=few)),
                        variants.varlen_combine_variant(q.dtype, d, interpreter=interp, group=group > 1,
                                                        splits=splits)
                        if splits > 1 else None, scale, max_q, group, splits)
@@ -1099,9 +1101,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         # equal caches: a host int
         n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
         local, window, causal = _loosen_window(local, window, causal, sq, n_keys)
-        if n_keys > 0 and not local and not cap and variants.varlen_dense(d, sq) \
+        if n_keys > 0 and not local and not cap and variants.kvcache_dense(d, sq, num_splits, b, n_keys) \
                 and (_interpreter_active() or _is_sm90(device)):
-            # a prefill chunk against equal caches: the dense kernels on the cache's first n_keys rows (views)
+            # a prefill chunk or a decode step against equal caches: the dense kernels on the cache's first n_keys rows
+            # (views)
             out, lse = flash_attn_func(q, k_cache[:, :n_keys], v_cache[:, :n_keys], softmax_scale=softmax_scale,
                                        causal=causal, return_lse=True)
             return (out, lse) if return_softmax_lse else out

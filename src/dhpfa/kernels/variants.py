@@ -462,6 +462,31 @@ VARLEN_DENSE_MIN_Q = 96              # queries per sequence, head dims above 64
 VARLEN_DENSE_MIN_Q_SMALL_D = None    # head dims 32 and 64: never (None)
 
 
+# flash_attn_with_kvcache with equal caches (cache_seqlens an int or None, no cache_batch_idx / leftpad / pages) and at
+# most this many queries per sequence (decode steps, drafts): flash_attn_func on the cache's first rows too (the dense
+# route: packed grouped heads, key splits met inside one launch) rather than the varlen kernel's bounds (or append),
+# attention and combine launches; but one sequence of more than KVCACHE_DENSE_ONE_SEQ_MAX_K keys stays on the varlen
+# kernel, whose split rule gives a lone sequence more parts. None: never (for comparison). Session 37 (H100,
+# kvcache_dense_ab.py, graph replay, 5 interleaved rounds, x = varlen route / dense route, 32 / 8 heads, D=256 16 / 8;
+# every output within 2.4e-3 of float64 both ways): one query, 8-64 sequences x1.01-1.29 (D=64 x1.10-1.29, D=128
+# x1.01-1.18, D=256 x1.01-1.17), one sequence of 4,096 keys x1.08-1.36, of 32,768 x0.955 / x0.980 / x1.008 (D=64 / 128 /
+# 256); 4 queries x1.15-1.26, 16 x1.40-1.58, 32 x0.99-1.76, 64 x0.97-1.30; 32 / 32 heads (no groups) x0.99-1.10; with
+# the new token appended (D=128) x1.00-1.13, one sequence x0.979 (4,096) / x0.947 (32,768).
+KVCACHE_DENSE_MAX_Q = 64
+KVCACHE_DENSE_ONE_SEQ_MAX_K = 8192
+
+
+def kvcache_dense(head_dim: int, seqlen_q: int, num_splits: int = 0, batch: int = 2, keys: int = 0) -> bool:
+    """Whether a flash_attn_with_kvcache call of equal caches (batch sequences of `keys` keys) with seqlen_q queries
+    runs flash_attn_func on the cache's rows: prefill chunks (varlen_dense) and, from session 37, decode-like calls
+    (KVCACHE_DENSE_MAX_Q) that do not ask for a part count (num_splits > 0 runs that many parts on the varlen kernel),
+    but for one long sequence (KVCACHE_DENSE_ONE_SEQ_MAX_K). Public: the head dim, shapes and num_splits."""
+    if varlen_dense(head_dim, seqlen_q):
+        return True
+    return KVCACHE_DENSE_MAX_Q is not None and seqlen_q <= KVCACHE_DENSE_MAX_Q and not num_splits \
+        and not (batch == 1 and keys > KVCACHE_DENSE_ONE_SEQ_MAX_K)
+
+
 def varlen_dense(head_dim: int, max_seqlen_q: int) -> bool:
     """Whether an equal-length varlen call with this head dim and max_seqlen_q runs on the dense kernels."""
     least = VARLEN_DENSE_MIN_Q_SMALL_D if head_dim <= 64 else VARLEN_DENSE_MIN_Q
@@ -487,7 +512,26 @@ def varlen_splits(programs: int, max_seqlen_k: int, sm_count: int, max_seqlen_q:
 
 
 VARLEN = {d: cfg for d, (_, cfg) in SM90_SHORT.items()}
+# ... and its grouped builds' ("_gqa": decode steps and drafts, the group's heads as a tile's rows)
+VARLEN_GROUP = {d: VARLEN[d] for d in VARLEN_GROUP_HEAD_DIMS}
+# ... and, at these head dims, the grouped builds without a window or soft-cap for calls whose every sequence's rows
+# (max_seqlen_q x the group's heads) fit one tile of VARLEN_GROUP_FEW_ROWS: decode steps and short drafts, where a 64-row
+# tile carries mostly padding (a group of 2-8 heads, 1-4 queries). 16 rows run the dots as mma.sync (HMMA) with about
+# half the instructions and registers of the 64-row tiles' HGMMA loop (offline, D=256: 154 registers against 255 and 64
+# bytes of stack). Session 37 (H100, decode_cfg_sweep.py, graph replay, 5 rounds, tensor cache_seqlens, against the
+# 64x32 tiles): D=256 16 / 8 heads, 1 and 4 queries, x1.012-1.127 at 6 shapes; 32 / 4 heads, 1 query, x1.012 / x1.024;
+# D=192 x1.050-1.193 at 6; with 32 rows (8 queries) x0.78-1.11, with 128 x0.58-0.84: hence one tile's rows. At D=64 /
+# 128 16-row tiles read x0.97-1.08 (mostly within 2%): not there (every option would double the grouped binaries).
+VARLEN_GROUP_FEW = {192: TileConfig(16, 64, 4, 3), 256: TileConfig(16, 64, 4, 3)}
+VARLEN_GROUP_FEW_ROWS = 16
 VARLEN_INTERPRETER = TileConfig(16, 16, 4, 1)
+
+
+def varlen_few_rows(head_dim: int, rows: int, local: bool = False, softcap: bool = False,
+                    interpreter: bool = False) -> bool:
+    """Whether a grouped varlen call whose sequences bring at most `rows` rows (max_seqlen_q x group) runs the
+    VARLEN_GROUP_FEW tiles. Public: the head dim, shapes and flags."""
+    return not interpreter and head_dim in VARLEN_GROUP_FEW and rows <= VARLEN_GROUP_FEW_ROWS and not (local or softcap)
 
 
 @dataclass(frozen=True)
@@ -546,22 +590,30 @@ def shipped_variants():
             for kernel, config in candidates(d, sm90=True, causal=c, packed=True)]
 
 
-def varlen_config(head_dim: int, interpreter: bool = False) -> TileConfig:
-    """The varlen kernel's tiles for a head dim (the interpreter's own where it runs): one place for the plan's grid,
-    the variant and the page form's rule."""
-    return VARLEN_INTERPRETER if interpreter else VARLEN[head_dim]
+def varlen_config(head_dim: int, interpreter: bool = False, group: bool = False, few: bool = False) -> TileConfig:
+    """The varlen kernel's tiles for a head dim (the interpreter's own where it runs), of its grouped builds with group,
+    their few-row tiles with few (varlen_few_rows): one place for the plan's grid, the variant and the page form's
+    rule."""
+    if interpreter:
+        return VARLEN_INTERPRETER
+    if few:
+        return VARLEN_GROUP_FEW[head_dim]
+    return (VARLEN_GROUP if group else VARLEN)[head_dim]
 
 
 def varlen_variant(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool = False, local: bool = False,
                    softcap: bool = False, split: bool = False, group: bool = False, paged: bool = False,
-                   page_blocks: bool = False) -> Variant:
+                   page_blocks: bool = False, few: bool = False) -> Variant:
     """The varlen kernel's variant for a call (public: dtype, head dim, flags). Its sequence offsets (CU_Q, CU_K) are
     public loads: the auditor treats values loaded through them as public, and everything else as before. local
     (a window) runs without the causal flag (the window's right side carries it). page_blocks (paged builds): one page
-    index per key block, for page sizes that are multiples of the config's block_n (varlen_page_blocks)."""
+    index per key block, for page sizes that are multiples of the config's block_n (varlen_page_blocks). few: the
+    grouped builds' few-row tiles (varlen_few_rows)."""
     if local and causal:
         raise ValueError("a local window carries causal masking as its right side (0): pass causal=False")
-    config = varlen_config(head_dim, interpreter)
+    if few and (not group or local or softcap or head_dim not in VARLEN_GROUP_FEW):
+        raise ValueError(f"few: the grouped builds without a window or soft-cap at head dims {sorted(VARLEN_GROUP_FEW)}")
+    config = varlen_config(head_dim, interpreter, group, few)
     if paged and (local or softcap) and not group:
         raise ValueError("paged caches (block_table) take a local window or soft-capping in the grouped builds only "
                          "(group=True)")
@@ -679,10 +731,12 @@ def varlen_sm90_pages(head_dim: int, page_size: int) -> bool:
     return head_dim in VARLEN_SM90 and page_size % VARLEN_SM90[head_dim].block_n == 0
 
 
-def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False) -> bool:
+def varlen_page_blocks(head_dim: int, page_size: int, interpreter: bool = False, group: bool = False,
+                       few: bool = False) -> bool:
     """Whether a paged call with this page size runs the per-block form (its pages hold whole key blocks of the varlen
-    config). Public: the head dim and the page size."""
-    config = varlen_config(head_dim, interpreter)
+    config: of the grouped builds with group, their few-row tiles with few). Public: the head dim, the page size and
+    the grouping."""
+    config = varlen_config(head_dim, interpreter, group, few)
     return VARLEN_PAGE_BLOCKS and page_size % config.block_n == 0
 
 
@@ -714,7 +768,7 @@ def varlen_variants():
     """Every varlen variant the API can launch on a GPU (audited with shipped_variants): per dtype and head dim, causal
     or not, soft-capped or not, with a local window (not causal) or not, split across programs or not; the paged-cache
     builds (block_table), split or not, grouped or not, in both page forms, and the grouped ones with a window and / or
-    soft-cap too; the combine
+    soft-cap too; the grouped few-row tiles (VARLEN_GROUP_FEW), unpaged and paged, split or not; the combine
     kernel of the split calls per dtype and head dim; and the Hopper builds (VARLEN_SM90) per dtype, head dim, causal
     flag and soft-capping, with a local window (not causal) or not, and their paged-cache builds alike."""
     return [varlen_variant(dt, d, c, local=local, softcap=cap, split=split, group=group) for group in (False, True)
@@ -728,6 +782,9 @@ def varlen_variants():
          for local, cap in ((True, False), (False, True), (True, True)) for blocks in (False, True)
          for split in (False, True) for dt in DTYPES for d in VARLEN_GROUP_HEAD_DIMS
          for c in ((False,) if local else (False, True))] + \
+        [varlen_variant(dt, d, c, split=split, group=True, paged=paged, page_blocks=blocks, few=True)
+         for paged, blocks in ((False, False), (True, False), (True, True)) for split in (False, True) for dt in DTYPES
+         for d in VARLEN_GROUP_FEW for c in (False, True)] + \
         [varlen_combine_variant(dt, d, group=group, splits=parts) for parts in (VARLEN_SPLIT_MAX, VARLEN_COMBINE_FEW_PARTS)
          for group in (False, True) for dt in DTYPES for d in (VARLEN_GROUP_HEAD_DIMS if group else HEAD_DIMS)] + \
         [varlen_sm90_variant(dt, d, c, local=local, softcap=cap, paged=paged) for paged in (False, True)
