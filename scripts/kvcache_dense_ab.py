@@ -31,6 +31,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--d", default="64,128,256")
     ap.add_argument("--append", action="store_true")
+    ap.add_argument("--eager", action="store_true", help="eager decode loops instead: 48 steps appending one token each "
+                    "(cache_seqlens an int growing by one a step), and 48 repeats of one call (a fixed int), per route")
     ap.add_argument("--queries", default="", help="instead of CASES: B=8 x 4096 and B=32 x 2048 at these query counts")
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
@@ -38,6 +40,8 @@ def main():
     g = torch.Generator(device="cuda").manual_seed(37)
     res = {"device": torch.cuda.get_device_name(), "append": a.append, "rows": []}
     saved = variants.KVCACHE_DENSE_MAX_Q
+    if a.eager:
+        return eager(a, g, res)
     for d in (int(x) for x in a.d.split(",")):
         cases = CASES if not a.queries else [(b, n, 0, int(sq), None) for sq in a.queries.split(",")
                                              for b, n in ((8, 4096), (32, 2048))]
@@ -85,6 +89,56 @@ def main():
             del kc, vc
     tag = ("_append" if a.append else "") + (f"_q{a.queries.replace(',', '-')}" if a.queries else "")
     with open(os.path.join(a.out, f"kvcache_dense_ab{tag}.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+def eager(a, g, res, steps=48):
+    """Eager host-and-GPU time per call of each route: a decode loop (one new token a step, the int cache_seqlens
+    growing, so every step is a new signature) and one repeated call (a fixed int), interleaved rounds, median."""
+    import random
+    saved = variants.KVCACHE_DENSE_MAX_Q
+    for d in (int(x) for x in a.d.split(",")):
+        for b, n in ((1, 4096), (8, 4096), (32, 2048)):
+            h, hk = heads(d)
+            kc, vc = (torch.randn(b, n, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            kn, vn = (torch.randn(b, 1, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+            l0 = n - steps - 1
+
+            def loop():
+                for i in range(steps):
+                    dhpfa.flash_attn_with_kvcache(q, kc, vc, kn, vn, cache_seqlens=l0 + i, causal=True)
+
+            def repeat():
+                for _ in range(steps):
+                    dhpfa.flash_attn_with_kvcache(q, kc, vc, cache_seqlens=l0, causal=True)
+            times = {(r, m): [] for r in ROUTES for m in ("loop", "repeat")}
+            for rnd in range(a.rounds + 1):
+                order = list(times)
+                random.Random(rnd).shuffle(order)
+                for route, mode in order:
+                    variants.KVCACHE_DENSE_MAX_Q = ROUTES[route]
+                    api._PLANS.clear()
+                    fn = loop if mode == "loop" else repeat
+                    fn()  # compiles; then the loop starts without plans, as a real decode loop meets every length
+                    # once, and the repeated call with its plan kept
+                    if mode == "loop":
+                        api._PLANS.clear()
+                    torch.cuda.synchronize()
+                    e0, e1 = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                    e0.record()
+                    fn()
+                    e1.record()
+                    torch.cuda.synchronize()
+                    if rnd:  # round 0 warms up
+                        times[(route, mode)].append(e0.elapsed_time(e1) * 1000 / steps)
+            variants.KVCACHE_DENSE_MAX_Q = saved
+            us = {f"{r}/{m}": statistics.median(t) for (r, m), t in times.items()}
+            res["rows"].append(dict(d=d, b=b, keys=n, eager_us=us))
+            print(f"D={d} B={b} keys={n} eager us per call: " + "  ".join(f"{k} {v:.1f}" for k, v in us.items()),
+                  flush=True)
+            del kc, vc
+    with open(os.path.join(a.out, "kvcache_dense_ab_eager.json"), "w") as f:
         json.dump(res, f, indent=1)
 
 
