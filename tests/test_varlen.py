@@ -1825,6 +1825,8 @@ def test_kvcache_dense_rule():
     but not one sequence of more than KVCACHE_DENSE_ONE_SEQ_MAX_K keys (session 37's measurements)."""
     rule = variants.kvcache_dense
     assert rule(128, 1, 0, 8, 4096) and rule(64, 1, 0, 8, 4096) and rule(256, 64, 0, 32, 2048)
+    assert not rule(128, 1, 0, 8, 4096, graph=False), "eager decode steps: the varlen route's host path"
+    assert rule(128, 96, 0, 8, 4096, graph=False), "prefill chunks: the dense route eagerly too"
     assert rule(128, 1, 0, 1, 4096) and rule(128, 1, 0, 1, variants.KVCACHE_DENSE_ONE_SEQ_MAX_K)
     assert not rule(128, 1, 0, 1, variants.KVCACHE_DENSE_ONE_SEQ_MAX_K + 1)
     assert not rule(128, 1, 3, 8, 4096), "num_splits > 0: the varlen kernel's parts"
@@ -1838,8 +1840,9 @@ def test_kvcache_decode_runs_dense(monkeypatch, sq, s_new, causal, hk):
     """Decode steps and drafts against equal caches (an int cache_seqlens) run flash_attn_func on the cache's first rows
     (variants.kvcache_dense), new tokens appended first; against float64. One sequence longer than
     KVCACHE_DENSE_ONE_SEQ_MAX_K keys, num_splits > 0, and a tensor cache_seqlens take the varlen kernel, with the same
-    result to rounding."""
+    result to rounding. (The interpreter never captures a graph: KVCACHE_DENSE_EAGER stands in for it.)"""
     monkeypatch.setattr(api, "_PLANS", {})
+    monkeypatch.setattr(variants, "KVCACHE_DENSE_EAGER", True)
     kc, vc, gen = _cache(b=2, sc=80, hk=hk, seed=46)
     q = (torch.randn(2, sq, 4, 32, generator=gen) * 2).half()
     k_new, v_new = (torch.randn(2, s_new, hk, 32, generator=gen).half() for _ in range(2)) if s_new else (None, None)
@@ -1865,6 +1868,45 @@ def test_kvcache_decode_runs_dense(monkeypatch, sq, s_new, causal, hk):
     monkeypatch.setattr(variants, "KVCACHE_DENSE_ONE_SEQ_MAX_K", n)
     dhpfa.flash_attn_with_kvcache(q[:1], kc[:1], vc[:1], cache_seqlens=n, causal=causal)
     assert dense == [1, 1]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("s_new", [0, 1])
+def test_gpu_kvcache_graph_takes_the_dense_route(monkeypatch, s_new):
+    """A decode step against equal caches (an int cache_seqlens) runs the varlen route eagerly and the dense route
+    (flash_attn_func) inside a CUDA graph's capture (variants.kvcache_dense, session 37), even after an eager call kept
+    its plan for the same signature; the replayed graph's output against float64 (and the appended token in place)."""
+    monkeypatch.setattr(api, "_PLANS", {})
+    gen = torch.Generator().manual_seed(37 + s_new)
+    b, hk, h, d, sc, lens = 4, 2, 8, 128, 3000, 2500
+    kc, vc = (torch.randn(b, sc, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    q = torch.randn(b, 1, h, d, generator=gen).to("cuda", torch.bfloat16)
+    new = [torch.randn(b, s_new, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2)] if s_new \
+        else [None, None]
+    dense = []
+    flash = api.flash_attn_func
+    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: dense.append(1) or flash(*a, **kw))
+    for _ in range(2):  # eager, the second call through its kept plan
+        eager = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens)
+    assert dense == []
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens)  # warm-up on the side stream (eager)
+    torch.cuda.current_stream().wait_stream(s)
+    assert dense == []
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        out = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens)
+    assert dense == [1]
+    out.fill_(float("nan"))
+    g.replay()
+    torch.cuda.synchronize()
+    n = lens + s_new
+    if s_new:
+        assert torch.equal(kc[:, lens:n], new[0]) and torch.equal(vc[:, lens:n], new[1])
+    ref, _ = attention_ref(q, kc[:, :n], vc[:, :n], d ** -0.5)
+    assert rel_err(out, ref) < TOL[torch.bfloat16] and rel_err(eager, ref) < TOL[torch.bfloat16]
 
 
 @pytest.mark.gpu

@@ -1004,6 +1004,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     sig = _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
                              cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
                              return_softmax_lse, rotary_interleaved, num_splits) if KVCACHE_PLANS else None
+    # a CUDA graph's capture may take another route (variants.kvcache_dense): its calls never meet the eager plans
+    capturing = q.is_cuda and torch.cuda.is_current_stream_capturing() if isinstance(q, torch.Tensor) else False
+    if sig is not None and capturing:
+        sig = sig + ("capturing",)
     if sig is not None:
         plan = _PLANS.get(sig)
         if plan is not None:
@@ -1101,7 +1105,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         # equal caches: a host int
         n_keys = min((sc if cache_seqlens is None else int(cache_seqlens)) + s_new, sc)
         local, window, causal = _loosen_window(local, window, causal, sq, n_keys)
-        if n_keys > 0 and not local and not cap and variants.kvcache_dense(d, sq, num_splits, b, n_keys) \
+        if n_keys > 0 and not local and not cap and variants.kvcache_dense(d, sq, num_splits, b, n_keys, capturing) \
                 and (_interpreter_active() or _is_sm90(device)):
             # a prefill chunk or a decode step against equal caches: the dense kernels on the cache's first n_keys rows
             # (views)
@@ -1155,7 +1159,7 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
         return None
     return ("kvcache", metas, type(softmax_scale), softmax_scale, causal, window_size, type(softcap), softcap,
             return_softmax_lse, num_splits, KVCACHE_APPEND_FUSED, KVCACHE_BOUNDS_FUSED, KVCACHE_ROTARY_FUSED,
-            _env_switches())
+            variants.KVCACHE_DENSE_MAX_Q, variants.KVCACHE_DENSE_EAGER, _env_switches())
 
 
 class _KvcachePlan:

@@ -463,28 +463,36 @@ VARLEN_DENSE_MIN_Q_SMALL_D = None    # head dims 32 and 64: never (None)
 
 
 # flash_attn_with_kvcache with equal caches (cache_seqlens an int or None, no cache_batch_idx / leftpad / pages) and at
-# most this many queries per sequence (decode steps, drafts): flash_attn_func on the cache's first rows too (the dense
-# route: packed grouped heads, key splits met inside one launch) rather than the varlen kernel's bounds (or append),
-# attention and combine launches; but one sequence of more than KVCACHE_DENSE_ONE_SEQ_MAX_K keys stays on the varlen
-# kernel, whose split rule gives a lone sequence more parts. None: never (for comparison). Session 37 (H100,
-# kvcache_dense_ab.py, graph replay, 5 interleaved rounds, x = varlen route / dense route, 32 / 8 heads, D=256 16 / 8;
-# every output within 2.4e-3 of float64 both ways): one query, 8-64 sequences x1.01-1.29 (D=64 x1.10-1.29, D=128
-# x1.01-1.18, D=256 x1.01-1.17), one sequence of 4,096 keys x1.08-1.36, of 32,768 x0.955 / x0.980 / x1.008 (D=64 / 128 /
-# 256); 4 queries x1.15-1.26, 16 x1.40-1.58, 32 x0.99-1.76, 64 x0.97-1.30; 32 / 32 heads (no groups) x0.99-1.10; with
-# the new token appended (D=128) x1.00-1.13, one sequence x0.979 (4,096) / x0.947 (32,768).
+# most this many queries per sequence (decode steps, drafts), inside a CUDA graph's capture: flash_attn_func on the
+# cache's first rows (the dense route: packed grouped heads, key splits met inside one launch) rather than the varlen
+# kernel's bounds (or append), attention and combine launches; but one sequence of more than
+# KVCACHE_DENSE_ONE_SEQ_MAX_K keys stays on the varlen kernel, whose split rule gives a lone sequence more parts. None:
+# never (for comparison). Session 37 (H100, kvcache_dense_ab.py, graph replay, 5 interleaved rounds, x = varlen route /
+# dense route, 32 / 8 heads, D=256 16 / 8; every output within 2.4e-3 of float64 both ways): one query, 8-64 sequences
+# x1.01-1.29 (D=64 x1.10-1.29, D=128 x1.01-1.18, D=256 x1.01-1.17), one sequence of 4,096 keys x1.08-1.36, of 32,768
+# x0.955 / x0.980 / x1.008 (D=64 / 128 / 256); 4 queries x1.15-1.26, 16 x1.40-1.58, 32 x0.99-1.76, 64 x0.97-1.30; 32 /
+# 32 heads (no groups) x0.99-1.10; with the new token appended (D=128) x1.00-1.13, one sequence x0.979 (4,096) / x0.947
+# (32,768). Eager calls (kvcache_dense_ab.py --eager, the same H100) are host-bound, and there the dense route's host
+# path (the checks, then flash_attn_func, whose plan misses at every new length) cost more than the varlen route's
+# planned one: a decode loop appending a token a step 193-337 us a step against 153-245 (one exception, D=256 B=32:
+# 192 / 209), repeats of one call 100-184 us against 43-193. So eagerly (KVCACHE_DENSE_EAGER False) the varlen route
+# stays.
 KVCACHE_DENSE_MAX_Q = 64
 KVCACHE_DENSE_ONE_SEQ_MAX_K = 8192
+KVCACHE_DENSE_EAGER = False  # True: eager calls too (the interpreter's tests)
 
 
-def kvcache_dense(head_dim: int, seqlen_q: int, num_splits: int = 0, batch: int = 2, keys: int = 0) -> bool:
+def kvcache_dense(head_dim: int, seqlen_q: int, num_splits: int = 0, batch: int = 2, keys: int = 0,
+                  graph: bool = True) -> bool:
     """Whether a flash_attn_with_kvcache call of equal caches (batch sequences of `keys` keys) with seqlen_q queries
     runs flash_attn_func on the cache's rows: prefill chunks (varlen_dense) and, from session 37, decode-like calls
-    (KVCACHE_DENSE_MAX_Q) that do not ask for a part count (num_splits > 0 runs that many parts on the varlen kernel),
-    but for one long sequence (KVCACHE_DENSE_ONE_SEQ_MAX_K). Public: the head dim, shapes and num_splits."""
+    (KVCACHE_DENSE_MAX_Q) in a CUDA graph's capture (graph; or eagerly with KVCACHE_DENSE_EAGER) that do not ask for a
+    part count (num_splits > 0 runs that many parts on the varlen kernel), but for one long sequence
+    (KVCACHE_DENSE_ONE_SEQ_MAX_K). Public: the head dim, shapes, num_splits and whether the stream is capturing."""
     if varlen_dense(head_dim, seqlen_q):
         return True
     return KVCACHE_DENSE_MAX_Q is not None and seqlen_q <= KVCACHE_DENSE_MAX_Q and not num_splits \
-        and not (batch == 1 and keys > KVCACHE_DENSE_ONE_SEQ_MAX_K)
+        and (graph or KVCACHE_DENSE_EAGER) and not (batch == 1 and keys > KVCACHE_DENSE_ONE_SEQ_MAX_K)
 
 
 def varlen_dense(head_dim: int, max_seqlen_q: int) -> bool:
