@@ -118,6 +118,14 @@ CONFIGS["m64n64s3_x1_d64"] = ((64,), dict(block_m=64, block_n=64, stages=3, warp
 CONFIGS["m64n64s3_x1_ov"] = ((64,), dict(block_m=64, block_n=64, stages=3, warp_specialized=True, pv_overlap=True))
 
 
+# session 37: on each causal unit's second tile the consumers exchange row halves (sm90_fwd BALANCE), so both compute
+# 9 of a 512-query head's 18 blocks per unit instead of 8 and 10
+_config("n64s3_bal", (128,), dict(CONFIGS["n64s3"][1], balance=True), p7=True)
+_config("n64s2_bal", (256,), dict(CONFIGS["n64s2"][1], balance=True), p7=True)
+_config("n64s3_nobal", (128,), dict(CONFIGS["n64s3"][1], balance=False))
+_config("n64s2_nobal", (256,), dict(CONFIGS["n64s2"][1], balance=False))
+
+
 # session 29: D=256 with 32-key blocks, so that O gets a buffer of its own (Q 64 KB + O 64 KB + K/V 2-3 x 32 KB fit; with
 # 64-key blocks O is staged in Q's tile, and the next tile's Q load waits for the O store)
 CONFIGS["n32s3_d256"] = ((256,), dict(block_m=128, block_n=32, stages=3, **PP))

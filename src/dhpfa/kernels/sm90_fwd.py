@@ -363,14 +363,15 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
 
 @gluon.jit
 def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PACK_SLOTS: gl.constexpr = 0,
-            SEQ_Q=None, pk=None):
+            SEQ_Q=None, pk=None, swap=0):
     """Q of the tile from row m0 of head bh: SPLIT row pieces into buffers first, first + 1, ... on `bar`.
     PACK_SLOTS (SPLIT = 1, packed grouped-query tiles, m0 = 0): bh is a block of query heads (pk); the tile's slots of
     `rows` rows (the descriptor's blocks) take their heads' positions as _pack_rows lays them out, one TMA copy each.
     Padding slots (past the block's heads, or past a head's positions) are loaded from rows past SEQ_Q, which TMA fills
     with zeros without reading memory (as it does for the rows past SEQ_Q of a head's last slot). SPLIT = 2 (two
     consumers on a packed tile, session 18): slots 0 .. PACK_SLOTS / 2 - 1 into buffer first, the rest into
-    first + 1."""
+    first + 1. swap (SPLIT = 2, BALANCE; public: the tile's index in its unit): 1 loads the two row pieces into each
+    other's buffers."""
     rows: gl.constexpr = q_desc.block_type.shape[1]
     if PACK_SLOTS:
         sh = _pack_shift(pk[0], PACK_SLOTS)
@@ -385,14 +386,15 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
     else:
         mbarrier.expect(bar, SPLIT * q_desc.block_type.nbytes, pred=pred)
         for w in gl.static_range(SPLIT):
-            tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + w * rows, bh % H, 0], bar, q_smem.index(first + w),
-                                            pred=pred)
+            tma.async_copy_global_to_shared(q_desc, [bh // H, m0 + (swap ^ w) * rows, bh % H, 0], bar,
+                                            q_smem.index(first + w), pred=pred)
 
 
 @gluon.jit
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False,
-                 Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True, PACK: gl.constexpr = 0):
+                 Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True, PACK: gl.constexpr = 0,
+                 BALANCE: gl.constexpr = False):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
@@ -404,6 +406,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     consumers finish this tile (session 9).
     PAIRED (causal): the schedule's units pair a heavy and a light tile (_unit_count); else one tile each.
     PACK (session 18): each tile is a packed block of query heads (_pack_block), its slots loaded by _load_q.
+    BALANCE (_ws_consumer's): the second tile of a causal unit has its two row halves' Q in each other's buffers.
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -427,13 +430,14 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 bh_u, _n_u, mb_u, _s_u = _unit_tiles(u_next, SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
                 bh_next = gl.where(last_t, bh_u, bh)
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
+                swap_next = gl.where(last_t, 0, t + 1) if BALANCE else 0
             else:
                 mbarrier.wait(q_empty, (i & 1) ^ 1)
                 if PACK:
                     _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True, BLOCK_M // PACK, SEQ_Q,
                             _pack_block(bh, H, H_KV, q_desc.shape[2]))
                 else:
-                    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True)
+                    _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True, swap=t if BALANCE else 0)
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             for j in range(n):  # K and V slots have barriers of their own: K is released after QK^T,
                 if SPLIT_K:  # V after PV, so K of a later block can load while V is still read
@@ -455,7 +459,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                         buf = (i + 1) % 2
                         mbarrier.wait(q_empty.index(buf), (((i + 1) // 2) & 1) ^ 1, pred=has_next)
                         _load_q(q_desc, q_smem, q_bar.index(buf), buf * SPLIT, bh_next, m0_next, H, SPLIT,
-                                has_next)
+                                has_next, swap=swap_next)
             if SPLIT_K:
                 c += (n + 1) // 2
                 c_1 += n // 2
@@ -1109,7 +1113,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
-                 KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False):
+                 KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1121,7 +1125,13 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     "fill n landed" (a phase wait tells only the parity) and reads a slot that is not loaded. Session 8
     run 2: unspecified launch failures at grids of 2,048 programs. PACK (SPLIT = 2, session 18): each tile is a packed
     block of query heads (_pack_block; KV_HEADS: H_KV), this consumer's rows its slots from ROW0 / PACK. LM (three
-    consumers, non-causal: L_MMA): merge is the [BLOCK_N, L_COLS] tile of ones the row sums multiply P by."""
+    consumers, non-causal: L_MMA): merge is the [BLOCK_N, L_COLS] tile of ones the row sums multiply P by.
+    BALANCE (SPLIT = 2, causal with SKIP, units of a heavy and a light tile): on a unit's second tile the consumers
+    exchange row halves (consumer W takes half 1 - W; the producer loads each half's Q into the other's buffer), so
+    that each consumer computes the lower half of one tile and the upper half of the other: with 64-key blocks the
+    upper half has one more block per tile, which otherwise fell to consumer 1 on both (two blocks more per unit
+    than consumer 0's, of 9-10 at 512 queries). The turns stay matched: on every tile both take n_first + 1 (n_first
+    is the lower half's count whichever consumer has it). Public: the tile's index in its unit."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     TILE_M: gl.constexpr = BLOCK_M if SPLIT_K else SPLIT * BLOCK_M
@@ -1144,8 +1154,9 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
             n_own = n  # blocks this consumer computes, and the first consumer's count (SKIP: its own rows')
             n_first = n
+            half = t ^ W if BALANCE else W  # this consumer's row half of the tile
             if SKIP:
-                n_own = _kv_blocks(m0 + W * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+                n_own = _kv_blocks(m0 + half * BLOCK_M, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
                 n_first = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
             if SPLIT_K:  # alternate blocks: W, W + 2, ...
                 n_own = (n - W + 1) // 2
@@ -1163,7 +1174,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                     m_rows = m0
                     pk = _pack_block(bh, H, KV_HEADS, o_desc.shape[2])
                 else:
-                    m_rows = m0 + ROW0
+                    m_rows = m0 + half * BLOCK_M if BALANCE else m0 + ROW0
                     pk = None
                 _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m_rows, n,
@@ -1254,7 +1265,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      num_warps: gl.constexpr, SKIP_MASKED: gl.constexpr = False, SPLIT_K: gl.constexpr = False,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
-                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0):
+                     PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
+                     BALANCE: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1282,7 +1294,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     of the SMs idle; session 13). PACK (SPLIT_KV; sessions 16-17): grouped-query tiles of a block of query heads that
     share a key/value head, in slots of PACK rows, BLOCK_M // PACK // (the block's heads) per head (_pack_rows); H
     counts the blocks, H / H_KV per key/value head (_pack_block: a group spread evenly over them), and Q / O descriptors
-    have PACK-row blocks (one TMA copy per slot)."""
+    have PACK-row blocks (one TMA copy per slot). BALANCE (SPLIT = 2, causal, SKIP_MASKED, paired units; session 37):
+    the consumers exchange row halves on each unit's second tile (_ws_consumer)."""
+    gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
+                                     and not SPLIT_KV), "balanced halves: two consumers, causal paired tiles, SKIP")
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
@@ -1377,6 +1392,16 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             False, None, False, False, DEFER_STORE, PV_OVERLAP, True, H_KV, PACK)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, False, True, PACK))],
+                           [4, 1], [CONSUMER_REGS, 24])
+    elif SPLIT == 2 and BALANCE:
+        gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
+                                            0, False, True)),
+                            (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
+                                            0, False, True)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
+                                            True))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
@@ -1888,7 +1913,7 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0):
+                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -1900,7 +1925,10 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     split keys, not persistent): one tile per work unit, so one program per tile (PAIRED). kv_rows (split_kv): the
     programs of a tile store and load only its rows below SEQ_Q in their meetings (SPLIT_KV_ROWS; False: every row,
     for comparison). pack (split_kv; sessions 16-17; or split=2, persistent: session 18): grouped-query tiles of
-    variants.pack_heads query heads that share a key/value head, in slots of `pack` rows (attn_fwd_sm90_ws PACK)."""
+    variants.pack_heads query heads that share a key/value head, in slots of `pack` rows (attn_fwd_sm90_ws PACK).
+    balance (causal, two consumers with skip_masked, paired units): the consumers exchange row halves on each unit's
+    second tile (attn_fwd_sm90_ws BALANCE); ignored where those do not hold (non-causal calls of a causal build's
+    tiles)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -1961,6 +1989,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(SPLIT_K=True)
     if skip_masked:
         kwargs.update(SKIP_MASKED=True)
+    if balance and causal and split == 2 and skip_masked and paired and not split_k and not pack and not split_kv:
+        kwargs.update(BALANCE=True)
     if maxnreg is not None:
         kwargs.update(maxnreg=int(maxnreg))
     if q_double:
