@@ -29,6 +29,7 @@ class TileConfig:
     pv_overlap: bool = False  # Gluon kernel: each softmax runs while the previous block's PV GEMM is in flight
     unpaired: bool = False  # Gluon kernel, split_k, causal: one tile per work unit (not a heavy and a light tile)
     pack: int = 0  # Gluon kernel, split_kv: tiles of grouped query heads in slots of `pack` rows (pack_heads)
+    balance: bool = False  # Gluon kernel, split=2, causal with skip_masked: consumers exchange row halves (BALANCE)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -37,7 +38,7 @@ class TileConfig:
             ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
             (f"kv{self.split_kv}" if self.split_kv else "") + \
             ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
-            (f"pk{self.pack}" if self.pack else "") + \
+            (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -75,7 +76,12 @@ SM90_SHORT = {
 # 521-562. Persistent (one program per SM): at D=128 +18% at S=512, +11% at S=1K, equal from 2K on (run 20);
 # at D=256 x1.01-1.04 where the tuner timed it (session 3 run 21: 1K, 4K, 16K; session 4 run 4: 512, 1K).
 _GLUON_N128S2 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 2, split=2, pingpong=True, persistent=True))
-_GLUON_N64S3 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True))
+# (n64s3 with balance: on a causal unit's second tile the two consumers exchange row halves, sm90_fwd BALANCE, so each
+# computes the lower half of one tile and the upper of the other rather than consumer 1 both upper halves, which have
+# one more 64-key block each. Session 37 (H100, ab_sm90.py, graph replay, against the same build without it): D=128
+# causal 512 x1.017 (11 rounds) and x1.013 (25 rounds), causal 1K x1.017 (not this build's cell through the API); at
+# D=256 (n64s2) causal 512-16K x0.98-1.02 over 8 cells: not there. Non-causal calls of this build run without it.)
+_GLUON_N64S3 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 3, split=2, pingpong=True, persistent=True, balance=True))
 _GLUON_N64S2 = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True))
 _GLUON_N128S3 = ("attn_fwd_sm90_ws", TileConfig(128, 128, 4, 3, split=2, pingpong=True, persistent=True))
 SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
