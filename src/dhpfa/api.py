@@ -1004,9 +1004,10 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     sig = _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_seqlens, cache_batch_idx,
                              cache_leftpad, block_table, softmax_scale, causal, window_size, softcap, alibi_slopes,
                              return_softmax_lse, rotary_interleaved, num_splits) if KVCACHE_PLANS else None
-    # a CUDA graph's capture may take another route (variants.kvcache_dense): its calls never meet the eager plans
+    # a CUDA graph's capture may take another route for equal caches (an int or absent cache_seqlens;
+    # variants.kvcache_dense): those calls never meet the eager plans (a tensor of lengths keeps its plan under capture)
     capturing = q.is_cuda and torch.cuda.is_current_stream_capturing() if isinstance(q, torch.Tensor) else False
-    if sig is not None and capturing:
+    if sig is not None and capturing and not isinstance(cache_seqlens, torch.Tensor):
         sig = sig + ("capturing",)
     if sig is not None:
         plan = _PLANS.get(sig)
