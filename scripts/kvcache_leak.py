@@ -3,7 +3,10 @@ writes the new tokens, rotates them and q, and forms the key rows; then the varl
 tokens come from each class's sample (the cache's rows and the new tokens are rows of one key / value buffer); lengths,
 block table and rotary table public and fixed. Writes kvcache_leak.json and prints each case's table.
 
-    PYTHONPATH=src:scripts python3 scripts/kvcache_leak.py --samples 1000 --out $OUT
+    PYTHONPATH=src:scripts python3 scripts/kvcache_leak.py --samples 1000 [--d 256] --out $OUT
+
+--d D: contiguous and paged steps at that head dim instead of CASES (D=192 / 256: the grouped few-row tiles,
+variants.VARLEN_GROUP_FEW, take these steps: 4 rows a sequence).
 """
 import argparse
 import json
@@ -57,17 +60,18 @@ def case(d, layout, rotary, samples):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--samples", type=int, default=1000)
+    ap.add_argument("--d", type=int, default=0)
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
     from dhpfa.measure import leak
     os.makedirs(a.out, exist_ok=True)
     out = []
-    for d, layout, rotary in CASES:
+    for d, layout, rotary in (CASES if not a.d else [(a.d, "contiguous", False), (a.d, "paged", False)]):
         res = case(d, layout, rotary, a.samples)
         out.append(res)
         print(f"dudect kvcache decode step D={d} {layout} rotary={rotary} (plans kept: {res['planned']}):")
         print(leak.format_table({"dhpfa": res}), flush=True)
-    with open(os.path.join(a.out, "kvcache_leak.json"), "w") as fh:
+    with open(os.path.join(a.out, f"kvcache_leak{f'_d{a.d}' if a.d else ''}.json"), "w") as fh:
         json.dump(out, fh, indent=1, default=str)
 
 
