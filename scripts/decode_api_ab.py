@@ -1,10 +1,11 @@
-"""One decode step (one query per sequence, grouped-query heads 32 / 8) four ways, CUDA-graph replay, interleaved
+"""One decode step (one query per sequence, grouped-query heads 32 / 8) five ways, CUDA-graph replay, interleaved
 rounds: dhpfa.flash_attn_func on (B, 1, H, D) / (B, N, H_kv, D) tensors (the dense route: packed grouped heads, key
-splits met in a tree), dhpfa.flash_attn_with_kvcache on the same tensors as a full cache (the portable varlen kernel,
-split and combined), and torch SDPA (enable_gqa) under its cuDNN and flash backends, for scale. us per step, K / V
-TB/s, relative difference from float64 on the first sequence.
+splits met in a tree), dhpfa.flash_attn_with_kvcache on the same tensors as a full cache with a tensor of lengths (the
+portable varlen kernel, split and combined) and with an int (equal caches: the dense route inside a graph since session
+37), and torch SDPA (enable_gqa) under its cuDNN and flash backends, for scale. us per step, K / V TB/s, relative
+difference from float64 on the first sequence (of an eager call).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_api_ab.py [--rounds 5] [--out DIR]
+    PYTHONPATH=src:scripts python3 scripts/decode_api_ab.py [--rounds 5] [--d 64,128] [--out DIR]
 """
 import argparse
 import json
@@ -44,6 +45,8 @@ def main():
                 return fn
             fns = {"flash_attn_func": lambda: dhpfa.flash_attn_func(q, k, v),
                    "with_kvcache": lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens),
+                   # an int cache_seqlens: equal caches, the dense route inside a graph (session 37)
+                   "with_kvcache_int": lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=n),
                    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION), "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION)}
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
             errs, ok = {}, {}
