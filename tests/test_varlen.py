@@ -706,14 +706,13 @@ def test_grouped_few_row_tiles_rule():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("d", [192, 256])
-@pytest.mark.parametrize("sq,hk,paged,num_splits", [(1, 8, False, 0), (4, 4, False, 0), (2, 2, True, 0),
-                                                    (1, 2, False, 3), (16, 8, False, 0), (1, 1, False, 0),
-                                                    (1, 16, False, 0)])
+@pytest.mark.parametrize("sq,hk,paged,num_splits", [(1, 8, 0, 0), (4, 4, 0, 0), (2, 2, 64, 0), (4, 4, 16, 3),
+                                                    (1, 2, 0, 3), (16, 8, 0, 0), (1, 1, 0, 0), (1, 16, 0, 0)])
 def test_gpu_grouped_few_row_tiles(d, sq, hk, paged, num_splits, monkeypatch):
     """Decode steps and drafts through flash_attn_with_kvcache (tensor cache_seqlens) at D=192 / 256: the plan runs the
     16-row grouped tiles where every sequence's rows (queries x the group of 16 // hk heads) fit 16, the 64-row ones
-    past that (16 queries x 2 heads) and one head a tile without groups (hk = 16); paged (pages of 64) or not, split by
-    the rule or in 3 parts; against float64."""
+    past that (16 queries x 2 heads) and one head a tile without groups (hk = 16); paged (pages of 64: the per-block
+    form; of 16: the per-key form) or not, split by the rule or in 3 parts; against float64."""
     monkeypatch.setattr(api, "_PLANS", {})
     gen = torch.Generator().manual_seed(d + sq + hk)
     b, h, sc = 3, 16, 2048
@@ -721,8 +720,8 @@ def test_gpu_grouped_few_row_tiles(d, sq, hk, paged, num_splits, monkeypatch):
     q = (torch.randn(b, sq, h, d, generator=gen) * 2).to("cuda", torch.bfloat16)
     lens = torch.tensor([2048, 5, 1500], dtype=torch.int32, device="cuda")
     kw = {}
-    if paged:  # the same keys in pages of 64, the pages of each sequence shuffled
-        page = 64
+    if paged:  # the same keys in pages, the pages of each sequence shuffled
+        page = paged
         perm = torch.randperm(b * sc // page, generator=gen)
         kp, vp = (t.reshape(b * sc // page, page, hk, d)[torch.argsort(perm).to("cuda")] for t in (kc, vc))
         kw = dict(block_table=perm.reshape(b, sc // page).to("cuda", torch.int32))
@@ -735,6 +734,8 @@ def test_gpu_grouped_few_row_tiles(d, sq, hk, paged, num_splits, monkeypatch):
     assert len(plans) == 1 and plans[0].group == group
     want_few = group > 1 and sq * group <= variants.VARLEN_GROUP_FEW_ROWS
     assert (plans[0].variant.config.block_m == 16) == want_few, plans[0].variant.name
+    if paged:  # the page form follows the build's own key block
+        assert plans[0].variant.kernel.endswith("_blocks") == (paged % plans[0].variant.config.block_n == 0)
     for i in range(b):
         n = int(lens[i])
         ref, _ = attention_ref(q[i:i + 1], kc[i:i + 1, :n], vc[i:i + 1, :n], d ** -0.5, n - sq)
