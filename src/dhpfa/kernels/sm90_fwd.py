@@ -1174,7 +1174,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                     m_rows = m0
                     pk = _pack_block(bh, H, KV_HEADS, o_desc.shape[2])
                 else:
-                    m_rows = m0 + half * BLOCK_M if BALANCE else m0 + ROW0
+                    m_rows = m0 + half * BLOCK_M  # (ROW0 without BALANCE)
                     pk = None
                 _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m_rows, n,
@@ -1393,22 +1393,15 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             False, None, False, False, DEFER_STORE, PV_OVERLAP, True, H_KV, PACK)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, False, True, PACK))],
                            [4, 1], [CONSUMER_REGS, 24])
-    elif SPLIT == 2 and BALANCE:
-        gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, True)),
-                            (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, True)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
-                                            True))],
-                           [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 2:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
+                                            0, False, BALANCE)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
-                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
-                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE))],
+                                            SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
+                                            0, False, BALANCE)),
+                            (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
+                                            BALANCE))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE)  # PACK: the blocks' groups (_pack_block)
