@@ -322,6 +322,15 @@ def _dense_plans():
 
 
 @pytest.fixture
+def dense_calls(monkeypatch):
+    """A list that gains an entry at every api.flash_attn_func call (the dense route), which still runs."""
+    calls = []
+    flash = api.flash_attn_func
+    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: calls.append(1) or flash(*a, **kw))
+    return calls
+
+
+@pytest.fixture
 def dense_from_33(monkeypatch):
     """The equal-length dense path from 33 queries per sequence at every head dim (interpreter-sized cases)."""
     monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", 33)
@@ -1795,19 +1804,16 @@ def test_window_that_hides_nothing_runs_the_plain_call(monkeypatch):
 @interp
 @pytest.mark.parametrize("causal", [False, True])
 @pytest.mark.parametrize("lens,s_new,sq", [(30, 40, 40), (None, 0, 36), (0, 36, 36), (10, 0, 34)])
-def test_kvcache_prefill_chunk_runs_dense(dense_from_33, monkeypatch, causal, lens, s_new, sq):
+def test_kvcache_prefill_chunk_runs_dense(dense_from_33, dense_calls, monkeypatch, causal, lens, s_new, sq):
     """An int cache_seqlens (or None), no cache_batch_idx, and a call of many queries (variants.varlen_dense): the
     new tokens appended, then flash_attn_func on the cache's first rows; against float64 and the varlen kernel's
     result (the path off). Causal calls with fewer keys than queries (rows that see no key) included."""
     kc, vc, gen = _cache(b=2, sc=80, seed=45)
     q = (torch.randn(2, sq, 4, 32, generator=gen) * 2).half()
     k_new, v_new = (torch.randn(2, s_new, 2, 32, generator=gen).half() for _ in range(2)) if s_new else (None, None)
-    dense = []
-    flash = api.flash_attn_func
-    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: dense.append(1) or flash(*a, **kw))
     out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal,
                                              return_softmax_lse=True)
-    assert dense == [1] and out.shape == q.shape and lse.shape == (2, 4, sq)
+    assert dense_calls == [1] and out.shape == q.shape and lse.shape == (2, 4, sq)
     n = min((80 if lens is None else lens) + s_new, 80)
     if s_new:
         assert torch.equal(kc[:, lens:n], k_new) and torch.equal(vc[:, lens:n], v_new)
@@ -1818,7 +1824,7 @@ def test_kvcache_prefill_chunk_runs_dense(dense_from_33, monkeypatch, causal, le
     monkeypatch.setattr(variants, "VARLEN_DENSE_MIN_Q", None)
     monkeypatch.setattr(variants, "KVCACHE_DENSE_MAX_Q", None)  # (these calls have at most 64 queries)
     out2 = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal)
-    assert dense == [1] and rel_err(out2, out.double()) < TOL[torch.float16]
+    assert dense_calls == [1] and rel_err(out2, out.double()) < TOL[torch.float16]
 
 
 def test_kvcache_dense_rule():
@@ -1837,7 +1843,7 @@ def test_kvcache_dense_rule():
 
 @interp
 @pytest.mark.parametrize("sq,s_new,causal,hk", [(1, 0, False, 2), (1, 1, True, 2), (4, 4, True, 2), (2, 0, True, 4)])
-def test_kvcache_decode_runs_dense(monkeypatch, sq, s_new, causal, hk):
+def test_kvcache_decode_runs_dense(dense_calls, monkeypatch, sq, s_new, causal, hk):
     """Decode steps and drafts against equal caches (an int cache_seqlens) run flash_attn_func on the cache's first rows
     (variants.kvcache_dense), new tokens appended first; against float64. One sequence longer than
     KVCACHE_DENSE_ONE_SEQ_MAX_K keys, num_splits > 0, and a tensor cache_seqlens take the varlen kernel, with the same
@@ -1847,14 +1853,11 @@ def test_kvcache_decode_runs_dense(monkeypatch, sq, s_new, causal, hk):
     kc, vc, gen = _cache(b=2, sc=80, hk=hk, seed=46)
     q = (torch.randn(2, sq, 4, 32, generator=gen) * 2).half()
     k_new, v_new = (torch.randn(2, s_new, hk, 32, generator=gen).half() for _ in range(2)) if s_new else (None, None)
-    dense = []
-    flash = api.flash_attn_func
-    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: dense.append(1) or flash(*a, **kw))
     lens = 50
     out = dhpfa.flash_attn_with_kvcache(q, kc, vc, k_new, v_new, cache_seqlens=lens, causal=causal)
     n = lens + s_new
     ref, _ = attention_ref(q, kc[:, :n], vc[:, :n], 1 / math.sqrt(32), n - sq if causal else None)
-    assert dense == [1] and rel_err(out, ref) < TOL[torch.float16]
+    assert dense_calls == [1] and rel_err(out, ref) < TOL[torch.float16]
     if s_new:
         assert torch.equal(kc[:, lens:n], k_new) and torch.equal(vc[:, lens:n], v_new)
     # the varlen kernel: num_splits, a tensor of lengths, one long sequence (the cache holds the new tokens already:
@@ -1864,16 +1867,16 @@ def test_kvcache_decode_runs_dense(monkeypatch, sq, s_new, causal, hk):
                                           causal=causal)]
     monkeypatch.setattr(variants, "KVCACHE_DENSE_ONE_SEQ_MAX_K", n - 1)
     one = dhpfa.flash_attn_with_kvcache(q[:1], kc[:1], vc[:1], cache_seqlens=n, causal=causal)
-    assert dense == [1], "none of these ran the dense route"
+    assert dense_calls == [1], "none of these ran the dense route"
     assert all(rel_err(o, ref) < TOL[torch.float16] for o in outs) and rel_err(one, ref[:1]) < TOL[torch.float16]
     monkeypatch.setattr(variants, "KVCACHE_DENSE_ONE_SEQ_MAX_K", n)
     dhpfa.flash_attn_with_kvcache(q[:1], kc[:1], vc[:1], cache_seqlens=n, causal=causal)
-    assert dense == [1, 1]
+    assert dense_calls == [1, 1]
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("s_new", [0, 1])
-def test_gpu_kvcache_graph_takes_the_dense_route(monkeypatch, s_new):
+def test_gpu_kvcache_graph_takes_the_dense_route(dense_calls, monkeypatch, s_new):
     """A decode step against equal caches (an int cache_seqlens) runs the varlen route eagerly and the dense route
     (flash_attn_func) inside a CUDA graph's capture (variants.kvcache_dense, session 37), even after an eager call kept
     its plan for the same signature; the replayed graph's output against float64 (and the appended token in place)."""
@@ -1884,22 +1887,19 @@ def test_gpu_kvcache_graph_takes_the_dense_route(monkeypatch, s_new):
     q = torch.randn(b, 1, h, d, generator=gen).to("cuda", torch.bfloat16)
     new = [torch.randn(b, s_new, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2)] if s_new \
         else [None, None]
-    dense = []
-    flash = api.flash_attn_func
-    monkeypatch.setattr(api, "flash_attn_func", lambda *a, **kw: dense.append(1) or flash(*a, **kw))
     for _ in range(2):  # eager, the second call through its kept plan
         eager = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens)
-    assert dense == []
+    assert dense_calls == []
     s = torch.cuda.Stream()
     s.wait_stream(torch.cuda.current_stream())
     with torch.cuda.stream(s):
         dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens)  # warm-up on the side stream (eager)
     torch.cuda.current_stream().wait_stream(s)
-    assert dense == []
+    assert dense_calls == []
     g = torch.cuda.CUDAGraph()
     with torch.cuda.graph(g):
         out = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens)
-    assert dense == [1]
+    assert dense_calls == [1]
     out.fill_(float("nan"))
     g.replay()
     torch.cuda.synchronize()

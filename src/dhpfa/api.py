@@ -1006,8 +1006,9 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
                              return_softmax_lse, rotary_interleaved, num_splits) if KVCACHE_PLANS else None
     # a CUDA graph's capture may take another route for equal caches (an int or absent cache_seqlens;
     # variants.kvcache_dense): those calls never meet the eager plans (a tensor of lengths keeps its plan under capture)
-    capturing = q.is_cuda and torch.cuda.is_current_stream_capturing() if isinstance(q, torch.Tensor) else False
-    if sig is not None and capturing and not isinstance(cache_seqlens, torch.Tensor):
+    capturing = not isinstance(cache_seqlens, torch.Tensor) and isinstance(q, torch.Tensor) and q.is_cuda \
+        and torch.cuda.is_current_stream_capturing()
+    if sig is not None and capturing:
         sig = sig + ("capturing",)
     if sig is not None:
         plan = _PLANS.get(sig)
