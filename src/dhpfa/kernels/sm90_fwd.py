@@ -394,7 +394,7 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False,
                  Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True, PACK: gl.constexpr = 0,
-                 BALANCE: gl.constexpr = False):
+                 BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
@@ -407,9 +407,13 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     PAIRED (causal): the schedule's units pair a heavy and a light tile (_unit_count); else one tile each.
     PACK (session 18): each tile is a packed block of query heads (_pack_block), its slots loaded by _load_q.
     BALANCE (_ws_consumer's): the second tile of a causal unit has its two row halves' Q in each other's buffers.
-    rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws)."""
-    (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
-     SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
+    rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws); TRACE: and LSE after them."""
+    if TRACE:
+        (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
+         SEQ_Q, SEQ_K, CAUSAL_OFFSET, LSE) = rt
+    else:
+        (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
+         SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     c = 0  # ring position of the tile's first block
     if SPLIT_K:
         c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
@@ -432,7 +436,12 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
                 swap_next = gl.where(last_t, 0, t + 1) if BALANCE else 0
             else:
+                if TRACE:  # the tile's record (trace_timeline.py): Q's wait, then per block the K and V waits
+                    tr = _trace_record(LSE, BH, SEQ_Q, 2, i)
+                    _stamp(tr, 0)
                 mbarrier.wait(q_empty, (i & 1) ^ 1)
+                if TRACE:
+                    _stamp(tr, 1)
                 if PACK:
                     _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, SPLIT, True, BLOCK_M // PACK, SEQ_Q,
                             _pack_block(bh, H, H_KV, q_desc.shape[2]))
@@ -448,10 +457,17 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 else:
                     s = (c + j) % STAGES
                     phase = (((c + j) // STAGES) & 1) ^ 1
+                if TRACE:
+                    tr_j = tr + 5 + 3 * gl.minimum(j, 18)
+                    _stamp(tr_j, 0)
                 mbarrier.wait(empty_k.index(s), phase)
+                if TRACE:
+                    _stamp(tr_j, 1)
                 mbarrier.expect(ready_k.index(s), k_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(k_desc, [b, j * BLOCK_N, h_kv, 0], ready_k.index(s), k_ring.index(s))
                 mbarrier.wait(empty_v.index(s), phase)
+                if TRACE:
+                    _stamp(tr_j, 2)
                 mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
                 tma.async_copy_global_to_shared(v_desc, [b, j * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
                 if Q_DOUBLE:
@@ -460,6 +476,9 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                         mbarrier.wait(q_empty.index(buf), (((i + 1) // 2) & 1) ^ 1, pred=has_next)
                         _load_q(q_desc, q_smem, q_bar.index(buf), buf * SPLIT, bh_next, m0_next, H, SPLIT,
                                 has_next, swap=swap_next)
+            if TRACE:
+                _stamp(tr, 2)
+                _stamp(tr, 4, n)
             if SPLIT_K:
                 c += (n + 1) // 2
                 c_1 += n // 2
@@ -494,6 +513,38 @@ def _named_barrier(ASM: gl.constexpr):
     one_per_thread: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     gl.inline_asm_elementwise(ASM, "=r,r", [gl.full([128], 0, gl.int32, one_per_thread)], dtype=gl.int32,
                               is_pure=False, pack=1)
+
+
+# TRACE (a timeline build for experiments, never shipped: scripts/trace_timeline.py): the partitions of a two-consumer
+# persistent build write SM clock stamps (%clock, 32 bits) past the LSE rows, at LSE + BH * SEQ_Q + the program's
+# region (TRACE_ROLES x TRACE_TILES records of TRACE_SLOTS words; roles: consumer 0, consumer 1, producer). The
+# record layouts are trace_timeline.py's. Off (the default), no stamp is compiled in.
+TRACE_TILES = gl.constexpr(64)
+TRACE_SLOTS = gl.constexpr(64)
+TRACE_ROLES = gl.constexpr(3)
+TRACE_BLOCKS = gl.constexpr(13)  # per-block stamps of a tile's first TRACE_BLOCKS - 1 blocks (the rest share the last)
+
+
+@gluon.jit
+def _trace_record(LSE, BH, SEQ_Q, role, i):
+    """TRACE: the address of this program's record of tile i (clamped to TRACE_TILES - 1) for role (0, 1: consumers,
+    2: the producer)."""
+    cta = gl.program_id(0).to(gl.int64) * (TRACE_ROLES * TRACE_TILES * TRACE_SLOTS)
+    return LSE + BH.to(gl.int64) * SEQ_Q + cta + (role * TRACE_TILES + gl.minimum(i, TRACE_TILES - 1)) * TRACE_SLOTS
+
+
+@gluon.jit
+def _stamp(ptr, slot, value=None):
+    """TRACE: one thread of the partition writes the SM clock (or `value`, an int32) to word `slot` of ptr's record,
+    as float32 bits (the host reads the words as int32)."""
+    nw: gl.constexpr = gl.num_warps()
+    lay: gl.constexpr = gl.BlockedLayout([1], [32], [nw], [0])
+    idx = gl.arange(0, 32 * nw, layout=lay)
+    if value is None:
+        t = gl.inline_asm_elementwise("mov.u32 $0, %clock;", "=r,r", [idx], dtype=gl.int32, is_pure=False, pack=1)
+    else:
+        t = gl.full([32 * nw], 0, gl.int32, lay) + value
+    gl.store(ptr + slot + idx, t.to(gl.float32, bitcast=True), mask=idx == 0)
 
 
 @gluon.jit
@@ -585,7 +636,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
              PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True, ones=None, LM: gl.constexpr = False,
-             win=None, cap_in=None):
+             win=None, cap_in=None, tr=None):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
@@ -600,9 +651,15 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
     dtype: gl.constexpr = q_tile.dtype
     s_idx = SLOT0 + c % STAGES
     prev = SLOT0 + (c + STAGES - 1) % STAGES
+    if tr is not None:  # TRACE: tr is this block's 4 words
+        _stamp(tr, 0)
     mbarrier.wait(ready_k.index(s_idx), (c // STAGES) & 1)
     mbarrier.wait(ready_v.index(prev), ((c - 1) // STAGES) & 1)
+    if tr is not None:
+        _stamp(tr, 1)
     _maybe_turn(TURN_ME, False, PINGPONG, take, SKIP)
+    if tr is not None:
+        _stamp(tr, 2)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s_idx).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     p_a = _p_operand(p_prev, dtype, o_layout, PACK_P)
@@ -611,6 +668,8 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
         l_i = warpgroup_mma(p_a, ones, l_i, is_async=True)
     _maybe_turn(TURN_OTHER, True, PINGPONG, take, SKIP)
     s_acc = warpgroup_mma_wait(num_outstanding=2 if LM else 1, deps=(s_tok,))
+    if tr is not None:
+        _stamp(tr, 3)
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
                                           BLOCK_N, MASKED, CAUSAL, not LM, win, cap_in)
@@ -643,7 +702,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
                   PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
-                  cap_in=None):
+                  cap_in=None, tr=None):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -656,12 +715,20 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
+    if tr is not None:  # TRACE: tr is the tile's record; block t's 4 words from 5 + 4 t
+        _stamp(tr, 5)
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
+    if tr is not None:
+        _stamp(tr, 6)
     _take_turn(TURN_ME, PINGPONG)
+    if tr is not None:
+        _stamp(tr, 7)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
+    if tr is not None:
+        _stamp(tr, 8)
     mbarrier.arrive(empty_k.index(s0), count=1)
     LM: gl.constexpr = l_layout is not None  # the row sums on the tensor cores (L_MMA): P @ ones beside each PV
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
@@ -677,7 +744,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                            TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                            acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                            HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                           t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+                                           t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
+                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1))
         t0 = gl.maximum(n_left, 1)
     for t in range(t0, n_full):  # blocks every row sees in full: no mask
         j = J0 + J_BASE + STRIDE * t
@@ -685,20 +753,28 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
+                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1))
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
                                        TURN_OTHER, j, c + t, p_op, m_i, l_i,
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
-                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in)
+                                       t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
+                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1))
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
     last = SLOT0 + cl % STAGES
+    if tr is not None:  # TRACE: the last PV GEMM's 4 words
+        _stamp(tr, 5 + 4 * TRACE_BLOCKS)
     mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
+    if tr is not None:
+        _stamp(tr, 6 + 4 * TRACE_BLOCKS)
     _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
+    if tr is not None:
+        _stamp(tr, 7 + 4 * TRACE_BLOCKS)
     p_a = _p_operand(p_op, dtype, o_layout, PACK_P)
     acc = warpgroup_mma(p_a, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     if LM:
@@ -709,6 +785,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
         l_i = gl.convert_layout(gl.max(l_i, 1), gl.SliceLayout(1, s_layout))
     else:
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+    if tr is not None:
+        _stamp(tr, 8 + 4 * TRACE_BLOCKS)
     mbarrier.arrive(empty_v.index(last), count=1)
     return m_i, l_i, acc
 
@@ -721,7 +799,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr, n_own, n_first,
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
-                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None):
+                  LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None,
+                  tr=None):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -752,12 +831,19 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     if PACK:
         offs_m = _pack_rows(offs_m + ROW0, SEQ_Q, pk, PACK, TILE_M // PACK)[1]
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
+    if tr is not None:  # TRACE: the tile's record (trace_timeline.py)
+        _stamp(tr, 0)
+        _stamp(tr, 4, n_own)
     mbarrier.wait(q_bar, i & 1)
+    if tr is not None:
+        _stamp(tr, 1)
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
-                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in)
+                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr)
+    if tr is not None:
+        _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
         for j in range(n_own, n_eff):  # barrier must not count this consumer twice in one phase), unread
             s = (c + j) % STAGES
@@ -768,6 +854,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.arrive(empty_v.index(s), count=1)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
               DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl)
+    if tr is not None:
+        _stamp(tr, 3)
     if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -1113,7 +1201,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  STAGES: gl.constexpr, num_warps: gl.constexpr, PINGPONG: gl.constexpr, O_SMEM: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
-                 KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False):
+                 KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False,
+                 TRACE: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1180,7 +1269,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m_rows, n,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
                               num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK, pk,
-                              ROW0, TILE_M, merge, LM)
+                              ROW0, TILE_M, merge, LM,
+                              tr=_trace_record(LSE, BH, SEQ_Q, W, i) if TRACE else None)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -1266,7 +1356,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
                      PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
-                     BALANCE: gl.constexpr = False):
+                     BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1295,7 +1385,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     share a key/value head, in slots of PACK rows, BLOCK_M // PACK // (the block's heads) per head (_pack_rows); H
     counts the blocks, H / H_KV per key/value head (_pack_block: a group spread evenly over them), and Q / O descriptors
     have PACK-row blocks (one TMA copy per slot). BALANCE (SPLIT = 2, causal, SKIP_MASKED, paired units; session 37):
-    the consumers exchange row halves on each unit's second tile (_ws_consumer)."""
+    the consumers exchange row halves on each unit's second tile (_ws_consumer). TRACE (experiments only, never shipped):
+    clock stamps past the LSE rows (_trace_record; two consumers, one Q buffer, no split keys or packing)."""
+    gl.static_assert(not TRACE or (SPLIT == 2 and not Q_DOUBLE and not SPLIT_K and not PACK and not SPLIT_KV),
+                     "the timeline build: two consumers, one Q buffer, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
                                      and not SPLIT_KV), "balanced halves: two consumers, causal paired tiles, SKIP")
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
@@ -1394,14 +1487,16 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, False, True, PACK))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT == 2:
+        if TRACE:  # the producer's stamps go past the LSE rows too
+            prt = prt + (LSE,)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE)),
+                                            0, False, BALANCE, TRACE)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE)),
+                                            0, False, BALANCE, TRACE)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
-                                            BALANCE))],
+                                            BALANCE, TRACE))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE)  # PACK: the blocks' groups (_pack_block)
@@ -1906,7 +2001,8 @@ def consumer_rows(block_m, split, split_k=False):
 def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m=64, block_n=128, stages=2,
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
-                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False):
+                split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
+                trace=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -1921,7 +2017,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     variants.pack_heads query heads that share a key/value head, in slots of `pack` rows (attn_fwd_sm90_ws PACK).
     balance (causal, two consumers with skip_masked, paired units): the consumers exchange row halves on each unit's
     second tile (attn_fwd_sm90_ws BALANCE); ignored where those do not hold (non-causal calls of a causal build's
-    tiles)."""
+    tiles). trace (experiments: scripts/trace_timeline.py): the timeline build (attn_fwd_sm90_ws TRACE); lse must have
+    trace_words(grid) words past its B x H x S_q rows."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2001,7 +2098,14 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(PV_OVERLAP=True)
     if not paired and causal:
         kwargs.update(PAIRED=False)
+    if trace:
+        kwargs.update(TRACE=True)
     return grid, descs + (batch * heads,) + shape, kwargs
+
+
+def trace_words(grid):
+    """Words (float32) a TRACE launch of `grid` writes past the LSE rows (_trace_record)."""
+    return grid[0] * TRACE_ROLES.value * TRACE_TILES.value * TRACE_SLOTS.value
 
 
 def split_kv_nonce():
