@@ -10,6 +10,6 @@ for c in "128:32:16:512:causal n64s3_bal" "256:32:16:512:causal n64s2" "128:8:16
   timeout 240 python3 scripts/trace_timeline.py --case "$1" --config "$2" --out "$OUT" > "$OUT/trace_$2_${1//:/_}.log" 2>&1
   echo "== $c rc $?"; head -c 2500 "$OUT/trace_$2_${1//:/_}.log" | grep -v "^ *c1_"
 done
-timeout 120 python3 scripts/kernel_names.py --cases 128:32:16:512:causal,256:32:16:512:causal,128:1:16:16384 \
+[ -n "$NAMES" ] && timeout 120 python3 scripts/kernel_names.py --cases 128:32:16:512:causal,256:32:16:512:causal,128:1:16:16384 \
   --out "$OUT" > "$OUT/kernel_names.log" 2>&1; echo "== names rc $?"; cut -c1-400 "$OUT/kernel_names.log"
 echo "elapsed $(( $(date +%s) - t0 )) s"

@@ -147,7 +147,7 @@ def main():
     run(True)
     torch.cuda.synchronize()
     same = torch.equal(ref, out) and torch.equal(lse_plain, lse_trace[:bh * s])
-    t = interleaved_ms({"plain": lambda *_: run(False), "trace": lambda *_: run(True)}, [()], causal, rounds=a.rounds,
+    t = interleaved_ms({"plain": lambda *_: run(False), "trace": lambda *_: run(True)}, [(q, k, v)], causal, rounds=a.rounds,
                        graph=True)
     times = {k: float(np.median(v)) * 1e3 for k, v in t.items()}  # us per call, graph replay
     run(False)  # the traced launch right after a plain one (back to back, as in the timings)
