@@ -123,6 +123,8 @@ CONFIGS["m64n64s3_x1_ov"] = ((64,), dict(block_m=64, block_n=64, stages=3, warp_
 _config("n64s3_bal", (128,), dict(CONFIGS["n64s3"][1], balance=True), p7=True)
 _config("n64s2_bal", (256,), dict(CONFIGS["n64s2"][1], balance=True), p7=True)
 _config("n64s3_nobal", (128,), dict(CONFIGS["n64s3"][1], balance=False))
+# session 38: the balanced build with two Q buffers (the timeline build showed Q's wait at 13% of each consumer's time)
+_config("n64s3_bal_qd", (128,), dict(CONFIGS["n64s3"][1], balance=True, q_double=True), p7=True)
 _config("n64s2_nobal", (256,), dict(CONFIGS["n64s2"][1], balance=False))
 
 

@@ -8,9 +8,9 @@ sums the stamps into where the cycles go.
 
 Records (words of sm90_fwd.TRACE_SLOTS per tile, per role; clocks are %clock, per SM, 32 bits):
 - consumer W (roles 0, 1): 0 tile start (before Q's wait), 1 Q ready, 2 key blocks done, 3 epilogue done (O stored),
-  4 blocks it computes; block t < TRACE_BLOCKS - 1 at 5 + 4 t (later blocks share the last): a before the K/V waits,
+  4 blocks it computes, 61 (SKIP builds) the tile's blocks past its own released; block t < TRACE_BLOCKS - 1 at 5 + 4 t (later blocks share the last): a before the K/V waits,
   b after them, c after its GEMM turn, d after S = Q K^T has completed; the last PV GEMM's a-d at 5 + 4 TRACE_BLOCKS.
-- producer (role 2): 0 before the Q slot's wait, 1 after it, 2 the tile's last K/V issued, 4 blocks; block j < 19 at
+- producer (role 2): 0 before the Q slot's wait, 1 after it (Q_DOUBLE: the next tile's Q buffer, during this tile), 2 the tile's last K/V issued, 4 blocks; block j < 19 at
   5 + 3 j: before the K slot's wait, after it, after the V slot's wait.
 """
 import argparse
@@ -26,6 +26,9 @@ from dhpfa.measure.bench import interleaved_ms
 
 TILES, SLOTS, ROLES, NB = (sm90_fwd.TRACE_TILES.value, sm90_fwd.TRACE_SLOTS.value, sm90_fwd.TRACE_ROLES.value,
                            sm90_fwd.TRACE_BLOCKS.value)
+
+
+NAN_BITS = 0x7FC00000  # the trace words' initial value (float NaN): a stamp never written
 
 
 def _d(a, b):
@@ -52,6 +55,8 @@ def summarise(words, tiles_per_cta):
             spans.append(span)
             q_wait = _d(r[:, 0], r[:, 1]).sum()
             epi = _d(r[:, 2], r[:, 3]).sum()
+            skipped = r[:, 61] != NAN_BITS  # SKIP builds: the skipped blocks' release, then the epilogue proper
+            skip = _d(r[skipped, 2], r[skipped, 61]).sum() if skipped.all() else 0
             gaps = _d(r[:-1, 3], r[1:, 0]).sum() if nt > 1 else 0
             data = turn = gemm = other = 0
             for i in range(nt):
@@ -73,6 +78,7 @@ def summarise(words, tiles_per_cta):
             add(f"c{w}_span", span)
             add(f"c{w}_q_wait", q_wait)
             add(f"c{w}_epilogue", epi)
+            add(f"c{w}_epilogue_skip_release", skip)
             add(f"c{w}_between_tiles", gaps)
             add(f"c{w}_kv_wait", data)
             add(f"c{w}_turn_wait", turn)

@@ -427,6 +427,8 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
         h_kv = (bh % H) // (H // H_KV)
         for t in range(n_tiles):
             m0 = (mb + t * step) * BLOCK_M
+            if TRACE:  # the tile's record (trace_timeline.py): Q's wait, then per block the K and V waits
+                tr = _trace_record(LSE, BH, SEQ_Q, 2, i)
             if Q_DOUBLE:  # the next tile of this program: the same unit's second, or the next unit's first
                 last_t = t + 1 >= n_tiles
                 u_next = gl.where(last_t, u + gl.num_programs(0), u)
@@ -436,8 +438,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
                 swap_next = gl.where(last_t, 0, t + 1) if BALANCE else 0
             else:
-                if TRACE:  # the tile's record (trace_timeline.py): Q's wait, then per block the K and V waits
-                    tr = _trace_record(LSE, BH, SEQ_Q, 2, i)
+                if TRACE:
                     _stamp(tr, 0)
                 mbarrier.wait(q_empty, (i & 1) ^ 1)
                 if TRACE:
@@ -473,7 +474,11 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 if Q_DOUBLE:
                     if j == gl.minimum(n - 1, 1):  # the next tile's Q (fill (i + 1) // 2 of its buffer)
                         buf = (i + 1) % 2
+                        if TRACE:  # Q_DOUBLE: the wait for the next tile's Q buffer, in this tile's record
+                            _stamp(tr, 0)
                         mbarrier.wait(q_empty.index(buf), (((i + 1) // 2) & 1) ^ 1, pred=has_next)
+                        if TRACE:
+                            _stamp(tr, 1)
                         _load_q(q_desc, q_smem, q_bar.index(buf), buf * SPLIT, bh_next, m0_next, H, SPLIT,
                                 has_next, swap=swap_next)
             if TRACE:
@@ -852,6 +857,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.arrive(empty_k.index(s), count=1)
             mbarrier.wait(ready_v.index(s), phase)
             mbarrier.arrive(empty_v.index(s), count=1)
+    if tr is not None:  # the skipped blocks released
+        _stamp(tr, 61)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
               DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl)
     if tr is not None:
@@ -1386,9 +1393,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     counts the blocks, H / H_KV per key/value head (_pack_block: a group spread evenly over them), and Q / O descriptors
     have PACK-row blocks (one TMA copy per slot). BALANCE (SPLIT = 2, causal, SKIP_MASKED, paired units; session 37):
     the consumers exchange row halves on each unit's second tile (_ws_consumer). TRACE (experiments only, never shipped):
-    clock stamps past the LSE rows (_trace_record; two consumers, one Q buffer, no split keys or packing)."""
-    gl.static_assert(not TRACE or (SPLIT == 2 and not Q_DOUBLE and not SPLIT_K and not PACK and not SPLIT_KV),
-                     "the timeline build: two consumers, one Q buffer, no split keys or packed tiles")
+    clock stamps past the LSE rows (_trace_record; two consumers, no split keys or packing)."""
+    gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
+                     "the timeline build: two consumers, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
                                      and not SPLIT_KV), "balanced halves: two consumers, causal paired tiles, SKIP")
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
