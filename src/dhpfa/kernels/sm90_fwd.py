@@ -104,22 +104,33 @@ def _tanh_mufu(x):
 
 @gluon.jit
 def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_N: gl.constexpr,
-                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, SUM: gl.constexpr = True, win=None, cap_in=None):
+                   MASKED: gl.constexpr, CAUSAL: gl.constexpr, SUM: gl.constexpr = True, win=None, cap_in=None,
+                   ROW_BOUND: gl.constexpr = False):
     """Online-softmax step of block j in the log2 domain (see ctmath.online_softmax_step): masking by a
     select; rows with no visible key keep m = -inf without producing NaN. Returns (p, alpha, m, l).
     win (attn_fwd_sm90_varlen's LOCAL): (left, right), row i sees key j when i + CAUSAL_OFFSET - left <= j <= i +
     CAUSAL_OFFSET + right (and j < SEQ_K), in place of the causal mask. cap_in (SOFTCAP): the scores become tanh(s *
-    cap_in) (_tanh_mufu; qk_scale then carries softcap * log2 e), before the mask."""
+    cap_in) (_tanh_mufu; qk_scale then carries softcap * log2 e), before the mask. ROW_BOUND (CAUSAL, no window): the
+    mask as one bound per row (below)."""
     if cap_in is not None:
         s_acc = _tanh_mufu(s_acc * cap_in)
     if MASKED:
         offs_n = j * BLOCK_N + offs_n0
-        visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
-        if win is not None:
-            rel = offs_n[None, :] - (offs_m[:, None] + CAUSAL_OFFSET)
-            visible = visible & (rel <= win[1]) & (rel >= -win[0])
-        elif CAUSAL:
-            visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
+        if ROW_BOUND and CAUSAL and win is None:  # one bound per row: the last key it sees (-1: none, rows marked by
+            # a negative position), so a score costs one compare and one select. Session 38 (timeline build): with the
+            # key-length, row and causal tests apart a diagonal 64 x 128 block cost about 1,100 cycles more than a full
+            # one; graph replay x1.04 at D=128 causal 512 (n64s3_bal), x1.11 (n128s2). The dense causal builds only
+            # (_consume_tile): in the split-KV decode builds it made the code 14% longer with a spill, and the
+            # varlen builds were not measured with it.
+            last = gl.where(offs_m >= 0, gl.minimum(offs_m + CAUSAL_OFFSET, SEQ_K - 1), -1)
+            visible = offs_n[None, :] <= last[:, None]
+        else:
+            visible = (offs_n < SEQ_K)[None, :] & (offs_m >= 0)[:, None]
+            if win is not None:
+                rel = offs_n[None, :] - (offs_m[:, None] + CAUSAL_OFFSET)
+                visible = visible & (rel <= win[1]) & (rel >= -win[0])
+            elif CAUSAL:
+                visible = visible & (offs_n[None, :] <= offs_m[:, None] + CAUSAL_OFFSET)
         s_acc = gl.where(visible, s_acc, float("-inf"))
     m_new = gl.maximum(m_i, gl.max(s_acc, 1) * qk_scale)
     if MASKED:
@@ -641,7 +652,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
              STAGES: gl.constexpr, MASKED: gl.constexpr, CAUSAL: gl.constexpr, s_layout: gl.constexpr,
              o_layout: gl.constexpr, PINGPONG: gl.constexpr, take, SKIP: gl.constexpr, SLOT0: gl.constexpr = 0,
              PV_OVERLAP: gl.constexpr = False, PACK_P: gl.constexpr = True, ones=None, LM: gl.constexpr = False,
-             win=None, cap_in=None, tr=None):
+             win=None, cap_in=None, tr=None, ROW_BOUND: gl.constexpr = False):
     """Key block j (j >= 1) at ring position c (slot SLOT0 + c % STAGES: a consumer's sub-ring under split
     keys); the previous block this consumer computed is at c - 1. With the tensor cores busy during the
     softmax:
@@ -677,7 +688,7 @@ def _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME
         _stamp(tr, 3)
     mbarrier.arrive(empty_k.index(s_idx), count=1)  # block j's K is read
     p, alpha, m_new, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_OFFSET,
-                                          BLOCK_N, MASKED, CAUSAL, not LM, win, cap_in)
+                                          BLOCK_N, MASKED, CAUSAL, not LM, win, cap_in, ROW_BOUND)
     if PV_OVERLAP:
         if SEQ_K < 0:  # never (a length): a block boundary ptxas does not move the wait over
             mbarrier.arrive(empty_v.index(prev), count=1)
@@ -707,7 +718,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
                   PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
-                  cap_in=None, tr=None):
+                  cap_in=None, tr=None, ROW_BOUND: gl.constexpr = False):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -716,8 +727,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     RELEASE_Q: Q is released (q_empty) once every QK^T has completed. J_BASE (public, runtime): added to
     every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's. PACK_P: P carried as
     16-bit pairs in int32 words (_p_carry). n_left (a local window; n_left <= n_full): blocks 1 .. n_left - 1 are
-    masked too (the window's left edge), before the blocks seen in full; win, cap_in: _softmax_block's.
-    Returns (m_i, l_i, acc)."""
+    masked too (the window's left edge), before the blocks seen in full; win, cap_in, ROW_BOUND: _softmax_block's; tr:
+    the timeline build's record (TRACE). Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
     if tr is not None:  # TRACE: tr is the tile's record; block t's 4 words from 5 + 4 t
@@ -737,7 +748,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     mbarrier.arrive(empty_k.index(s0), count=1)
     LM: gl.constexpr = l_layout is not None  # the row sums on the tensor cores (L_MMA): P @ ones beside each PV
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
-                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM, win, cap_in)
+                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM, win, cap_in, ROW_BOUND)
     if LM:
         l_i = gl.zeros([BLOCK_M, L_COLS], gl.float32, l_layout)
     p_op = _p_carry(p, dtype, o_layout, PACK_P)
@@ -750,7 +761,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                            acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                            HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
                                            t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
-                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1))
+                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1),
+                                           ROW_BOUND)
         t0 = gl.maximum(n_left, 1)
     for t in range(t0, n_full):  # blocks every row sees in full: no mask
         j = J0 + J_BASE + STRIDE * t
@@ -759,7 +771,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
                                        t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
-                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1))
+                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1),
+                                           ROW_BOUND)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
@@ -767,7 +780,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
                                        t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
-                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1))
+                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1),
+                                           ROW_BOUND)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
@@ -846,7 +860,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
-                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr)
+                                  not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr,
+                                  CAUSAL and not VARLEN and not PACK)
     if tr is not None:
         _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
