@@ -341,3 +341,47 @@ def test_skip_masked_is_on_for_causal_builds_with_narrow_key_blocks():
         assert kwargs.get("SKIP_MASKED", False) == want, v.name
         seen.add(want)
     assert seen == {False, True}
+
+
+TRACE_BUILD = """
+import json, torch
+from dhpfa.audit import _compile
+from dhpfa.kernels import sm90_fwd
+q = torch.empty(2, 512, 4, 128, dtype=torch.bfloat16); k = torch.empty(2, 512, 2, 128, dtype=torch.bfloat16)
+out = {}
+for trace in (False, True):
+    grid, a, kw = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 512), 0.1, True,
+                                       0, block_m=128, block_n=64, stages=3, warp_specialized=True, split=2,
+                                       pingpong=True, persistent=True, balance=True, num_sms=132, trace=trace)
+    c = _compile.compile_offline(sm90_fwd.attn_fwd_sm90_ws, a, kw)
+    out[str(trace)] = dict(clocks=_compile.sass_text(c.cubin).count("SR_CLOCKLO"), has_kw="TRACE" in kw,
+                           words=sm90_fwd.trace_words(grid), grid=grid[0], stack=_compile.resource_usage(c.cubin)[c.name]["stack"])
+print(json.dumps(out))
+"""
+
+
+def test_timeline_build_is_apart_from_the_shipped_one():
+    """trace=True (scripts/trace_timeline.py's timeline build) compiles SM clock reads into the kernel; without it
+    (every shipped variant) none is compiled in and the kernel gets no TRACE argument. The words it writes past the
+    LSE rows: 3 roles x 64 tiles x 64 words per program (16 programs here: 2 x 4 heads of two causal units each)."""
+    r = _offline(TRACE_BUILD)
+    assert r["False"]["clocks"] == 0 and not r["False"]["has_kw"], r
+    assert r["True"]["clocks"] > 20 and r["True"]["has_kw"] and r["True"]["words"] == 16 * 3 * 64 * 64, r
+    assert r["True"]["grid"] == 16, r
+
+
+def test_timeline_build_is_refused_where_it_has_no_records():
+    """The timeline build's records are those of two consumer warpgroups on whole tiles: other builds are refused with
+    the arguments named, not compiled into a kernel whose stamps would mean something else."""
+    with pytest.raises(ValueError, match="trace: .*split=1"):
+        _one_consumer_trace()
+    with pytest.raises(ValueError, match="split_k=True"):
+        _two_consumer_launch_args(64, block_m=64, block_n=64, stages=2, split_k=True, persistent=True, trace=True)
+
+
+def _one_consumer_trace():
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 256, 4, 128, dtype=torch.bfloat16)
+    k = torch.empty(2, 256, 2, 128, dtype=torch.bfloat16)
+    return sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 256), 0.1, False, 0,
+                                block_m=64, block_n=64, stages=2, warp_specialized=True, trace=True)

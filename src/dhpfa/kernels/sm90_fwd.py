@@ -2121,6 +2121,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     if not paired and causal:
         kwargs.update(PAIRED=False)
     if trace:
+        if split != 2 or split_k or pack or split_kv:
+            raise ValueError(f"trace: the timeline build has two consumer warpgroups (split=2) without split_k, pack or "
+                             f"split_kv; got split={split}, split_k={split_k}, pack={pack}, split_kv={split_kv}")
         kwargs.update(TRACE=True)
     return grid, descs + (batch * heads,) + shape, kwargs
 
