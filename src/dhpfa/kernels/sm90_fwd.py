@@ -119,9 +119,10 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
         if ROW_BOUND and CAUSAL and win is None:  # one bound per row: the last key it sees (-1: none, rows marked by
             # a negative position), so a score costs one compare and one select. Session 38 (timeline build): with the
             # key-length, row and causal tests apart a diagonal 64 x 128 block cost about 1,100 cycles more than a full
-            # one; graph replay x1.04 at D=128 causal 512 (n64s3_bal), x1.11 (n128s2). The causal tiles of
-            # _consume_tile only (dense and Hopper varlen builds, not packed): in the split-KV decode builds it made
-            # the code 14% longer with a spill.
+            # one; graph replay x1.04 at D=128 causal 512 (n64s3_bal), x1.11 (n128s2). The dense builds' causal
+            # tiles only (_consume_tile, not VARLEN or PACK): in the split-KV decode builds it made the code 14% longer
+            # with a spill; the Hopper varlen builds gained 0-3% with it (session 38 call 10) and their GPU tests did
+            # not finish in that call, so they keep the form below for now.
             last = gl.where(offs_m >= 0, gl.minimum(offs_m + CAUSAL_OFFSET, SEQ_K - 1), -1)
             visible = offs_n[None, :] <= last[:, None]
         else:
@@ -861,7 +862,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
                                   not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr,
-                                  CAUSAL and not PACK)
+                                  CAUSAL and not VARLEN and not PACK)
     if tr is not None:
         _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
