@@ -7,8 +7,7 @@
 # 16+-part split builds (20 GB workspaces) in one xdist group, one at a time.
 #   PHASE=a bash scripts/session34_run1.sh; PHASE=b bash scripts/session34_run1.sh   (carry [".whl"])
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR" build
+mkdir -p build
 if [ "${PHASE:-a}" = a ]; then
   timeout ${PRECOMPILE_LIMIT:-240} python3 scripts/precompile.py --jobs 16 2>&1 | tail -1
   echo "precompile $(( $(date +%s) - t0 )) s"

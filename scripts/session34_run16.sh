@@ -4,8 +4,6 @@
 # (6 workers), then scripts/kvcache_bounds_ab.py (the torch form against the kernel, decode steps).
 #   bash scripts/session34_run16.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 200 python3 scripts/precompile.py --jobs 16 --match varlen 2>&1 | tail -1
 echo "precompile $(( $(date +%s) - t0 )) s"
 timeout 200 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py -k "kvcache or paged or leftpad or batch_idx" \

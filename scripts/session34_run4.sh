@@ -4,8 +4,6 @@
 # (6 workers; what fails once more on 2), then memcheck and synccheck over the sanitizer child's grouped paged part.
 #   bash scripts/session34_run4.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 200 python3 scripts/precompile.py --jobs 16 --match varlen 2>&1 | tail -1
 echo "precompile $(( $(date +%s) - t0 )) s"
 sel="paged or window or kvcache or softcap"

@@ -4,7 +4,6 @@
 # dudect classes and repeats (varlen_counters.py --decode --page 256), and dudect on them (paged_leak.py --decode).
 #   bash scripts/session34_run5.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
 timeout 120 python3 scripts/paged_gather_bench.py --rounds 7 --out "$OUT" 2>&1 | tail -7
 echo "bench $(( $(date +%s) - t0 )) s"
 timeout 150 python3 scripts/varlen_counters.py --decode --page 256 --d 128 --causal --window 1023,0 \

@@ -4,7 +4,6 @@
 # DRAM bytes read spread 6,912 B across classes against 2,816 across repeats), into directories without commas.
 #   bash scripts/session34_run6.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
 for i in 1 2; do
   timeout 150 python3 scripts/varlen_counters.py --decode --page 256 --d 256 --causal --window 1023,0 --softcap 50 \
     --out "$OUT/counters_d256_$i" 2>&1 | tail -1

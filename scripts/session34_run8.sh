@@ -5,8 +5,6 @@
 # MUFU.TANH, graph replay, interleaved).
 #   bash scripts/session34_run8.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 150 python3 scripts/precompile.py --jobs 16 --match softcap 2>&1 | tail -1
 echo "precompile $(( $(date +%s) - t0 )) s"
 timeout 240 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py -k "softcap or cap or grouped_heads" \

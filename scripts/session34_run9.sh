@@ -5,7 +5,6 @@
 # --pipelined (grouped paged decode steps with a soft-cap).
 #   bash scripts/session34_run9.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
 timeout 150 python3 scripts/varlen_counters.py --d 64 --causal --softcap 30 --out "$OUT/c64" 2>&1 | tail -2
 echo "counters $(( $(date +%s) - t0 )) s"
 timeout 200 python3 scripts/window_bench.py --leak-samples 1000 --cases none --out "$OUT/wb" 2>&1 | tail -12

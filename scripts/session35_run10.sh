@@ -3,8 +3,6 @@
 # input copy, outside the profiled range (varlen_counters.py --flush-l2).
 #   bash scripts/session35_run10.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for args in "--d 128 --kvcache contiguous" "--d 128 --kvcache paged" "--d 64 --kvcache contiguous --decode"; do
   echo "== $args --flush-l2"
   timeout 170 python3 scripts/varlen_counters.py $args --flush-l2 --out "$OUT/counters" 2>&1 | tail -4

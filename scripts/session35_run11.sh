@@ -2,8 +2,6 @@
 # Session 35 call 11 (review commit): the varlen kvcache / paged / rotary / plan / split GPU tests.
 #   bash scripts/session35_run11.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 300 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py \
   -k "kvcache or append or paged or leftpad or batch_idx or plan or rotary or split or decode" -p no:cacheprovider -rf \
   > "$OUT/tests_varlen11.log" 2>&1

@@ -3,8 +3,6 @@
 # steps (kvcache_host.py) with the new tokens written by kvcache_append and by torch indexing, and host_parts.py.
 #   bash scripts/session35_run2.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 200 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py -k "kvcache or append or paged or leftpad or batch_idx" \
   -p no:cacheprovider -rf > "$OUT/tests2.log" 2>&1
 echo "tests rc $? $(( $(date +%s) - t0 )) s"; grep -E "passed|failed" "$OUT/tests2.log" | tail -1

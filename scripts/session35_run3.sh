@@ -5,8 +5,6 @@
 # tree with every kvcache call checked and new tokens written by torch, checked with kvcache_append, planned.
 #   bash scripts/session35_run3.sh   (carry [".whl", "build/old_src"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 240 python3 scripts/precompile.py --jobs 16 2>&1 | tail -1
 echo "precompile $(( $(date +%s) - t0 )) s"
 timeout 150 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py -k "kvcache or append or paged or leftpad or batch_idx or plan" \

@@ -5,8 +5,6 @@
 # each), and this tree with every call checked.
 #   bash scripts/session35_run4.sh   (carry [".whl", "build/old_src"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 200 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py -k "kvcache or append or paged or leftpad or batch_idx or plan" \
   -p no:cacheprovider -rf > "$OUT/tests_varlen4.log" 2>&1
 echo "varlen tests rc $? $(( $(date +%s) - t0 )) s"; grep -E "passed|failed" "$OUT/tests_varlen4.log" | tail -1

@@ -3,8 +3,6 @@
 # then scripts/kvcache_step_ab.py (session 35's decode step against session 34's: graph replay and eager).
 #   bash scripts/session35_run5.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 240 python3 -m pytest -q -m gpu -n 6 tests/test_varlen.py \
   -k "kvcache or append or paged or leftpad or batch_idx or plan or rotary" -p no:cacheprovider -rf \
   > "$OUT/tests_varlen5.log" 2>&1

@@ -3,8 +3,6 @@
 # time of decode steps (kvcache_host.py: the kvcache plans and the varlen decode call).
 #   bash scripts/session35_run7.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 200 python3 scripts/precompile.py --jobs 16 --match varlen 2>&1 | tail -1
 echo "precompile $(( $(date +%s) - t0 )) s"
 timeout 300 python3 -m pytest -q -m gpu -n 6 --dist loadgroup tests/test_varlen.py -p no:cacheprovider -rf \

@@ -3,8 +3,6 @@
 # layout (decode_layout_probe.py); (c) ncu sections of one D=64 and one D=128 decode step (decode_ncu.py).
 #   bash scripts/session36_run1.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 echo "== metrics"
 timeout 60 ncu --query-metrics 2>/dev/null | grep -E "^lts__t_sectors_srcunit_tex|^lts__t_sectors_op_(read|write) " \
   | tee "$OUT/metrics_check.txt" | head -20

@@ -3,8 +3,6 @@
 # decode steps, full and causal builds (decode_switch_ab.py).
 #   bash scripts/session36_run10.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for c in "" "--causal"; do
   echo "== $c"
   timeout 200 python3 scripts/decode_switch_ab.py --switch dhpfa.kernels.triton_fwd.VARLEN_SPLIT_UNMASKED \

@@ -4,8 +4,6 @@
 # tests that split, decode, group or use kvcache.
 #   bash scripts/session36_run11.sh   (carry [".whl", "build/old_src"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 i=0
 for cfg in old new old new; do
   i=$((i + 1))

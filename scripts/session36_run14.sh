@@ -3,8 +3,6 @@
 # round each; timings not for the log).
 #   bash scripts/session36_run14.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 60 python3 scripts/combine_ab.py --rounds 1 --out "$OUT" 2>&1 | tail -2
 timeout 60 python3 scripts/decode_switch_ab.py --switch dhpfa.api.KVCACHE_PLANS --values True,False --d 64 --rounds 1 \
   --out "$OUT" 2>&1 | tail -2

@@ -3,8 +3,6 @@
 # 2.34 against 2.78 TB/s at B=64, 2K keys): ncu sections of one step each way (decode_ncu.py --api kvcache / func).
 #   bash scripts/session36_run15.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for api in kvcache func; do
   echo "== $api"
   timeout 90 ncu --clock-control none --profile-from-start off --section SpeedOfLight --section MemoryWorkloadAnalysis \

@@ -3,8 +3,6 @@
 # every call / one part a round), and the GPU combine and split tests.
 #   bash scripts/session36_run16.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 150 python3 scripts/combine_ab.py --rounds 5 --out "$OUT" 2>&1 | tail -24
 timeout 120 python3 -m pytest -q -m gpu -n 8 tests/test_varlen.py -k "combine or grouped_heads or split" \
   -p no:cacheprovider -rf > "$OUT/tests.log" 2>&1

@@ -4,8 +4,6 @@
 # input copy).
 #   bash scripts/session36_run2.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 echo "== dense (2,16,2048,128)"
 timeout 150 python3 -m dhpfa counters --shape 2,16,2048,128 --out "$OUT/counters_dense" 2>&1 | tail -4
 echo "== dense causal (32,16,512,128)"

@@ -2,7 +2,5 @@
 # Session 36 call 3: decode key splits against the shipped rule (decode_split_sweep.py), D=64 / 128 / 256.
 #   bash scripts/session36_run3.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for L in ${LENGTHS:-uniform}; do timeout ${SWEEP_LIMIT:-400} python3 scripts/decode_split_sweep.py --lengths $L --rounds ${ROUNDS:-5} --out "$OUT" ${SWEEP_ARGS} 2>&1 | tail -5; done
 echo "elapsed $(( $(date +%s) - t0 )) s"

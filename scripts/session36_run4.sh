@@ -3,8 +3,6 @@
 # mixes, and the varlen / kvcache GPU tests that split.
 #   bash scripts/session36_run4.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for L in uniform random onelong; do
   timeout 150 python3 scripts/decode_split_sweep.py --lengths $L --rounds 5 --out "$OUT" --splits 1,2,4,8,16 \
     --shapes "2,32768;12,8192;48,2048;96,4096;16,4096;6,16384" 2>&1 | grep " rule " 

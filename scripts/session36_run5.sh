@@ -2,8 +2,6 @@
 # Session 36 call 5: how long the split decode's combine launch takes beside its attention launch (ncu, one step each).
 #   bash scripts/session36_run5.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for cfg in "128 1 32768" "64 1 32768" "256 1 32768" "128 8 4096" "128 16 8192" "64 12 8192"; do
   set -- $cfg
   echo "== D=$1 B=$2 N=$3"

@@ -3,8 +3,6 @@
 # attention and combine launches (as call 5), and the whole varlen GPU test file.
 #   bash scripts/session36_run6.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 150 python3 scripts/combine_ab.py --rounds 7 --out "$OUT" 2>&1 | tail -20
 for cfg in "128 1 32768" "64 1 32768" "256 1 32768" "128 8 4096" "128 16 8192" "64 12 8192"; do
   set -- $cfg

@@ -3,8 +3,6 @@
 # evidence for the new split rule and combine: dudect and counters on planned decode steps (4 parts each).
 #   bash scripts/session36_run7.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 echo "== maxnreg"
 timeout 150 python3 scripts/maxnreg_ab.py --rounds 7 --out "$OUT" 2>&1 | tail -9
 echo "== long caches, 8-32 parts"

@@ -4,8 +4,6 @@
 # processes: kvcache_leak.py's medians (200 samples a class) and kvcache_host.py's host / wall time per eager step.
 #   bash scripts/session36_run8.sh   (carry [".whl", "build/old_src"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 for cfg in old new old new; do
   if [ $cfg = old ]; then P=/tmp/xd:$PWD/build/old_src/src:$PWD/scripts; else P=$PYTHONPATH; fi
   echo "== $cfg leak medians"

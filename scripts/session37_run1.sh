@@ -4,8 +4,6 @@
 # shipped 64-row ones (decode_cfg_sweep.py, one query and four per sequence) at D=64 / 128 / 256.
 #   bash scripts/session37_run1.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 150 python3 -m pytest -q -m gpu tests/test_varlen.py -k "kvcache_num_splits" -p no:cacheprovider 2>&1 | tail -3
 echo "elapsed $(( $(date +%s) - t0 )) s"
 timeout 60 python3 scripts/decode_api_ab.py --rounds 1 --d 64 --out "$OUT/smoke" 2>&1 | tail -4

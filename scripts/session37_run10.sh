@@ -3,8 +3,6 @@
 # dudect and counters on planned kvcache decode steps at D=256 (the grouped few-row tiles, contiguous and paged).
 #   bash scripts/session37_run10.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 {
 timeout 200 python3 -m dhpfa leak --shape 32,16,512,128 --causal --samples 1500 2>&1 | tail -6
 echo "elapsed $(( $(date +%s) - t0 )) s"

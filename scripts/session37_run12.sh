@@ -4,8 +4,6 @@
 # the one-consumer 64-row tiles (m64n64s3_x1), beside n64s3 with and without BALANCE (graph replay, 15 rounds).
 #   bash scripts/session37_run12.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 300 python3 scripts/ab_sm90.py --cases 128:512 --graph --rounds 15 --reference dhpfa \
   --configs n64s3_nobal,n64s3_bal,m64n64s2_x1_r128,m64n64s3_x1 --out "$OUT" 2>&1 | grep -v "^$" | tail -8
 echo "elapsed $(( $(date +%s) - t0 )) s"

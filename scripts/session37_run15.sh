@@ -3,7 +3,5 @@
 # and not, bf16) and the small shapes, beside the SDPA backends (dhpfa bench).
 #   bash scripts/session37_run15.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 280 python3 -m dhpfa bench --quick --dtypes bf16 --parts grid,small --out "$OUT/bench" 2>&1 | grep -v "^$" | tail -40
 echo "elapsed $(( $(date +%s) - t0 )) s"

@@ -4,8 +4,6 @@
 # the short cells below cuDNN on this H100 against every build there (ab_sm90.py, graph replay).
 #   bash scripts/session37_run2.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 {
 timeout 150 python3 -m pytest -q -m gpu tests/test_varlen.py -k "kvcache_num_splits" -p no:cacheprovider 2>&1 | tail -3
 echo "elapsed $(( $(date +%s) - t0 )) s"

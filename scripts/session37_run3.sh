@@ -3,8 +3,6 @@
 # D=192; flash_attn_with_kvcache's dense route for int cache_seqlens at 16-64 queries.
 #   bash scripts/session37_run3.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 S="8,4096;64,2048"
 {
 for spec in "64 m64n64w4s3,m16n64w2s3,m16n64w4s3" "128 m64n64w4s3,m16n32w4s3,m16n64w4s3" "256 m64n32w4s3,m16n64w4s3,m16n32w4s3"; do

@@ -4,8 +4,6 @@
 # at D=256; the kvcache int-length routes as shipped (kvcache_dense_ab.py).
 #   bash scripts/session37_run4.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 {
 timeout 400 python3 -m pytest -q -m gpu tests/test_varlen.py -n 8 -p no:cacheprovider \
   -k "few_row or kvcache or group or split or paged or decode or combine" 2>&1 | tail -5

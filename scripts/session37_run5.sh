@@ -3,8 +3,6 @@
 # every step of a growing int is a new signature), and the kvcache plan test with the dense route off for int lengths.
 #   bash scripts/session37_run5.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 {
 timeout 200 python3 -m pytest -q -m gpu tests/test_varlen.py -n 4 -p no:cacheprovider \
   -k "kvcache_plan_matches or kvcache_decode or kvcache_num_splits" 2>&1 | tail -3

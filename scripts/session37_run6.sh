@@ -4,8 +4,6 @@
 # GPU tests of the kvcache graph route.
 #   bash scripts/session37_run6.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 {
 timeout 200 python3 scripts/ab_sm90.py --cases "" --configs n64s3_bal,n64s3_bal_p7,n64s2_bal,n64s2_bal_p7 \
   --out "$OUT/check" 2>&1 | grep -v "^$" | tail -6

@@ -3,8 +3,6 @@
 # 512-16K (n64s2, the API's build at every causal length), against the same builds without it.
 #   bash scripts/session37_run7.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 {
 timeout 240 python3 scripts/ab_sm90.py --cases 128:512,256:512,256:1024,256:2048 --graph \
   --no-correctness --rounds 25 --reference dhpfa --configs n64s3_nobal,n64s3_bal,n64s2_nobal,n64s2_bal \

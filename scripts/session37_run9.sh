@@ -3,8 +3,6 @@
 # (32,16,512,128) causal; then test_gpu (session34_run1.sh PHASE=b) on the warm machine.
 #   bash scripts/session37_run9.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
-export TRITON_CACHE_DIR=$PWD/build/tcache
-mkdir -p "$TRITON_CACHE_DIR"
 timeout 120 python3 -m pytest -q -m gpu tests/test_varlen.py -p no:cacheprovider \
   -k "kvcache_plan_in_cuda_graph or graph_takes or kvcache_plan_matches" 2>&1 | tail -2
 echo "elapsed $(( $(date +%s) - t0 )) s"
