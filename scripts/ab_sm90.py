@@ -123,17 +123,16 @@ CONFIGS["m64n64s3_x1_ov"] = ((64,), dict(block_m=64, block_n=64, stages=3, warp_
 _config("n64s3_bal", (128,), dict(CONFIGS["n64s3"][1], balance=True), p7=True)
 _config("n64s2_bal", (256,), dict(CONFIGS["n64s2"][1], balance=True), p7=True)
 _config("n64s3_nobal", (128,), dict(CONFIGS["n64s3"][1], balance=False))
-# session 38: the balanced build with two Q buffers (the timeline build showed Q's wait at 13% of each consumer's time)
-_config("n64s3_bal_qd", (128,), dict(CONFIGS["n64s3"][1], balance=True, q_double=True), p7=True)
-# ... and (call 3's timeline: with turns, one consumer's Q wait and epilogue stall the other's GEMMs) without turns, with
-# the deferred O store
+# session 38: the balanced build with two Q buffers (the timeline build showed Q's wait at 13% of each consumer's time),
+# the deferred O store, and without turns (call 3's timeline: with turns one consumer's Q wait and epilogue stall the
+# other's GEMMs); the builds with two Q buffers also with 7 programs
 for _qd in (False, True):
     for _ds in (False, True):
         for _pp in (False, True):
             if _qd or _ds or not _pp:
-                _config("n64s3_bal" + ("_qd" if _qd else "") + ("_ds" if _ds else "") + ("" if _pp else "_nopp"), (128,),
-                        dict(CONFIGS["n64s3"][1], balance=True, q_double=_qd, defer_store=_ds, pingpong=_pp),
-                        p7=_qd and _ds and not _pp)
+                _config("n64s3_bal" + ("_qd" if _qd else "") + ("_ds" if _ds else "") + ("" if _pp else "_nopp"),
+                        (128,), dict(CONFIGS["n64s3"][1], balance=True, q_double=_qd, defer_store=_ds, pingpong=_pp),
+                        p7=_qd)
 _config("n64s2_nobal", (256,), dict(CONFIGS["n64s2"][1], balance=False))
 
 

@@ -1,4 +1,4 @@
-"""The CUDA kernels a call of an SDPA backend (or dhpfa) launches, with their grid and block, by the torch profiler: which
+"""The CUDA kernels a call of an SDPA backend (or dhpfa) launches and their device times, by the torch profiler: which
 tiles a peer picked (cuDNN's kernel names carry their tile shape).
 
     PYTHONPATH=src python3 scripts/kernel_names.py --cases 128:32:16:512:causal,256:32:16:512:causal --out DIR

@@ -1,17 +1,20 @@
-"""Where a two-consumer persistent Gluon build spends its time: the timeline build (sm90_fwd TRACE, never shipped) writes
-SM clock stamps per tile and per key block for each consumer warpgroup and the producer warp; this script launches it
-on one shape, checks its output against float64, times it beside the same build without stamps (the stamps' cost), and
-sums the stamps into where the cycles go.
+"""Where a two-consumer persistent Gluon build spends its time: the timeline build (sm90_fwd TRACE, never shipped)
+writes SM clock stamps per tile and per key block for each consumer warpgroup and the producer warp. This script checks
+the plain build against float64 on odd shapes and the traced build's output bitwise against the plain one, times both
+(the stamps' cost), and sums the stamps of one launch into where the cycles go.
 
     PYTHONPATH=src:scripts python3 scripts/trace_timeline.py --case 128:32:16:512:causal --config n64s3_bal --out DIR
     python3 scripts/trace_timeline.py --summarise DIR/trace_*.npz      # again, offline, from the saved words
 
-Records (words of sm90_fwd.TRACE_SLOTS per tile, per role; clocks are %clock, per SM, 32 bits):
+Records (words of sm90_fwd.TRACE_SLOTS per tile, per role; clocks are %clock, per SM, 32 bits; the word numbers are
+sm90_fwd's TRACE_* constants: B0 = TRACE_BLOCK0 = 5, NB = TRACE_BLOCKS = 13, TRACE_SKIP_WORD = 61, TRACE_P_BLOCKS = 19):
 - consumer W (roles 0, 1): 0 tile start (before Q's wait), 1 Q ready, 2 key blocks done, 3 epilogue done (O stored),
-  4 blocks it computes, 61 (SKIP builds) the tile's blocks past its own released; block t < TRACE_BLOCKS - 1 at 5 + 4 t (later blocks share the last): a before the K/V waits,
-  b after them, c after its GEMM turn, d after S = Q K^T has completed; the last PV GEMM's a-d at 5 + 4 TRACE_BLOCKS.
-- producer (role 2): 0 before the Q slot's wait, 1 after it (Q_DOUBLE: the next tile's Q buffer, during this tile), 2 the tile's last K/V issued, 4 blocks; block j < 19 at
-  5 + 3 j: before the K slot's wait, after it, after the V slot's wait.
+  4 blocks it computes, TRACE_SKIP_WORD (SKIP builds) the tile's blocks past its own released; block t < NB - 1 at
+  B0 + 4 t (later blocks share the last; sm90_fwd._block_record): a before the K/V waits, b after them, c after its
+  GEMM turn, d after S = Q K^T has completed; the last PV GEMM's a-d at B0 + 4 NB.
+- producer (role 2): 0 before the Q slot's wait, 1 after it (Q_DOUBLE: the next tile's Q buffer, during this tile), 2
+  the tile's last K/V issued, 4 blocks; block j < TRACE_P_BLOCKS at B0 + 3 j: before the K slot's wait, after it, after
+  the V slot's wait.
 """
 import argparse
 import json
@@ -26,6 +29,8 @@ from dhpfa.measure.bench import interleaved_ms
 
 TILES, SLOTS, ROLES, NB = (sm90_fwd.TRACE_TILES.value, sm90_fwd.TRACE_SLOTS.value, sm90_fwd.TRACE_ROLES.value,
                            sm90_fwd.TRACE_BLOCKS.value)
+B0, SKIP_WORD, P_BLOCKS = sm90_fwd.TRACE_BLOCK0.value, sm90_fwd.TRACE_SKIP_WORD.value, sm90_fwd.TRACE_P_BLOCKS.value
+PV = B0 + 4 * NB  # the consumers' last-PV words
 
 
 NAN_BITS = 0x7FC00000  # the trace words' initial value (float NaN): a stamp never written
@@ -55,23 +60,23 @@ def summarise(words, tiles_per_cta):
             spans.append(span)
             q_wait = _d(r[:, 0], r[:, 1]).sum()
             epi = _d(r[:, 2], r[:, 3]).sum()
-            skipped = r[:, 61] != NAN_BITS  # SKIP builds: the skipped blocks' release, then the epilogue proper
-            skip = _d(r[skipped, 2], r[skipped, 61]).sum() if skipped.all() else 0
+            skipped = r[:, SKIP_WORD] != NAN_BITS  # SKIP builds: the skipped blocks' release, then the epilogue proper
+            skip = _d(r[skipped, 2], r[skipped, SKIP_WORD]).sum() if skipped.all() else 0
             gaps = _d(r[:-1, 3], r[1:, 0]).sum() if nt > 1 else 0
             data = turn = gemm = other = 0
             for i in range(nt):
                 n_own = int(r[i, 4])
-                recs = [r[i, 5 + 4 * t: 9 + 4 * t] for t in range(min(n_own, NB - 1))]
+                recs = [r[i, B0 + 4 * t: B0 + 4 * t + 4] for t in range(min(n_own, NB - 1))]
                 for t, (a, b, c, d) in enumerate(recs):
                     data += _d(a, b)
                     turn += _d(b, c)
                     gemm += _d(c, d)
                     if t + 1 < len(recs) or n_own <= NB - 1:  # the step's remainder (softmax, PV) up to the next
-                        rest = _d(d, recs[t + 1][0] if t + 1 < len(recs) else r[i, 5 + 4 * NB])  # block's waits
+                        rest = _d(d, recs[t + 1][0] if t + 1 < len(recs) else r[i, PV])  # block's waits
                         other += rest
                         steps.setdefault("first" if t == 0 else "later", []).append(
                             (_d(a, b), _d(b, c), _d(c, d), rest))
-                a, b, c, d = r[i, 5 + 4 * NB: 9 + 4 * NB]
+                a, b, c, d = r[i, PV: PV + 4]
                 data += _d(a, b)
                 turn += _d(b, c)
                 gemm += _d(c, d)
@@ -89,8 +94,8 @@ def summarise(words, tiles_per_cta):
         add("p_q_slot_wait", _d(r[:, 0], r[:, 1]).sum())
         ek = ev = 0
         for i in range(nt):
-            for j in range(min(int(r[i, 4]), 19)):
-                s0, s1, s2 = r[i, 5 + 3 * j: 8 + 3 * j]
+            for j in range(min(int(r[i, 4]), P_BLOCKS)):
+                s0, s1, s2 = r[i, B0 + 3 * j: B0 + 3 * j + 3]
                 ek += _d(s0, s1)
                 ev += _d(s1, s2)
         add("p_k_slot_wait", ek)
@@ -115,7 +120,8 @@ def tiles_per_program(grid, units, tiles_of_unit):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--case", default="128:32:16:512:causal", help="D:B:H:S[:causal]")
-    ap.add_argument("--config", default="n64s3_bal", help="a scripts/ab_sm90.py CONFIGS name (two consumers, persistent)")
+    ap.add_argument("--config", default="n64s3_bal",
+                    help="a scripts/ab_sm90.py CONFIGS name (two consumers, persistent)")
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--dtype", default="bfloat16")
@@ -153,8 +159,8 @@ def main():
     run(True)
     torch.cuda.synchronize()
     same = torch.equal(ref, out) and torch.equal(lse_plain, lse_trace[:bh * s])
-    t = interleaved_ms({"plain": lambda *_: run(False), "trace": lambda *_: run(True)}, [(q, k, v)], causal, rounds=a.rounds,
-                       graph=True)
+    t = interleaved_ms({"plain": lambda *_: run(False), "trace": lambda *_: run(True)}, [(q, k, v)], causal,
+                       rounds=a.rounds, graph=True)
     times = {k: float(np.median(v)) * 1e3 for k, v in t.items()}  # us per call, graph replay
     run(False)  # the traced launch right after a plain one (back to back, as in the timings)
     run(True)

@@ -420,12 +420,10 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
     PACK (session 18): each tile is a packed block of query heads (_pack_block), its slots loaded by _load_q.
     BALANCE (_ws_consumer's): the second tile of a causal unit has its two row halves' Q in each other's buffers.
     rt: the kernel's runtime arguments the producer uses (attn_fwd_sm90_ws); TRACE: and LSE after them."""
+    (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
+     SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt[:18]
     if TRACE:
-        (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
-         SEQ_Q, SEQ_K, CAUSAL_OFFSET, LSE) = rt
-    else:
-        (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
-         SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
+        LSE = rt[18]
     c = 0  # ring position of the tile's first block
     if SPLIT_K:
         c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
@@ -471,7 +469,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                     s = (c + j) % STAGES
                     phase = (((c + j) // STAGES) & 1) ^ 1
                 if TRACE:
-                    tr_j = tr + 5 + 3 * gl.minimum(j, 18)
+                    tr_j = tr + TRACE_BLOCK0 + 3 * gl.minimum(j, TRACE_P_BLOCKS - 1)
                     _stamp(tr_j, 0)
                 mbarrier.wait(empty_k.index(s), phase)
                 if TRACE:
@@ -540,6 +538,16 @@ TRACE_TILES = gl.constexpr(64)
 TRACE_SLOTS = gl.constexpr(64)
 TRACE_ROLES = gl.constexpr(3)
 TRACE_BLOCKS = gl.constexpr(13)  # per-block stamps of a tile's first TRACE_BLOCKS - 1 blocks (the rest share the last)
+TRACE_BLOCK0 = gl.constexpr(5)  # a record's first block word (0-4: the tile's own stamps and block count)
+TRACE_SKIP_WORD = gl.constexpr(61)  # consumers: the tile's skipped blocks released (SKIP builds)
+TRACE_P_BLOCKS = gl.constexpr(19)  # the producer's per-block stamps (3 words each) of a tile's first blocks
+
+
+@gluon.jit
+def _block_record(tr, t):
+    """TRACE: the 4 words of a consumer's key block t in its tile record tr (blocks past TRACE_BLOCKS - 2 share the
+    last); block TRACE_BLOCKS's place holds the tile's last PV GEMM."""
+    return tr + TRACE_BLOCK0 + 4 * gl.minimum(t, TRACE_BLOCKS - 1)
 
 
 @gluon.jit
@@ -732,20 +740,22 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     the timeline build's record (TRACE). Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
-    if tr is not None:  # TRACE: tr is the tile's record; block t's 4 words from 5 + 4 t
-        _stamp(tr, 5)
+    if tr is not None:  # TRACE: tr is the tile's record (_block_record: block t's words)
+        tr_0 = _block_record(tr, 0)
+        tr_pv = tr + TRACE_BLOCK0 + 4 * TRACE_BLOCKS  # the last PV GEMM's
+        _stamp(tr_0, 0)
     mbarrier.wait(ready_k.index(s0), (c // STAGES) & 1)
     if tr is not None:
-        _stamp(tr, 6)
+        _stamp(tr_0, 1)
     _take_turn(TURN_ME, PINGPONG)
     if tr is not None:
-        _stamp(tr, 7)
+        _stamp(tr_0, 2)
     s_tok = warpgroup_mma(q_tile, k_ring.index(s0).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0)),
                           gl.zeros([BLOCK_M, BLOCK_N], gl.float32, s_layout), use_acc=False, is_async=True)
     _pass_turn(TURN_OTHER, PINGPONG)
     s_acc = warpgroup_mma_wait(num_outstanding=0, deps=(s_tok,))
     if tr is not None:
-        _stamp(tr, 8)
+        _stamp(tr_0, 3)
     mbarrier.arrive(empty_k.index(s0), count=1)
     LM: gl.constexpr = l_layout is not None  # the row sums on the tensor cores (L_MMA): P @ ones beside each PV
     p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
@@ -762,8 +772,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                            acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                            HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
                                            t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
-                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1),
-                                           ROW_BOUND)
+                                           None if tr is None else _block_record(tr, t), ROW_BOUND)
         t0 = gl.maximum(n_left, 1)
     for t in range(t0, n_full):  # blocks every row sees in full: no mask
         j = J0 + J_BASE + STRIDE * t
@@ -772,8 +781,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, False, CAUSAL, s_layout, o_layout, PINGPONG,
                                        t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
-                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1),
-                                           ROW_BOUND)
+                                       None if tr is None else _block_record(tr, t), ROW_BOUND)
     for t in range(gl.maximum(n_full, 1), n_own):  # diagonal / ragged-tail blocks
         j = J0 + J_BASE + STRIDE * t
         p_op, m_i, l_i, acc = _ov_step(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, TURN_ME,
@@ -781,20 +789,19 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        acc, offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N,
                                        HEAD_DIM, STAGES, True, CAUSAL, s_layout, o_layout, PINGPONG,
                                        t <= n_first, SKIP, SLOT0, PV_OVERLAP, PACK_P, ones, LM, win, cap_in,
-                                           None if tr is None else tr + 5 + 4 * gl.minimum(t, TRACE_BLOCKS - 1),
-                                           ROW_BOUND)
+                                       None if tr is None else _block_record(tr, t), ROW_BOUND)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
     cl = c + n_own - 1  # the last own block's ring position
     last = SLOT0 + cl % STAGES
-    if tr is not None:  # TRACE: the last PV GEMM's 4 words
-        _stamp(tr, 5 + 4 * TRACE_BLOCKS)
+    if tr is not None:
+        _stamp(tr_pv, 0)
     mbarrier.wait(ready_v.index(last), (cl // STAGES) & 1)
     if tr is not None:
-        _stamp(tr, 6 + 4 * TRACE_BLOCKS)
+        _stamp(tr_pv, 1)
     _maybe_turn(TURN_ME, False, PINGPONG, n_own <= n_first, SKIP)
     if tr is not None:
-        _stamp(tr, 7 + 4 * TRACE_BLOCKS)
+        _stamp(tr_pv, 2)
     p_a = _p_operand(p_op, dtype, o_layout, PACK_P)
     acc = warpgroup_mma(p_a, v_ring.index(last).reshape([BLOCK_N, HEAD_DIM]), acc, is_async=True)
     if LM:
@@ -806,7 +813,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     else:
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     if tr is not None:
-        _stamp(tr, 8 + 4 * TRACE_BLOCKS)
+        _stamp(tr_pv, 3)
     mbarrier.arrive(empty_v.index(last), count=1)
     return m_i, l_i, acc
 
@@ -874,7 +881,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.wait(ready_v.index(s), phase)
             mbarrier.arrive(empty_v.index(s), count=1)
     if tr is not None:  # the skipped blocks released
-        _stamp(tr, 61)
+        _stamp(tr, TRACE_SKIP_WORD)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
               DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl)
     if tr is not None:
@@ -1408,8 +1415,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     share a key/value head, in slots of PACK rows, BLOCK_M // PACK // (the block's heads) per head (_pack_rows); H
     counts the blocks, H / H_KV per key/value head (_pack_block: a group spread evenly over them), and Q / O descriptors
     have PACK-row blocks (one TMA copy per slot). BALANCE (SPLIT = 2, causal, SKIP_MASKED, paired units; session 37):
-    the consumers exchange row halves on each unit's second tile (_ws_consumer). TRACE (experiments only, never shipped):
-    clock stamps past the LSE rows (_trace_record; two consumers, no split keys or packing)."""
+    the consumers exchange row halves on each unit's second tile (_ws_consumer). TRACE (experiments only, never
+    shipped): clock stamps past the LSE rows (_trace_record; two consumers, no split keys or packing)."""
     gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
                      "the timeline build: two consumers, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
