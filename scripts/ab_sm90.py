@@ -136,6 +136,20 @@ for _qd in (False, True):
 _config("n64s2_nobal", (256,), dict(CONFIGS["n64s2"][1], balance=False))
 
 
+# session 39: O stored from the consumers' registers (sm90_fwd O_REG), so Q is released after the last QK^T though O has
+# no buffer of its own (D=256: session 38's timeline put Q's wait at 28% of each consumer's time, O staged in Q's tile)
+_config("n64s2_bal_or", (256,), dict(CONFIGS["n64s2"][1], balance=True, o_regs=True), p7=True)
+_config("n64s2_or", (256,), dict(CONFIGS["n64s2"][1], o_regs=True))
+_config("n64s2_d192", (192,), CONFIGS["n64s2"][1])  # D=192 runs the D=256 builds (sm90_fwd.kernel_head_dim)
+_config("n64s2_or_d192", (192,), dict(CONFIGS["n64s2"][1], o_regs=True))
+_config("n32s4_bal_or", (256,), dict(block_m=128, block_n=32, stages=4, balance=True, o_regs=True, **PP))
+_config("n64s3_bal_or", (128,), dict(CONFIGS["n64s3"][1], balance=True, o_regs=True), p7=True)
+_config("n64s4_bal_or", (128,), dict(CONFIGS["n64s3"][1], stages=4, balance=True, o_regs=True))
+# ... and at D=128 with 128-key blocks, where O's buffer (32 KB) makes room for a third stage
+_config("n128s2_or", (128,), dict(CONFIGS["n128s2"][1], o_regs=True))
+_config("n128s3_or", (128,), dict(CONFIGS["n128s3"][1], o_regs=1), p7=True)  # 2's shared memory does not fit
+
+
 # session 29: D=256 with 32-key blocks, so that O gets a buffer of its own (Q 64 KB + O 64 KB + K/V 2-3 x 32 KB fit; with
 # 64-key blocks O is staged in Q's tile, and the next tile's Q load waits for the O store)
 CONFIGS["n32s3_d256"] = ((256,), dict(block_m=128, block_n=32, stages=3, **PP))

@@ -222,8 +222,8 @@ for v in variants.shipped_variants():
         launcher(t, 0.3, 0)  # the cached path: descriptors expanded here
         _, args_t, kwargs_t = dispatch.launch_args(v, *t, 0.3, v.causal, -100)
         names = [p.name for p in fn.params[len(args_t):]]  # the launch's own workspace in place of the markers
-        tail = [kwargs_t[n] if isinstance(x, (dispatch._Workspace, dispatch._Nonce)) else x
-                for n, x in zip(names, launcher.tail)]
+        tail = [kwargs_t[n] if isinstance(x, (dispatch._Workspace, dispatch._Nonce, dispatch._TensorArg)) else x
+                for n, x in zip(names, launcher.tail)]  # (and this call's out for O_REG's O_PTR)
         dispatch.run_compiled(kernel, launcher.grid, 0, *args_t, *tail)  # Triton's wrapper expands
         got, want = kernel.run.raw_calls[-2:]
         ok &= len(got) == len(want) and all(same_arg(x, y, t) for x, y in zip(got, want))

@@ -375,6 +375,74 @@ def test_timeline_build_is_apart_from_the_shipped_one():
     assert r["True"]["grid"] == 16, r
 
 
+O_REGS_BUILD = r"""
+import json, re, torch
+from dhpfa.audit import _compile, variant_launch
+from dhpfa.kernels import variants
+out = {}
+for v in variants.shipped_variants():
+    c = v.config
+    if (v.kernel in variants.GLUON_KERNELS and v.dtype == torch.bfloat16 and v.head_dim == 256 and c.split == 2
+            and c.num_stages == 2 and c.block_n == 64 and not c.pack):
+        text = _compile.sass_text(_compile.compile_offline(*variant_launch(v)).cubin)
+        out[v.name] = dict(o_regs=c.o_regs, causal=v.causal, tma_stores=text.count("UTMASTG"),
+                           wide_stores=len(re.findall(r"STG\.E\.128", text)), narrow=len(re.findall(r"STG\.E\.U16", text)))
+print(json.dumps(out))
+"""
+
+
+def test_o_from_registers_in_16_byte_stores():
+    """The D=256 non-causal build with O stored from registers (O_REG 2; variants SM90_GLUON_FULL) has no TMA store and
+    stores O in 16-byte stores, 16 per thread of each consumer (64 rows x 256 columns x 2 bytes / 128 threads / 16
+    bytes), never 2-byte ones; the causal D=256 build keeps the TMA store of O staged in Q's tile."""
+    r = _offline(O_REGS_BUILD)
+    regs = [x for x in r.values() if x["o_regs"]]
+    tma = [x for x in r.values() if not x["o_regs"]]
+    assert regs and all(not x["causal"] and x["tma_stores"] == 0 and x["wide_stores"] == 32 and x["narrow"] == 0
+                        for x in regs), r
+    assert tma and all(x["tma_stores"] > 0 and x["wide_stores"] == 0 for x in tma), r
+
+
+def test_o_from_registers_is_refused_where_it_does_not_apply():
+    """o_regs runs on two-consumer persistent builds without packing, split keys or two Q buffers, into an out whose
+    strides are multiples of 8 elements (16-byte stores); o_regs=1 (4-byte stores) needs the kernel's own head dim.
+    Other calls are refused with the arguments named, not stored somewhere else."""
+    with pytest.raises(ValueError, match="o_regs: .*split=1"):
+        _ws_launch_args(256, block_m=64, block_n=64, stages=2, persistent=True, o_regs=True)
+    with pytest.raises(ValueError, match="q_double=True"):
+        _two_consumer_launch_args(128, block_m=128, block_n=128, stages=2, persistent=True, q_double=True,
+                                  o_regs=True)
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 256, 4, 256, dtype=torch.bfloat16)
+    odd = torch.empty(2, 256, 4, 260, dtype=torch.bfloat16)[..., :256]  # row stride 1,040: fine; head stride 260: not
+    with pytest.raises(ValueError, match="strides"):
+        sm90_fwd.launch_args(q, q, q, odd, torch.empty(2, 4, 256), 0.1, False, 0, block_m=128, block_n=64, stages=2,
+                             warp_specialized=True, split=2, persistent=True, o_regs=True)
+    q192 = torch.empty(2, 256, 4, 192, dtype=torch.bfloat16)
+    with pytest.raises(ValueError, match="o_regs=1: the kernel's, 256"):
+        sm90_fwd.launch_args(q192, q192, q192, torch.empty_like(q192), torch.empty(2, 4, 256), 0.1, False, 0,
+                             block_m=128, block_n=64, stages=2, warp_specialized=True, split=2, persistent=True,
+                             o_regs=1)
+    _, _, kw = sm90_fwd.launch_args(q192, q192, q192, torch.empty_like(q192), torch.empty(2, 4, 256), 0.1, False, 0,
+                                    block_m=128, block_n=64, stages=2, warp_specialized=True, split=2, persistent=True,
+                                    o_regs=True)
+    assert kw["O_REG"] == 2 and kw["O_SS"] == 4 * 192 and not kw["O_SMEM"]
+
+
+def test_o_from_registers_only_for_non_causal_d256_calls():
+    """The dispatcher runs the O_REG build for non-causal D=256 / 192 calls on Hopper (short and long keys) and never
+    for causal ones (session 39: causal 512 lost), and the shipped set has it only as non-causal variants."""
+    from dhpfa.kernels import variants
+    for d in (192, 256):
+        for sk in (512, 4096, 16384):
+            assert variants.select(torch.bfloat16, d, False, False, sk, sm90=True).config.o_regs
+            assert not variants.select(torch.bfloat16, d, True, False, sk, sm90=True).config.o_regs
+    for d in (64, 128):
+        assert not variants.select(torch.bfloat16, d, False, False, 4096, sm90=True).config.o_regs
+    shipped = [v for v in variants.shipped_variants() if v.config.o_regs]
+    assert shipped and all(not v.causal and v.head_dim in (192, 256) for v in shipped)
+
+
 def test_timeline_build_is_refused_where_it_has_no_records():
     """The timeline build's records are those of two consumer warpgroups on whole tiles: other builds are refused with
     the arguments named, not compiled into a kernel whose stamps would mean something else."""

@@ -69,7 +69,7 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
                                     pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k,
                                     q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv,
                                     pv_overlap=c.pv_overlap, paired=not c.unpaired, pack=c.pack,
-                                    balance=c.balance)
+                                    balance=c.balance, o_regs=c.o_regs)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 
@@ -331,6 +331,8 @@ class _Desc:
 # launch key. And one drawn afresh for every launch (sm90_fwd.split_kv_nonce).
 WORKSPACE_ARGS = ("WS", "FLAGS")
 NONCE_ARGS = ("NONCE",)
+OUT_ARGS = ("O_PTR",)  # O itself (sm90_fwd O_REG): the call's out
+STRIDE_ARGS = ("O_SB", "O_SS", "O_SH")  # its strides: in the launch key
 
 
 class _Workspace:
@@ -605,6 +607,10 @@ def _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale, const
                     tail.append(_Workspace(tuple(t.shape), t.dtype))
                 elif p.name in NONCE_ARGS and isinstance(t, int):
                     tail.append(_Nonce())
+                elif p.name in OUT_ARGS and isinstance(t, torch.Tensor):
+                    tail.append(_TensorArg(_index(tensors, t)))
+                elif p.name in STRIDE_ARGS and type(t) is int:
+                    tail.append(t)
                 elif constant_floats and isinstance(t, torch.Tensor):  # the varlen API keys its launchers on shapes
                     tail.append(_TensorArg(_index(tensors, t)))
                 elif constant_floats and type(t) is int:  # (and on every such int: shapes, strides, page sizes)

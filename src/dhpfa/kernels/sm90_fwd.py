@@ -39,6 +39,18 @@ def _acc_layout(num_warps, n):
 
 
 @gluon.constexpr_function
+def _o_store_layout(rows, cols, num_warps):
+    """O_REG's store layout of a [rows, cols] tile: the accumulator's rows per warp and lane (_acc_layout: warp w rows
+    16w.., lane l rows l // 4 and l // 4 + 8), but each thread's columns 8 consecutive ones (lane l % 4 the l % 4-th
+    8 of every 32) instead of 2 of every 8, so each thread stores 16 bytes at a time; the conversion from the
+    accumulator's layout permutes registers and lanes within each warp only (shuffles, no shared memory)."""
+    reg = [[0, 1], [0, 2], [0, 4], [8, 0]] + [[0, 32 << i] for i in range((cols // 32).bit_length() - 1)]
+    lane = [[0, 8], [0, 16], [1, 0], [2, 0], [4, 0]]
+    warp = [[16 << i, 0] for i in range(num_warps.bit_length() - 1)]
+    return gl.DistributedLinearLayout(reg, lane, warp, [], [rows, cols])
+
+
+@gluon.constexpr_function
 def _l_layout(num_warps, on):
     """The row-sum accumulator's layout (L_MMA: [rows, L_COLS] fp32), or None where the sums are not on the tensor
     cores."""
@@ -119,10 +131,10 @@ def _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, j, qk_scale, SEQ_K, CAUSAL_
         if ROW_BOUND and CAUSAL and win is None:  # one bound per row: the last key it sees (-1: none, rows marked by
             # a negative position), so a score costs one compare and one select. Session 38 (timeline build): with the
             # key-length, row and causal tests apart a diagonal 64 x 128 block cost about 1,100 cycles more than a full
-            # one; graph replay x1.04 at D=128 causal 512 (n64s3_bal), x1.11 (n128s2). The dense builds' causal
-            # tiles only (_consume_tile, not VARLEN or PACK): in the split-KV decode builds it made the code 14% longer
-            # with a spill; the Hopper varlen builds gained 0-3% with it (session 38 call 10) and their GPU tests did
-            # not finish in that call, so they keep the form below for now.
+            # one; graph replay x1.04 at D=128 causal 512 (n64s3_bal), x1.11 (n128s2). The dense and Hopper varlen
+            # builds' causal tiles (_consume_tile, not PACK): in the split-KV decode builds it made the code 14% longer
+            # with a spill; the Hopper varlen builds gained 0-3% with it (session 38 call 10; their whole GPU file in
+            # session 39 call 5).
             last = gl.where(offs_m >= 0, gl.minimum(offs_m + CAUSAL_OFFSET, SEQ_K - 1), -1)
             visible = offs_n[None, :] <= last[:, None]
         else:
@@ -214,7 +226,7 @@ def _store_o(o_desc, o_smem, b, m0, SEQ_Q, pk, BLOCK_M: gl.constexpr, PACK: gl.c
 def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_smem, BLOCK_M: gl.constexpr,
               HEAD_DIM: gl.constexpr, o_layout: gl.constexpr, DEFER_STORE: gl.constexpr = False,
               PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0,
-              VARLEN: gl.constexpr = False, vl=None):
+              VARLEN: gl.constexpr = False, vl=None, o_ptrs=None, O_WIDE: gl.constexpr = True):
     """LSE (-inf for rows with no visible key) and O = acc / l through a TMA store (clips rows past SEQ_Q).
     o_smem is the caller's Q tile: every GEMM that read it has completed, and O's tile has Q's shape,
     dtype and shared layout, so it needs no buffer of its own. DEFER_STORE (O in a buffer of its own): the
@@ -223,7 +235,11 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
     tile holds a block of query heads in slots of PACK rows (pk: _pack_block; _pack_lse_offsets, _store_o); TILE_M:
     these are the BLOCK_M rows from ROW0 of a TILE_M-row packed tile (two consumers, session 18). VARLEN
     (attn_fwd_sm90_varlen): m0 and SEQ_Q are rows of one packed sequence, vl = (its first row, the LSE offset of its
-    row 0 for head h); O goes through the sliding descriptor (_slide), which clips the rows past SEQ_Q."""
+    row 0 for head h); O goes through the sliding descriptor (_slide), which clips the rows past SEQ_Q. o_ptrs (O_REG;
+    session 39): (O's pointer, its batch, row and head strides): O is stored from registers, rows past SEQ_Q and columns
+    past O's head dim masked off (public predicates), and o_smem is not touched; O_WIDE: in 16-byte stores
+    (_o_store_layout), else 4-byte ones from the accumulator's layout (no shared memory at all; O's head dim must be
+    HEAD_DIM: launch_args checks)."""
     dtype: gl.constexpr = o_desc.dtype
     empty_row = l_i == 0.0
     l_safe = gl.where(empty_row, 1.0, l_i)
@@ -239,6 +255,23 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
     else:
         gl.store(LSE + pid_bh.to(gl.int64) * SEQ_Q + offs_m, lse, mask=offs_m < SEQ_Q)
     out = acc * gl.convert_layout(1.0 / l_safe, gl.SliceLayout(1, o_layout))[:, None]
+    if o_ptrs is not None:  # O_REG: straight from the accumulator's registers
+        o_ptr, o_sb, o_ss, o_sh = o_ptrs  # strides: multiples of 8 elements (launch_args checks), so each
+        if O_WIDE:  # each thread's 8 columns are 16 aligned bytes (a conversion through a little shared memory)
+            st_layout: gl.constexpr = _o_store_layout(BLOCK_M, HEAD_DIM, o_layout.warps_per_cta[0])
+            out_st = gl.convert_layout(out.to(dtype), st_layout)
+        else:  # the accumulator's layout: each thread's column pairs, a word each
+            st_layout: gl.constexpr = o_layout
+            out_st = out.to(dtype)
+        rows = m0 + gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, st_layout))
+        cols = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, st_layout))
+        base = o_ptr + gl.multiple_of(b.to(gl.int64) * o_sb, 8) + gl.multiple_of(h.to(gl.int64) * o_sh, 8)
+        row_offs = gl.multiple_of(rows.to(gl.int64) * o_ss, 8)
+        mask = (rows < SEQ_Q)[:, None]
+        if O_WIDE:  # the columns past O's head dim (D=192 runs as 256: kernel_head_dim), in eights: one predicate per
+            mask = mask & (cols // 8 < o_desc.shape[3] // 8)[None, :]  # 16-byte store (the head dim is a multiple of 8)
+        gl.store(base + row_offs[:, None] + cols[None, :], out_st, mask=mask)
+        return
     if DEFER_STORE:  # the previous tile's store has read the buffer
         tma.store_wait(pendings=0)
     o_smem.reshape([BLOCK_M, HEAD_DIM]).store(out.to(dtype))
@@ -260,6 +293,7 @@ def _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, pid_bh, m0, SEQ_Q, o_sme
 # other shapes launch. Without it every shape of a variant launches the one audited binary (session 16; the Triton
 # kernels had this from the start: triton_fwd.SHAPE_ARGS). NONCE is odd and at least 2^62, so it has one class.
 SHAPE_ARGS = ["BH", "H", "H_KV", "SEQ_Q", "SEQ_K", "CAUSAL_OFFSET"]
+O_STRIDE_ARGS = ["O_SB", "O_SS", "O_SH"]  # O_REG's strides of O: public shape values, unspecialised as the shapes
 
 
 @gluon.jit(do_not_specialize=SHAPE_ARGS[1:])
@@ -827,7 +861,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
                   LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None,
-                  tr=None):
+                  tr=None, o_ptrs=None, O_WIDE: gl.constexpr = True):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -841,8 +875,10 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     position. LM (L_MMA): the row sums are P @ ones (ones: a [BLOCK_N, L_COLS] shared tile), beside each PV GEMM. P
     is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue).
     wb (a local window, with win): (the tile's first key block, n_left, n_full) (_window_counts): the blocks visited
-    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's."""
+    are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's. o_ptrs
+    (O_REG): O is stored from registers (_epilogue), so Q is released after the last QK^T, as with O_SMEM."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
+    O_REG: gl.constexpr = o_ptrs is not None
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     if wb is None:
         n_full = _full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N  # blocks these rows see in full
@@ -867,9 +903,10 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc = _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k,
                                   empty_v, q_empty, TURN_ME, TURN_OTHER, c, 0, n_full, n_own, n_first, m_i, l_i, acc,
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
-                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM, 0, j_base, PV_OVERLAP,
+                                  STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM or O_REG, 0, j_base,
+                                  PV_OVERLAP,
                                   not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr,
-                                  CAUSAL and not VARLEN and not PACK)
+                                  CAUSAL and not PACK)
     if tr is not None:
         _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
@@ -883,10 +920,10 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     if tr is not None:  # the skipped blocks released
         _stamp(tr, TRACE_SKIP_WORD)
     _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-              DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl)
+              DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl, o_ptrs, O_WIDE)
     if tr is not None:
         _stamp(tr, 3)
-    if not O_SMEM:  # O was staged in Q's tile and its TMA store has read it
+    if not O_SMEM and not O_REG:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
 
@@ -1232,7 +1269,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
                  KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False,
-                 TRACE: gl.constexpr = False):
+                 TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1250,9 +1287,14 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     that each consumer computes the lower half of one tile and the upper half of the other: with 64-key blocks the
     upper half has one more block per tile, which otherwise fell to consumer 1 on both (two blocks more per unit
     than consumer 0's, of 9-10 at 512 queries). The turns stay matched: on every tile both take n_first + 1 (n_first
-    is the lower half's count whichever consumer has it). Public: the tile's index in its unit."""
+    is the lower half's count whichever consumer has it). Public: the tile's index in its unit. O_REG: O is stored
+    from registers through rt[18:22] (attn_fwd_sm90_ws O_REG: 1 or 2)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
-     H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
+     H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt[:18]
+    if O_REG:
+        o_ptrs = rt[18:22]
+    else:
+        o_ptrs = None
     TILE_M: gl.constexpr = BLOCK_M if SPLIT_K else SPLIT * BLOCK_M
     ROW0: gl.constexpr = 0 if SPLIT_K else W * BLOCK_M  # this consumer's first row in the tile
     TURN_ME: gl.constexpr = 16 - SPLIT + W
@@ -1300,7 +1342,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
                               num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK, pk,
                               ROW0, TILE_M, merge, LM,
-                              tr=_trace_record(LSE, BH, SEQ_Q, W, i) if TRACE else None)
+                              tr=_trace_record(LSE, BH, SEQ_Q, W, i) if TRACE else None, o_ptrs=o_ptrs,
+                              O_WIDE=O_REG == 2)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -1376,7 +1419,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                                num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK)
 
 
-@gluon.jit(do_not_specialize=SHAPE_ARGS)
+@gluon.jit(do_not_specialize=SHAPE_ARGS + O_STRIDE_ARGS)
 def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BH, H, H_KV, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                      BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
@@ -1386,7 +1429,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      Q_DOUBLE: gl.constexpr = False, DEFER_STORE: gl.constexpr = False, WS=None, FLAGS=None,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
                      PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
-                     BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False):
+                     BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
+                     O_PTR=None, O_SB=None, O_SS=None, O_SH=None):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1416,7 +1460,13 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     counts the blocks, H / H_KV per key/value head (_pack_block: a group spread evenly over them), and Q / O descriptors
     have PACK-row blocks (one TMA copy per slot). BALANCE (SPLIT = 2, causal, SKIP_MASKED, paired units; session 37):
     the consumers exchange row halves on each unit's second tile (_ws_consumer). TRACE (experiments only, never
-    shipped): clock stamps past the LSE rows (_trace_record; two consumers, no split keys or packing)."""
+    shipped): clock stamps past the LSE rows (_trace_record; two consumers, no split keys or packing). O_REG (two
+    consumers, not PACK / SPLIT_K / O_SMEM; session 39): O is stored from the consumers' registers through O_PTR and its
+    batch / row / head strides O_SB, O_SS, O_SH (elements) instead of staged in Q's tile, so the next tile's Q loads
+    once this tile's last QK^T has completed (_epilogue): O_REG = 2 in 16-byte stores through a little shared memory
+    (a layout conversion within each warp), 1 in 4-byte ones from the accumulator's layout (no shared memory)."""
+    gl.static_assert(not O_REG or (SPLIT == 2 and not PACK and not SPLIT_K and not O_SMEM and not SPLIT_KV),
+                     "O from registers: two consumers, no packed tiles, split keys, O buffer or split KV")
     gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
                      "the timeline build: two consumers, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
@@ -1519,12 +1569,14 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT == 2:
         if TRACE:  # the producer's stamps go past the LSE rows too
             prt = prt + (LSE,)
+        if O_REG:  # O's pointer and strides for the consumers' stores
+            rt = rt + (O_PTR, O_SB, O_SS, O_SH)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE)),
+                                            0, False, BALANCE, TRACE, O_REG)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE)),
+                                            0, False, BALANCE, TRACE, O_REG)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
                                             BALANCE, TRACE))],
                            [4, 1], [CONSUMER_REGS, 24])
@@ -2032,7 +2084,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
-                trace=False):
+                trace=False, o_regs=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2048,7 +2100,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     balance (causal, two consumers with skip_masked, paired units): the consumers exchange row halves on each unit's
     second tile (attn_fwd_sm90_ws BALANCE); ignored where those do not hold (non-causal calls of a causal build's
     tiles). trace (experiments: scripts/trace_timeline.py): the timeline build (attn_fwd_sm90_ws TRACE); lse must have
-    trace_words(grid) words past its B x H x S_q rows."""
+    trace_words(grid) words past its B x H x S_q rows. o_regs (split=2, persistent, no pack / split keys / split KV /
+    q_double / defer_store; session 39): O stored from registers (attn_fwd_sm90_ws O_REG: True for 2, or 1), no O
+    buffer."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2097,6 +2151,17 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     else:
         grid = (units,)
     o_smem = persistent and ws_smem_bytes(block_m, block_n, head_dim, stages, True, split_k=split_k) <= SMEM_LIMIT
+    if o_regs:
+        if split != 2 or not persistent or split_k or pack or split_kv or q_double or defer_store \
+                or out.stride(3) != 1 or any(st % 8 for st in out.stride()[:3]) or out.shape[3] % 8 \
+                or (o_regs is not True and out.shape[3] != head_dim):
+            raise ValueError(f"o_regs: two consumers (split=2) on a persistent grid without split_k, pack, split_kv, "
+                             f"q_double or defer_store, and out with unit stride along a head dim that is a multiple "
+                             f"of 8 (o_regs=1: the kernel's, {head_dim}) and the other strides multiples of 8; got "
+                             f"split={split}, persistent={persistent}, split_k={split_k}, pack={pack}, "
+                             f"split_kv={split_kv}, q_double={q_double}, defer_store={defer_store}, out "
+                             f"{tuple(out.shape)} with strides {tuple(out.stride())}")
+        o_smem = False
     if split_k and ws_smem_bytes(block_m, block_n, head_dim, stages, False, split_k=True) > SMEM_LIMIT:
         raise ValueError(f"split keys: block_m={block_m}, block_n={block_n}, stages={stages} per consumer at "
                          f"head_dim={head_dim} need more than {SMEM_LIMIT} bytes of shared memory")
@@ -2113,6 +2178,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(BALANCE=True)
     if maxnreg is not None:
         kwargs.update(maxnreg=int(maxnreg))
+    if o_regs:
+        kwargs.update(O_REG=2 if o_regs is True else int(o_regs), O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1),
+                      O_SH=out.stride(2))
     if q_double:
         if not o_smem or split_k or ws_smem_bytes(block_m, block_n, head_dim, stages, True, q_double=True) > SMEM_LIMIT:
             raise ValueError(f"two Q buffers need a persistent build with O in a buffer of its own, no split keys, "
