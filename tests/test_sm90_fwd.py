@@ -386,7 +386,8 @@ for v in variants.shipped_variants():
             and c.num_stages == 2 and c.block_n == 64 and not c.pack):
         text = _compile.sass_text(_compile.compile_offline(*variant_launch(v)).cubin)
         out[v.name] = dict(o_regs=c.o_regs, causal=v.causal, tma_stores=text.count("UTMASTG"),
-                           wide_stores=len(re.findall(r"STG\.E\.128", text)), narrow=len(re.findall(r"STG\.E\.U16", text)))
+                           wide_stores=len(re.findall(r"STG\.E\.128", text)),
+                           narrow=len(re.findall(r"STG\.E\.U16", text)))
 print(json.dumps(out))
 """
 

@@ -39,7 +39,8 @@ class TileConfig:
             ("qd" if self.q_double else "") + ("ds" if self.defer_store else "") + \
             (f"kv{self.split_kv}" if self.split_kv else "") + \
             ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
-            (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + ("or" if self.o_regs else "") + \
+            (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
+            ("or" if self.o_regs else "") + \
             ("-persistent" if self.persistent else "")
 
 
