@@ -140,6 +140,9 @@ _config("n64s2_nobal", (256,), dict(CONFIGS["n64s2"][1], balance=False))
 # no buffer of its own (D=256: session 38's timeline put Q's wait at 28% of each consumer's time, O staged in Q's tile)
 _config("n64s2_bal_or", (256,), dict(CONFIGS["n64s2"][1], balance=True, o_regs=True), p7=True)
 _config("n64s2_or", (256,), dict(CONFIGS["n64s2"][1], o_regs=True))
+# ... and causal D=256 with the second consumer's O staged in its last block's V slot where that block is its alone
+# (sm90_fwd V_STAGE), so Q is not held by that consumer's O store
+_config("n64s2_vs", (256,), dict(CONFIGS["n64s2"][1], v_stage=True), p7=True)
 _config("n64s2_d192", (192,), CONFIGS["n64s2"][1])  # D=192 runs the D=256 builds (sm90_fwd.kernel_head_dim)
 _config("n64s2_or_d192", (192,), dict(CONFIGS["n64s2"][1], o_regs=True))
 _config("n32s4_bal_or", (256,), dict(block_m=128, block_n=32, stages=4, balance=True, o_regs=True, **PP))

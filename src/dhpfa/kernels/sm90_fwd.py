@@ -762,7 +762,7 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
                   PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
-                  cap_in=None, tr=None, ROW_BOUND: gl.constexpr = False):
+                  cap_in=None, tr=None, ROW_BOUND: gl.constexpr = False, V_STAGE: gl.constexpr = False, stage_v=None):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -827,6 +827,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                                        None if tr is None else _block_record(tr, t), ROW_BOUND)
     if RELEASE_Q:  # every QK^T of the tile has completed: the producer may load the next Q
         mbarrier.arrive(q_empty, count=1)
+    elif V_STAGE:  # ... where O goes to the last block's V slot (stage_v: public block counts; _consume_tile)
+        mbarrier.arrive(q_empty, count=1, pred=stage_v)
     cl = c + n_own - 1  # the last own block's ring position
     last = SLOT0 + cl % STAGES
     if tr is not None:
@@ -849,7 +851,10 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
     if tr is not None:
         _stamp(tr_pv, 3)
-    mbarrier.arrive(empty_v.index(last), count=1)
+    if V_STAGE:  # stage_v: the slot is released once O's store from it has read it (_consume_tile)
+        mbarrier.arrive(empty_v.index(last), count=1, pred=stage_v == 0)
+    else:
+        mbarrier.arrive(empty_v.index(last), count=1)
     return m_i, l_i, acc
 
 
@@ -862,7 +867,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                   SKIP: gl.constexpr, DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False,
                   PACK: gl.constexpr = 0, pk=None, ROW0: gl.constexpr = 0, TILE_M: gl.constexpr = 0, ones=None,
                   LM: gl.constexpr = False, VARLEN: gl.constexpr = False, vl=None, wb=None, win=None, cap_in=None,
-                  tr=None, o_ptrs=None, O_WIDE: gl.constexpr = True):
+                  tr=None, o_ptrs=None, O_WIDE: gl.constexpr = True, V_STAGE: gl.constexpr = False):
     """FlashAttention-3's intra-warpgroup overlap (one PV GEMM in flight during each softmax) for BLOCK_M
     rows from m0 over the tile's n_eff >= 1 blocks from ring position c, of which these rows compute n_own
     (n_eff without SKIP); i-th tile of this program. Block 0 is peeled and masked, so a tile with no
@@ -877,7 +882,11 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     is carried in packed words (_p_carry) except in the DEFER_STORE build. VARLEN, vl: the epilogue's (_epilogue).
     wb (a local window, with win): (the tile's first key block, n_left, n_full) (_window_counts): the blocks visited
     are those from the first, of which 0 .. n_left - 1 and n_full .. are masked; win, cap_in: _softmax_block's. o_ptrs
-    (O_REG): O is stored from registers (_epilogue), so Q is released after the last QK^T, as with O_SMEM."""
+    (O_REG): O is stored from registers (_epilogue), so Q is released after the last QK^T, as with O_SMEM. V_STAGE
+    (the second of two consumers with SKIP, O staged in Q's tile; session 39): on a tile where these rows compute more
+    blocks than the first consumer's (n_own > n_first: public counts), the last of them is this consumer's alone, so O
+    is staged in that block's V slot instead, Q is released after the last QK^T, and the V slot once O's store has read
+    it; other tiles stage O in Q's tile as before."""
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     O_REG: gl.constexpr = o_ptrs is not None
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
@@ -906,7 +915,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM or O_REG, 0, j_base,
                                   PV_OVERLAP, not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr,
-                                  CAUSAL and not PACK)
+                                  CAUSAL and not PACK, V_STAGE, n_own > n_first if V_STAGE else None)
     if tr is not None:
         _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
@@ -919,11 +928,21 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
             mbarrier.arrive(empty_v.index(s), count=1)
     if tr is not None:  # the skipped blocks released
         _stamp(tr, TRACE_SKIP_WORD)
-    _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
-              DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl, o_ptrs, O_WIDE)
+    if V_STAGE:
+        if n_own > n_first:  # O in the V slot of this consumer's last block (its alone), then the slot released
+            cl = c + n_own - 1
+            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, v_ring.index(cl % STAGES), BLOCK_M,
+                      HEAD_DIM, o_layout)
+            mbarrier.arrive(empty_v.index(cl % STAGES), count=1)
+        else:  # O in Q's tile, then Q released
+            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout)
+            mbarrier.arrive(q_empty, count=1)
+    else:
+        _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
+                  DEFER_STORE, PACK, pk, ROW0, TILE_M, VARLEN, vl, o_ptrs, O_WIDE)
     if tr is not None:
         _stamp(tr, 3)
-    if not O_SMEM and not O_REG:  # O was staged in Q's tile and its TMA store has read it
+    if not O_SMEM and not O_REG and not V_STAGE:  # O was staged in Q's tile and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
 
@@ -1269,7 +1288,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
                  KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False,
-                 TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0):
+                 TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0, V_STAGE: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1288,7 +1307,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     upper half has one more block per tile, which otherwise fell to consumer 1 on both (two blocks more per unit
     than consumer 0's, of 9-10 at 512 queries). The turns stay matched: on every tile both take n_first + 1 (n_first
     is the lower half's count whichever consumer has it). Public: the tile's index in its unit. O_REG: O is stored
-    from registers through rt[18:22] (attn_fwd_sm90_ws O_REG: 1 or 2)."""
+    from registers through rt[18:22] (attn_fwd_sm90_ws O_REG: 1 or 2). V_STAGE: consumer 1 stages O in its last block's
+    V slot where that block is its alone (_consume_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt[:18]
     if O_REG:
@@ -1343,7 +1363,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                               num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK, pk,
                               ROW0, TILE_M, merge, LM,
                               tr=_trace_record(LSE, BH, SEQ_Q, W, i) if TRACE else None, o_ptrs=o_ptrs,
-                              O_WIDE=O_REG == 2)
+                              O_WIDE=O_REG == 2, V_STAGE=V_STAGE and W == 1)
             if SPLIT_K:  # this consumer's own blocks of the tile: its sub-ring position
                 c += n_own
             else:
@@ -1430,7 +1450,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
                      PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
                      BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
-                     O_PTR=None, O_SB=None, O_SS=None, O_SH=None):
+                     O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1467,6 +1487,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     (a layout conversion within each warp), 1 in 4-byte ones from the accumulator's layout (no shared memory)."""
     gl.static_assert(not O_REG or (SPLIT == 2 and not PACK and not SPLIT_K and not O_SMEM and not SPLIT_KV),
                      "O from registers: two consumers, no packed tiles, split keys, O buffer or split KV")
+    gl.static_assert(not V_STAGE or (SPLIT == 2 and SKIP_MASKED and not O_SMEM and not O_REG and not BALANCE
+                                     and not PACK and not SPLIT_K and not Q_DOUBLE and not DEFER_STORE and not TRACE
+                                     and BLOCK_N == BLOCK_M // 2),
+                     "O in a V slot: two consumers with SKIP_MASKED, O in Q's tile otherwise, a slot of O's shape")
     gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
                      "the timeline build: two consumers, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
@@ -1573,10 +1597,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
             rt = rt + (O_PTR, O_SB, O_SS, O_SH)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE, O_REG)),
+                                            0, False, BALANCE, TRACE, O_REG, V_STAGE)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE, O_REG)),
+                                            0, False, BALANCE, TRACE, O_REG, V_STAGE)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
                                             BALANCE, TRACE))],
                            [4, 1], [CONSUMER_REGS, 24])
@@ -2084,7 +2108,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
-                trace=False, o_regs=False):
+                trace=False, o_regs=False, v_stage=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2102,7 +2126,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     tiles). trace (experiments: scripts/trace_timeline.py): the timeline build (attn_fwd_sm90_ws TRACE); lse must have
     trace_words(grid) words past its B x H x S_q rows. o_regs (split=2, persistent, no pack / split keys / split KV /
     q_double / defer_store; session 39): O stored from registers (attn_fwd_sm90_ws O_REG: True for 2, or 1), no O
-    buffer."""
+    buffer. v_stage (causal, two consumers with skip_masked, O in Q's tile, 64-row consumers and 64-key blocks;
+    experiments, session 39): the second consumer stages O in its last block's V slot where that block is its alone
+    (attn_fwd_sm90_ws V_STAGE)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2178,6 +2204,14 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(BALANCE=True)
     if maxnreg is not None:
         kwargs.update(maxnreg=int(maxnreg))
+    if v_stage and causal:  # (non-causal calls of a causal build's tiles: ignored, as balance is)
+        if not (split == 2 and skip_masked and not o_smem and not o_regs and not kwargs.get("BALANCE")
+                and not pack and not split_k and not q_double and not defer_store and not trace and block_n == rows):
+            raise ValueError(f"v_stage (causal calls): two consumers (split=2) with skip_masked, O in Q's tile (no O "
+                             f"buffer, o_regs, balance, pack, split_k, q_double, defer_store or trace) and block_n = "
+                             f"{rows} (a V slot of O's shape); got split={split}, "
+                             f"skip_masked={skip_masked}, block_n={block_n}, O buffer={o_smem}, o_regs={o_regs}")
+        kwargs.update(V_STAGE=True)
     if o_regs:
         kwargs.update(O_REG=2 if o_regs is True else int(o_regs), O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1),
                       O_SH=out.stride(2))
