@@ -444,6 +444,38 @@ def test_o_from_registers_only_for_non_causal_d256_calls():
     assert shipped and all(not v.causal and v.head_dim in (192, 256) for v in shipped)
 
 
+def test_v_slot_staging_for_causal_d256_calls_only():
+    """The dispatcher runs the V_STAGE build (the second consumer's O staged in its last block's V slot) for causal
+    D=256 / 192 calls on Hopper at every length and never for non-causal ones; the shipped set has it only as causal
+    variants (a non-causal launch of it would be the plain build: launch_args ignores it there)."""
+    from dhpfa.kernels import variants
+    for d in (192, 256):
+        for sk in (512, 4096, 16384):
+            assert variants.select(torch.bfloat16, d, True, False, sk, sm90=True).config.v_stage
+            assert not variants.select(torch.bfloat16, d, False, False, sk, sm90=True).config.v_stage
+    assert not variants.select(torch.bfloat16, 128, True, False, 512, sm90=True).config.v_stage
+    shipped = [v for v in variants.shipped_variants() if v.config.v_stage]
+    assert shipped and all(v.causal and v.head_dim in (192, 256) for v in shipped)
+
+
+def test_v_slot_staging_is_refused_where_it_does_not_apply():
+    """v_stage needs causal calls of two consumers with skip_masked whose O is staged in Q's tile, and key blocks of
+    the consumers' rows (a V slot of O's shape); other causal calls are refused with the arguments named, non-causal
+    ones run the plain build (no V_STAGE argument)."""
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 256, 4, 256, dtype=torch.bfloat16)
+
+    def args(causal, **tiles):
+        return sm90_fwd.launch_args(q, q, q, torch.empty_like(q), torch.empty(2, 4, 256), 0.1, causal, 0,
+                                    warp_specialized=True, split=2, persistent=True, pingpong=True, **tiles)
+    assert args(True, block_m=128, block_n=64, stages=2, v_stage=True)[2]["V_STAGE"]
+    assert "V_STAGE" not in args(False, block_m=128, block_n=64, stages=2, v_stage=True)[2]
+    with pytest.raises(ValueError, match="v_stage .*block_n=32"):
+        args(True, block_m=128, block_n=32, stages=2, v_stage=True)
+    with pytest.raises(ValueError, match="v_stage .*skip_masked=False"):
+        args(True, block_m=128, block_n=64, stages=2, skip_masked=False, v_stage=True)
+
+
 def test_timeline_build_is_refused_where_it_has_no_records():
     """The timeline build's records are those of two consumer warpgroups on whole tiles: other builds are refused with
     the arguments named, not compiled into a kernel whose stamps would mean something else."""

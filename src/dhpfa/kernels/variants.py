@@ -31,6 +31,7 @@ class TileConfig:
     pack: int = 0  # Gluon kernel, split_kv: tiles of grouped query heads in slots of `pack` rows (pack_heads)
     balance: bool = False  # Gluon kernel, split=2, causal with skip_masked: consumers exchange row halves (BALANCE)
     o_regs: bool = False  # Gluon kernel, split=2, persistent: O stored from registers in 16-byte stores (O_REG 2)
+    v_stage: bool = False  # Gluon kernel, split=2, causal with skip_masked: consumer 1's O staged in a V slot (V_STAGE)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -40,7 +41,7 @@ class TileConfig:
             (f"kv{self.split_kv}" if self.split_kv else "") + \
             ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
-            ("or" if self.o_regs else "") + \
+            ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -93,6 +94,13 @@ SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
 # rounds; docs/perf-log.md): 512 x1.05, 2K x1.05, 4K x1.03, 16K x1.01; causal calls lost (512 x0.96) and keep n64s2.
 _GLUON_N64S2_OR = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True, o_regs=True))
 SM90_GLUON_FULL = {256: _GLUON_N64S2_OR}
+# ... and for causal calls at D=256 (and 192) with the second consumer's O staged in the V slot of its last key block
+# where that block is its alone (sm90_fwd V_STAGE; on a causal diagonal tile its rows see one 64-key block more than the
+# first consumer's), so that consumer releases Q after its last QK^T rather than after O's store. Session 39 call 9 (H100,
+# 7 rounds, against n64s2 in the same rounds): causal 512 x1.005, 1K x1.049, 2K x1.016, 16K x1.011.
+_GLUON_N64S2_VS = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
+                                                 v_stage=True))
+SM90_GLUON_CAUSAL = {256: _GLUON_N64S2_VS}
 # ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T),
 # for GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K (and the short non-causal class below). Session 9 runs 7
 # and 11 (random-order A/B against n128s2, 12-15 rounds): D=128 S=512 x1.069, 1K x1.061, 2K x1.026, 4K x1.028,
@@ -118,7 +126,7 @@ SM90_GLUON_SHORT = {
     (128, False): _GLUON_N128S2_QD_DS,
     (128, True): _GLUON_N64S3,
     (256, False): _GLUON_N64S2_OR,
-    (256, True): _GLUON_N64S2,
+    (256, True): _GLUON_N64S2_VS,
 }
 # D=64 past the short-tile lengths (seq_k > SHORT_SEQ_K, causal > SHORT_SEQ_K_CAUSAL; since session 26 from shorter
 # lengths, below): the Gluon kernel
@@ -410,7 +418,7 @@ def _add_padded(table):
                 table.setdefault((padded,) + key[1:] if isinstance(key, tuple) else padded, table[key])
 
 
-for _table in (SM90_GLUON, SM90_GLUON_FULL, SM90_GLUON_QD, SM90_GLUON_SHORT, SM90_FEW_PROGRAMS, SM90_FEW_PROGRAMS_MID,
+for _table in (SM90_GLUON, SM90_GLUON_FULL, SM90_GLUON_CAUSAL, SM90_GLUON_QD, SM90_GLUON_SHORT, SM90_FEW_PROGRAMS, SM90_FEW_PROGRAMS_MID,
                SM90_FEW_PROGRAMS_LONG, SM90_FEW_PROGRAMS_CAUSAL_2X, SM90_TUNE_EXTRA):
     _add_padded(_table)
 del _table
@@ -585,11 +593,12 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
     kernels only on sm_90. causal=False leaves out tiles that only causal calls run (TileConfig.unpaired). packed: also
     the packed grouped-query builds (TileConfig.pack), which run only calls of at most PACK_MAX_QUERIES queries
     (packed_variant): not the autotuner's, which times 16K-token shapes. causal=True leaves out tiles that only
-    non-causal calls run (TileConfig.o_regs)."""
+    non-causal calls run (TileConfig.o_regs), causal=False those that only causal calls run (TileConfig.v_stage)."""
     out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
     if sm90:
         out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
         out += [SM90_GLUON_FULL[head_dim]] if head_dim in SM90_GLUON_FULL else []
+        out += [SM90_GLUON_CAUSAL[head_dim]] if head_dim in SM90_GLUON_CAUSAL else []
         out += [SM90_GLUON_QD[head_dim]] if head_dim in SM90_GLUON_QD else []
         out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
@@ -604,7 +613,7 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
             out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
             out += [SM90_PACKED_PP[(head_dim, c)] for c in (False, True)]
     if causal is False:
-        out = [(kernel, config) for kernel, config in out if not config.unpaired]
+        out = [(kernel, config) for kernel, config in out if not config.unpaired and not config.v_stage]
     if causal is True:
         out = [(kernel, config) for kernel, config in out if not config.o_regs]
     return list(dict.fromkeys(out))
@@ -844,6 +853,8 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
         kernel, config = SM90_GLUON_QD[head_dim]
     elif sm90 and not causal and head_dim in SM90_GLUON_FULL and seq_k > GLUON_SHORT_SEQ_K:
         kernel, config = SM90_GLUON_FULL[head_dim]
+    elif sm90 and causal and head_dim in SM90_GLUON_CAUSAL and seq_k > GLUON_SHORT_SEQ_K:
+        kernel, config = SM90_GLUON_CAUSAL[head_dim]
     elif sm90 and head_dim in SM90_GLUON and seq_k > GLUON_SHORT_SEQ_K:
         kernel, config = SM90_GLUON[head_dim]
     elif sm90 and (head_dim, causal) in SM90_GLUON_SHORT:
