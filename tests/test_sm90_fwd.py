@@ -393,7 +393,7 @@ print(json.dumps(out))
 
 
 def test_o_from_registers_in_16_byte_stores():
-    """The D=256 non-causal build with O stored from registers (O_REG 2; variants SM90_GLUON_FULL) has no TMA store and
+    """The D=256 non-causal build with O stored from registers (O_REG 2; variants SM90_GLUON_BY_CAUSAL) has no TMA store and
     stores O in 16-byte stores, 16 per thread of each consumer (64 rows x 256 columns x 2 bytes / 128 threads / 16
     bytes), never 2-byte ones; the causal D=256 build keeps the TMA store of O staged in Q's tile."""
     r = _offline(O_REGS_BUILD)

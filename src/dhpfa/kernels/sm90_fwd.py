@@ -903,6 +903,10 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:
         offs_m = _pack_rows(offs_m + ROW0, SEQ_Q, pk, PACK, TILE_M // PACK)[1]
+    if V_STAGE:  # this tile's last own block is this consumer's alone: O goes to its V slot
+        stage_v = n_own > n_first
+    else:
+        stage_v = None
     q_tile = q_smem.reshape([BLOCK_M, HEAD_DIM])
     if tr is not None:  # TRACE: the tile's record (trace_timeline.py)
         _stamp(tr, 0)
@@ -915,7 +919,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM or O_REG, 0, j_base,
                                   PV_OVERLAP, not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr,
-                                  CAUSAL and not PACK, V_STAGE, n_own > n_first if V_STAGE else None)
+                                  CAUSAL and not PACK, V_STAGE, stage_v)
     if tr is not None:
         _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
@@ -929,7 +933,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     if tr is not None:  # the skipped blocks released
         _stamp(tr, TRACE_SKIP_WORD)
     if V_STAGE:
-        if n_own > n_first:  # O in the V slot of this consumer's last block (its alone), then the slot released
+        if stage_v:  # O in the V slot of this consumer's last block (its alone), then the slot released
             cl = c + n_own - 1
             _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, v_ring.index(cl % STAGES), BLOCK_M,
                       HEAD_DIM, o_layout)

@@ -91,16 +91,16 @@ SM90_GLUON = {128: _GLUON_N128S2, 256: _GLUON_N64S2}
 # ... and for non-causal calls at D=256 (and 192) with O stored from the consumers' registers (sm90_fwd O_REG 2), so the
 # next tile's Q loads once this tile's last QK^T has completed instead of after O's store has read it from Q's tile
 # (no room for an O buffer beside two 64-key stages at D=256). Session 39 (H100, ab_sm90.py, against n64s2 in the same
-# rounds; docs/perf-log.md): 512 x1.05, 2K x1.05, 4K x1.03, 16K x1.01; causal calls lost (512 x0.96) and keep n64s2.
+# rounds; docs/perf-log.md): 512 x1.05, 2K x1.05, 4K x1.03, 16K x1.01; causal calls lost (512 x0.96): V_STAGE below.
 _GLUON_N64S2_OR = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True, o_regs=True))
-SM90_GLUON_FULL = {256: _GLUON_N64S2_OR}
 # ... and for causal calls at D=256 (and 192) with the second consumer's O staged in the V slot of its last key block
-# where that block is its alone (sm90_fwd V_STAGE; on a causal diagonal tile its rows see one 64-key block more than the
-# first consumer's), so that consumer releases Q after its last QK^T rather than after O's store. Session 39 call 9 (H100,
-# 7 rounds, against n64s2 in the same rounds): causal 512 x1.005, 1K x1.049, 2K x1.016, 16K x1.011.
+# where that block is its alone (sm90_fwd V_STAGE; on a causal diagonal tile its rows see one 64-key block more than
+# the first consumer's), so that consumer releases Q after its last QK^T rather than after O's store. Session 39 call 9
+# (H100, 7 rounds, against n64s2 in the same rounds): causal 512 x1.005, 1K x1.049, 2K x1.016, 16K x1.011.
 _GLUON_N64S2_VS = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
                                                  v_stage=True))
-SM90_GLUON_CAUSAL = {256: _GLUON_N64S2_VS}
+# seq_k > GLUON_SHORT_SEQ_K, where these take SM90_GLUON's place: (head dim, causal) -> build
+SM90_GLUON_BY_CAUSAL = {(256, False): _GLUON_N64S2_OR, (256, True): _GLUON_N64S2_VS}
 # ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T),
 # for GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K (and the short non-causal class below). Session 9 runs 7
 # and 11 (random-order A/B against n128s2, 12-15 rounds): D=128 S=512 x1.069, 1K x1.061, 2K x1.026, 4K x1.028,
@@ -418,8 +418,8 @@ def _add_padded(table):
                 table.setdefault((padded,) + key[1:] if isinstance(key, tuple) else padded, table[key])
 
 
-for _table in (SM90_GLUON, SM90_GLUON_FULL, SM90_GLUON_CAUSAL, SM90_GLUON_QD, SM90_GLUON_SHORT, SM90_FEW_PROGRAMS, SM90_FEW_PROGRAMS_MID,
-               SM90_FEW_PROGRAMS_LONG, SM90_FEW_PROGRAMS_CAUSAL_2X, SM90_TUNE_EXTRA):
+for _table in (SM90_GLUON, SM90_GLUON_BY_CAUSAL, SM90_GLUON_QD, SM90_GLUON_SHORT, SM90_FEW_PROGRAMS,
+               SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, SM90_FEW_PROGRAMS_CAUSAL_2X, SM90_TUNE_EXTRA):
     _add_padded(_table)
 del _table
 
@@ -597,8 +597,7 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
     out = [SM90_DEFAULTS[head_dim], SM90_SHORT[head_dim]]
     if sm90:
         out += [SM90_GLUON[head_dim]] if head_dim in SM90_GLUON else []
-        out += [SM90_GLUON_FULL[head_dim]] if head_dim in SM90_GLUON_FULL else []
-        out += [SM90_GLUON_CAUSAL[head_dim]] if head_dim in SM90_GLUON_CAUSAL else []
+        out += [SM90_GLUON_BY_CAUSAL[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_BY_CAUSAL]
         out += [SM90_GLUON_QD[head_dim]] if head_dim in SM90_GLUON_QD else []
         out += [SM90_GLUON_SHORT[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_GLUON_SHORT]
         out += [SM90_GLUON_LONG[head_dim]] if head_dim in SM90_GLUON_LONG else []
@@ -851,10 +850,8 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
         kernel, config = INTERPRETER_DEFAULT
     elif sm90 and head_dim in SM90_GLUON_QD and GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K:
         kernel, config = SM90_GLUON_QD[head_dim]
-    elif sm90 and not causal and head_dim in SM90_GLUON_FULL and seq_k > GLUON_SHORT_SEQ_K:
-        kernel, config = SM90_GLUON_FULL[head_dim]
-    elif sm90 and causal and head_dim in SM90_GLUON_CAUSAL and seq_k > GLUON_SHORT_SEQ_K:
-        kernel, config = SM90_GLUON_CAUSAL[head_dim]
+    elif sm90 and (head_dim, causal) in SM90_GLUON_BY_CAUSAL and seq_k > GLUON_SHORT_SEQ_K:
+        kernel, config = SM90_GLUON_BY_CAUSAL[(head_dim, causal)]
     elif sm90 and head_dim in SM90_GLUON and seq_k > GLUON_SHORT_SEQ_K:
         kernel, config = SM90_GLUON[head_dim]
     elif sm90 and (head_dim, causal) in SM90_GLUON_SHORT:
