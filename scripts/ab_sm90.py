@@ -143,6 +143,8 @@ _config("n64s2_or", (256,), dict(CONFIGS["n64s2"][1], o_regs=True))
 # ... and causal D=256 with the second consumer's O staged in its last block's V slot where that block is its alone
 # (sm90_fwd V_STAGE), so Q is not held by that consumer's O store
 _config("n64s2_vs", (256,), dict(CONFIGS["n64s2"][1], v_stage=True), p7=True)
+# session 40: n64s2_vsor (consumer 0's O from registers, consumer 1's in its V slot) measured x0.988 at causal 512:
+# docs/experiments/session40_vsor.diff
 _config("n64s2_d192", (192,), CONFIGS["n64s2"][1])  # D=192 runs the D=256 builds (sm90_fwd.kernel_head_dim)
 _config("n64s2_or_d192", (192,), dict(CONFIGS["n64s2"][1], o_regs=True))
 _config("n32s4_bal_or", (256,), dict(block_m=128, block_n=32, stages=4, balance=True, o_regs=True, **PP))

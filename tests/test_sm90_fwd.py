@@ -470,6 +470,10 @@ def test_v_slot_staging_is_refused_where_it_does_not_apply():
                                     warp_specialized=True, split=2, persistent=True, pingpong=True, **tiles)
     assert args(True, block_m=128, block_n=64, stages=2, v_stage=True)[2]["V_STAGE"]
     assert "V_STAGE" not in args(False, block_m=128, block_n=64, stages=2, v_stage=True)[2]
+    traced = args(True, block_m=128, block_n=64, stages=2, v_stage=True, trace=True)[2]  # its timeline (session 40)
+    assert traced["V_STAGE"] and traced["TRACE"]
+    with pytest.raises(ValueError, match="v_stage .*o_regs=True"):
+        args(True, block_m=128, block_n=64, stages=2, v_stage=True, o_regs=True)
     with pytest.raises(ValueError, match="v_stage .*block_n=32"):
         args(True, block_m=128, block_n=32, stages=2, v_stage=True)
     with pytest.raises(ValueError, match="v_stage .*skip_masked=False"):

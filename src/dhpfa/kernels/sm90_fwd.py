@@ -1492,7 +1492,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(not O_REG or (SPLIT == 2 and not PACK and not SPLIT_K and not O_SMEM and not SPLIT_KV),
                      "O from registers: two consumers, no packed tiles, split keys, O buffer or split KV")
     gl.static_assert(not V_STAGE or (SPLIT == 2 and SKIP_MASKED and not O_SMEM and not O_REG and not BALANCE
-                                     and not PACK and not SPLIT_K and not Q_DOUBLE and not DEFER_STORE and not TRACE
+                                     and not PACK and not SPLIT_K and not Q_DOUBLE and not DEFER_STORE
                                      and BLOCK_N == BLOCK_M // 2),
                      "O in a V slot: two consumers with SKIP_MASKED, O in Q's tile otherwise, a slot of O's shape")
     gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
@@ -2210,9 +2210,9 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         kwargs.update(maxnreg=int(maxnreg))
     if v_stage and causal:  # (non-causal calls of a causal build's tiles: ignored, as balance is)
         if not (split == 2 and skip_masked and not o_smem and not o_regs and not kwargs.get("BALANCE")
-                and not pack and not split_k and not q_double and not defer_store and not trace and block_n == rows):
+                and not pack and not split_k and not q_double and not defer_store and block_n == rows):
             raise ValueError(f"v_stage (causal calls): two consumers (split=2) with skip_masked, O in Q's tile (no O "
-                             f"buffer, o_regs, balance, pack, split_k, q_double, defer_store or trace) and block_n = "
+                             f"buffer, o_regs, balance, pack, split_k, q_double or defer_store) and block_n = "
                              f"{rows} (a V slot of O's shape); got split={split}, "
                              f"skip_masked={skip_masked}, block_n={block_n}, O buffer={o_smem}, o_regs={o_regs}")
         kwargs.update(V_STAGE=True)
