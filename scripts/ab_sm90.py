@@ -145,6 +145,11 @@ _config("n64s2_or", (256,), dict(CONFIGS["n64s2"][1], o_regs=True))
 _config("n64s2_vs", (256,), dict(CONFIGS["n64s2"][1], v_stage=True), p7=True)
 # session 40: n64s2_vsor (consumer 0's O from registers, consumer 1's in its V slot) measured x0.988 at causal 512:
 # docs/experiments/session40_vsor.diff
+# session 40: ... and consumer 0's O in a buffer of its own (32 KB beside Q and two 64-key stages at D=256), stored
+# as with defer_store, so Q is released after both consumers' last QK^T with TMA stores on both sides
+_config("n64s2_vsoh", (256,), dict(CONFIGS["n64s2"][1], v_stage=True, o_half=True), p7=True)
+_config("n64s2_vs_d192", (192,), dict(CONFIGS["n64s2"][1], v_stage=True))
+_config("n64s2_vsoh_d192", (192,), dict(CONFIGS["n64s2"][1], v_stage=True, o_half=True))
 _config("n64s2_d192", (192,), CONFIGS["n64s2"][1])  # D=192 runs the D=256 builds (sm90_fwd.kernel_head_dim)
 _config("n64s2_or_d192", (192,), dict(CONFIGS["n64s2"][1], o_regs=True))
 _config("n32s4_bal_or", (256,), dict(block_m=128, block_n=32, stages=4, balance=True, o_regs=True, **PP))

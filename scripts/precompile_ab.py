@@ -3,7 +3,8 @@ so that ab_sm90's correctness pass and timing do not compile them one by one: ev
 (or --dims), causal and not, bf16 and fp16. The shape arguments are not specialised, so small tensors give the binary
 every call launches.
 
-    PYTHONPATH=src:scripts python3 scripts/precompile_ab.py --configs ind_n64s2,ind_n64s2_p7 [--dims 128] [--jobs 16]
+    PYTHONPATH=src:scripts python3 scripts/precompile_ab.py --configs ind_n64s2,ind_n64s2_p7 [--dims 128] [--jobs 16] \
+        [--modules sm90_fwd,_ab_x]   (copies beside sm90_fwd, as ab_sm90.py --module NAME=src/dhpfa/kernels/_ab_x.py)
 """
 import argparse
 import multiprocessing as mp
@@ -11,10 +12,11 @@ import time
 
 
 def _work(job):
+    import importlib
     import torch
     from ab_sm90 import CONFIGS
-    from dhpfa.kernels import sm90_fwd
-    name, d, causal, dt = job
+    name, d, causal, dt, module = job
+    sm90_fwd = importlib.import_module(f"dhpfa.kernels.{module}")
     tiles = dict(CONFIGS[name][1])
     warp_specialized = tiles.pop("warp_specialized", False)
     dtype = getattr(torch, dt)
@@ -31,11 +33,12 @@ def main():
     ap.add_argument("--configs", required=True)
     ap.add_argument("--dims", default="")
     ap.add_argument("--jobs", type=int, default=16)
+    ap.add_argument("--modules", default="sm90_fwd", help="kernel modules in dhpfa.kernels (copies of sm90_fwd)")
     args = ap.parse_args()
     from ab_sm90 import CONFIGS
     dims = {int(x) for x in args.dims.split(",") if x}
-    jobs = [(n, d, c, dt) for n in args.configs.split(",") if n for d in CONFIGS[n][0] if not dims or d in dims
-            for c in (False, True) for dt in ("bfloat16", "float16")]
+    jobs = [(n, d, c, dt, m) for n in args.configs.split(",") if n for d in CONFIGS[n][0] if not dims or d in dims
+            for c in (False, True) for dt in ("bfloat16", "float16") for m in args.modules.split(",") if m]
     t0 = time.time()
     with mp.get_context("spawn").Pool(args.jobs) as pool:
         n = sum(pool.map(_work, jobs, chunksize=1))

@@ -472,6 +472,11 @@ def test_v_slot_staging_is_refused_where_it_does_not_apply():
     assert "V_STAGE" not in args(False, block_m=128, block_n=64, stages=2, v_stage=True)[2]
     traced = args(True, block_m=128, block_n=64, stages=2, v_stage=True, trace=True)[2]  # its timeline (session 40)
     assert traced["V_STAGE"] and traced["TRACE"]
+    half = args(True, block_m=128, block_n=64, stages=2, v_stage=True, o_half=True)[2]  # consumer 0's O buffer
+    assert half["V_STAGE"] and half["O_HALF"]
+    assert "O_HALF" not in args(False, block_m=128, block_n=64, stages=2, v_stage=True, o_half=True)[2]
+    with pytest.raises(ValueError, match="o_half: shared memory"):  # beside three stages it does not fit
+        args(True, block_m=128, block_n=64, stages=3, v_stage=True, o_half=True)
     with pytest.raises(ValueError, match="v_stage .*o_regs=True"):
         args(True, block_m=128, block_n=64, stages=2, v_stage=True, o_regs=True)
     with pytest.raises(ValueError, match="v_stage .*block_n=32"):

@@ -69,7 +69,8 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
                                     pingpong=c.pingpong, persistent=c.persistent, split_k=c.split_k,
                                     q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv,
                                     pv_overlap=c.pv_overlap, paired=not c.unpaired, pack=c.pack,
-                                    balance=c.balance, o_regs=c.o_regs, v_stage=c.v_stage)
+                                    balance=c.balance, o_regs=c.o_regs, v_stage=c.v_stage,
+                                    o_half=c.o_half)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 

@@ -1292,7 +1292,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  SKIP: gl.constexpr, merge=None, SPLIT_K: gl.constexpr = False, Q_DOUBLE: gl.constexpr = False,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
                  KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False,
-                 TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0, V_STAGE: gl.constexpr = False):
+                 TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0, V_STAGE: gl.constexpr = False,
+                 O_HALF: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1312,7 +1313,9 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     than consumer 0's, of 9-10 at 512 queries). The turns stay matched: on every tile both take n_first + 1 (n_first
     is the lower half's count whichever consumer has it). Public: the tile's index in its unit. O_REG: O is stored
     from registers through rt[18:22] (attn_fwd_sm90_ws O_REG: 1 or 2). V_STAGE: consumer 1 stages O in its last block's
-    V slot where that block is its alone (_consume_tile)."""
+    V slot where that block is its alone (_consume_tile). O_HALF (with V_STAGE; session 40): consumer 0's O goes to the
+    one buffer of its own that rt's o_smem then is, stored as with DEFER_STORE (waited for before its next write), so
+    consumer 0 releases Q after its last QK^T too."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt[:18]
     if O_REG:
@@ -1327,7 +1330,14 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     LAST: gl.constexpr = W == SPLIT - 1
     q_all = q_smem  # Q_DOUBLE: tile i's Q is buffer i % 2's
     q_smem = q_smem.index(0 if SPLIT_K else W)
-    o_smem = o_smem.index(0 if SPLIT_K else W)
+    if O_HALF:  # (V_STAGE) consumer 0: O in its buffer, stored as with DEFER_STORE; consumer 1: as V_STAGE says
+        if W == 0:
+            o_smem = o_smem.index(0)
+        else:
+            o_smem = q_smem
+    else:
+        o_smem = o_smem.index(0 if SPLIT_K else W)
+    O_OWN: gl.constexpr = O_HALF and W == 0
     if LAST:  # the last warpgroup of the rotation lets warpgroup 0 issue first
         _pass_turn(TURN_OTHER, PINGPONG)
     c = 0
@@ -1364,7 +1374,8 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                 _consume_tile(o_desc, LSE, q_i, o_smem, k_ring, v_ring, q_bar_i, q_empty_i, ready_k, ready_v,
                               empty_k, empty_v, TURN_ME, TURN_OTHER, q_fill, c, bh // H, bh % H, bh, m_rows, n,
                               qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                              num_warps, PINGPONG, O_SMEM, n_own, n_first, SKIP, DEFER_STORE, PV_OVERLAP, PACK, pk,
+                              num_warps, PINGPONG, O_SMEM or O_OWN, n_own, n_first, SKIP, DEFER_STORE or O_OWN,
+                              PV_OVERLAP, PACK, pk,
                               ROW0, TILE_M, merge, LM,
                               tr=_trace_record(LSE, BH, SEQ_Q, W, i) if TRACE else None, o_ptrs=o_ptrs,
                               O_WIDE=O_REG == 2, V_STAGE=V_STAGE and W == 1)
@@ -1378,7 +1389,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     if SPLIT_K and W == 1:  # ... and consumer 1 takes consumer 0's last "hand-over read"
         if i > 0:
             _named_barrier(_BAR_SYNC_14)
-    if DEFER_STORE:  # the last tile's O store has read the buffer before the CTA ends
+    if DEFER_STORE or O_OWN:  # the last tile's O store has read the buffer before the CTA ends
         tma.store_wait(pendings=0)
 
 
@@ -1454,7 +1465,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      NONCE=None, SPLIT_KV: gl.constexpr = 0, PV_OVERLAP: gl.constexpr = False,
                      PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
                      BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
-                     O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False):
+                     O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False,
+                     O_HALF: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1488,13 +1500,16 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     consumers, not PACK / SPLIT_K / O_SMEM; session 39): O is stored from the consumers' registers through O_PTR and its
     batch / row / head strides O_SB, O_SS, O_SH (elements) instead of staged in Q's tile, so the next tile's Q loads
     once this tile's last QK^T has completed (_epilogue): O_REG = 2 in 16-byte stores through a little shared memory
-    (a layout conversion within each warp), 1 in 4-byte ones from the accumulator's layout (no shared memory)."""
+    (a layout conversion within each warp), 1 in 4-byte ones from the accumulator's layout (no shared memory).
+    O_HALF (with V_STAGE; session 40): consumer 0's O in a buffer of its own (one consumer's rows: 32 KB at D=256 fits
+    beside Q and two 64-key stages), so Q is released once both consumers' last QK^T have completed."""
     gl.static_assert(not O_REG or (SPLIT == 2 and not PACK and not SPLIT_K and not O_SMEM and not SPLIT_KV),
                      "O from registers: two consumers, no packed tiles, split keys, O buffer or split KV")
     gl.static_assert(not V_STAGE or (SPLIT == 2 and SKIP_MASKED and not O_SMEM and not O_REG and not BALANCE
                                      and not PACK and not SPLIT_K and not Q_DOUBLE and not DEFER_STORE
                                      and BLOCK_N == BLOCK_M // 2),
                      "O in a V slot: two consumers with SKIP_MASKED, O in Q's tile otherwise, a slot of O's shape")
+    gl.static_assert(not O_HALF or V_STAGE, "consumer 0's O buffer: with V_STAGE")
     gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
                      "the timeline build: two consumers, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
@@ -1517,6 +1532,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     q_smem = gl.allocate_shared_memory(dtype, [(2 if Q_DOUBLE else 1) * Q_BUFS, 1, ROWS, 1, HEAD_DIM], q_desc.layout)
     if O_SMEM:
         o_smem = gl.allocate_shared_memory(dtype, [Q_BUFS, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
+    elif O_HALF:  # (V_STAGE) consumer 0's O in a buffer of its own
+        o_smem = gl.allocate_shared_memory(dtype, [1, 1, ROWS, 1, HEAD_DIM], o_desc.layout)
     else:
         o_smem = q_smem
     RING: gl.constexpr = 2 * STAGES if SPLIT_K else STAGES  # split keys: a sub-ring per consumer
@@ -1601,10 +1618,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
             rt = rt + (O_PTR, O_SB, O_SS, O_SH)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE, O_REG, V_STAGE)),
+                                            0, False, BALANCE, TRACE, O_REG, V_STAGE, O_HALF)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE, O_REG, V_STAGE)),
+                                            0, False, BALANCE, TRACE, O_REG, V_STAGE, O_HALF)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
                                             BALANCE, TRACE))],
                            [4, 1], [CONSUMER_REGS, 24])
@@ -2112,7 +2129,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
-                trace=False, o_regs=False, v_stage=False):
+                trace=False, o_regs=False, v_stage=False, o_half=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2132,7 +2149,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     q_double / defer_store; session 39): O stored from registers (attn_fwd_sm90_ws O_REG: True for 2, or 1), no O
     buffer. v_stage (causal, two consumers with skip_masked, O in Q's tile, 64-row consumers and 64-key blocks;
     experiments, session 39): the second consumer stages O in its last block's V slot where that block is its alone
-    (attn_fwd_sm90_ws V_STAGE)."""
+    (attn_fwd_sm90_ws V_STAGE). o_half (with v_stage; session 40): the first consumer's O in a buffer of its own
+    (attn_fwd_sm90_ws O_HALF); ignored with v_stage by non-causal calls."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2216,6 +2234,12 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                              f"{rows} (a V slot of O's shape); got split={split}, "
                              f"skip_masked={skip_masked}, block_n={block_n}, O buffer={o_smem}, o_regs={o_regs}")
         kwargs.update(V_STAGE=True)
+        if o_half:  # consumer 0's O in a buffer of its own (session 40)
+            if ws_smem_bytes(block_m, block_n, head_dim, stages, False) + rows * head_dim * q.element_size() \
+                    > SMEM_LIMIT:
+                raise ValueError(f"o_half: shared memory for a {rows} x {head_dim} O buffer beside block_m={block_m}, "
+                                 f"block_n={block_n}, stages={stages}")
+            kwargs.update(O_HALF=True)
     if o_regs:
         kwargs.update(O_REG=2 if o_regs is True else int(o_regs), O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1),
                       O_SH=out.stride(2))
