@@ -18,6 +18,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--config", default="n64s3")
     ap.add_argument("--shape", default="32,16,512,128,c", help="B,H,S,D[,c]: (B, H, S, D) bf16, c: causal")
+    ap.add_argument("--module", default="sm90_fwd", help="kernel module in dhpfa.kernels (a copy beside sm90_fwd)")
     a = ap.parse_args()
     f = a.shape.split(",")
     causal = f[-1] == "c"
@@ -28,7 +29,8 @@ def main():
         def fn(q, k, v, causal):
             return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal)
     else:
-        from dhpfa.kernels import sm90_fwd
+        import importlib
+        sm90_fwd = importlib.import_module(f"dhpfa.kernels.{a.module}")
         tiles = CONFIGS[a.config][1]
         fn = gluon_fn(tiles, launch=launcher(sm90_fwd, tiles))
     in_attn_range(fn, q, k, v, causal)

@@ -477,6 +477,11 @@ def test_v_slot_staging_is_refused_where_it_does_not_apply():
     assert "O_HALF" not in args(False, block_m=128, block_n=64, stages=2, v_stage=True, o_half=True)[2]
     with pytest.raises(ValueError, match="o_half: shared memory"):  # beside three stages it does not fit
         args(True, block_m=128, block_n=64, stages=3, v_stage=True, o_half=True)
+    light = args(True, block_m=128, block_n=64, stages=2, v_stage=True, o_half=True, light_first=True)[2]
+    assert light["LIGHT_FIRST"] and "LIGHT_FIRST" not in args(False, block_m=128, block_n=64, stages=2,
+                                                             light_first=True)[2]
+    with pytest.raises(ValueError, match="light_first: .*balance=True"):  # BALANCE's halves follow the tile order
+        args(True, block_m=128, block_n=64, stages=2, balance=True, light_first=True)
     with pytest.raises(ValueError, match="v_stage .*o_regs=True"):
         args(True, block_m=128, block_n=64, stages=2, v_stage=True, o_regs=True)
     with pytest.raises(ValueError, match="v_stage .*block_n=32"):

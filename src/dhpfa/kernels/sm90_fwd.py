@@ -377,15 +377,20 @@ def _unit_count(SEQ_Q, BH, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr):
 
 
 @gluon.jit
-def _unit_tiles(u, SEQ_Q, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr):
+def _unit_tiles(u, SEQ_Q, BLOCK_M: gl.constexpr, CAUSAL: gl.constexpr, LIGHT_FIRST: gl.constexpr = False):
     """(bh, tiles in unit u, its first tile's row block, step to the second). Units are head-major, so
     programs running side by side read the same head's K/V (L2 reuse). Causal: tile num_m - 1 - k (heavy)
-    then tile k; the middle unit of an odd num_m has one tile. All public: shapes and the unit index."""
+    then tile k; the middle unit of an odd num_m has one tile. LIGHT_FIRST (session 40): tile k first, then
+    tile num_m - 1 - k, whose key blocks start with the light tile's, so it reads those again from L2 right after
+    (heavy first, the light tile read them a whole tile later, from DRAM where L2 had evicted them). All public:
+    shapes and the unit index."""
     num_m = (SEQ_Q + BLOCK_M - 1) // BLOCK_M
     if CAUSAL:
         half = (num_m + 1) // 2
         k = u % half
         n_tiles = 2 - ((num_m % 2 == 1) & (k == half - 1)).to(gl.int32)
+        if LIGHT_FIRST:
+            return u // half, n_tiles, k, num_m - 1 - 2 * k
         return u // half, n_tiles, num_m - 1 - k, 2 * k + 1 - num_m
     else:
         return u // num_m, 1, u % num_m, 0
@@ -441,7 +446,7 @@ def _load_q(q_desc, q_smem, bar, first, bh, m0, H, SPLIT: gl.constexpr, pred, PA
 def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                  SPLIT: gl.constexpr, CAUSAL: gl.constexpr, SPLIT_K: gl.constexpr = False,
                  Q_DOUBLE: gl.constexpr = False, PAIRED: gl.constexpr = True, PACK: gl.constexpr = 0,
-                 BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False):
+                 BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False):
     """One warp: for each tile of this program, Q (SPLIT row pieces, one per consumer) once the consumers
     have released the previous Q, then its K/V blocks into the ring as slots come free. The ring position
     runs on across tiles. K and V slots have ready/empty barriers of their own (ready_k, empty_k, ...).
@@ -464,10 +469,10 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
         c_1 = 0  # consumer 1's sub-ring position (c is consumer 0's)
     i = 0  # tiles done by this program
     if Q_DOUBLE:  # the first tile's Q, into buffer 0 (fresh: no release to wait for)
-        bh0, _n0, mb0, _s0 = _unit_tiles(gl.program_id(0), SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
+        bh0, _n0, mb0, _s0 = _unit_tiles(gl.program_id(0), SEQ_Q, BLOCK_M, CAUSAL and PAIRED, LIGHT_FIRST)
         _load_q(q_desc, q_smem, q_bar.index(0), 0, bh0, mb0 * BLOCK_M, H, SPLIT, True)
     for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL and PAIRED), gl.num_programs(0)):
-        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, BLOCK_M, CAUSAL and PAIRED, LIGHT_FIRST)
         b = bh // H
         h_kv = (bh % H) // (H // H_KV)
         for t in range(n_tiles):
@@ -478,7 +483,7 @@ def _ws_producer(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.co
                 last_t = t + 1 >= n_tiles
                 u_next = gl.where(last_t, u + gl.num_programs(0), u)
                 has_next = u_next < _unit_count(SEQ_Q, BH, BLOCK_M, CAUSAL and PAIRED)
-                bh_u, _n_u, mb_u, _s_u = _unit_tiles(u_next, SEQ_Q, BLOCK_M, CAUSAL and PAIRED)
+                bh_u, _n_u, mb_u, _s_u = _unit_tiles(u_next, SEQ_Q, BLOCK_M, CAUSAL and PAIRED, LIGHT_FIRST)
                 bh_next = gl.where(last_t, bh_u, bh)
                 m0_next = gl.where(last_t, mb_u * BLOCK_M, m0 + step * BLOCK_M)
                 swap_next = gl.where(last_t, 0, t + 1) if BALANCE else 0
@@ -1293,7 +1298,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
                  DEFER_STORE: gl.constexpr = False, PV_OVERLAP: gl.constexpr = False, PAIRED: gl.constexpr = True,
                  KV_HEADS=None, PACK: gl.constexpr = 0, LM: gl.constexpr = False, BALANCE: gl.constexpr = False,
                  TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0, V_STAGE: gl.constexpr = False,
-                 O_HALF: gl.constexpr = False):
+                 O_HALF: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False):
     """Consumer W of SPLIT: rows W * BLOCK_M .. (W + 1) * BLOCK_M of each SPLIT * BLOCK_M-row tile of this
     program's static schedule (the producer's: same units, same block counts, so ring positions and turns
     agree), in its own Q (and O) buffer. Turns: consumer W waits on named barrier 16 - SPLIT + W and signals
@@ -1343,7 +1348,7 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
     c = 0
     i = 0
     for u in range(gl.program_id(0), _unit_count(SEQ_Q, BH, TILE_M, CAUSAL and PAIRED), gl.num_programs(0)):
-        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, TILE_M, CAUSAL and PAIRED)
+        bh, n_tiles, mb, step = _unit_tiles(u, SEQ_Q, TILE_M, CAUSAL and PAIRED, LIGHT_FIRST)
         for t in range(n_tiles):
             m0 = (mb + t * step) * TILE_M
             n = _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, TILE_M, BLOCK_N, CAUSAL)
@@ -1466,7 +1471,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
                      BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
                      O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False,
-                     O_HALF: gl.constexpr = False):
+                     O_HALF: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1502,7 +1507,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     once this tile's last QK^T has completed (_epilogue): O_REG = 2 in 16-byte stores through a little shared memory
     (a layout conversion within each warp), 1 in 4-byte ones from the accumulator's layout (no shared memory).
     O_HALF (with V_STAGE; session 40): consumer 0's O in a buffer of its own (one consumer's rows: 32 KB at D=256 fits
-    beside Q and two 64-key stages), so Q is released once both consumers' last QK^T have completed."""
+    beside Q and two 64-key stages), so Q is released once both consumers' last QK^T have completed. LIGHT_FIRST (causal,
+    paired units, not BALANCE; session 40): each unit's light tile runs first (_unit_tiles)."""
     gl.static_assert(not O_REG or (SPLIT == 2 and not PACK and not SPLIT_K and not O_SMEM and not SPLIT_KV),
                      "O from registers: two consumers, no packed tiles, split keys, O buffer or split KV")
     gl.static_assert(not V_STAGE or (SPLIT == 2 and SKIP_MASKED and not O_SMEM and not O_REG and not BALANCE
@@ -1510,6 +1516,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                      and BLOCK_N == BLOCK_M // 2),
                      "O in a V slot: two consumers with SKIP_MASKED, O in Q's tile otherwise, a slot of O's shape")
     gl.static_assert(not O_HALF or V_STAGE, "consumer 0's O buffer: with V_STAGE")
+    gl.static_assert(not LIGHT_FIRST or (SPLIT == 2 and not BALANCE), "light tile first: two consumers, not BALANCE")
     gl.static_assert(not TRACE or (SPLIT == 2 and not SPLIT_K and not PACK and not SPLIT_KV),
                      "the timeline build: two consumers, no split keys or packed tiles")
     gl.static_assert(not BALANCE or (SPLIT == 2 and CAUSAL and SKIP_MASKED and PAIRED and not SPLIT_K and not PACK
@@ -1618,12 +1625,12 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
             rt = rt + (O_PTR, O_SB, O_SS, O_SH)
         gl.warp_specialize([(_ws_consumer, (rt, 0, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE, O_REG, V_STAGE, O_HALF)),
+                                            0, False, BALANCE, TRACE, O_REG, V_STAGE, O_HALF, LIGHT_FIRST)),
                             (_ws_consumer, (rt, 1, 2, ROWS, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, 4, PINGPONG, O_SMEM,
                                             SKIP_MASKED, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP, True, None,
-                                            0, False, BALANCE, TRACE, O_REG, V_STAGE, O_HALF)),
+                                            0, False, BALANCE, TRACE, O_REG, V_STAGE, O_HALF, LIGHT_FIRST)),
                             (_ws_producer, (prt, BLOCK_M, BLOCK_N, STAGES, SPLIT, CAUSAL, False, Q_DOUBLE, True, 0,
-                                            BALANCE, TRACE))],
+                                            BALANCE, TRACE, LIGHT_FIRST))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE)  # PACK: the blocks' groups (_pack_block)
@@ -2129,7 +2136,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
-                trace=False, o_regs=False, v_stage=False, o_half=False):
+                trace=False, o_regs=False, v_stage=False, o_half=False, light_first=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2150,7 +2157,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     buffer. v_stage (causal, two consumers with skip_masked, O in Q's tile, 64-row consumers and 64-key blocks;
     experiments, session 39): the second consumer stages O in its last block's V slot where that block is its alone
     (attn_fwd_sm90_ws V_STAGE). o_half (with v_stage; session 40): the first consumer's O in a buffer of its own
-    (attn_fwd_sm90_ws O_HALF); ignored with v_stage by non-causal calls."""
+    (attn_fwd_sm90_ws O_HALF); ignored with v_stage by non-causal calls. light_first (causal, two consumers, paired units,
+    not balance; session 40): each unit's light tile first (attn_fwd_sm90_ws LIGHT_FIRST); non-causal calls ignore it."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2240,6 +2248,11 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 raise ValueError(f"o_half: shared memory for a {rows} x {head_dim} O buffer beside block_m={block_m}, "
                                  f"block_n={block_n}, stages={stages}")
             kwargs.update(O_HALF=True)
+    if light_first and causal and paired and not split_k and not pack and not split_kv:  # (else: one tile a unit)
+        if split != 2 or kwargs.get("BALANCE"):
+            raise ValueError(f"light_first: two consumers (split=2) without balance; got split={split}, "
+                             f"balance={balance}")
+        kwargs.update(LIGHT_FIRST=True)
     if o_regs:
         kwargs.update(O_REG=2 if o_regs is True else int(o_regs), O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1),
                       O_SH=out.stride(2))

@@ -33,6 +33,7 @@ class TileConfig:
     o_regs: bool = False  # Gluon kernel, split=2, persistent: O stored from registers in 16-byte stores (O_REG 2)
     v_stage: bool = False  # Gluon kernel, split=2, causal with skip_masked: consumer 1's O staged in a V slot (V_STAGE)
     o_half: bool = False  # ... with v_stage: consumer 0's O in a buffer of its own, its store waited for later (O_HALF)
+    light_first: bool = False  # Gluon kernel, split=2, causal paired units: each unit's light tile first (LIGHT_FIRST)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -43,6 +44,7 @@ class TileConfig:
             ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + ("oh" if self.o_half else "") + \
+            ("lf" if self.light_first else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -100,9 +102,13 @@ _GLUON_N64S2_OR = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpo
 # (H100, 7 rounds, against n64s2 in the same rounds): causal 512 x1.005, 1K x1.049, 2K x1.016, 16K x1.011. Session 40:
 # with the first consumer's O in a 32 KB buffer of its own (sm90_fwd O_HALF; it fits beside Q and two 64-key stages),
 # stored by TMA and waited for only before the buffer's next write, so Q is released after both consumers' last QK^T
-# (call 7, H100, 15 rounds, against the V_STAGE build alone: causal 512 x0.997, 1K x1.035, 2K x1.022, 4K x1.024).
+# (call 7, H100, 15 rounds, against the V_STAGE build alone: causal 512 x0.997, 1K x1.035, 2K x1.022, 4K x1.024). And
+# each causal unit's light tile first (sm90_fwd LIGHT_FIRST): heavy first, the light tile re-read its keys a whole tile
+# later, from DRAM where L2 had dropped them (ncu, (32,8,512,256) causal: 259.7 MB read against Q, K and V's 201 MB;
+# light first 216.6 MB and 119.2 -> 109.5 us); call 12 (15 rounds, graph replay): causal 512 x1.089 (314 TFLOPS against
+# cuDNN's 321), 1K x1.012, 2K x0.998. At D=128 causal 512 (no excess reads there) it read x0.976: not used there.
 _GLUON_N64S2_VS = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
-                                                 v_stage=True, o_half=True))
+                                                 v_stage=True, o_half=True, light_first=True))
 # seq_k > GLUON_SHORT_SEQ_K, where these take SM90_GLUON's place: (head dim, causal) -> build
 SM90_GLUON_BY_CAUSAL = {(256, False): _GLUON_N64S2_OR, (256, True): _GLUON_N64S2_VS}
 # ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T),
