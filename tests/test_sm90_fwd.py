@@ -238,6 +238,8 @@ def test_two_q_buffers_need_their_own_o_buffer_and_shared_memory():
     _, _, kwargs = args(128, block_m=128, block_n=128, stages=2, persistent=True)
     assert kwargs["Q_DOUBLE"] and kwargs["O_SMEM"]
     assert sm90_fwd.ws_smem_bytes(128, 128, 128, 2, True, q_double=True) == (3 * 128 * 128 + 4 * 128 * 128) * 2 + 1024
+    # O_HALF: one consumer's O rows beside Q and the ring (229,376 + 1,024 bytes at D=256, two 64-key stages)
+    assert sm90_fwd.ws_smem_bytes(128, 64, 256, 2, False, o_rows=64) == (192 * 256 + 4 * 64 * 256) * 2 + 1024
     with pytest.raises(ValueError, match="two Q buffers"):
         args(128, block_m=128, block_n=128, stages=2)  # one program per tile: O staged in Q's tile
     with pytest.raises(ValueError, match="two Q buffers"):

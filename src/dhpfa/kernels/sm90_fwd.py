@@ -2107,13 +2107,14 @@ def kernel_head_dim(head_dim):
     return 1 << (int(head_dim) - 1).bit_length()
 
 
-def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False):
+def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False, o_rows=0):
     """Shared memory of attn_fwd_sm90_ws's tiles: Q (two with q_double; and O when it has a buffer of its own),
-    K/V ring (split keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l)."""
+    K/V ring (split keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l); o_rows: an
+    O buffer of that many rows besides (O_HALF: one consumer's)."""
     ring = 2 * stages if split_k else stages
     merge = (block_m * head_dim + 2 * block_m) * 4 if split_k else 0
     q_tiles = (2 if q_double else 1) + (1 if o_smem else 0)
-    return (block_m * head_dim * q_tiles + 2 * ring * block_n * head_dim) * elt + merge + 1024
+    return ((block_m * q_tiles + o_rows) * head_dim + 2 * ring * block_n * head_dim) * elt + merge + 1024
 
 
 def skips_masked(causal, block_m, block_n, split):
@@ -2243,8 +2244,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                              f"skip_masked={skip_masked}, block_n={block_n}, O buffer={o_smem}, o_regs={o_regs}")
         kwargs.update(V_STAGE=True)
         if o_half:  # consumer 0's O in a buffer of its own (session 40)
-            if ws_smem_bytes(block_m, block_n, head_dim, stages, False) + rows * head_dim * q.element_size() \
-                    > SMEM_LIMIT:
+            if ws_smem_bytes(block_m, block_n, head_dim, stages, False, o_rows=rows) > SMEM_LIMIT:
                 raise ValueError(f"o_half: shared memory for a {rows} x {head_dim} O buffer beside block_m={block_m}, "
                                  f"block_n={block_n}, stages={stages}")
             kwargs.update(O_HALF=True)
