@@ -107,10 +107,10 @@ _GLUON_N64S2_OR = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpo
 # later, from DRAM where L2 had dropped them (ncu, (32,8,512,256) causal: 259.7 MB read against Q, K and V's 201 MB;
 # light first 216.6 MB and 119.2 -> 109.5 us); call 12 (15 rounds, graph replay): causal 512 x1.089 (314 TFLOPS against
 # cuDNN's 321), 1K x1.012, 2K x0.998. At D=128 causal 512 (no excess reads there) it read x0.976: not used there.
-_GLUON_N64S2_VS = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
+_GLUON_N64S2_VSOHLF = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
                                                  v_stage=True, o_half=True, light_first=True))
 # seq_k > GLUON_SHORT_SEQ_K, where these take SM90_GLUON's place: (head dim, causal) -> build
-SM90_GLUON_BY_CAUSAL = {(256, False): _GLUON_N64S2_OR, (256, True): _GLUON_N64S2_VS}
+SM90_GLUON_BY_CAUSAL = {(256, False): _GLUON_N64S2_OR, (256, True): _GLUON_N64S2_VSOHLF}
 # ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T),
 # for GLUON_SHORT_SEQ_K < seq_k <= GLUON_QD_MAX_SEQ_K (and the short non-causal class below). Session 9 runs 7
 # and 11 (random-order A/B against n128s2, 12-15 rounds): D=128 S=512 x1.069, 1K x1.061, 2K x1.026, 4K x1.028,
@@ -136,7 +136,7 @@ SM90_GLUON_SHORT = {
     (128, False): _GLUON_N128S2_QD_DS,
     (128, True): _GLUON_N64S3,
     (256, False): _GLUON_N64S2_OR,
-    (256, True): _GLUON_N64S2_VS,
+    (256, True): _GLUON_N64S2_VSOHLF,
 }
 # D=64 past the short-tile lengths (seq_k > SHORT_SEQ_K, causal > SHORT_SEQ_K_CAUSAL; since session 26 from shorter
 # lengths, below): the Gluon kernel
