@@ -108,7 +108,7 @@ _GLUON_N64S2_OR = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpo
 # light first 216.6 MB and 119.2 -> 109.5 us); call 12 (15 rounds, graph replay): causal 512 x1.089 (314 TFLOPS against
 # cuDNN's 321), 1K x1.012, 2K x0.998. At D=128 causal 512 (no excess reads there) it read x0.976: not used there.
 _GLUON_N64S2_VSOHLF = ("attn_fwd_sm90_ws", TileConfig(128, 64, 4, 2, split=2, pingpong=True, persistent=True,
-                                                 v_stage=True, o_half=True, light_first=True))
+                                                     v_stage=True, o_half=True, light_first=True))
 # seq_k > GLUON_SHORT_SEQ_K, where these take SM90_GLUON's place: (head dim, causal) -> build
 SM90_GLUON_BY_CAUSAL = {(256, False): _GLUON_N64S2_OR, (256, True): _GLUON_N64S2_VSOHLF}
 # ... with two Q buffers (sm90_fwd Q_DOUBLE: the next tile's Q loads during this tile, not after its last QK^T),
