@@ -225,6 +225,8 @@ def main():
     ap.add_argument("--batch-ms", type=float, default=30.0,
                     help="each kernel's batch per round lasts at least this long (250: sustained clocks)")
     ap.add_argument("--check-all", action="store_true", help="correctness of every module (default: the tree's)")
+    ap.add_argument("--causal", choices=("both", "only", "none"), default="both",
+                    help="time causal and non-causal cells (both), causal ones only, or non-causal only")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     mods = {"tree": load_module("tree", "tree")}
@@ -264,8 +266,9 @@ def main():
                 cdims, tiles = CONFIGS[cname]
                 if d in cdims and supports(mod, tiles):
                     kernels[f"{mname}/{cname}"] = gluon_fn(tiles, launch=launcher(mod, tiles))
-        for causal in (False, True):
-            case = bench.Case(bench.TOKENS // s, bench.HIDDEN // d, s, d, causal, args.dtype)
+        for causal in {"both": (False, True), "only": (True,), "none": (False,)}[args.causal]:
+            # 16K tokens a cell; one sequence past 16K (the protocol's long-context cells: B = 1)
+            case = bench.Case(max(1, bench.TOKENS // s), bench.HIDDEN // d, s, d, causal, args.dtype)
             sets = bench.make_inputs(case, bench.n_sets_for(case))
             graph = args.graph or (s <= GRAPH_MAX_SEQ and not args.eager)
             times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=graph, batch_ms=args.batch_ms)

@@ -767,7 +767,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
                   o_layout: gl.constexpr, PINGPONG: gl.constexpr, SKIP: gl.constexpr, STRIDE: gl.constexpr,
                   RELEASE_Q: gl.constexpr, SLOT0: gl.constexpr = 0, J_BASE=0, PV_OVERLAP: gl.constexpr = False,
                   PACK_P: gl.constexpr = True, ones=None, l_layout: gl.constexpr = None, n_left=None, win=None,
-                  cap_in=None, tr=None, ROW_BOUND: gl.constexpr = False, V_STAGE: gl.constexpr = False, stage_v=None):
+                  cap_in=None, tr=None, ROW_BOUND: gl.constexpr = False, V_STAGE: gl.constexpr = False, stage_v=None,
+                  FULL_FIRST: gl.constexpr = False):
     """This consumer's n_own >= 1 key blocks J0, J0 + STRIDE, ... of a tile, the first n_full of them seen in
     full by every row, at ring positions c, c + 1, ... of the slots from SLOT0 (this consumer reads every
     slot it waits on: each slot's barrier phases then come to it in order). FlashAttention-3's intra-warpgroup
@@ -777,7 +778,8 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
     every block index (split KV: the program's first key block). PV_OVERLAP: _ov_step's. PACK_P: P carried as
     16-bit pairs in int32 words (_p_carry). n_left (a local window; n_left <= n_full): blocks 1 .. n_left - 1 are
     masked too (the window's left edge), before the blocks seen in full; win, cap_in, ROW_BOUND: _softmax_block's; tr:
-    the timeline build's record (TRACE). Returns (m_i, l_i, acc)."""
+    the timeline build's record (TRACE). FULL_FIRST (no window): the peeled block runs unmasked where every row sees
+    it in full (n_full >= 1: public block counts), masked otherwise. Returns (m_i, l_i, acc)."""
     dtype: gl.constexpr = q_tile.dtype
     s0 = SLOT0 + c % STAGES
     if tr is not None:  # TRACE: tr is the tile's record (_block_record: block t's words)
@@ -798,8 +800,17 @@ def _visit_blocks(q_tile, k_ring, v_ring, ready_k, ready_v, empty_k, empty_v, q_
         _stamp(tr_0, 3)
     mbarrier.arrive(empty_k.index(s0), count=1)
     LM: gl.constexpr = l_layout is not None  # the row sums on the tensor cores (L_MMA): P @ ones beside each PV
-    p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
-                                        CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM, win, cap_in, ROW_BOUND)
+    if FULL_FIRST:  # a branch on public block counts: the same path for every input of a shape
+        gl.static_assert(n_left is None and win is None, "FULL_FIRST: no window")
+        if n_full > 0:
+            p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
+                                                CAUSAL_OFFSET, BLOCK_N, False, CAUSAL, not LM, win, cap_in, ROW_BOUND)
+        else:
+            p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
+                                                CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM, win, cap_in, ROW_BOUND)
+    else:
+        p, alpha, m_i, l_i = _softmax_block(s_acc, m_i, l_i, offs_m, offs_n0, J0 + J_BASE, qk_scale, SEQ_K,
+                                            CAUSAL_OFFSET, BLOCK_N, True, CAUSAL, not LM, win, cap_in, ROW_BOUND)
     if LM:
         l_i = gl.zeros([BLOCK_M, L_COLS], gl.float32, l_layout)
     p_op = _p_carry(p, dtype, o_layout, PACK_P)
@@ -908,6 +919,12 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:
         offs_m = _pack_rows(offs_m + ROW0, SEQ_Q, pk, PACK, TILE_M // PACK)[1]
+    # The peeled first block unmasked where every row sees it in full (_visit_blocks FULL_FIRST): non-causal dense
+    # tiles of 128-key blocks. Session 41 (H100, graph replay to 2K, 15 rounds, against the same builds without it):
+    # D=128 512 x1.056 / x1.067 (n128s2_qd_ds), 1K x1.033 / x1.036, 2K x1.042 / x1.041, 4K x1.020 (n128s2_qd), 16K
+    # x1.030 / x1.020 (n128s2); D=64 2K x1.027 / x1.028 (three consumers). Causal tiles read x0.98-1.03 (neutral) and
+    # 64-key blocks x0.97-1.01: the masked block's extra work is smaller there than what the second copy costs.
+    FULL_FIRST: gl.constexpr = not CAUSAL and BLOCK_N >= 128 and not VARLEN and not PACK
     if V_STAGE:  # this tile's last own block is this consumer's alone: O goes to its V slot
         stage_v = n_own > n_first
     else:
@@ -924,7 +941,7 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
                                   offs_m, offs_n0, qk_scale, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL,
                                   STAGES, s_layout, o_layout, PINGPONG, SKIP, 1, O_SMEM or O_REG, 0, j_base,
                                   PV_OVERLAP, not DEFER_STORE, ones, _l_layout(num_warps, LM), n_left, win, cap_in, tr,
-                                  CAUSAL and not PACK, V_STAGE, stage_v)
+                                  CAUSAL and not PACK, V_STAGE, stage_v, FULL_FIRST)
     if tr is not None:
         _stamp(tr, 2)
     if SKIP:  # the tile's blocks past these rows' own: released once loaded (never before: a slot's
