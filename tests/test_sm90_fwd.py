@@ -396,6 +396,17 @@ print(json.dumps(out))
 """
 
 
+def test_fast_path_names_the_kernels_per_call_arguments():
+    """dispatch (which does not import sm90_fwd on CPU paths) lists the Gluon kernel's per-call arguments by name: O's
+    strides (sm90_fwd.O_STRIDE_ARGS), O itself, the split-KV workspace and nonce. A renamed argument would silently
+    leave calls of that build off the cached fast path, so the names must be the kernel's."""
+    from dhpfa.kernels import dispatch, sm90_fwd
+    assert tuple(dispatch.STRIDE_ARGS) == tuple(sm90_fwd.O_STRIDE_ARGS)
+    names = {p.name for p in sm90_fwd.attn_fwd_sm90_ws.params}
+    for group in (dispatch.STRIDE_ARGS, dispatch.OUT_ARGS, dispatch.WORKSPACE_ARGS, dispatch.NONCE_ARGS):
+        assert set(group) <= names, group
+
+
 def test_o_from_registers_in_16_byte_stores():
     """The D=256 non-causal build with O stored from registers (O_REG 2; variants SM90_GLUON_BY_CAUSAL) has no TMA store and
     stores O in 16-byte stores, 16 per thread of each consumer (64 rows x 256 columns x 2 bytes / 128 threads / 16
