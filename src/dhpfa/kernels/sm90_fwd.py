@@ -924,6 +924,8 @@ def _consume_tile(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, r
     # D=128 512 x1.056 / x1.067 (n128s2_qd_ds), 1K x1.033 / x1.036, 2K x1.042 / x1.041, 4K x1.020 (n128s2_qd), 16K
     # x1.030 / x1.020 (n128s2); D=64 2K x1.027 / x1.028 (three consumers). Causal tiles read x0.98-1.03 (neutral) and
     # 64-key blocks x0.97-1.01: the masked block's extra work is smaller there than what the second copy costs.
+    # Not in the Hopper varlen builds: their non-causal D=96 / 128 builds with it read the same (call 8, varlen_bench
+    # grid at D=128: mixed 365-366 TFLOPS either way, short 219-223, uniform 1K 332-334).
     FULL_FIRST: gl.constexpr = not CAUSAL and BLOCK_N >= 128 and not VARLEN and not PACK
     if V_STAGE:  # this tile's last own block is this consumer's alone: O goes to its V slot
         stage_v = n_own > n_first
