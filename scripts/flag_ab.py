@@ -1,0 +1,83 @@
+"""A/B of a module-level switch of sm90_fwd (e.g. S_AHEAD, session 42) in CUDA-graph replay: the tree's module against a
+copy with the switch flipped (small_tiles.module_variant writes it as kernels/_ab_<name>.py), the same tile
+configurations, interleaved rounds in random order, per-round ratios (> 1: the tree's faster); both modules' outputs
+checked against float64 on poisoned outputs first (sm90_check.check), at each case's shape and at odd shapes.
+
+    PYTHONPATH=src:scripts python3 scripts/flag_ab.py --flag S_AHEAD --out DIR [--rounds 15] [--cases small]
+"""
+import argparse
+import json
+import os
+import re
+import statistics
+
+import torch
+
+from ab_sm90 import CONFIGS
+from dhpfa.kernels import sm90_fwd
+from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
+from sm90_check import check, gluon_fn
+from small_tiles import module_variant
+
+X1 = CONFIGS["m64n128s2_x1_ov"][1]  # the few-program one-consumer build (variants.SM90_FEW_PROGRAMS_MID)
+
+
+def kv(parts, block_n=128):
+    return dict(block_m=64, block_n=block_n, stages=2, warp_specialized=True, split_kv=parts, pv_overlap=True)
+
+
+# (B, H, S_q, D, causal, S_k or None, tiles)
+CASES = {
+    "small": [(1, 8, 512, 64, False, None, X1), (2, 8, 512, 64, False, None, X1), (1, 8, 768, 64, False, None, X1),
+              (1, 8, 256, 64, False, None, X1), (1, 4, 2048, 64, False, None, X1), (1, 8, 512, 64, True, None, X1),
+              (1, 8, 512, 128, False, None, X1), (1, 8, 64, 64, False, 8192, kv(4))],
+}
+ODD = [(1, 100, 100), (2, 333, 1000), (1, 64, 129), (1, 257, 640), (3, 1, 3000)]  # (B, S_q, S_k), 4 heads
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--flag", required=True, help="a module-level NAME = gl.constexpr(True/False) of sm90_fwd")
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--cases", default="small", choices=sorted(CASES))
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    m = re.search(rf"^{args.flag} = gl.constexpr\((True|False)\)$", open(sm90_fwd.__file__).read(), re.M)
+    flag = m.group(1) == "True"
+    other = module_variant(sm90_fwd, m.group(0), f"{args.flag} = gl.constexpr({not flag})", f"flag{int(not flag)}")
+    mods = {"tree": sm90_fwd, "flipped": other}
+    peers = bench.peer_kernels()
+    res, ok = [], True
+    for b, h, s, d, causal, sk, tiles in CASES[args.cases]:
+        for mname, mod in mods.items():
+            for shape in [(b, s, sk or s)] + ([o for o in ODD] if mname == "tree" else []):
+                for c in ((causal,) if mname != "tree" else (False, True)):
+                    err, bad = check(shape[0], shape[1], shape[2], 4 if shape != (b, s, sk or s) else h,
+                                     2 if shape != (b, s, sk or s) else h, d, c, torch.bfloat16, tiles,
+                                     launch=mod.launch)
+                    good = err < 1e-2 and not bad
+                    ok &= good
+                    if not good:
+                        print(f"FAIL {mname} {tiles} {shape} D{d} causal={c}: {err:.2e} {bad}", flush=True)
+        kernels = {n: gluon_fn(tiles, launch=m_.launch) for n, m_ in mods.items()}
+        kernels["sdpa_cudnn"] = peers["sdpa_cudnn"]
+        case = bench.Case(b, h, s, d, causal)
+        sets = bench.make_inputs(case, 4, seq_k=sk)
+        times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0)
+        us = {n: statistics.median(t) * 1000 for n, t in times.items()}
+        ratio = statistics.median(a / b_ for a, b_ in zip(times["flipped"], times["tree"]))
+        res.append(dict(case=[b, h, s, d, causal, sk], tiles={k: v for k, v in tiles.items()}, us=us,
+                        tree_speedup=ratio))
+        print(f"{(b, h, s, d, 'causal' if causal else '', sk or '')} {tiles.get('split_kv', '')}: "
+              + "  ".join(f"{n}={u:.2f}us" for n, u in us.items()) + f"  tree x{ratio:.3f}", flush=True)
+    with open(os.path.join(args.out, f"flag_ab_{args.flag}.json"), "w") as f:
+        json.dump(dict(device=torch.cuda.get_device_name(), flag=args.flag, tree_value=flag, results=res, correct=ok),
+                  f, indent=1)
+    print("correctness:", "all OK" if ok else "FAILURES")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
