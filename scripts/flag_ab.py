@@ -27,11 +27,18 @@ def kv(parts, block_n=128):
     return dict(block_m=64, block_n=block_n, stages=2, warp_specialized=True, split_kv=parts, pv_overlap=True)
 
 
-# (B, H, S_q, D, causal, S_k or None, tiles)
+SK = dict(block_m=64, block_n=64, stages=2, warp_specialized=True, split=2, split_k=True)  # variants._SPLIT_K
+SK_UP = dict(SK, paired=False)  # variants._SPLIT_K_UNPAIRED (causal)
+# (B, H, S_q, D, causal, S_k or None, tiles[, {name: tiles} also timed with the tree's module in the same rounds])
 CASES = {
     "small": [(1, 8, 512, 64, False, None, X1), (2, 8, 512, 64, False, None, X1), (1, 8, 768, 64, False, None, X1),
               (1, 8, 256, 64, False, None, X1), (1, 4, 2048, 64, False, None, X1), (1, 8, 512, 64, True, None, X1),
               (1, 8, 512, 128, False, None, X1), (1, 8, 64, 64, False, 8192, kv(4))],
+    # session 42: SPLIT_K's hand-over (HANDOVER_SWIZZLE), beside the API's one-consumer build at 512 keys
+    "splitk": [(1, 8, 512, 64, False, None, SK, {"x1": X1}), (1, 8, 512, 128, False, None, SK, {"x1": X1}),
+               (1, 8, 1024, 64, False, None, SK), (1, 8, 2048, 64, False, None, SK), (1, 8, 1024, 128, False, None, SK),
+               (1, 16, 1024, 64, False, None, SK), (1, 16, 1024, 128, False, None, SK),
+               (1, 4, 2048, 64, True, None, SK_UP)],
 }
 ODD = [(1, 100, 100), (2, 333, 1000), (1, 64, 129), (1, 257, 640), (3, 1, 3000)]  # (B, S_q, S_k), 4 heads
 
@@ -44,13 +51,13 @@ def main():
     ap.add_argument("--cases", default="small", choices=sorted(CASES))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    m = re.search(rf"^{args.flag} = gl.constexpr\((True|False)\)$", open(sm90_fwd.__file__).read(), re.M)
+    m = re.search(rf"^{args.flag} = gl.constexpr\((True|False)\)", open(sm90_fwd.__file__).read(), re.M)
     flag = m.group(1) == "True"
     other = module_variant(sm90_fwd, m.group(0), f"{args.flag} = gl.constexpr({not flag})", f"flag{int(not flag)}")
     mods = {"tree": sm90_fwd, "flipped": other}
     peers = bench.peer_kernels()
     res, ok = [], True
-    for b, h, s, d, causal, sk, tiles in CASES[args.cases]:
+    for b, h, s, d, causal, sk, tiles, *extra in CASES[args.cases]:
         for mname, mod in mods.items():
             for shape in [(b, s, sk or s)] + ([o for o in ODD] if mname == "tree" else []):
                 for c in ((causal,) if mname != "tree" else (False, True)):
@@ -62,6 +69,8 @@ def main():
                     if not good:
                         print(f"FAIL {mname} {tiles} {shape} D{d} causal={c}: {err:.2e} {bad}", flush=True)
         kernels = {n: gluon_fn(tiles, launch=m_.launch) for n, m_ in mods.items()}
+        for name, t in (extra[0] if extra else {}).items():
+            kernels[f"tree/{name}"] = gluon_fn(t, launch=sm90_fwd.launch)
         kernels["sdpa_cudnn"] = peers["sdpa_cudnn"]
         case = bench.Case(b, h, s, d, causal)
         sets = bench.make_inputs(case, 4, seq_k=sk)

@@ -100,6 +100,15 @@ PRESETS = {
            ("attn_fwd_sm90_ws", T(64, 64, 4, 3, pv_overlap=True), (64, 128)),
            ("attn_fwd_sm90_ws", T(64, 64, 4, 2), (256,)),
            ("attn_fwd_sm90_ws", T(64, 64, 4, 2, pv_overlap=True), (256,))],
+    # session 42: (1,8,512,64) with two consumer warpgroups splitting each tile's keys (SPLIT_K) on 128-key blocks, with
+    # and without the softmax beside the PV GEMM, beside the shipped split-key build (64-key) and the API's one-consumer
+    # build there
+    "skn128": [("attn_fwd_sm90_ws", T(64, 128, 4, 2, pv_overlap=True), (64, 128)),
+               ("attn_fwd_sm90_ws", T(64, 64, 4, 2, split=2, split_k=True), (64, 128)),
+               ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split=2, split_k=True), (64,)),
+               ("attn_fwd_sm90_ws", T(64, 128, 4, 2, split=2, split_k=True, pv_overlap=True), (64,)),
+               ("attn_fwd_sm90_ws", T(64, 128, 4, 1, split=2, split_k=True, pv_overlap=True), (128,)),
+               ("attn_fwd_sm90_ws", T(64, 64, 4, 3, split=2, split_k=True, pv_overlap=True), (64,))],
 }
 
 
