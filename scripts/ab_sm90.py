@@ -163,6 +163,12 @@ _config("n64s4_bal_or", (128,), dict(CONFIGS["n64s3"][1], stages=4, balance=True
 _config("n128s2_or", (128,), dict(CONFIGS["n128s2"][1], o_regs=True))
 _config("n128s3_or", (128,), dict(CONFIGS["n128s3"][1], o_regs=1), p7=True)  # 2's shared memory does not fit
 
+# session 42: 64x128 one-consumer tiles at 128 registers at launch (the consumer takes 232 by setmaxnreg; 82 KB of
+# shared memory with one stage: two CTAs an SM, each 64-row tile on a warpgroup of its own, as cuDNN's 64x128x128
+# kernel at D=128 causal 512)
+_config("m64n128s1_x1_r128", (128,), dict(block_m=64, block_n=128, stages=1, warp_specialized=True, maxnreg=128))
+_config("m64n128s1_x1_ov_r128", (128,), dict(block_m=64, block_n=128, stages=1, warp_specialized=True, maxnreg=128,
+                                             pv_overlap=True))
 
 # session 29: D=256 with 32-key blocks, so that O gets a buffer of its own (Q 64 KB + O 64 KB + K/V 2-3 x 32 KB fit; with
 # 64-key blocks O is staged in Q's tile, and the next tile's Q load waits for the O store)
