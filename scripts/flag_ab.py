@@ -52,6 +52,9 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     m = re.search(rf"^{args.flag} = gl.constexpr\((True|False)\)", open(sm90_fwd.__file__).read(), re.M)
+    if m is None:
+        raise SystemExit(f"--flag {args.flag}: no line `{args.flag} = gl.constexpr(True)` or `(False)` in "
+                         f"{sm90_fwd.__file__} (apply the experiment's diff from docs/experiments first)")
     flag = m.group(1) == "True"
     other = module_variant(sm90_fwd, m.group(0), f"{args.flag} = gl.constexpr({not flag})", f"flag{int(not flag)}")
     mods = {"tree": sm90_fwd, "flipped": other}
