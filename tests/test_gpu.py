@@ -54,13 +54,14 @@ def test_head_dims_odd_shapes_gqa(d, sq, sk, h, hk, causal, dtype):
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", [64, 128])
-@pytest.mark.parametrize("sq,sk,h,hk,causal,block_n", [(512, 512, 8, 8, False, 128), (512, 512, 8, 8, True, 64),
-                                                       (300, 1000, 4, 2, False, 128), (700, 301, 4, 2, False, 64)])
+@pytest.mark.parametrize("sq,sk,h,hk,causal,block_n", [(512, 512, 12, 12, False, 128), (512, 512, 12, 12, True, 64),
+                                                       (300, 1000, 24, 2, False, 128), (700, 301, 4, 2, False, 64)])
 def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype):
-    """Grids of at most one 64-row program per SM through the API: non-causal from variants.FEW_PROGRAMS_MID_SEQ
-    keys the Gluon one-consumer 64x128 tiles (SM90_FEW_PROGRAMS_MID), below it and causal the 64x64 tiles of
-    SM90_FEW_PROGRAMS (pointer loads at D=64); float64 reference. The variant checked is the one the call's plan
-    holds (api._PLANS), so the API's own count of programs decides it."""
+    """Grids of at most one 64-row program per SM through the API, but more than half (twice the grid would not fit:
+    the cluster builds do not run, except below their keys): non-causal from variants.FEW_PROGRAMS_MID_SEQ keys the
+    Gluon one-consumer 64x128 tiles (SM90_FEW_PROGRAMS_MID), below it and causal the 64x64 tiles of SM90_FEW_PROGRAMS
+    (pointer loads at D=64); float64 reference. The variant checked is the one the call's plan holds (api._PLANS), so
+    the API's own count of programs decides it."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
@@ -86,18 +87,48 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     merge from the workspace, D=32, and D=96 / 192 run as 128 / 256 with zero-filled columns (session 15); float64
     reference;
     then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
-    must be reset for the next call on the same workspace)."""
+    must be reset for the next call on the same workspace). Two parts at D <= 128: one cluster of two CTAs a tile,
+    meeting in shared memory (session 43; the next test)."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
+        assert plan.variant.config.cluster == (parts == 2 and d <= 128), plan.variant.name
     assert plan.variant.config.split_kv and plan.variant in variants.shipped_variants()
     g = torch.Generator(device="cuda").manual_seed(d)
     q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(1, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
     out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 10)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [d for d in variants.HEAD_DIMS if d <= 128])
+@pytest.mark.parametrize("sq,sk,h,hk,causal,block_n", [(512, 512, 8, 8, False, 64), (512, 512, 8, 8, True, 64),
+                                                       (300, 800, 4, 2, False, 128), (1024, 1024, 4, 4, True, 64),
+                                                       (700, 2500, 4, 2, True, 128), (1, 600, 2, 2, False, 64)])
+def test_few_program_grids_run_clusters_of_two(d, sq, sk, h, hk, causal, block_n, dtype):
+    """Grids where twice the 64-row programs fit the SMs, from FEW_PROGRAMS_CLUSTER_SEQ keys, D <= 128: each tile's two
+    programs as one cluster of two CTAs (variants.cluster_variant; session 43), part 1 handing its state to part 0 in
+    shared memory; 64-key blocks below FEW_PROGRAMS_CLUSTER_N128_SEQ keys (on a GPU of 132 SMs: block_n); float64
+    reference on poisoned outputs, then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the
+    ready word part 1 clears, the mbarriers each part initialises: nothing a call leaves changes the next)."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
+    (plan,) = api._PLANS.values()
+    assert plan.variant.config.cluster and plan.variant.config.split_kv == 2 and plan.variant in \
+        variants.shipped_variants(), plan.variant.name
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.variant.config.block_n == block_n
+    g = torch.Generator(device="cuda").manual_seed(d)
+    q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(1, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+    out_p, lse_p, _ = _poisoned_call(q, k, v, causal)  # outputs NaN before the call: every element written
+    assert torch.equal(out_p, out) and torch.equal(lse_p, lse)
     _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 10)
 
 
@@ -424,7 +455,11 @@ def test_launched_binary_is_the_audited_binary(variant):
     lse = torch.empty(2, h, sq, device="cuda", dtype=torch.float32)
     fn = dispatch.kernel_fn(variant.kernel)
     grid, args, kwargs = dispatch.launch_args(variant, q, k, v, out, lse, 0.1, variant.causal, 100)
-    compiled = fn[grid](*args, **kwargs)
+    if variant.config.cluster:  # launched only in clusters of two (dispatch._launch): the binary the JIT would take
+        compiled = fn.warmup(*args, grid=grid, **kwargs)
+        dispatch.launch(variant, q, k, v, out, lse, 0.1, variant.causal, 100)
+    else:
+        compiled = fn[grid](*args, **kwargs)
     offline = compile_offline(fn, args, kwargs, use_cache=False)
     assert hashlib.sha256(compiled.asm["cubin"]).hexdigest() == offline.sha256
 

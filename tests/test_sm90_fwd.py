@@ -291,6 +291,104 @@ def test_split_kv_launches_twice_the_tiles_with_a_fresh_workspace_and_nonce():
                                  block_m=64, block_n=128, stages=2, warp_specialized=True, split_kv=2, **bad)
 
 
+@pytest.mark.parametrize("d", [32, 64, 96, 128])
+@pytest.mark.parametrize("block_n,stages", [(64, 3), (128, 2)])
+def test_cluster_builds_meet_past_tritons_shared_memory_without_a_workspace(d, block_n, stages):
+    """split_kv=2 with cluster (session 43): the tile's two programs as one cluster of two CTAs (sm90_fwd CLUSTER): no
+    workspace or flags (the meeting is in shared memory), a fresh nonce, the meeting's area past every byte a SPLIT_KV
+    build of those tiles allocates (ws_smem_bytes), 128-byte aligned, and within the SM's shared memory; refused with
+    four parts or packed tiles."""
+    from dhpfa.kernels import sm90_fwd
+    q = torch.empty(2, 300, 4, d, dtype=torch.bfloat16)
+    k = torch.empty(2, 1000, 2, d, dtype=torch.bfloat16)
+    kd = sm90_fwd.kernel_head_dim(d)
+    grid, _, kwargs = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1,
+                                           False, 700, block_m=64, block_n=block_n, stages=stages,
+                                           warp_specialized=True, split_kv=2, pv_overlap=True, cluster=True)
+    assert grid == (2 * 2 * 4 * 5,) and kwargs["SPLIT_KV"] == 2 and "WS" not in kwargs and "FLAGS" not in kwargs
+    assert kwargs["NONCE"] >> 62 == 1 and kwargs["NONCE"] & 1
+    off = kwargs["CLUSTER"]
+    assert off % 128 == 0 and off >= sm90_fwd.ws_smem_bytes(64, block_n, kd, stages, False)
+    assert off + sm90_fwd.cluster_bytes(64, kd) <= sm90_fwd.SMEM_LIMIT
+    for bad, says in ((dict(split_kv=4), "cluster"), (dict(pack=8), "pack=8")):
+        with pytest.raises(ValueError, match=says):
+            sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1, False,
+                                 700, **dict(dict(block_m=64, block_n=block_n, stages=stages, warp_specialized=True,
+                                                  split_kv=2, pv_overlap=True, cluster=True), **bad))
+
+
+def test_cluster_launcher_asks_for_clusters_of_two_and_the_meetings_bytes(monkeypatch):
+    """sm90_fwd.cluster_launcher: the JIT's binary (compiled for one CTA a cluster) with metadata asking for clusters of
+    two CTAs and CLUSTER + cluster_bytes of dynamic shared memory, over half the grid (Triton's launcher multiplies it by
+    the CTAs a cluster); the binary itself untouched; refused where its own shared memory reaches past the area's
+    offset. A stand-in for the compiled kernel (no GPU here)."""
+    import types
+    from dhpfa.kernels import dispatch, sm90_fwd
+    calls = []
+
+    class Run:
+        global_scratch_size = profile_scratch_size = 0
+        launch_cooperative_grid = launch_pdl = False
+
+        def __call__(self, *a):
+            calls.append(a)
+
+        def launch(self, *a):
+            calls.append(a)
+
+    shared = [70000]
+
+    def warmup(*args, grid, **kwargs):
+        return types.SimpleNamespace(metadata=types.SimpleNamespace(shared=shared[0], num_warps=8),
+                                     packed_metadata=(8, 1, shared[0]), function=object(), run=Run())
+    monkeypatch.setattr(sm90_fwd.attn_fwd_sm90_ws, "warmup", warmup)
+    monkeypatch.setattr(dispatch, "_current_stream", lambda index: 0)
+    q = torch.empty(1, 512, 8, 64, dtype=torch.bfloat16)
+    tensors = (q, q, q, torch.empty_like(q), torch.empty(1, 8, 512))
+    grid, args, kwargs = sm90_fwd.launch_args(*tensors, 0.125, False, 0, block_m=64, block_n=64, stages=3,
+                                              warp_specialized=True, split_kv=2, pv_overlap=True, cluster=True)
+    shared[0] = kwargs["CLUSTER"] - 700  # the binary's own: below the area
+    launcher = sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, 0.125)
+    assert launcher.grid == (grid[0] // 2, 1, 1) == (64, 1, 1)
+    assert launcher.kernel.packed_metadata == (8, 2, kwargs["CLUSTER"] + sm90_fwd.cluster_bytes(64, 64))
+    launcher(tensors, 0.125, 0)
+    assert calls and calls[-1][:3] == (64, 1, 1)
+    shared[0] = kwargs["CLUSTER"] + 16
+    with pytest.raises(RuntimeError, match="CLUSTER"):
+        sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, 0.125)
+
+
+CLUSTER_SASS = """
+import json, re, torch
+from dhpfa.audit import _compile, audit_triton
+from dhpfa.kernels import sm90_fwd
+q = torch.empty(1, 512, 8, 64, dtype=torch.bfloat16)
+rows = []
+for block_n, stages in ((64, 3), (128, 2)):
+    grid, args, kwargs = sm90_fwd.launch_args(q, q, q, torch.empty_like(q), torch.empty(1, 8, 512), 0.125, True, 0,
+                                              block_m=64, block_n=block_n, stages=stages, warp_specialized=True,
+                                              split_kv=2, pv_overlap=True, cluster=True)
+    reports, compiled = audit_triton(sm90_fwd.attn_fwd_sm90_ws, args, kwargs)
+    text = _compile.sass_text(compiled.cubin)
+    res = _compile.resource_usage(compiled.cubin)[compiled.name]
+    rows.append(dict(ok=all(r.ok for r in reports), findings=[str(f) for r in reports for f in r.findings][:5],
+                     stack=res["stack"], spills=text.count("LDL") + text.count("STL"), copies=text.count("UBLKCP.S.S"),
+                     atomics=len(re.findall(r"\\b(?:ATOMG|RED\\.E)", text)), waits=text.count("SYNCS.PHASECHK")))
+print(json.dumps(rows))
+"""
+
+
+def test_cluster_build_compiles_to_a_bulk_copy_meeting_without_spills_or_global_atomics():
+    """The cluster builds' SASS (offline, sm_90a; bf16 D=64, both tile shapes the dispatcher runs): no spills, one
+    smem-to-smem bulk copy (UBLKCP.S.S) for the meeting, no global atomics (the global meetings' ATOMG), mbarrier waits;
+    the audit finds nothing."""
+    rows = _offline(CLUSTER_SASS)
+    assert len(rows) == 2, rows
+    for r in rows:
+        assert r["ok"] and not r["findings"], r
+        assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == 1 and r["atomics"] == 0 and r["waits"] > 0, r
+
+
 @pytest.mark.parametrize("d,kernel_d", [(32, 32), (64, 64), (96, 128), (128, 128), (192, 256), (256, 256)])
 def test_head_dims_between_powers_of_two_run_padded(d, kernel_d):
     """D=96 / 192 run as 128 / 256 (sm90_fwd.kernel_head_dim, session 15): the kernel's HEAD_DIM and the TMA blocks

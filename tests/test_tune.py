@@ -116,27 +116,34 @@ def test_tune_times_every_candidate_on_the_gpu(cache_dir, timing):
 
 
 def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
-    """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs take SM90_FEW_PROGRAMS_MID (the Gluon one-consumer
-    tiles; below FEW_PROGRAMS_MID_SEQ keys SM90_FEW_PROGRAMS, pointer loads), even over a cached choice for the
-    class; 1,024 programs, other head dims and other GPUs do not."""
+    """(1, 8, 512, 64): 64 programs of 64 rows on 132 SMs, twice the grid fits: the cluster build
+    (SM90_FEW_PROGRAMS_CLUSTER_N64, session 43); 67-132 programs take SM90_FEW_PROGRAMS_MID (the Gluon one-consumer
+    tiles; below FEW_PROGRAMS_MID_SEQ keys SM90_FEW_PROGRAMS, pointer loads), even over a cached choice for the class;
+    1,024 programs, other head dims and other GPUs do not."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     few = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(64, False)], torch.bfloat16, 64, False)
     fewer_keys = variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, False)], torch.bfloat16, 64, False)
+    cluster = variants.Variant(*variants.SM90_FEW_PROGRAMS_CLUSTER_N64[(64, False)], torch.bfloat16, 64, False)
     assert few.kernel == "attn_fwd_sm90_ws" and few.config.split == 1 and fewer_keys.kernel == "attn_fwd"
-    assert few in variants.shipped_variants() and fewer_keys in variants.shipped_variants()  # audited
+    assert {few, fewer_keys, cluster} <= set(variants.shipped_variants())  # audited
     other = next(v for v in tune.candidate_variants(torch.bfloat16, 64, False, True) if v not in (few, fewer_keys))
     mid = variants.FEW_PROGRAMS_MID_SEQ
+    assert mid == variants.FEW_PROGRAMS_CLUSTER_SEQ
     for seq_k in (mid - 1, mid):  # mid = 512: the protocol's (1, 8, 512, 64)
         key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, seq_k)
         (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": other.name}}))
         tune._chosen.clear()
         want = few if seq_k >= mid else fewer_keys
-        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=64) == want
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=64) == \
+            (cluster if seq_k >= mid else fewer_keys)
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=67) == want
         assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=132) == want
         assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=133) == other
-        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=False, programs=64) not in (few, fewer_keys)
-    # causal keeps the pointer-load tiles at every length below the split-key one
-    assert tune.choose(torch.bfloat16, 64, True, 512, CPU, sm90=True, programs=64) == \
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=True, programs=64) not in (few, other)
+        assert tune.choose(torch.bfloat16, 64, False, seq_k, CPU, sm90=False, programs=64) not in \
+            (few, fewer_keys, cluster)
+    # causal keeps the pointer-load tiles at every length below the split-key one where twice the grid does not fit
+    assert tune.choose(torch.bfloat16, 64, True, 512, CPU, sm90=True, programs=100) == \
         variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, True)], torch.bfloat16, 64, True)
     assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=64).head_dim == 128
     # past the short-tile lengths: split keys inside a program (next test), across programs where twice the grid
@@ -170,14 +177,47 @@ def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, c
     assert not wide.config.split_k and wide.kernel == "attn_fwd_sm90_ws"
 
 
+@pytest.mark.parametrize("causal", [False, True])
+def test_few_programs_with_room_for_twice_the_grid_run_clusters_of_two(cache_dir, monkeypatch, causal):
+    """2 x programs <= SM count, seq_k >= FEW_PROGRAMS_CLUSTER_SEQ, D <= 128 (32, 64, 96, 128): the two programs of a
+    tile as one cluster (TileConfig.cluster; session 43), 64-key blocks below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys
+    and 128-key ones from there, at every length where no four-way split applies; no workspace or flags for the
+    auditor (the meeting is in shared memory); one program more, fewer keys, D > 128 or packed tiles keep the choices
+    before it."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    least, wide = variants.FEW_PROGRAMS_CLUSTER_SEQ, variants.FEW_PROGRAMS_CLUSTER_N128_SEQ[causal]
+    for d in (32, 64, 96, 128):
+        narrow = tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=66)
+        assert narrow.config.cluster and narrow.config.split_kv == 2 and narrow.config.block_n == 64
+        assert narrow.config.num_stages == 3 and narrow in variants.shipped_variants()
+        assert "WS" not in narrow.secret_args and narrow.public_loads == ()
+        assert tune.choose(torch.bfloat16, d, causal, wide - 1, CPU, sm90=True, programs=66) == narrow
+        v = tune.choose(torch.bfloat16, d, causal, wide, CPU, sm90=True, programs=66)
+        assert v.config.cluster and v.config.block_n == 128 and v in variants.shipped_variants()
+        for seq_k in (4096, 16384, 131072):
+            assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=34) == v
+        assert not tune.choose(torch.bfloat16, d, causal, least - 1, CPU, sm90=True, programs=66).config.split_kv
+        assert not tune.choose(torch.bfloat16, d, causal, wide, CPU, sm90=True, programs=67).config.cluster
+        # four parts where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys (global meetings)
+        v4 = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, CPU, sm90=True, programs=33)
+        assert v4.config.split_kv == 4 and not v4.config.cluster
+    for d in (192, 256):  # two accumulators of 64 x 256 fp32 in a merge: the global meetings from the workspace
+        other = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV_SEQ, CPU, sm90=True, programs=66)
+        assert other.config.split_kv == 2 and not other.config.cluster
+    packed = variants.packed_variant(torch.bfloat16, 128, causal, 4, 1500, 16, 4, 4, 132)
+    assert packed.config.pack and packed.config.split_kv == 2 and not packed.config.cluster
+
+
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [False, True])
 def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(cache_dir, monkeypatch, d, causal):
     """2 x programs <= SM count, seq_k >= FEW_PROGRAMS_SPLIT_KV_SEQ: two programs per tile (SPLIT_KV), past the
     short-tile lengths too; one program more and fewer keys keep the choices before it (the split inside a
     program, the one-program tiles, the long-sequence builds), D=256 its own. The workspace is declared secret to
-    the auditor and the flags public."""
+    the auditor and the flags public. (The cluster builds, which take the two-part split's place at D <= 128, are off
+    here: the next test.)"""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    monkeypatch.setattr(variants, "FEW_PROGRAMS_CLUSTER_SEQ", 1 << 40)
     seq = variants.FEW_PROGRAMS_SPLIT_KV_SEQ
     v = tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=66)
     assert v.config.split_kv and v.causal == causal and v in variants.shipped_variants()
@@ -306,13 +346,14 @@ def test_causal_grids_of_up_to_twice_the_sms_split_the_keys(cache_dir, monkeypat
 @pytest.mark.parametrize("d", [128, 256])
 @pytest.mark.parametrize("causal", [False, True])
 def test_few_programs_at_wide_heads_take_64_row_tiles(cache_dir, monkeypatch, d, causal):
-    """(1, 8, 512, 128 / 256): 64 programs take 64-row tiles (non-causal: the Gluon kernel with one consumer
-    warpgroup; causal: the TMA short tiles) instead of the 128-row persistent Gluon tiles; 133 programs
-    keep the usual choice."""
+    """(1, 8, 512, 128 / 256): 64 programs take 64-row tiles (at D=128 the cluster build, twice the grid fitting the
+    SMs; non-causal D=256: the Gluon kernel with one consumer warpgroup; causal: the TMA short tiles) instead of the
+    128-row persistent Gluon tiles; 133 programs keep the usual choice."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     few = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=64)
     assert few.config.block_m == 64 and few in variants.shipped_variants()
-    assert few.kernel == ("attn_fwd_tma" if causal else "attn_fwd_sm90_ws")
+    assert few.kernel == ("attn_fwd_tma" if causal and d == 256 else "attn_fwd_sm90_ws")
+    assert few.config.cluster == (d == 128)
     usual = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=133)
     assert usual == variants.select(torch.bfloat16, d, causal, False, seq_k=512, sm90=True) != few
 

@@ -70,7 +70,7 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
                                     q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv,
                                     pv_overlap=c.pv_overlap, paired=not c.unpaired, pack=c.pack,
                                     balance=c.balance, o_regs=c.o_regs, v_stage=c.v_stage,
-                                    o_half=c.o_half, light_first=c.light_first)
+                                    o_half=c.o_half, light_first=c.light_first, cluster=c.cluster)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 
@@ -582,6 +582,15 @@ def _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
             _launchers[key] = _Slices(parts, (t.stride(0) for t in tensors))
         return kernel, key
     fn = kernel_fn(variant.kernel)
+    if kwargs.get("CLUSTER"):  # clusters of two CTAs (sm90_fwd CLUSTER): launched by their own launcher only
+        from . import sm90_fwd
+        launcher = sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, softmax_scale)
+        kernel = launcher(tensors, softmax_scale, q.device.index)
+        if key is not None:
+            if len(_launchers) >= MAX_LAUNCHERS:
+                _launchers.clear()
+            _launchers[key] = launcher
+        return kernel, key
     kernel = fn[grid](*args, **kwargs)
     if key is not None and key not in _launchers:
         if len(_launchers) >= MAX_LAUNCHERS:  # many distinct shapes (say, every sequence length): start over

@@ -404,13 +404,20 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
 
 
 @gluon.jit
-def _split_kv_unit(n, part, PARTS: gl.constexpr = 2):
+def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0):
     """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
-    and the rest to the last (none for the later parts of short tiles). Public: a block count and the program
-    id."""
-    n_part = (n + PARTS - 1) // PARTS
-    j_lo = part * n_part
-    return j_lo, gl.maximum(gl.minimum(n - j_lo, n_part), 0)
+    and the rest to the last (none for the later parts of short tiles). CLUSTER (two parts): part 1 the first
+    (n - 1) // 2 blocks, part 0 the rest, so part 1's hand-over runs beside part 0's last block. Public: a block count
+    and the program id."""
+    if CLUSTER:
+        n1 = (n - 1) // 2
+        j_lo = gl.where(part == 0, n1, 0)
+        n_cnt = gl.where(part == 0, n - n1, n1)
+    else:
+        n_part = (n + PARTS - 1) // PARTS
+        j_lo = part * n_part
+        n_cnt = gl.maximum(gl.minimum(n - j_lo, n_part), 0)
+    return j_lo, n_cnt
 
 
 @gluon.jit
@@ -1195,13 +1202,175 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
         tma.store_wait(pendings=0)
 
 
+# CLUSTER (session 43): the two programs of a SPLIT_KV=2 tile are one thread-block cluster of two CTAs (launched with
+# cluster dims (2, 1, 1): cluster_launcher), CTA rank = part; part 1 takes the tile's first (n - 1) // 2 key blocks and
+# part 0 the rest (_split_kv_unit), so part 1's hand-over runs beside part 0's last block. The meeting lives in shared
+# memory past Triton's own allocation (byte offset CLUSTER; the launcher asks for cluster_bytes more): O unnormalised
+# (fp32, row-major), m, l, an mbarrier, a ready word and an acknowledgement mbarrier. At its start part 0 initialises its
+# mbarrier, expects the state's bytes on it, and stores the call's nonce into part 1's ready word (distributed shared
+# memory, after fence.mbarrier_init). At the meeting part 1 stages its state in its own area (generic stores, then
+# fence.proxy.async), waits for its ready word to hold the nonce (acquire, cluster scope), clears it, and one thread
+# copies the area into part 0's with one bulk copy that completes its bytes on part 0's mbarrier; part 0 waits for the
+# barrier's phase (acquire, cluster scope), reads the state from its own shared memory, acknowledges (an arrive on
+# part 1's acknowledgement mbarrier, which part 1 initialised at its start: the copy has read part 1's area, which may
+# now go) and merges it after its own state (the same bits every time). Part 1 waits for the acknowledgement and exits.
+# No global memory, no atomics. The ready word is never initialised (part 0 may write it before part 1 starts): part 1
+# clears it once seen, before it exits, and a stale nonce is as unlikely as in the global meetings (_arrive_second).
+# Every address is a public offset; the waits' trip counts depend on timing only (spin-waits, as the ring's).
+def cluster_bytes(block_m, head_dim):
+    """CLUSTER's area: O (block_m x head_dim), m, l (fp32), the state's mbarrier, the ready word and the
+    acknowledgement mbarrier (8 bytes each)."""
+    return block_m * (head_dim + 2) * 4 + 24
+
+
+# a CLUSTER build launched without clusters of two (each CTA a cluster of one) would wait for a partner forever: trap
+_CL_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 2;\n@p trap;\n"
+                         "mov.u32 $0, 0;\n}")
+_CL_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                        "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
+                        "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+                        "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
+                        "@t0 fence.mbarrier_init.release.cluster;\n"
+                        "add.u32 a, a, 8;\nmapa.shared::cluster.u32 r, a, 1;\n"
+                        "@t0 st.relaxed.cluster.shared::cluster.b64 [r], $3;\nmov.u32 $0, 0;\n}")
+_CL_READY = gl.constexpr("{\n.reg .pred p;\n.reg .b64 v;\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
+                         "CLRDY${:uid}:\nld.acquire.cluster.shared::cta.b64 v, [a];\nsetp.ne.b64 p, v, $2;\n"
+                         "@p bra CLRDY${:uid};\nmov.u32 $0, 0;\n}")
+_CL_CLEAR = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                         "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n@t0 st.shared.b64 [a], 0;\nmov.u32 $0, 0;\n}")
+_CL_WAIT = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
+                        "CLWAIT${:uid}:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [a], 0;\n"
+                        "@!p bra CLWAIT${:uid};\nmov.u32 $0, 0;\n}")
+_CL_STAGE = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\nst.shared.f32 [a], $2;\n"
+                         "mov.u32 $0, 0;\n}")
+_CL_STAGE2 = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $2;\n"
+                          "st.shared.v2.f32 [a], {$4, $5};\nmov.u32 $0, 0;\nmov.u32 $1, 0;\n}")
+_CL_GET2 = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $2;\nld.shared.v2.f32 {$0, $1}, [a];\n}")
+_CL_COPY = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, b, rb, n, x;\nmov.u32 tid, %tid.x;\n"
+                        "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 b, a, $1;\ncvt.u32.u64 n, $2;\n"
+                        "cvt.u32.u64 x, $3;\nadd.u32 a, a, x;\n"
+                        "mapa.shared::cluster.u32 r, a, 0;\nmapa.shared::cluster.u32 rb, b, 0;\n"
+                        "@t0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [r], [a], n, [rb];\n"
+                        "mov.u32 $0, 0;\n}")
+_CL_ACK = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                       "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, 1;\n"
+                       "@t0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
+_CL_OPEN_ACK = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+                            "@t0 fence.mbarrier_init.release.cluster;\nmov.u32 $0, 0;\n}")
+_CL_FENCE = gl.constexpr("fence.proxy.async.shared::cta;\nmov.u32 $0, 0;")
+_CL_GET = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\nld.shared.f32 $0, [a];\n}")
+
+
+@gluon.jit
+def _cl_one(ASM: gl.constexpr, off, key0, key1=0):
+    """One inline-asm block in every thread of the warpgroup (the asm picks thread 0 where it should)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    addr = gl.full([1], 0, gl.int32, one) + off
+    a = gl.full([1], 0, gl.int64, one) + key0
+    b = gl.full([1], 0, gl.int64, one) + key1
+    gl.inline_asm_elementwise(ASM, "=r,r,l,l", [addr, a, b], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _cl_stage(x, offs):
+    gl.inline_asm_elementwise(_CL_STAGE, "=r,r,f", [offs, x], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _cl_stage2(x, offs):
+    """x in the wgmma accumulator's layout, offs its offsets: each pack of two is one thread's column pair (8 bytes)."""
+    gl.inline_asm_elementwise(_CL_STAGE2, "=r,=r,r,r,f,f", [offs, x], dtype=gl.int32, is_pure=False, pack=2)
+
+
+@gluon.jit
+def _cl_get2(offs):
+    return gl.inline_asm_elementwise(_CL_GET2, "=f,=f,r,r", [offs], dtype=gl.float32, is_pure=False, pack=2)
+
+
+@gluon.jit
+def _cl_get(offs):
+    return gl.inline_asm_elementwise(_CL_GET, "=f,r", [offs], dtype=gl.float32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _cluster_open(part, nonce, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """CLUSTER, at each part's start: launched in clusters of two (else a trap, not a wait for ever); part 0's mbarrier
+    initialised and expecting the state's bytes, part 1 told; part 1's acknowledgement mbarrier initialised."""
+    BAR: gl.constexpr = XOFF + BLOCK_M * (HEAD_DIM + 2) * 4
+    _cl_one(_CL_CHECK, 0, 0)
+    if part == 0:
+        _cl_one(_CL_OPEN, BAR, BLOCK_M * (HEAD_DIM + 2) * 4, nonce)
+    else:
+        _cl_one(_CL_OPEN_ACK, BAR + 16, 0)
+
+
+_STAMP_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\n.reg .u64 c, g;\nmov.u32 tid, %tid.x;\n"
+                          "setp.eq.u32 t0, tid, 0;\nmov.u64 c, %clock64;\nmov.u64 g, %globaltimer;\n"
+                          "@t0 st.global.v2.u64 [$1], {c, g};\nmov.u32 $0, 0;\n}")
+
+
+@gluon.jit
+def _stamp_at(stamps, idx):
+    """(experiments: STAMP) thread 0 writes (%clock64, %globaltimer) at stamps[2 (8 pid + idx)]."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    addr = gl.full([1], 0, gl.int64, one) + (stamps + (gl.program_id(0) * 8 + idx) * 2).to(gl.int64, bitcast=True)
+    gl.inline_asm_elementwise(_STAMP_ASM, "=r,l", [addr], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _cluster_meeting(m_i, l_i, acc, part, nonce, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                     row_s: gl.constexpr, o_layout: gl.constexpr, stamps=None):
+    """CLUSTER: (go, m, l, O): part 1 sends its state to part 0 (go False); part 0 (go True) merges it after its own."""
+    row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
+    rows_o = gl.arange(0, BLOCK_M, layout=row_o)
+    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    o_offs = XOFF + (rows_o[:, None] * HEAD_DIM + cols_o[None, :]) * 4
+    rows_s = gl.arange(0, BLOCK_M, layout=row_s)
+    m_offs = XOFF + BLOCK_M * HEAD_DIM * 4 + rows_s * 4
+    l_offs = m_offs + BLOCK_M * 4
+    BAR: gl.constexpr = XOFF + BLOCK_M * (HEAD_DIM + 2) * 4
+    go = part == 0
+    m_new = m_i
+    l_new = l_i
+    if go:
+        _cl_one(_CL_WAIT, BAR, 0)
+        if stamps is not None:
+            _stamp_at(stamps, 5)
+        acc_o = _cl_get2(o_offs)
+        m_o = _cl_get(m_offs)
+        l_o = _cl_get(l_offs)
+        _cl_one(_CL_ACK, BAR + 16, 0)  # part 1's copy has been read: it may exit
+        if stamps is not None:
+            _stamp_at(stamps, 6)
+        m_new, l_new, acc = _merge_states(m_i, l_i, acc, m_o, l_o, acc_o, row_o)
+    else:
+        _cl_stage2(acc, o_offs)
+        _cl_stage(m_i, m_offs)
+        _cl_stage(l_i, l_offs)
+        _cl_one(_CL_FENCE, 0, 0)  # the generic stores before the bulk copy (async proxy) reads them
+        if stamps is not None:
+            _stamp_at(stamps, 5)
+        _cl_one(_CL_READY, BAR + 8, nonce)
+        gl.thread_barrier()  # every thread's stores, and every thread has seen the ready word
+        if stamps is not None:
+            _stamp_at(stamps, 6)
+        _cl_one(_CL_CLEAR, BAR + 8, 0)
+        _cl_one(_CL_COPY, BAR, BLOCK_M * (HEAD_DIM + 2) * 4, XOFF)
+        if stamps is not None:
+            _stamp_at(stamps, 7)
+        _cl_one(_CL_WAIT, BAR + 16, 0)  # part 0 has the state (its mbarrier's phase): this area is free
+    return go, m_new, l_new, acc
+
+
 @gluon.jit
 def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                            empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
-                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, pk=None):
+                           ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, pk=None,
+                           CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -1214,19 +1383,25 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     (split_kv_workspace). PACK (packed grouped-query tiles, m0 = 0): the tile's rows are the positions of the block's
     block of query heads in slots of PACK rows (pk: _pack_block; _pack_rows); the causal mask uses each row's query
     position."""
-    ws, flags, nonce = kvs
+    ws, flags, nonce = kvs[0], kvs[1], kvs[2]
+    if STAMP:
+        _stamp_at(kvs[3], 0)
+    if CLUSTER:  # part 0's mbarrier for the meeting, before anything else
+        _cluster_open(part, nonce, CLUSTER, BLOCK_M, HEAD_DIM)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    j_lo, n_own = _split_kv_unit(n, part, PARTS)
+    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:  # the causal mask's query positions: each row's position in its head (m0 = 0)
         offs_m = _pack_rows(offs_m, SEQ_Q, pk, PACK, BLOCK_M // PACK)[1]
     mbarrier.wait(q_bar, i & 1)
+    if STAMP:
+        _stamp_at(kvs[3], 1)
     if n_own > 0:
         m_i, l_i, acc = _visit_blocks(q_smem.reshape([BLOCK_M, HEAD_DIM]), k_ring, v_ring, ready_k, ready_v, empty_k,
                                       empty_v, q_empty, 13, 14, c, 0, t_full, n_own, n_own, m_i, l_i, acc, offs_m,
@@ -1235,9 +1410,21 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                       PV_OVERLAP)
     elif O_SMEM:
         mbarrier.arrive(q_empty, count=1)
+    if STAMP:
+        _stamp_at(kvs[3], 2)
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
+    elif CLUSTER:  # the tile's two programs are one cluster: the meeting in part 0's shared memory
+        go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout,
+                                             kvs[3] if STAMP else None)
+        if STAMP:
+            _stamp_at(kvs[3], 3)
+        if go:
+            _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
+                      False)
+        if STAMP:
+            _stamp_at(kvs[3], 4)
     else:
         SLOT: gl.constexpr = BLOCK_M * (HEAD_DIM + 2)  # a state: O (BLOCK_M x HEAD_DIM), then m, then l
         # D=256 (and 192): two O accumulators in registers spill (session 15); and at D=96 / 128 with 8 or more parts,
@@ -1279,6 +1466,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
             go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                            flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
                                            BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
+            if STAMP:
+                _stamp_at(kvs[3], 3)
             # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
             # the lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
             for LVL in gl.static_range(1, 6):
@@ -1305,6 +1494,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
             if go:
                 _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
                           False, PACK, pk)
+            if STAMP:
+                _stamp_at(kvs[3], 4)
     if not O_SMEM:  # O was staged in Q's tile (by the program that combined) and its TMA store has read it
         mbarrier.arrive(q_empty, count=1)
 
@@ -1419,24 +1610,31 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
 
 @gluon.jit
 def _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
-                   CAUSAL: gl.constexpr):
+                   CAUSAL: gl.constexpr, CLUSTER: gl.constexpr = 0):
     """SPLIT_KV: (part, tile, bh, m0, key blocks of the tile) of this program: part p // U of tile p % U (U: the
-    tiles, head-major, one per unit even when causal). Public: shapes and the program id."""
+    tiles, head-major, one per unit even when causal); CLUSTER (two parts): part p % 2 of tile p // 2, so a tile's
+    programs are the two CTAs of one cluster. Public: shapes and the program id."""
     units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
-    unit = gl.program_id(0) % units
+    if CLUSTER:
+        unit = gl.program_id(0) // 2
+        part = gl.program_id(0) % 2
+    else:
+        unit = gl.program_id(0) % units
+        part = gl.program_id(0) // units
     bh, _n_tiles, mb, _step = _unit_tiles(unit, SEQ_Q, BLOCK_M, False)
     m0 = mb * BLOCK_M
-    return gl.program_id(0) // units, unit, bh, m0, _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
+    return part, unit, bh, m0, _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, CAUSAL)
 
 
 @gluon.jit
 def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
-                          CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0):
+                          CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0,
+                          CLUSTER: gl.constexpr = 0):
     """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
     then that part's key blocks (_split_kv_unit)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
+    part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
     if PACK:  # the tile's block of query heads (public)
@@ -1444,7 +1642,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
                 _pack_block(bh, H, H_KV, q_desc.shape[2]))
     else:
         _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
-    j_lo, n_own = _split_kv_unit(n, part, PARTS)
+    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER)
     for j in range(n_own):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
@@ -1460,11 +1658,11 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                           PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False, ROWS_MASKED: gl.constexpr = False,
-                          PACK: gl.constexpr = 0):
+                          PACK: gl.constexpr = 0, CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False):
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL)
+    part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER)
     if PACK:  # the tile's block of query heads (public); kvs carries H_KV
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                                ready_v, empty_k, empty_v, (kvs[0], kvs[1], kvs[2]), part, unit, 0, 0, bh // H, bh % H,
@@ -1475,7 +1673,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                                ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                                m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK)
+                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, None, CLUSTER, STAMP)
 
 
 @gluon.jit(do_not_specialize=SHAPE_ARGS + O_STRIDE_ARGS)
@@ -1490,7 +1688,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      PAIRED: gl.constexpr = True, SPLIT_KV_ROWS: gl.constexpr = True, PACK: gl.constexpr = 0,
                      BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
                      O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False,
-                     O_HALF: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False):
+                     O_HALF: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False, CLUSTER: gl.constexpr = 0,
+                     STAMPS=None, STAMP: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1542,6 +1741,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                      and not SPLIT_KV), "balanced halves: two consumers, causal paired tiles, SKIP")
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
+    gl.static_assert(not CLUSTER or (SPLIT_KV == 2 and not PACK), "a cluster of two: SPLIT_KV = 2, not packed")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -1652,11 +1852,12 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             BALANCE, TRACE, LIGHT_FIRST))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
-        kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE)  # PACK: the blocks' groups (_pack_block)
+        kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK)),
-                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK))], [1],
-                           [24])
+                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK, CLUSTER,
+                                                     STAMP)),
+                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK, CLUSTER))],
+                           [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
@@ -2156,7 +2357,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 warp_specialized=False, split=1, consumer_regs=None, pingpong=False, persistent=False,
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
-                trace=False, o_regs=False, v_stage=False, o_half=False, light_first=False):
+                trace=False, o_regs=False, v_stage=False, o_half=False, light_first=False, cluster=False,
+                stamps=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2212,9 +2414,17 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         if parts not in SPLIT_KV_PARTS and not (parts == 1 and pack):
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile (1 with pack), got "
                              f"{split_kv!r}")
-        ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
-                                                                               k.shape[2])
-        kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
+        if cluster:  # (session 43) the two programs of a tile as one cluster: no workspace (cluster_launcher)
+            if parts != 2 or pack:
+                raise ValueError(f"cluster: split_kv=2 without pack, got split_kv={split_kv}, pack={pack}")
+            kwargs.update(SPLIT_KV=parts, NONCE=split_kv_nonce(),
+                          CLUSTER=cluster_offset(block_m, block_n, head_dim, stages))
+        else:
+            ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
+                                                                                   k.shape[2])
+            kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
+        if stamps is not None:  # (experiments) int64 [2 * 8 * programs]: (clock64, globaltimer) per stamp
+            kwargs.update(STAMPS=stamps, STAMP=True)
         if not kv_rows:
             kwargs.update(SPLIT_KV_ROWS=False)
         units = parts * batch * heads * num_m  # causal tiles are not paired: `parts` programs for each tile
@@ -2333,4 +2543,46 @@ def split_kv_workspace(q, block_m, parts=2, head_dim=None, pack=0, kv_heads=None
 def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_specialized=False, **tiles):
     grid, args, kwargs = launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset,
                                      warp_specialized=warp_specialized, **tiles)
+    if kwargs.get("CLUSTER"):  # (experiments' path; the API's is dispatch._launch)
+        tensors = (q, k, v, out, lse) + ((kwargs["STAMPS"],) if kwargs.get("STAMPS") is not None else ())
+        key = (tuple((t.shape, t.stride(), t.dtype, t.device) for t in tensors), tuple(grid),
+               tuple(sorted((k_, v_) for k_, v_ in kwargs.items() if not isinstance(v_, torch.Tensor) and k_ != "NONCE")))
+        launcher = _cluster_launchers.get(key)
+        if launcher is None:
+            launcher = _cluster_launchers[key] = cluster_launcher(grid, args, kwargs, tensors, softmax_scale)
+        launcher(tensors, softmax_scale, q.device.index)
+        return
     (attn_fwd_sm90_ws if warp_specialized else attn_fwd_sm90)[grid](*args, **kwargs)
+
+
+def cluster_offset(block_m, block_n, head_dim, stages):
+    """CLUSTER's exchange area offset in dynamic shared memory: past what Triton allocates for a SPLIT_KV build (its
+    tiles, bounded by ws_smem_bytes; cluster_launcher checks the compiled kernel's figure), 128-byte aligned."""
+    return -(-ws_smem_bytes(block_m, block_n, head_dim, stages, False) // 128) * 128
+
+
+_cluster_launchers = {}  # (experiments' launch(): the API's launchers are dispatch's)
+
+
+def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
+    """The launcher (dispatch._Launcher) of a CLUSTER build: the JIT's binary, compiled for one CTA per cluster (Triton
+    3.6's Gluon takes no layouts across CTAs), with metadata that asks for clusters of two CTAs and CLUSTER +
+    cluster_bytes bytes of dynamic shared memory (Triton's launcher runs grid[0] // 2 clusters of 2 CTAs). tensors:
+    (q, k, v, out, lse), and the stamps where STAMPS is passed. Raises where the binary's own shared memory reaches past
+    CLUSTER (the area would overlap it) or no direct launcher can be made (a cluster build has no other launch path)."""
+    import copy
+    from . import dispatch
+    ck = attn_fwd_sm90_ws.warmup(*args, grid=grid, **kwargs)
+    xoff = kwargs["CLUSTER"]
+    total = xoff + cluster_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"])
+    if ck.metadata.shared > xoff or grid[0] % 2 or len(grid) > 1 or total > SMEM_LIMIT:
+        raise RuntimeError(f"CLUSTER: the binary's shared memory ({ck.metadata.shared} bytes) reaches past the meeting "
+                           f"area's offset {xoff}, the area ends past {SMEM_LIMIT} ({total}), or the grid {grid} is not "
+                           f"one even dimension")
+    clustered = copy.copy(ck)
+    clustered.packed_metadata = (ck.metadata.num_warps, 2, total)
+    launcher = dispatch._make_launcher(attn_fwd_sm90_ws, clustered, (grid[0] // 2,), args, kwargs, tensors,
+                                       softmax_scale, constant_floats=len(tensors) > 5)
+    if launcher is None:
+        raise RuntimeError("CLUSTER: no direct launcher for this build (a cluster build has no other launch path)")
+    return launcher

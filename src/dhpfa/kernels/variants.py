@@ -34,6 +34,7 @@ class TileConfig:
     v_stage: bool = False  # Gluon kernel, split=2, causal with skip_masked: consumer 1's O staged in a V slot (V_STAGE)
     o_half: bool = False  # ... with v_stage: consumer 0's O in a buffer of its own, its store waited for later (O_HALF)
     light_first: bool = False  # Gluon kernel, split=2, causal paired units: each unit's light tile first (LIGHT_FIRST)
+    cluster: bool = False  # Gluon kernel, split_kv=2: a tile's two programs as one cluster of two CTAs (CLUSTER)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -44,7 +45,7 @@ class TileConfig:
             ("ov" if self.pv_overlap else "") + ("up" if self.unpaired else "") + \
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + ("oh" if self.o_half else "") + \
-            ("lf" if self.light_first else "") + \
+            ("lf" if self.light_first else "") + ("cl" if self.cluster else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -274,6 +275,42 @@ FEW_PROGRAMS_SPLIT_KV8_SEQ, FEW_PROGRAMS_SPLIT_KV16_SEQ = 4096, 8192
 # / 21.1 (128 programs with 64 parts), 4 rows 18.1 / 16.5 with 32.
 SM90_FEW_PROGRAMS_SPLIT_KV32, SM90_FEW_PROGRAMS_SPLIT_KV64 = _split_kv_tables(32), _split_kv_tables(64)
 FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
+# ... and the two programs of a tile as one cluster of two CTAs (sm90_fwd CLUSTER, TileConfig.cluster; session 43) at
+# D <= 128 (the kernel's head dim: a merge holds two accumulators), where twice the grid fits the SMs, from
+# FEW_PROGRAMS_CLUSTER_SEQ keys: part 1 takes the first (n - 1) // 2 of the tile's key blocks and hands its state to
+# part 0 through distributed shared memory (one bulk copy completing on part 0's mbarrier) while part 0 runs its last
+# block, so the meeting costs little past it; 64-key blocks with three stages below FEW_PROGRAMS_CLUSTER_N128_SEQ keys,
+# 128-key blocks from there. Session 43 call 9 (H100, graph replay, 11 interleaved rounds, us; the API's choice before
+# -> the cluster build): 512 queries, 8 heads, D=64: 512 keys 6.85 -> 6.25 (the 64x128 one-program tiles 6.65), 768
+# 8.28 -> 7.34, 1,024 9.48 -> 8.36 (the global two-part split 9.32), 2,048 12.71 -> 11.65, 4,096 19.38 -> 18.54;
+# D=128: 512 8.20 -> 8.09, 768 10.18 -> 9.40, 1,024 12.81 -> 11.07, 2,048 17.18 -> 16.34, 4,096 26.18 -> 25.66; causal
+# (S_q = S_k) (1,8,512,64) 7.05 -> 6.57, (1,8,512,128) 8.81 -> 8.39, (1,4,1024,64) 9.06 -> 8.57, (1,4,1024,128) 11.69 ->
+# 10.99, (1,2,2048,64) 12.19 -> 12.03, (1,2,2048,128) 15.43 -> 14.74. Causal calls keep the 64-key blocks to 2,048 keys
+# (there 128-key ones won, at 1,024 the 64-key ones). Four programs per tile (SPLIT_KV4) keep their grids: at 2,048 keys
+# and 4 heads the cluster read 11.21 / 15.07 us against their 11.22 / 15.69 (D=64 / 128). Packed decode tiles and D > 128
+# keep the global meetings.
+def _cluster_tables(block_n, stages):
+    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=2, pv_overlap=True, cluster=True))
+    return {(d, c): build for d in HEAD_DIMS if d <= 128 for c in (False, True)}
+
+
+SM90_FEW_PROGRAMS_CLUSTER = _cluster_tables(128, 2)
+SM90_FEW_PROGRAMS_CLUSTER_N64 = _cluster_tables(64, 3)
+FEW_PROGRAMS_CLUSTER_SEQ = 512
+FEW_PROGRAMS_CLUSTER_N128_SEQ = {False: 768, True: 2048}
+
+
+def cluster_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
+    """The cluster build (SM90_FEW_PROGRAMS_CLUSTER, _N64 below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys) where
+    2 x programs <= sm_count and seq_k >= FEW_PROGRAMS_CLUSTER_SEQ at the head dims it has; else None. Public."""
+    if 2 * programs > sm_count or seq_k < FEW_PROGRAMS_CLUSTER_SEQ \
+            or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER:
+        return None
+    wide = seq_k >= FEW_PROGRAMS_CLUSTER_N128_SEQ[causal]
+    table = SM90_FEW_PROGRAMS_CLUSTER if wide else SM90_FEW_PROGRAMS_CLUSTER_N64
+    return Variant(*table[(head_dim, causal)], dtype, head_dim, causal)
+
+
 # (tiles by (head dim, causal), least seq_k, share) of the splits across programs, most programs per tile first: a
 # table applies where parts x programs <= SM count // share
 _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 2),
@@ -588,7 +625,8 @@ class Variant:
     public_loads: tuple = field(default=())
 
     def __post_init__(self):
-        if self.config.split_kv > 1:  # the workspace holds partial states (secret); the flags only say who arrived
+        if self.config.split_kv > 1 and not self.config.cluster:  # the workspace holds partial states (secret); the
+            # flags only say who arrived (cluster builds meet in shared memory: neither)
             object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
             object.__setattr__(self, "public_loads", tuple(dict.fromkeys(self.public_loads + ("FLAGS",))))
 
@@ -617,6 +655,8 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
+        out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64)
+                for c in (False, True) if (head_dim, c) in table]
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
             out += [SM90_PACKED[(head_dim, c)] for c in (False, True)]
@@ -890,13 +930,18 @@ def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
-    grid fits the SMs SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
+    grid fits the SMs the cluster builds from FEW_PROGRAMS_CLUSTER_SEQ keys at D <= 128 (cluster_variant), else
+    SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
     FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where
     the short tiles would run. Shapes and the GPU decide (public)."""
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
+        if table is SM90_FEW_PROGRAMS_SPLIT_KV:  # two programs a tile: as one cluster where it has the head dim
+            v = cluster_variant(dtype, head_dim, causal, seq_k, programs, sm_count)
+            if v is not None:
+                return v
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is not None and config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)

@@ -33,7 +33,11 @@ def child():
              (36, short - 12, short, dims_of(variants.SM90_GLUON_SHORT)),
              (1, 700, long_k, tuple(variants.SM90_GLUON_LONG)),
              (1, 300, max(variants.FEW_PROGRAMS_LONG_SEQ.values()) + 37, dims_of(variants.SM90_FEW_PROGRAMS_LONG)),
-             (1, 333, variants.FEW_PROGRAMS_MID_SEQ + 77, dims_of(variants.SM90_FEW_PROGRAMS_MID)),
+             # 72 programs (twice the grid would not fit): the one-consumer 64x128 tiles
+             (3, 333, variants.FEW_PROGRAMS_MID_SEQ + 77, dims_of(variants.SM90_FEW_PROGRAMS_MID)),
+             # 24 programs, keys in between: clusters of two CTAs a tile on 64-key blocks (session 43; the 40-program
+             # case below takes the 128-key ones at D <= 128)
+             (1, 333, variants.FEW_PROGRAMS_CLUSTER_SEQ + 77, dims_of(variants.SM90_FEW_PROGRAMS_CLUSTER_N64)),
              # 72 programs with long keys: too many to split across programs, so split keys inside one
              (1, 1100, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 37, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV)),
              # 40 programs: two programs per tile (the 20-program case above takes four)
