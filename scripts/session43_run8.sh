@@ -4,14 +4,5 @@
 # Session 43 call 8: the bulk-copy cluster meeting with part 1 taking the first (n - 1) // 2 key blocks (its hand-over
 # beside part 0's last block), 8-byte staging stores and loads; otherwise as call 6.
 # (smoke launch under a time limit, float64 checks and bitwise repeats, graph-replay timing in one wave, stamps)
-#   bash scripts/session43_run8.sh   (carry [".whl"]; writes under $OUT)
-source "$(dirname "$0")/device_prelude.sh"
-{
-timeout 90 python3 scripts/cluster_ab.py --smoke; rc=$?; echo "smoke rc $rc"; [ $rc = 0 ] || exit 1
-echo "elapsed $(( $(date +%s) - t0 )) s"
-timeout 300 python3 scripts/cluster_ab.py --rounds 15 --few --configs x1,kv2,cl2,cl2_n64,cl2_nomeet --out "$OUT"
-echo "rc $?"
-echo "elapsed $(( $(date +%s) - t0 )) s"
-timeout 100 python3 scripts/cluster_stamps.py --launches 20 --out "$OUT"; echo "rc $?"
-echo "elapsed $(( $(date +%s) - t0 )) s"
-} 2>&1 | tee "$OUT/run.log"
+# The same steps as call 6 (the kernel then differed, not the script):
+exec bash "$(dirname "$0")/session43_run6.sh"
