@@ -22,14 +22,19 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--out", default="out")
     ap.add_argument("--configs", default="x1,cl2_n64,kv2")
+    ap.add_argument("--shapes", default="1:8:512:64,1:8:512:128",
+                    help="B:H:S:D[:S_k] (512 queries; keys S_k, default S), comma-separated")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     peers = bench.peer_kernels()
     res = {}
-    for shape in ((1, 8, 512, 64), (1, 8, 512, 128)):
-        b, h, s, d = shape
+    for spec in args.shapes.split(","):
+        shape = tuple(int(x) for x in spec.split(":"))
+        b, h, s, d = shape[:4]
+        sk = shape[4] if len(shape) > 4 else s
         g = torch.Generator(device="cuda").manual_seed(s + d)
-        q, k, v = (torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+        q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g)
+        k, v = (torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
         kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         kernels.update({n: gluon_fn(CONFIGS[n]) for n in args.configs.split(",")})
         times = {n: [] for n in kernels}
