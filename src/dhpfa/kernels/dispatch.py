@@ -582,20 +582,17 @@ def _launch(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset):
             _launchers[key] = _Slices(parts, (t.stride(0) for t in tensors))
         return kernel, key
     fn = kernel_fn(variant.kernel)
+    launcher = None
     if kwargs.get("CLUSTER"):  # clusters of two CTAs (sm90_fwd CLUSTER): launched by their own launcher only
         from . import sm90_fwd
         launcher = sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, softmax_scale)
         kernel = launcher(tensors, softmax_scale, q.device.index)
-        if key is not None:
-            if len(_launchers) >= MAX_LAUNCHERS:
-                _launchers.clear()
-            _launchers[key] = launcher
-        return kernel, key
-    kernel = fn[grid](*args, **kwargs)
+    else:
+        kernel = fn[grid](*args, **kwargs)
     if key is not None and key not in _launchers:
         if len(_launchers) >= MAX_LAUNCHERS:  # many distinct shapes (say, every sequence length): start over
             _launchers.clear()
-        _launchers[key] = _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale)
+        _launchers[key] = launcher or _make_launcher(fn, kernel, grid, args, kwargs, tensors, softmax_scale)
     return kernel, key
 
 
