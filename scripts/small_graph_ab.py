@@ -2,9 +2,10 @@
 two events, so each replay pays a graph launch) for several builds in the same rounds, in random order: the API's
 call (now the cluster build at (1,8,512,64)), the one-program 64x128 tiles it ran before (x1), and others.
 
-    PYTHONPATH=src:scripts python3 scripts/small_graph_ab.py [--rounds 9] [--out DIR]
+    PYTHONPATH=src:scripts python3 scripts/small_graph_ab.py [--rounds 9] [--out DIR] [--configs x1,cl2_n64@head,...]
 """
 import argparse
+import importlib
 import json
 import os
 import random
@@ -36,7 +37,10 @@ def main():
         q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g)
         k, v = (torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
         kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
-        kernels.update({n: gluon_fn(CONFIGS[n]) for n in args.configs.split(",")})
+        for n in args.configs.split(","):  # "name@head": the build from kernels/_ab_head.py (session 44)
+            name, _, mod = n.partition("@")
+            kernels[n] = gluon_fn(CONFIGS[name], importlib.import_module(f"dhpfa.kernels._ab_{mod}").launch
+                                  if mod else None)
         times = {n: [] for n in kernels}
         rng = random.Random(0)
         for _ in range(args.rounds):

@@ -1325,7 +1325,10 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, XOFF: gl.constexpr, BLOCK_M: gl
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
     cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    o_offs = XOFF + (rows_o[:, None] * HEAD_DIM + cols_o[None, :]) * 4
+    # O row-major with each row's columns XOR 8 x (row % 4) (session 44): a warp's 8-byte stores and loads of the
+    # accumulator touch 8 rows at once, which row-major puts on the same 8 banks (8-way conflicts); swizzled, each such
+    # access takes the two wavefronts its 256 bytes need. Both parts use these offsets, so any bijection serves.
+    o_offs = XOFF + (rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
     rows_s = gl.arange(0, BLOCK_M, layout=row_s)
     m_offs = XOFF + BLOCK_M * HEAD_DIM * 4 + rows_s * 4
     l_offs = m_offs + BLOCK_M * 4

@@ -1,0 +1,240 @@
+"""Session 44 experiment: SPLIT_KV = 4 and 8 with the tile's programs as one thread-block cluster meeting in a tree in
+distributed shared memory (sm90_fwd CLUSTER generalised), against the global-memory meetings of the same part counts
+(and 16 parts) and the API's call, on the few-program grids and packed decode calls where the API splits in four or
+more. Correctness against float64 on NaN-poisoned outputs (sm90_check.check: bf16 / fp16, causal or not, odd shapes,
+fewer key blocks than parts, grouped heads packed), bitwise repeats (eager and CUDA-graph replay), then CUDA-graph
+replay timing in interleaved rounds of random order (call 2: the meeting's staged O swizzled, CL_SWIZZLE, against it
+off and against the two-CTA builds of HEAD before this session). --precompile N first compiles every build the run launches on N
+processes (Triton's cache), so the checks do not wait for one compile after another.
+
+    git apply docs/experiments/session44_cluster_tree.diff   # calls 1-2 (clusters of 4 and 8; CL_SWIZZLE)
+    PYTHONPATH=src:scripts python3 scripts/cluster_tree_ab.py --out DIR [--rounds 11] [--precompile 14] [--call N]
+        [--checks cl2,cl2n64] [--smoke]
+"""
+import argparse
+import json
+import os
+import statistics
+import sys
+
+import torch
+
+
+def kv(parts, cluster=False, pack=0, block_n=128, stages=2):
+    return dict(block_m=64, block_n=block_n, stages=stages, warp_specialized=True, split_kv=parts, pv_overlap=True,
+                cluster=cluster, pack=pack)
+
+
+CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, stages=3), "kv4": kv(4), "cl4": kv(4, True), "kv8": kv(8), "cl8": kv(8, True),
+           "kv16": kv(16), "pk_kv4": kv(4, pack=8), "pk_cl4": kv(4, True, 8), "pk_kv8": kv(8, pack=8),
+           "pk_cl8": kv(8, True, 8), "pk_kv16": kv(16, pack=8)}
+# (B, S_q, S_k, H, H_kv, D, causal, dtype, config): the float64 checks
+CHECKS = []
+for _d in (64, 128):
+    for _name in ("cl2", "cl2n64", "cl4", "cl8"):
+        for _b, _sq, _sk, _h, _hk in ((1, 512, 2048, 4, 4), (1, 512, 4096, 2, 2), (2, 333, 3000, 2, 1),
+                                      (1, 100, 200, 2, 2), (1, 64, 1100, 1, 1), (1, 257, 5000, 3, 1)):
+            for _causal in (False, True):
+                for _dt in ((torch.bfloat16, torch.float16) if _sq == 512 else (torch.bfloat16,)):
+                    CHECKS.append((_b, _sq, _sk, _h, _hk, _d, _causal, _dt, _name))
+    for _name in ("pk_cl4", "pk_cl8"):
+        for _b, _sq, _sk, _h, _hk in ((1, 1, 8192, 32, 8), (2, 1, 3001, 32, 8), (1, 4, 4096, 16, 2), (3, 3, 700, 8, 2),
+                                      (1, 1, 100, 8, 1)):
+            for _causal in (False, True):
+                CHECKS.append((_b, _sq, _sk, _h, _hk, _d, _causal, torch.bfloat16, _name))
+# (B, H, H_kv, S_q, S_k, D, causal, configs): graph replay timing (the API and cuDNN beside them where H = H_kv);
+# "name@head": the build from the module at HEAD before this session (kernels/_ab_head.py, carried), "name@nosw": this
+# tree's module with CL_SWIZZLE off (call 2). Decode calls of one query with grouped heads run as the API runs them
+# (api.pack_gqa): the group's query heads as the rows of each key/value head, e.g. (1, 8, 8, 4, 8192): 32 query heads
+# over 8 key/value heads.
+TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
+              (1, 4, 4, 512, 2048, 128, False, ("kv4", "cl4", "kv2", "cl2")),
+              (1, 2, 2, 512, 4096, 64, False, ("kv4", "cl4", "kv8", "cl8")),
+              (1, 2, 2, 512, 8192, 128, False, ("kv4", "cl4", "kv8", "cl8")),
+              (1, 1, 1, 512, 16384, 128, False, ("kv8", "cl8", "kv16", "cl4")),
+              (1, 4, 4, 512, 4096, 128, False, ("kv4", "cl4", "kv2", "cl2")),
+              (1, 2, 2, 2048, 2048, 64, True, ("kv4", "cl4", "kv2", "cl2")),
+              (1, 32, 8, 1, 4096, 128, False, ("pk_kv8", "pk_cl8", "pk_kv4", "pk_cl4")),
+              (1, 32, 8, 1, 8192, 128, False, ("pk_kv16", "pk_kv8", "pk_cl8", "pk_cl4")),
+              (1, 32, 8, 1, 16384, 128, False, ("pk_kv16", "pk_kv8", "pk_cl8")),
+              (1, 32, 8, 1, 8192, 64, False, ("pk_kv16", "pk_kv8", "pk_cl8")),
+              (4, 32, 8, 1, 8192, 128, False, ("pk_kv4", "pk_cl4", "pk_kv8", "pk_cl8")),
+              (1, 64, 8, 1, 32768, 128, False, ("pk_kv16", "pk_kv8", "pk_cl8")),
+              (1, 32, 8, 4, 8192, 128, True, ("pk_kv16", "pk_kv8", "pk_cl8"))],
+          2: [(1, 8, 8, 512, 512, 64, False, ("cl2n64@head", "cl2n64@nosw", "cl2n64")),
+              (1, 8, 8, 512, 512, 128, False, ("cl2n64@head", "cl2n64@nosw", "cl2n64")),
+              (1, 8, 8, 512, 512, 64, True, ("cl2n64@head", "cl2n64@nosw", "cl2n64")),
+              (1, 8, 8, 512, 1024, 64, False, ("cl2@head", "cl2@nosw", "cl2")),
+              (1, 8, 8, 512, 2048, 128, False, ("cl2@head", "cl2@nosw", "cl2")),
+              (1, 2, 2, 512, 4096, 64, False, ("kv4", "cl4@nosw", "cl4", "kv8")),
+              (1, 1, 1, 512, 16384, 128, False, ("kv8", "cl8@nosw", "cl8", "kv16")),
+              (1, 8, 8, 4, 8192, 128, False, ("kv8", "cl8@nosw", "cl8", "kv16", "cl4")),
+              (1, 8, 8, 4, 16384, 128, False, ("kv8", "cl8", "kv16")),
+              (1, 8, 8, 8, 32768, 128, False, ("kv16", "kv8", "cl8")),
+              (1, 8, 8, 4, 8192, 64, False, ("kv8", "cl8", "kv16")),
+              (4, 8, 8, 4, 8192, 128, False, ("kv4", "cl4", "kv2", "cl2"))],
+          # call 3: the tree as shipped (the swizzle alone on the two-CTA builds; the clusters of 4 and 8 are
+          # docs/experiments/session44_cluster_tree.diff) against HEAD's two-CTA builds, where the API runs them
+          3: [(1, 8, 8, 512, 512, 64, False, ("cl2n64@head", "cl2n64")),
+              (1, 8, 8, 512, 512, 128, False, ("cl2n64@head", "cl2n64")),
+              (1, 8, 8, 512, 512, 64, True, ("cl2n64@head", "cl2n64")),
+              (1, 8, 8, 512, 512, 128, True, ("cl2n64@head", "cl2n64")),
+              (2, 8, 8, 256, 512, 64, False, ("cl2n64@head", "cl2n64")),
+              (1, 8, 8, 512, 768, 64, False, ("cl2@head", "cl2")),
+              (1, 8, 8, 512, 1024, 64, False, ("cl2@head", "cl2")),
+              (1, 8, 8, 512, 1024, 128, False, ("cl2@head", "cl2")),
+              (1, 4, 4, 1024, 1024, 64, True, ("cl2n64@head", "cl2n64")),
+              (1, 8, 8, 512, 2048, 64, False, ("cl2@head", "cl2"))]}
+MODULES = {}
+
+
+def module(name):
+    """The sm90_fwd module a "config@module" name runs: the tree's, HEAD's copy, or this tree's with CL_SWIZZLE off."""
+    from dhpfa.kernels import sm90_fwd
+    mod = name.partition("@")[2]
+    if not mod:
+        return sm90_fwd
+    if mod not in MODULES:
+        if mod == "head":
+            import importlib
+            MODULES[mod] = importlib.import_module("dhpfa.kernels._ab_head")
+        else:
+            from small_tiles import module_variant
+            MODULES[mod] = module_variant(sm90_fwd, "CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(False)",
+                                          "nosw")
+    return MODULES[mod]
+
+
+def launch_fn(name):
+    mod, tiles = module(name), CONFIGS[name.partition("@")[0]]
+
+    def fn(q, k, v, causal):  # (B, H, S, D) inputs, as the bench's
+        b, h, s, d = q.shape
+        out = torch.empty_like(q)
+        lse = torch.empty((b, h, s), device="cuda", dtype=torch.float32)
+        mod.launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), out.transpose(1, 2), lse, d ** -0.5,
+                   causal, k.shape[2] - s, **tiles)
+        return out
+    return fn
+
+
+def _compile_one(job):
+    """Compile (warm up) one build: fills Triton's cache."""
+    b, sq, sk, h, hk, d, causal, dt, name = job
+    mod = module(name)
+    q = torch.empty(b, sq, h, d, device="cuda", dtype=dt)
+    k = torch.empty(b, sk, hk, d, device="cuda", dtype=dt)
+    grid, args, kwargs = mod.launch_args(q, k, k, torch.empty_like(q), torch.empty(b, h, sq, device="cuda"),
+                                         0.1, causal, sk - sq, **CONFIGS[name.partition("@")[0]])
+    mod.attn_fwd_sm90_ws.warmup(*args, grid=grid, **kwargs)
+    return name
+
+
+def precompile(procs, call, checks):
+    import multiprocessing as mp
+    jobs = {}
+    for c in checks:
+        jobs[(c[5], c[6], c[7], c[8])] = c
+    for b, h, hk, sq, sk, d, causal, names in TIMING[call]:
+        for n in names:
+            jobs.setdefault((d, causal, torch.bfloat16, n), (b, sq, sk, h, hk, d, causal, torch.bfloat16, n))
+    for n in {j[8] for j in jobs.values()}:
+        module(n)  # written before the workers import it
+    ctx = mp.get_context("spawn")
+    with ctx.Pool(procs) as pool:
+        for _ in pool.imap_unordered(_compile_one, list(jobs.values())):
+            pass
+    return len(jobs)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--rounds", type=int, default=11)
+    ap.add_argument("--precompile", type=int, default=0)
+    ap.add_argument("--smoke", action="store_true")
+    ap.add_argument("--timing-only", action="store_true")
+    ap.add_argument("--call", type=int, default=2, help="which call's timing cases (TIMING)")
+    ap.add_argument("--checks", default="", help="only the checks of these configurations (comma-separated)")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    from sm90_check import check
+    import time
+    t0 = time.time()
+    global CHECKS
+    if args.checks:
+        CHECKS = [c for c in CHECKS if c[8] in args.checks.split(",")]
+    if args.precompile:
+        n = precompile(args.precompile, args.call, () if args.timing_only else CHECKS)
+        print(f"precompiled {n} builds in {time.time() - t0:.0f} s", flush=True)
+    ok = True
+    checks = []
+    for c in (CHECKS[:4] if args.smoke else () if args.timing_only else CHECKS):
+        b, sq, sk, h, hk, d, causal, dt, name = c
+        err, bad = check(b, sq, sk, h, hk, d, causal, dt, CONFIGS[name])
+        good = err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dt] and not bad
+        ok &= good
+        checks.append(dict(config=name, shape=[b, sq, sk, h, hk, d], causal=causal, dtype=str(dt), rel_err=err,
+                           bad=bad))
+        if not good:
+            print(f"FAIL {name} {(b, sq, sk, h, hk, d)} causal={causal} {dt}: {err:.2e} {bad}", flush=True)
+    print(f"correctness: {len(checks)} checks, " + ("all OK" if ok else "FAILURES") + f" ({time.time() - t0:.0f} s)",
+          flush=True)
+    rep = {}
+    for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else
+                                         (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
+                                          ("pk_cl8", (1, 32, 8, 1, 8192, 128)))):
+        fn = launch_fn(name)
+        g = torch.Generator(device="cuda").manual_seed(5)
+        q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g)
+        k, v = (torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+        first = fn(q, k, v, False).clone()
+        same = sum(bool(torch.equal(fn(q, k, v, False), first)) for _ in range(50))
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            fn(q, k, v, False)
+        torch.cuda.current_stream().wait_stream(s)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            o = fn(q, k, v, False)
+        same_g = 0
+        for _ in range(50):
+            graph.replay()
+            torch.cuda.synchronize()
+            same_g += bool(torch.equal(o, first))
+        rep[name] = (same, same_g)
+        print(f"bitwise repeats {name}: eager {same}/50, graph {same_g}/50", flush=True)
+        ok &= same == 50 and same_g == 50
+    res = []
+    if not args.smoke:
+        from dhpfa.measure import bench
+        from dhpfa.measure.bench import interleaved_ms
+        for b, h, hk, sq, sk, d, causal, names in TIMING[args.call]:
+            peers = bench.peer_kernels(gqa=hk != h)
+            kernels = {"api": peers["dhpfa"]}
+            if hk == h:
+                kernels["sdpa_cudnn"] = peers["sdpa_cudnn"]
+            for n in names:
+                kernels[n] = launch_fn(n)
+            g = torch.Generator(device="cuda").manual_seed(1)
+            sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
+                     torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
+                     torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(4)]
+            errors = {}
+            times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
+            us = {n: statistics.median(t) * 1000 for n, t in times.items()}
+            x = {n: statistics.median(a / c for a, c in zip(times["api"], t)) for n, t in times.items()}
+            res.append(dict(case=[b, h, hk, sq, sk, d, causal], us=us, speedup_vs_api=x, errors=errors))
+            print(f"{(b, h, hk, sq, sk, d, 'causal' if causal else '')}: " +
+                  "  ".join(f"{n}={u:.2f}us(x{x[n]:.3f})" for n, u in us.items()) + (f" {errors}" if errors else ""),
+                  flush=True)
+    with open(os.path.join(args.out, "cluster_tree_ab.json"), "w") as f:
+        json.dump(dict(device=torch.cuda.get_device_name(), checks=checks, repeats=rep, results=res, correct=ok), f,
+                  indent=1)
+    print("correctness:", "all OK" if ok else "FAILURES", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,20 @@
+"""The sanitizer child's two cluster cases alone (dhpfa.measure.sanitize: 24 programs on 64-key blocks, 40 programs on
+128-key blocks; D = 64 / 128, causal and not, through the API), for a device run after a change to the cluster builds
+only (session 44), without the whole child's precompile.
+
+    compute-sanitizer --tool memcheck --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py
+"""
+import torch
+
+import dhpfa
+from dhpfa.kernels import variants
+
+g = torch.Generator(device="cuda").manual_seed(0)
+for b, sq, sk in ((1, 333, variants.FEW_PROGRAMS_CLUSTER_SEQ + 77), (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476)):
+    for d in (64, 128):
+        for causal in (False, True):
+            q = torch.randn(b, sq, 4, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            k, v = (torch.randn(b, sk, 2, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+            dhpfa.flash_attn_func(q, k, v, causal=causal)
+torch.cuda.synchronize()
+print("child done")
