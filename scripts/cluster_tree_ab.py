@@ -84,7 +84,26 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
               (1, 8, 8, 512, 1024, 64, False, ("cl2@head", "cl2")),
               (1, 8, 8, 512, 1024, 128, False, ("cl2@head", "cl2")),
               (1, 4, 4, 1024, 1024, 64, True, ("cl2n64@head", "cl2n64")),
-              (1, 8, 8, 512, 2048, 64, False, ("cl2@head", "cl2"))]}
+              (1, 8, 8, 512, 2048, 64, False, ("cl2@head", "cl2"))],
+          # call 4: the two-CTA cluster's split of the key blocks: (n - 1) // 2 for part 1 (shipped), n // 2, n // 3
+          4: [(1, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64@even", "cl2n64@more")),
+              (1, 8, 8, 512, 512, 128, False, ("cl2n64", "cl2n64@even", "cl2n64@more")),
+              (1, 8, 8, 512, 512, 64, True, ("cl2n64", "cl2n64@even", "cl2n64@more")),
+              (1, 8, 8, 512, 768, 64, False, ("cl2", "cl2@even", "cl2@more")),
+              (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl2@even", "cl2@more")),
+              (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@even", "cl2@more")),
+              (1, 8, 8, 512, 2048, 64, False, ("cl2", "cl2@even", "cl2@more")),
+              (1, 8, 8, 512, 2048, 128, False, ("cl2", "cl2@even", "cl2@more")),
+              (1, 4, 4, 1024, 1024, 64, True, ("cl2n64", "cl2n64@even", "cl2n64@more"))],
+          # call 5: part 0's acknowledgement a relaxed arrive (no MEMBAR.ALL.GPU before it) and the meeting's waits at
+          # CTA scope (no CCTL.IVALL after them), against the swizzled build of e145548 (kernels/_ab_sw.py, carried)
+          5: [(1, 8, 8, 512, 512, 64, False, ("cl2n64@sw", "cl2n64")),
+              (1, 8, 8, 512, 512, 128, False, ("cl2n64@sw", "cl2n64")),
+              (1, 8, 8, 512, 512, 64, True, ("cl2n64@sw", "cl2n64")),
+              (1, 8, 8, 512, 512, 128, True, ("cl2n64@sw", "cl2n64")),
+              (1, 8, 8, 512, 768, 64, False, ("cl2@sw", "cl2")),
+              (1, 8, 8, 512, 1024, 128, False, ("cl2@sw", "cl2")),
+              (1, 8, 8, 512, 2048, 64, False, ("cl2@sw", "cl2"))]}
 MODULES = {}
 
 
@@ -95,14 +114,23 @@ def module(name):
     if not mod:
         return sm90_fwd
     if mod not in MODULES:
-        if mod == "head":
+        if mod not in EDITS:  # a carried copy of an earlier sm90_fwd: kernels/_ab_<mod>.py (head: before session 44)
             import importlib
-            MODULES[mod] = importlib.import_module("dhpfa.kernels._ab_head")
+            MODULES[mod] = importlib.import_module(f"dhpfa.kernels._ab_{mod}")
+        elif os.environ.get("CLUSTER_AB_WORKER"):  # a precompile worker: the parent wrote the copy
+            import importlib
+            MODULES[mod] = importlib.import_module(f"dhpfa.kernels._ab_{mod}")
         else:
             from small_tiles import module_variant
-            MODULES[mod] = module_variant(sm90_fwd, "CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(False)",
-                                          "nosw")
+            MODULES[mod] = module_variant(sm90_fwd, *EDITS[mod], mod)
     return MODULES[mod]
+
+
+# module variants by name: (text of sm90_fwd, its replacement). nosw: calls 1-2's switch (with the experiment's diff);
+# even / more: the two-CTA cluster's split of a tile's n key blocks (part 1 the first n1, part 0 the rest; call 4)
+EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(False)"),
+         "even": ("        n1 = (n - 1) // 2\n", "        n1 = n // 2\n"),
+         "more": ("        n1 = (n - 1) // 2\n", "        n1 = n // 3\n")}
 
 
 def launch_fn(name):
@@ -140,6 +168,7 @@ def precompile(procs, call, checks):
             jobs.setdefault((d, causal, torch.bfloat16, n), (b, sq, sk, h, hk, d, causal, torch.bfloat16, n))
     for n in {j[8] for j in jobs.values()}:
         module(n)  # written before the workers import it
+    os.environ["CLUSTER_AB_WORKER"] = "1"
     ctx = mp.get_context("spawn")
     with ctx.Pool(procs) as pool:
         for _ in pool.imap_unordered(_compile_one, list(jobs.values())):

@@ -373,7 +373,8 @@ for block_n, stages in ((64, 3), (128, 2)):
     res = _compile.resource_usage(compiled.cubin)[compiled.name]
     rows.append(dict(ok=all(r.ok for r in reports), findings=[str(f) for r in reports for f in r.findings][:5],
                      stack=res["stack"], spills=text.count("LDL") + text.count("STL"), copies=text.count("UBLKCP.S.S"),
-                     atomics=len(re.findall(r"\\b(?:ATOMG|RED\\.E)", text)), waits=text.count("SYNCS.PHASECHK")))
+                     atomics=len(re.findall(r"\\b(?:ATOMG|RED\\.E)", text)), waits=text.count("SYNCS.PHASECHK"),
+                     membar_gpu=text.count("MEMBAR.ALL.GPU"), cctl=text.count("CCTL.IVALL")))
 print(json.dumps(rows))
 """
 
@@ -381,12 +382,15 @@ print(json.dumps(rows))
 def test_cluster_build_compiles_to_a_bulk_copy_meeting_without_spills_or_global_atomics():
     """The cluster builds' SASS (offline, sm_90a; bf16 D=64, both tile shapes the dispatcher runs): no spills, one
     smem-to-smem bulk copy (UBLKCP.S.S) for the meeting, no global atomics (the global meetings' ATOMG), mbarrier waits;
-    the audit finds nothing."""
+    the audit finds nothing. Session 44: no MEMBAR.ALL.GPU (part 0's acknowledgement as a release arrive at cluster
+    scope put one, with ERRBAR, before it: about 600 cycles on the path to the output) and one CCTL.IVALL (part 1's
+    acquire of its ready word; the meeting's mbarrier waits at cluster scope each put one after them)."""
     rows = _offline(CLUSTER_SASS)
     assert len(rows) == 2, rows
     for r in rows:
         assert r["ok"] and not r["findings"], r
         assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == 1 and r["atomics"] == 0 and r["waits"] > 0, r
+        assert r["membar_gpu"] == 0 and r["cctl"] == 1, r
 
 
 @pytest.mark.parametrize("d,kernel_d", [(32, 32), (64, 64), (96, 128), (128, 128), (192, 256), (256, 256)])

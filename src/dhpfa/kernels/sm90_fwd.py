@@ -1211,9 +1211,13 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
 # memory, after fence.mbarrier_init). At the meeting part 1 stages its state in its own area (generic stores, then
 # fence.proxy.async), waits for its ready word to hold the nonce (acquire, cluster scope), clears it, and one thread
 # copies the area into part 0's with one bulk copy that completes its bytes on part 0's mbarrier; part 0 waits for the
-# barrier's phase (acquire, cluster scope), reads the state from its own shared memory, acknowledges (an arrive on
-# part 1's acknowledgement mbarrier, which part 1 initialised at its start: the copy has read part 1's area, which may
-# now go) and merges it after its own state (the same bits every time). Part 1 waits for the acknowledgement and exits.
+# barrier's phase (CTA scope, as TMA loads are waited for: the copy's completion makes its bytes visible), reads the
+# state from its own shared memory, acknowledges (a relaxed arrive on part 1's acknowledgement mbarrier, which part 1
+# initialised at its start: the copy has read part 1's area, which may now go; nothing else is ordered by it) and
+# merges it after its own state (the same bits every time). Part 1 waits for the acknowledgement and exits. Session 44:
+# O's columns swizzled in the area (_cluster_meeting), and the relaxed arrive and CTA-scope waits in place of a release
+# arrive (MEMBAR.ALL.GPU before it) and cluster-scope waits (CCTL.IVALL after them): part 0's meeting 1,278 -> 624
+# cycles past its last block at (1,8,512,64) (docs/perf-log.md).
 # No global memory, no atomics. The ready word is never initialised (part 0 may write it before part 1 starts): part 1
 # clears it once seen, before it exits, and a stale nonce is as unlikely as in the global meetings (_arrive_second).
 # Every address is a public offset; the waits' trip counts depend on timing only (spin-waits, as the ring's).
@@ -1239,7 +1243,7 @@ _CL_READY = gl.constexpr("{\n.reg .pred p;\n.reg .b64 v;\n.reg .u32 a;\nmov.u32 
 _CL_CLEAR = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                          "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n@t0 st.shared.b64 [a], 0;\nmov.u32 $0, 0;\n}")
 _CL_WAIT = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
-                        "CLWAIT${:uid}:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [a], 0;\n"
+                        "CLWAIT${:uid}:\nmbarrier.try_wait.parity.shared::cta.b64 p, [a], 0;\n"
                         "@!p bra CLWAIT${:uid};\nmov.u32 $0, 0;\n}")
 _CL_STAGE = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\nst.shared.f32 [a], $2;\n"
                          "mov.u32 $0, 0;\n}")
@@ -1254,7 +1258,7 @@ _CL_COPY = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, b, rb, n, x;\nm
                         "mov.u32 $0, 0;\n}")
 _CL_ACK = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                        "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, 1;\n"
-                       "@t0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
+                       "@t0 mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
 _CL_OPEN_ACK = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                             "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
                             "@t0 fence.mbarrier_init.release.cluster;\nmov.u32 $0, 0;\n}")
