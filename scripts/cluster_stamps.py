@@ -70,7 +70,7 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     out = {}
     for b, h, sq, sk, d in ((1, 8, 512, 512, 64), (1, 8, 512, 512, 128)):
-        for name, tiles in (("cl2", kv(cluster=True)),):
+        for name, tiles in (("cl2", kv(cluster=True)), ("cl2_n64", kv(64, True, 3))):  # (the second: session 44)
             r = run(tiles, b, h, sq, sk, d, args.launches)
             out[f"{name} {(b, h, sq, sk, d)}"] = r
             print(f"== {name} {(b, h, sq, sk, d)}", flush=True)

@@ -20,14 +20,24 @@ import sys
 import torch
 
 
-def kv(parts, cluster=False, pack=0, block_n=128, stages=2):
+def kv(parts, cluster=False, pack=0, block_n=128, stages=2, **extra):
     return dict(block_m=64, block_n=block_n, stages=stages, warp_specialized=True, split_kv=parts, pv_overlap=True,
-                cluster=cluster, pack=pack)
+                cluster=cluster, pack=pack, **extra)
 
 
 CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, stages=3), "kv4": kv(4), "cl4": kv(4, True), "kv8": kv(8), "cl8": kv(8, True),
            "kv16": kv(16), "pk_kv4": kv(4, pack=8), "pk_cl4": kv(4, True, 8), "pk_kv8": kv(8, pack=8),
-           "pk_cl8": kv(8, True, 8), "pk_kv16": kv(16, pack=8)}
+           "pk_cl8": kv(8, True, 8), "pk_kv16": kv(16, pack=8),
+           # call 6: 128 registers at launch (two CTAs an SM), so that four parts of each of 64 tiles are one wave
+           "cl4n64r": kv(4, True, block_n=64, stages=3, maxnreg=128), "cl4n64s2r": kv(4, True, block_n=64, maxnreg=128),
+           "cl4r": kv(4, True, maxnreg=128), "cl4n64s1r": kv(4, True, block_n=64, stages=1, maxnreg=128),
+           "cl2n64r": kv(2, True, block_n=64, stages=3, maxnreg=128), "cl2n64s1r": kv(2, True, block_n=64, stages=1,
+                                                                                 maxnreg=128)}
+CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
+           for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
+           for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
+                                    (1, 64, 1100, 1, 1))
+           for causal in (False, True)]
 # (B, S_q, S_k, H, H_kv, D, causal, dtype, config): the float64 checks
 CHECKS = []
 for _d in (64, 128):
@@ -103,7 +113,14 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
               (1, 8, 8, 512, 512, 128, True, ("cl2n64@sw", "cl2n64")),
               (1, 8, 8, 512, 768, 64, False, ("cl2@sw", "cl2")),
               (1, 8, 8, 512, 1024, 128, False, ("cl2@sw", "cl2")),
-              (1, 8, 8, 512, 2048, 64, False, ("cl2@sw", "cl2"))]}
+              (1, 8, 8, 512, 2048, 64, False, ("cl2@sw", "cl2"))],
+          # call 6 (docs/experiments/session44_cluster_tree.diff applied: CL_SKEW): four parts at two CTAs an SM
+          6: [(1, 8, 8, 512, 512, 64, False, ("cl2n64", "cl4n64r", "cl4n64r@skew0", "cl4n64s2r", "cl2n64r")),
+              (1, 8, 8, 512, 512, 64, True, ("cl2n64", "cl4n64r", "cl4n64r@skew0")),
+              (1, 8, 8, 512, 512, 128, False, ("cl2n64", "cl4n64s1r", "cl4n64s1r@skew0", "cl2n64s1r")),
+              (1, 8, 8, 512, 768, 64, False, ("cl2", "cl4n64r", "cl4n64r@skew0", "cl4r")),
+              (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl4n64r", "cl4r", "cl4r@skew0")),
+              (2, 8, 8, 256, 512, 64, False, ("cl2n64", "cl4n64r", "cl4n64r@skew0"))]}
 MODULES = {}
 
 
@@ -130,7 +147,8 @@ def module(name):
 # even / more: the two-CTA cluster's split of a tile's n key blocks (part 1 the first n1, part 0 the rest; call 4)
 EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(False)"),
          "even": ("        n1 = (n - 1) // 2\n", "        n1 = n // 2\n"),
-         "more": ("        n1 = (n - 1) // 2\n", "        n1 = n // 3\n")}
+         "more": ("        n1 = (n - 1) // 2\n", "        n1 = n // 3\n"),
+         "skew0": ("CL_SKEW = gl.constexpr(1)", "CL_SKEW = gl.constexpr(0)")}
 
 
 def launch_fn(name):
@@ -191,6 +209,8 @@ def main():
     import time
     t0 = time.time()
     global CHECKS
+    if args.call == 6:
+        CHECKS = CHECKS6
     if args.checks:
         CHECKS = [c for c in CHECKS if c[8] in args.checks.split(",")]
     if args.precompile:
@@ -200,7 +220,7 @@ def main():
     checks = []
     for c in (CHECKS[:4] if args.smoke else () if args.timing_only else CHECKS):
         b, sq, sk, h, hk, d, causal, dt, name = c
-        err, bad = check(b, sq, sk, h, hk, d, causal, dt, CONFIGS[name])
+        err, bad = check(b, sq, sk, h, hk, d, causal, dt, CONFIGS[name.partition("@")[0]], module(name).launch)
         good = err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dt] and not bad
         ok &= good
         checks.append(dict(config=name, shape=[b, sq, sk, h, hk, d], causal=causal, dtype=str(dt), rel_err=err,
@@ -210,9 +230,10 @@ def main():
     print(f"correctness: {len(checks)} checks, " + ("all OK" if ok else "FAILURES") + f" ({time.time() - t0:.0f} s)",
           flush=True)
     rep = {}
-    for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else
-                                         (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
-                                          ("pk_cl8", (1, 32, 8, 1, 8192, 128)))):
+    repeats = ((("cl4n64r", (1, 8, 8, 512, 512, 64)), ("cl4n64r@skew0", (1, 8, 8, 512, 512, 64))) if args.call == 6 else
+               (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
+                ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
+    for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):
         fn = launch_fn(name)
         g = torch.Generator(device="cuda").manual_seed(5)
         q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g)

@@ -37,10 +37,14 @@ def main():
         q = torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g)
         k, v = (torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
         kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
-        for n in args.configs.split(","):  # "name@head": the build from kernels/_ab_head.py (session 44)
+        for n in args.configs.split(","):  # "name@mod": the build from kernels/_ab_<mod>.py (session 44)
             name, _, mod = n.partition("@")
-            kernels[n] = gluon_fn(CONFIGS[name], importlib.import_module(f"dhpfa.kernels._ab_{mod}").launch
-                                  if mod else None)
+            if name in CONFIGS:
+                kernels[n] = gluon_fn(CONFIGS[name], importlib.import_module(f"dhpfa.kernels._ab_{mod}").launch
+                                      if mod else None)
+            else:  # scripts/cluster_tree_ab.py's configurations and module variants
+                import cluster_tree_ab
+                kernels[n] = gluon_fn(cluster_tree_ab.CONFIGS[name], cluster_tree_ab.module(n).launch)
         times = {n: [] for n in kernels}
         rng = random.Random(0)
         for _ in range(args.rounds):
