@@ -30,7 +30,8 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "pk_cl8": kv(8, True, 8), "pk_kv16": kv(16, pack=8),
            # call 6: 128 registers at launch (two CTAs an SM), so that four parts of each of 64 tiles are one wave
            "cl4n64r": kv(4, True, block_n=64, stages=3, maxnreg=128), "cl4n64s2r": kv(4, True, block_n=64, maxnreg=128),
-           "cl4r": kv(4, True, maxnreg=128), "cl4n64s1r": kv(4, True, block_n=64, stages=1, maxnreg=128),
+           "cl4r": kv(4, True, maxnreg=128), "x1": dict(block_m=64, block_n=128, stages=2, warp_specialized=True,
+                                                          pv_overlap=True), "cl4n64s1r": kv(4, True, block_n=64, stages=1, maxnreg=128),
            "cl2n64r": kv(2, True, block_n=64, stages=3, maxnreg=128), "cl2n64s1r": kv(2, True, block_n=64, stages=1,
                                                                                  maxnreg=128)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
@@ -120,7 +121,16 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
               (1, 8, 8, 512, 512, 128, False, ("cl2n64", "cl4n64s1r", "cl4n64s1r@skew0", "cl2n64s1r")),
               (1, 8, 8, 512, 768, 64, False, ("cl2", "cl4n64r", "cl4n64r@skew0", "cl4r")),
               (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl4n64r", "cl4r", "cl4r@skew0")),
-              (2, 8, 8, 256, 512, 64, False, ("cl2n64", "cl4n64r", "cl4n64r@skew0"))]}
+              (2, 8, 8, 256, 512, 64, False, ("cl2n64", "cl4n64r", "cl4n64r@skew0"))],
+          # call 7 (the shipped meeting): the cluster builds below FEW_PROGRAMS_CLUSTER_SEQ keys, against the API's
+          # choice there (the pointer-load 64x64 tiles at D=64, the one-consumer 64x64 Gluon tiles at D=128)
+          7: [(1, 8, 8, 512, 256, 64, False, ("cl2n64", "x1")),
+              (1, 8, 8, 512, 384, 64, False, ("cl2n64", "x1")),
+              (1, 8, 8, 512, 256, 128, False, ("cl2n64", "x1")),
+              (1, 8, 8, 512, 384, 128, False, ("cl2n64", "x1")),
+              (1, 8, 8, 256, 256, 64, True, ("cl2n64",)),
+              (1, 8, 8, 384, 384, 64, True, ("cl2n64",)),
+              (1, 8, 8, 512, 512, 64, False, ("cl2n64", "x1"))]}
 MODULES = {}
 
 
