@@ -291,7 +291,10 @@ FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
 # keep the global meetings. Those are graphs of many calls; in CUDA graphs of one call a cluster launch costs about 0.5 us
 # more than a plain one (call 13: (1,8,512,64) 7.58 against 7.48 us for the 64x128 one-program tiles, D=128 9.19 / 9.02),
 # which the kernel's gain covers from 768 keys, not at 512 (call 14, graphs of one call: D=64 768 / 1,024 / 2,048 keys
-# 8.41 / 9.14 / 12.27 us against 9.05 / 9.86 / 13.04 for the choices before, D=128 1,024 11.49 / 13.01).
+# 8.41 / 9.14 / 12.27 us against 9.05 / 9.86 / 13.04 for the choices before, D=128 1,024 11.49 / 13.01). Session 44
+# made the meeting cheaper (O swizzled in the area, no MEMBAR.ALL.GPU before part 0's acknowledgement: sm90_fwd), and
+# at 512 keys the cluster build now wins in graphs of one call too (call 7: 6.99 us against 7.38 for the 64x128 tiles);
+# below 512 keys it did not at D=64 (256 / 384 keys 5.81 / 6.33 against the API's 5.42 / 6.45), so the rule stands.
 def _cluster_tables(block_n, stages):
     build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=2, pv_overlap=True, cluster=True))
     return {(d, c): build for d in HEAD_DIMS if d <= 128 for c in (False, True)}
