@@ -320,8 +320,8 @@ def test_cluster_builds_meet_past_tritons_shared_memory_without_a_workspace(d, b
 def test_cluster_launcher_asks_for_clusters_of_two_and_the_meetings_bytes(monkeypatch):
     """sm90_fwd.cluster_launcher: the JIT's binary (compiled for one CTA a cluster) with metadata asking for clusters of
     two CTAs and CLUSTER + cluster_bytes of dynamic shared memory, over half the grid (Triton's launcher multiplies it by
-    the CTAs a cluster); the binary itself untouched; refused where its own shared memory reaches past the area's
-    offset. A stand-in for the compiled kernel (no GPU here)."""
+    the CTAs a cluster); the binary itself untouched, one clustered copy per binary; refused where its own shared memory
+    reaches past the area's offset. A stand-in for the compiled kernel (no GPU here)."""
     import types
     from dhpfa.kernels import dispatch, sm90_fwd
     calls = []
@@ -337,10 +337,12 @@ def test_cluster_launcher_asks_for_clusters_of_two_and_the_meetings_bytes(monkey
             calls.append(a)
 
     shared = [70000]
+    binaries = {}  # the JIT's cache: one compiled kernel per binary
 
     def warmup(*args, grid, **kwargs):
-        return types.SimpleNamespace(metadata=types.SimpleNamespace(shared=shared[0], num_warps=8),
-                                     packed_metadata=(8, 1, shared[0]), function=object(), run=Run())
+        return binaries.setdefault(shared[0], types.SimpleNamespace(
+            metadata=types.SimpleNamespace(shared=shared[0], num_warps=8), packed_metadata=(8, 1, shared[0]),
+            function=object(), run=Run()))
     monkeypatch.setattr(sm90_fwd.attn_fwd_sm90_ws, "warmup", warmup)
     monkeypatch.setattr(dispatch, "_current_stream", lambda index: 0)
     q = torch.empty(1, 512, 8, 64, dtype=torch.bfloat16)
@@ -351,6 +353,10 @@ def test_cluster_launcher_asks_for_clusters_of_two_and_the_meetings_bytes(monkey
     launcher = sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, 0.125)
     assert launcher.grid == (grid[0] // 2, 1, 1) == (64, 1, 1)
     assert launcher.kernel.packed_metadata == (8, 2, kwargs["CLUSTER"] + sm90_fwd.cluster_bytes(64, 64))
+    assert binaries[shared[0]].packed_metadata == (8, 1, shared[0])  # the binary's own metadata untouched
+    # (session 44) every launcher of one binary runs the same clustered copy: the kernel object a launch returns is the
+    # same through the cache and through a fresh launcher (test_gpu's test_cached_launch_equals_jit_launch)
+    assert sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, 0.125).kernel is launcher.kernel
     launcher(tensors, 0.125, 0)
     assert calls and calls[-1][:3] == (64, 1, 1)
     shared[0] = kwargs["CLUSTER"] + 16

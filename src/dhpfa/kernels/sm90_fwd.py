@@ -2586,8 +2586,13 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
         raise RuntimeError(f"CLUSTER: the binary's shared memory ({ck.metadata.shared} bytes) reaches past the meeting "
                            f"area's offset {xoff}, the area ends past {SMEM_LIMIT} ({total}), or the grid {grid} is not "
                            f"one even dimension")
-    clustered = copy.copy(ck)
-    clustered.packed_metadata = (ck.metadata.num_warps, 2, total)
+    # one copy per binary (kept on it), so that every launcher of a binary returns the same kernel object, as the JIT's
+    # launches of a plain build do (test_cached_launch_equals_jit_launch)
+    clustered = getattr(ck, "_dhpfa_clustered", None)
+    if clustered is None or clustered.packed_metadata != (ck.metadata.num_warps, 2, total):
+        clustered = copy.copy(ck)
+        clustered.packed_metadata = (ck.metadata.num_warps, 2, total)
+        ck._dhpfa_clustered = clustered
     launcher = dispatch._make_launcher(attn_fwd_sm90_ws, clustered, (grid[0] // 2,), args, kwargs, tensors,
                                        softmax_scale, constant_floats=len(tensors) > 5)
     if launcher is None:
