@@ -130,7 +130,14 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
               (1, 8, 8, 512, 384, 128, False, ("cl2n64", "x1")),
               (1, 8, 8, 256, 256, 64, True, ("cl2n64",)),
               (1, 8, 8, 384, 384, 64, True, ("cl2n64",)),
-              (1, 8, 8, 512, 512, 64, False, ("cl2n64", "x1"))]}
+              (1, 8, 8, 512, 512, 64, False, ("cl2n64", "x1"))],
+          # call 13: the bulk copy in four (EDITS chunk4)
+          13: [(1, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64@chunk4")),
+               (1, 8, 8, 512, 512, 128, False, ("cl2n64", "cl2n64@chunk4")),
+               (1, 8, 8, 512, 512, 64, True, ("cl2n64", "cl2n64@chunk4")),
+               (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl2@chunk4")),
+               (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@chunk4")),
+               (1, 8, 8, 512, 2048, 64, False, ("cl2", "cl2@chunk4"))]}
 MODULES = {}
 
 
@@ -158,7 +165,13 @@ def module(name):
 EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(False)"),
          "even": ("        n1 = (n - 1) // 2\n", "        n1 = n // 2\n"),
          "more": ("        n1 = (n - 1) // 2\n", "        n1 = n // 3\n"),
-         "skew0": ("CL_SKEW = gl.constexpr(1)", "CL_SKEW = gl.constexpr(0)")}
+         "skew0": ("CL_SKEW = gl.constexpr(1)", "CL_SKEW = gl.constexpr(0)"),
+         # call 13: the two-CTA meeting's bulk copy as four copies of a quarter each, one per warp (lane 0)
+         "chunk4": ('"setp.eq.u32 t0, tid, 0;\\nmov.u32 a, global_smem;\\nadd.u32 b, a, $1;\\ncvt.u32.u64 n, $2;\\n"\n'
+                    '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\n"',
+                    '"and.b32 x, tid, 31;\\nsetp.eq.u32 t0, x, 0;\\nshr.u32 tid, tid, 5;\\nmov.u32 a, global_smem;\\n"\n'
+                    '                        "add.u32 b, a, $1;\\ncvt.u32.u64 n, $2;\\nshr.u32 n, n, 2;\\nmul.lo.u32 tid, tid, n;\\n"\n'
+                    '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\nadd.u32 a, a, tid;\\n"')}
 
 
 def launch_fn(name):
@@ -221,6 +234,8 @@ def main():
     global CHECKS
     if args.call == 6:
         CHECKS = CHECKS6
+    if args.call == 13:  # the two-CTA builds' checks, on the edited module
+        CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
         CHECKS = [c for c in CHECKS if c[8] in args.checks.split(",")]
     if args.precompile:
