@@ -137,7 +137,17 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 512, 512, 64, True, ("cl2n64", "cl2n64@chunk4")),
                (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl2@chunk4")),
                (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@chunk4")),
-               (1, 8, 8, 512, 2048, 64, False, ("cl2", "cl2@chunk4"))]}
+               (1, 8, 8, 512, 2048, 64, False, ("cl2", "cl2@chunk4"))],
+          # call 14: the even split at D <= 64 on 128-key blocks (sm90_fwd.cluster_even) against the build before it
+          # (kernels/_ab_prev.py, carried: 5374d0d)
+          14: [(1, 8, 8, 512, 768, 64, False, ("cl2", "cl2@prev")),
+               (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl2@prev")),
+               (1, 8, 8, 512, 2048, 64, False, ("cl2", "cl2@prev")),
+               (1, 8, 8, 512, 4096, 64, False, ("cl2", "cl2@prev")),
+               (1, 2, 2, 2048, 2048, 64, True, ("cl2", "cl2@prev")),
+               (1, 4, 4, 1024, 4096, 64, True, ("cl2", "cl2@prev")),
+               (1, 8, 8, 512, 1024, 32, False, ("cl2", "cl2@prev")),
+               (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@prev"))]}
 MODULES = {}
 
 

@@ -403,14 +403,25 @@ def _kv_blocks(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M: gl.constexpr, BLOCK_N: gl.cons
     return gl.maximum((_kv_end(m0, SEQ_K, CAUSAL_OFFSET, BLOCK_M, CAUSAL) + BLOCK_N - 1) // BLOCK_N, 1)
 
 
+@gluon.constexpr_function
+def cluster_even(head_dim, block_n):
+    """CLUSTER: whether the two parts split a tile's key blocks evenly (head dims up to 64 on 128-key blocks, where a
+    block takes long beside the meeting; session 44 calls 4 and 9: x1.02-1.04 at 768-2,048 keys) rather than part 1
+    taking one block fewer than half (_split_kv_unit)."""
+    return head_dim <= 64 and block_n == 128
+
+
 @gluon.jit
-def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0):
+def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, EVEN: gl.constexpr = False):
     """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
     and the rest to the last (none for the later parts of short tiles). CLUSTER (two parts): part 1 the first
-    (n - 1) // 2 blocks, part 0 the rest, so part 1's hand-over runs beside part 0's last block. Public: a block count
-    and the program id."""
+    (n - 1) // 2 blocks, part 0 the rest, so part 1's hand-over runs beside part 0's last block; EVEN (cluster_even):
+    part 1 the first n // 2. Public: a block count and the program id."""
     if CLUSTER:
-        n1 = (n - 1) // 2
+        if EVEN:
+            n1 = n // 2
+        else:
+            n1 = (n - 1) // 2
         j_lo = gl.where(part == 0, n1, 0)
         n_cnt = gl.where(part == 0, n - n1, n1)
     else:
@@ -1204,7 +1215,8 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
 
 # CLUSTER (session 43): the two programs of a SPLIT_KV=2 tile are one thread-block cluster of two CTAs (launched with
 # cluster dims (2, 1, 1): cluster_launcher), CTA rank = part; part 1 takes the tile's first (n - 1) // 2 key blocks and
-# part 0 the rest (_split_kv_unit), so part 1's hand-over runs beside part 0's last block. The meeting lives in shared
+# part 0 the rest (_split_kv_unit), so part 1's hand-over runs beside part 0's last block (head dims up to 64 on 128-key
+# blocks: n // 2, cluster_even, session 44). The meeting lives in shared
 # memory past Triton's own allocation (byte offset CLUSTER; the launcher asks for cluster_bytes more): O unnormalised
 # (fp32, row-major), m, l, an mbarrier, a ready word and an acknowledgement mbarrier. At its start part 0 initialises its
 # mbarrier, expects the state's bytes on it, and stores the call's nonce into part 1's ready word (distributed shared
@@ -1401,7 +1413,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER)
+    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER, cluster_even(HEAD_DIM, BLOCK_N))
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:  # the causal mask's query positions: each row's position in its head (m0 = 0)
@@ -1649,7 +1661,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
                 _pack_block(bh, H, H_KV, q_desc.shape[2]))
     else:
         _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
-    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER)
+    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER, cluster_even(k_desc.block_type.shape[3], BLOCK_N))
     for j in range(n_own):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
