@@ -277,7 +277,8 @@ SM90_FEW_PROGRAMS_SPLIT_KV32, SM90_FEW_PROGRAMS_SPLIT_KV64 = _split_kv_tables(32
 FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
 # ... and the two programs of a tile as one cluster of two CTAs (sm90_fwd CLUSTER, TileConfig.cluster; session 43) at
 # D <= 128 (the kernel's head dim: a merge holds two accumulators), where twice the grid fits the SMs, from
-# FEW_PROGRAMS_CLUSTER_SEQ keys: part 1 takes the first (n - 1) // 2 of the tile's key blocks and hands its state to
+# FEW_PROGRAMS_CLUSTER_SEQ keys: part 1 takes the first (n - 1) // 2 of the tile's key blocks (n // 2 at D <= 64 on
+# 128-key blocks: sm90_fwd.cluster_even, session 44) and hands its state to
 # part 0 through distributed shared memory (one bulk copy completing on part 0's mbarrier) while part 0 runs its last
 # block, so the meeting costs little past it; 64-key blocks with three stages below FEW_PROGRAMS_CLUSTER_N128_SEQ keys,
 # 128-key blocks from there. Session 43 call 9 (H100, graph replay, 11 interleaved rounds, us; the API's choice before
