@@ -43,6 +43,27 @@ CASES = [(1, 8, 512, 64, False, None), (1, 8, 512, 64, True, None), (2, 8, 512, 
 ODD = [(1, 100, 100, 4, 2), (2, 333, 1000, 4, 2), (1, 64, 129, 4, 4), (1, 257, 640, 4, 1), (3, 1, 3000, 4, 2)]
 
 
+def bitwise_repeats(fn, q, k, v, n):
+    """(eager calls, CUDA-graph replays) of fn(q, k, v, False), n of each, whose output equals the first call's bit for
+    bit (scripts/cluster_tree_ab.py too)."""
+    first = fn(q, k, v, False).clone()
+    same = sum(bool(torch.equal(fn(q, k, v, False), first)) for _ in range(n))
+    s = torch.cuda.Stream()
+    s.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(s):
+        fn(q, k, v, False)
+    torch.cuda.current_stream().wait_stream(s)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        o = fn(q, k, v, False)
+    same_g = 0
+    for _ in range(n):
+        graph.replay()
+        torch.cuda.synchronize()
+        same_g += bool(torch.equal(o, first))
+    return same, same_g
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
@@ -82,21 +103,7 @@ def main():
         fn = gluon_fn(CONFIGS[name])
         g = torch.Generator(device="cuda").manual_seed(5)
         q, k, v = (torch.randn(1, 8, 512, 64, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
-        first = fn(q, k, v, False).clone()
-        same = sum(bool(torch.equal(fn(q, k, v, False), first)) for _ in range(100))
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            fn(q, k, v, False)
-        torch.cuda.current_stream().wait_stream(s)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            o = fn(q, k, v, False)
-        same_g = 0
-        for _ in range(100):
-            graph.replay()
-            torch.cuda.synchronize()
-            same_g += bool(torch.equal(o, first))
+        same, same_g = bitwise_repeats(fn, q, k, v, 100)
         rep[name] = (same, same_g)
         print(f"bitwise repeats {name}: eager {same}/100, graph {same_g}/100", flush=True)
         ok &= same == 100 and same_g == 100

@@ -273,21 +273,8 @@ def main():
         g = torch.Generator(device="cuda").manual_seed(5)
         q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g)
         k, v = (torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
-        first = fn(q, k, v, False).clone()
-        same = sum(bool(torch.equal(fn(q, k, v, False), first)) for _ in range(50))
-        s = torch.cuda.Stream()
-        s.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(s):
-            fn(q, k, v, False)
-        torch.cuda.current_stream().wait_stream(s)
-        graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph):
-            o = fn(q, k, v, False)
-        same_g = 0
-        for _ in range(50):
-            graph.replay()
-            torch.cuda.synchronize()
-            same_g += bool(torch.equal(o, first))
+        from cluster_ab import bitwise_repeats
+        same, same_g = bitwise_repeats(fn, q, k, v, 50)
         rep[name] = (same, same_g)
         print(f"bitwise repeats {name}: eager {same}/50, graph {same_g}/50", flush=True)
         ok &= same == 50 and same_g == 50
