@@ -1233,10 +1233,18 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
 # No global memory, no atomics. The ready word is never initialised (part 0 may write it before part 1 starts): part 1
 # clears it once seen, before it exits, and a stale nonce is as unlikely as in the global meetings (_arrive_second).
 # Every address is a public offset; the waits' trip counts depend on timing only (spin-waits, as the ring's).
+@gluon.constexpr_function
+def cluster_state_bytes(block_m, head_dim):
+    """CLUSTER's state in the meeting area: O (block_m x head_dim), then m, then l (fp32). The state's mbarrier, the
+    ready word and the acknowledgement mbarrier (8 bytes each) follow at this offset (the kernel's BAR, BAR + 8,
+    BAR + 16), so this one figure places them for the kernel and sizes the area for the host (cluster_bytes)."""
+    return block_m * (head_dim + 2) * 4
+
+
 def cluster_bytes(block_m, head_dim):
-    """CLUSTER's area: O (block_m x head_dim), m, l (fp32), the state's mbarrier, the ready word and the
-    acknowledgement mbarrier (8 bytes each)."""
-    return block_m * (head_dim + 2) * 4 + 24
+    """CLUSTER's area: the state (cluster_state_bytes), the state's mbarrier, the ready word and the acknowledgement
+    mbarrier (8 bytes each)."""
+    return cluster_state_bytes(block_m, head_dim) + 24
 
 
 # a CLUSTER build launched without clusters of two (each CTA a cluster of one) would wait for a partner forever: trap
@@ -1313,10 +1321,10 @@ def _cl_get(offs):
 def _cluster_open(part, nonce, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
     """CLUSTER, at each part's start: launched in clusters of two (else a trap, not a wait for ever); part 0's mbarrier
     initialised and expecting the state's bytes, part 1 told; part 1's acknowledgement mbarrier initialised."""
-    BAR: gl.constexpr = XOFF + BLOCK_M * (HEAD_DIM + 2) * 4
+    BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     _cl_one(_CL_CHECK, 0, 0)
     if part == 0:
-        _cl_one(_CL_OPEN, BAR, BLOCK_M * (HEAD_DIM + 2) * 4, nonce)
+        _cl_one(_CL_OPEN, BAR, cluster_state_bytes(BLOCK_M, HEAD_DIM), nonce)
     else:
         _cl_one(_CL_OPEN_ACK, BAR + 16, 0)
 
@@ -1348,7 +1356,7 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, XOFF: gl.constexpr, BLOCK_M: gl
     rows_s = gl.arange(0, BLOCK_M, layout=row_s)
     m_offs = XOFF + BLOCK_M * HEAD_DIM * 4 + rows_s * 4
     l_offs = m_offs + BLOCK_M * 4
-    BAR: gl.constexpr = XOFF + BLOCK_M * (HEAD_DIM + 2) * 4
+    BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     go = part == 0
     m_new = m_i
     l_new = l_i
@@ -1375,7 +1383,7 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, XOFF: gl.constexpr, BLOCK_M: gl
         if stamps is not None:
             _stamp_at(stamps, 6)
         _cl_one(_CL_CLEAR, BAR + 8, 0)
-        _cl_one(_CL_COPY, BAR, BLOCK_M * (HEAD_DIM + 2) * 4, XOFF)
+        _cl_one(_CL_COPY, BAR, cluster_state_bytes(BLOCK_M, HEAD_DIM), XOFF)
         if stamps is not None:
             _stamp_at(stamps, 7)
         _cl_one(_CL_WAIT, BAR + 16, 0)  # part 0 has the state (its mbarrier's phase): this area is free
@@ -2600,8 +2608,8 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
                            f"one even dimension")
     # one copy per binary (kept on it), so that every launcher of a binary returns the same kernel object, as the JIT's
     # launches of a plain build do (test_cached_launch_equals_jit_launch)
-    clustered = getattr(ck, "_dhpfa_clustered", None)
-    if clustered is None or clustered.packed_metadata != (ck.metadata.num_warps, 2, total):
+    clustered = getattr(ck, "_dhpfa_clustered", None)  # (its metadata follows from the binary's constexprs)
+    if clustered is None:
         clustered = copy.copy(ck)
         clustered.packed_metadata = (ck.metadata.num_warps, 2, total)
         ck._dhpfa_clustered = clustered
