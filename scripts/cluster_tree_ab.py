@@ -33,7 +33,9 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "cl4r": kv(4, True, maxnreg=128), "x1": dict(block_m=64, block_n=128, stages=2, warp_specialized=True,
                                                           pv_overlap=True), "cl4n64s1r": kv(4, True, block_n=64, stages=1, maxnreg=128),
            "cl2n64r": kv(2, True, block_n=64, stages=3, maxnreg=128), "cl2n64s1r": kv(2, True, block_n=64, stages=1,
-                                                                                 maxnreg=128)}
+                                                                                 maxnreg=128),
+           # session 45: the two-CTA clusters at two CTAs an SM for grids of 67-132 tiles
+           "cl2r": kv(2, True, maxnreg=128)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -53,6 +55,12 @@ for _d in (64, 128):
                                       (1, 1, 100, 8, 1)):
             for _causal in (False, True):
                 CHECKS.append((_b, _sq, _sk, _h, _hk, _d, _causal, torch.bfloat16, _name))
+# session 45 call 1: the two-CTA cluster builds at 128 registers (two CTAs an SM) on grids of 67-132 tiles
+CHECKS16 = [(b, sq, sk, h, hk, d, causal, dt, name)
+            for name, d in (("cl2r", 64), ("cl2n64r", 64), ("cl2r", 32), ("cl2n64s1r", 128))
+            for b, sq, sk, h, hk in ((1, 512, 1024, 16, 16), (2, 333, 3000, 6, 2), (1, 100, 200, 2, 2), (1, 64, 1100, 1, 1))
+            for causal in (False, True)
+            for dt in ((torch.bfloat16, torch.float16) if sq == 512 else (torch.bfloat16,))]
 # (B, H, H_kv, S_q, S_k, D, causal, configs): graph replay timing (the API and cuDNN beside them where H = H_kv);
 # "name@head": the build from the module at HEAD before this session (kernels/_ab_head.py, carried), "name@nosw": this
 # tree's module with CL_SWIZZLE off (call 2). Decode calls of one query with grouped heads run as the API runs them
@@ -147,7 +155,25 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 2, 2, 2048, 2048, 64, True, ("cl2", "cl2@prev")),
                (1, 4, 4, 1024, 4096, 64, True, ("cl2", "cl2@prev")),
                (1, 8, 8, 512, 1024, 32, False, ("cl2", "cl2@prev")),
-               (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@prev"))]}
+               (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@prev"))],
+          # session 45 call 1: grids of 67-132 tiles (one program a tile, or SPLIT_K's two consumers, in the API) on
+          # the two-CTA clusters at two CTAs an SM; the 64-tile control; the cluster rule's threshold at D=128
+          16: [(1, 16, 16, 512, 512, 64, False, ("cl2n64r",)),
+               (1, 16, 16, 512, 768, 64, False, ("cl2r", "cl2n64r")),
+               (1, 16, 16, 512, 1024, 64, False, ("cl2r", "cl2n64r")),
+               (1, 16, 16, 512, 2048, 64, False, ("cl2r",)),
+               (1, 16, 16, 512, 4096, 64, False, ("cl2r",)),
+               (2, 12, 12, 512, 512, 64, False, ("cl2n64r",)),
+               (2, 12, 12, 512, 2048, 64, False, ("cl2r",)),
+               (1, 8, 8, 1024, 1024, 64, True, ("cl2n64r", "cl2r")),
+               (1, 16, 16, 512, 512, 64, True, ("cl2n64r",)),
+               (1, 4, 4, 2048, 2048, 64, True, ("cl2n64r", "cl2r")),
+               (1, 16, 16, 512, 2048, 32, False, ("cl2r",)),
+               (1, 16, 16, 512, 512, 128, False, ("cl2n64s1r",)),
+               (1, 16, 16, 512, 1024, 128, False, ("cl2n64s1r",)),
+               (1, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64r")),
+               (1, 8, 8, 512, 384, 128, False, ("cl2n64", "x1")),
+               (1, 8, 8, 512, 256, 128, False, ("cl2n64", "x1"))]}
 MODULES = {}
 
 
@@ -244,6 +270,8 @@ def main():
     global CHECKS
     if args.call == 6:
         CHECKS = CHECKS6
+    if args.call == 16:
+        CHECKS = CHECKS16
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -266,6 +294,7 @@ def main():
           flush=True)
     rep = {}
     repeats = ((("cl4n64r", (1, 8, 8, 512, 512, 64)), ("cl4n64r@skew0", (1, 8, 8, 512, 512, 64))) if args.call == 6 else
+               (("cl2r", (1, 16, 16, 512, 1024, 64)), ("cl2n64r", (1, 16, 16, 512, 512, 64))) if args.call == 16 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):
