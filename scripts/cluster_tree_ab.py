@@ -173,7 +173,25 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 16, 16, 512, 1024, 128, False, ("cl2n64s1r",)),
                (1, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64r")),
                (1, 8, 8, 512, 384, 128, False, ("cl2n64", "x1")),
-               (1, 8, 8, 512, 256, 128, False, ("cl2n64", "x1"))]}
+               (1, 8, 8, 512, 256, 128, False, ("cl2n64", "x1"))],
+          # session 45 call 2: the API with the two-CTA-an-SM cluster rule (variants.SM90_FEW_PROGRAMS_CLUSTER_2X)
+          # against its rule before (api_prev), over grids of 67-132 tiles and key lengths to 16K; the boundaries
+          17: [(1, 16, 16, 512, 1024, 64, False, ("api_prev",)),
+               (1, 16, 16, 512, 4096, 64, False, ("api_prev",)),
+               (1, 16, 16, 512, 16384, 64, False, ("api_prev",)),
+               (1, 9, 9, 512, 2048, 64, False, ("api_prev",)),
+               (1, 12, 12, 512, 2048, 64, False, ("api_prev",)),
+               (2, 8, 8, 512, 8192, 64, False, ("api_prev",)),
+               (1, 132, 132, 64, 4096, 64, False, ("api_prev",)),
+               (4, 32, 8, 64, 2048, 64, False, ("api_prev",)),
+               (1, 8, 8, 1024, 1024, 64, True, ("api_prev",)),
+               (1, 12, 12, 1024, 1024, 64, True, ("api_prev",)),
+               (1, 4, 4, 2048, 2048, 64, True, ("api_prev",)),
+               (1, 2, 2, 4096, 4096, 64, True, ("api_prev",)),
+               (1, 16, 16, 512, 1024, 32, False, ("api_prev",)),
+               (1, 16, 16, 512, 8192, 32, False, ("api_prev",)),
+               (1, 8, 8, 1024, 2048, 32, True, ("api_prev",)),
+               (1, 128, 128, 1, 16384, 64, False, ("api_prev",))]}
 MODULES = {}
 
 
@@ -210,7 +228,29 @@ EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(
                     '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\nadd.u32 a, a, tid;\\n"')}
 
 
+def api_prev_fn():
+    """The API's call under the rule before session 45 (no two-CTA-an-SM cluster build for grids of 67-132 tiles):
+    each call plans afresh with variants.FEW_PROGRAMS_CLUSTER_2X_SEQ out of reach (graph replay replays the kernel the
+    capture launched, so the planning costs nothing there)."""
+    import dhpfa
+    from dhpfa import api
+    from dhpfa.kernels import variants
+
+    def fn(q, k, v, causal):
+        saved = variants.FEW_PROGRAMS_CLUSTER_2X_SEQ
+        variants.FEW_PROGRAMS_CLUSTER_2X_SEQ = 1 << 62
+        api._PLANS.clear()
+        try:
+            return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
+        finally:
+            variants.FEW_PROGRAMS_CLUSTER_2X_SEQ = saved
+            api._PLANS.clear()
+    return fn
+
+
 def launch_fn(name):
+    if name == "api_prev":
+        return api_prev_fn()
     mod, tiles = module(name), CONFIGS[name.partition("@")[0]]
 
     def fn(q, k, v, causal):  # (B, H, S, D) inputs, as the bench's
@@ -242,6 +282,8 @@ def precompile(procs, call, checks):
         jobs[(c[5], c[6], c[7], c[8])] = c
     for b, h, hk, sq, sk, d, causal, names in TIMING[call]:
         for n in names:
+            if n == "api_prev":
+                continue
             jobs.setdefault((d, causal, torch.bfloat16, n), (b, sq, sk, h, hk, d, causal, torch.bfloat16, n))
     for n in {j[8] for j in jobs.values()}:
         module(n)  # written before the workers import it

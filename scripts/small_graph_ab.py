@@ -39,7 +39,10 @@ def main():
         kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         for n in args.configs.split(","):  # "name@mod": the build from kernels/_ab_<mod>.py (session 44)
             name, _, mod = n.partition("@")
-            if name in CONFIGS:
+            if n == "api_prev":  # the API under the rule before session 45
+                import cluster_tree_ab
+                kernels[n] = cluster_tree_ab.api_prev_fn()
+            elif name in CONFIGS:
                 kernels[n] = gluon_fn(CONFIGS[name], importlib.import_module(f"dhpfa.kernels._ab_{mod}").launch
                                       if mod else None)
             else:  # scripts/cluster_tree_ab.py's configurations and module variants

@@ -115,21 +115,43 @@ def test_few_program_grids_run_clusters_of_two(d, sq, sk, h, hk, causal, block_n
     shared memory; 64-key blocks below FEW_PROGRAMS_CLUSTER_N128_SEQ keys (on a GPU of 132 SMs: block_n); float64
     reference on poisoned outputs, then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the
     ready word part 1 clears, the mbarriers each part initialises: nothing a call leaves changes the next)."""
+    plan = _cluster_call_checked(d, sq, sk, h, hk, causal, dtype)
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.variant.config.block_n == block_n and not plan.variant.config.maxnreg
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [32, 64])
+@pytest.mark.parametrize("b,sq,sk,h,hk,causal", [(1, 512, 1024, 16, 16, False), (1, 1024, 1024, 8, 8, True),
+                                                 (1, 300, 3001, 24, 2, False), (1, 700, 2500, 8, 2, True),
+                                                 (1, 64, 4096, 100, 100, False), (2, 512, 8192, 8, 4, False)])
+def test_grids_of_up_to_the_sm_count_run_clusters_two_an_sm(b, d, sq, sk, h, hk, causal, dtype):
+    """Grids of more than half the SM count and at most the SM count (67-132 tiles of 64 rows), from
+    FEW_PROGRAMS_CLUSTER_2X_SEQ keys, D <= 64: the two-CTA cluster build at 128 registers a thread at launch (two CTAs
+    an SM: variants.SM90_FEW_PROGRAMS_CLUSTER_2X; session 45); float64 reference on poisoned outputs, bitwise repeats
+    and CUDA-graph replays, as the two-CTA builds above."""
+    plan = _cluster_call_checked(d, sq, sk, h, hk, causal, dtype, b)
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.variant.config.maxnreg == 128 and plan.variant.config.block_n == 128, plan.variant.name
+
+
+def _cluster_call_checked(d, sq, sk, h, hk, causal, dtype, b=1):
+    """The plan of a call the API runs on a two-CTA cluster build (asserted), after the float64 check of its output,
+    the poisoned-output call and the bitwise repeats and replays."""
     from dhpfa import api
     api._PLANS.clear()
-    _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
+    _check(b, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
     assert plan.variant.config.cluster and plan.variant.config.split_kv == 2 and plan.variant in \
         variants.shipped_variants(), plan.variant.name
-    if dispatch.sm_count(torch.device("cuda")) == 132:
-        assert plan.variant.config.block_n == block_n
     g = torch.Generator(device="cuda").manual_seed(d)
-    q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)
-    k, v = (torch.randn(1, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
     out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
     out_p, lse_p, _ = _poisoned_call(q, k, v, causal)  # outputs NaN before the call: every element written
     assert torch.equal(out_p, out) and torch.equal(lse_p, lse)
     _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 10)
+    return plan
 
 
 def _poisoned_call(q, k, v, causal):

@@ -370,17 +370,18 @@ from dhpfa.audit import _compile, audit_triton
 from dhpfa.kernels import sm90_fwd
 q = torch.empty(1, 512, 8, 64, dtype=torch.bfloat16)
 rows = []
-for block_n, stages in ((64, 3), (128, 2)):
+for block_n, stages, maxnreg in ((64, 3, None), (128, 2, None), (128, 2, 128)):
     grid, args, kwargs = sm90_fwd.launch_args(q, q, q, torch.empty_like(q), torch.empty(1, 8, 512), 0.125, True, 0,
                                               block_m=64, block_n=block_n, stages=stages, warp_specialized=True,
-                                              split_kv=2, pv_overlap=True, cluster=True)
+                                              split_kv=2, pv_overlap=True, cluster=True, maxnreg=maxnreg)
     reports, compiled = audit_triton(sm90_fwd.attn_fwd_sm90_ws, args, kwargs)
     text = _compile.sass_text(compiled.cubin)
     res = _compile.resource_usage(compiled.cubin)[compiled.name]
     rows.append(dict(ok=all(r.ok for r in reports), findings=[str(f) for r in reports for f in r.findings][:5],
                      stack=res["stack"], spills=text.count("LDL") + text.count("STL"), copies=text.count("UBLKCP.S.S"),
                      atomics=len(re.findall(r"\\b(?:ATOMG|RED\\.E)", text)), waits=text.count("SYNCS.PHASECHK"),
-                     membar_gpu=text.count("MEMBAR.ALL.GPU"), cctl=text.count("CCTL.IVALL")))
+                     membar_gpu=text.count("MEMBAR.ALL.GPU"), cctl=text.count("CCTL.IVALL"), regs=res["regs"],
+                     smem=kwargs["CLUSTER"] + sm90_fwd.cluster_bytes(64, 64)))
 print(json.dumps(rows))
 """
 
@@ -390,13 +391,17 @@ def test_cluster_build_compiles_to_a_bulk_copy_meeting_without_spills_or_global_
     smem-to-smem bulk copy (UBLKCP.S.S) for the meeting, no global atomics (the global meetings' ATOMG), mbarrier waits;
     the audit finds nothing. Session 44: no MEMBAR.ALL.GPU (part 0's acknowledgement as a release arrive at cluster
     scope put one, with ERRBAR, before it: about 600 cycles on the path to the output) and one CCTL.IVALL (part 1's
-    acquire of its ready word; the meeting's mbarrier waits at cluster scope each put one after them)."""
+    acquire of its ready word; the meeting's mbarrier waits at cluster scope each put one after them). Session 45: the
+    128-key build at 128 registers a thread at launch (variants.SM90_FEW_PROGRAMS_CLUSTER_2X) the same, and two of its
+    CTAs fit one SM's registers (256 threads x 128) and shared memory (228 KB, 1 KB of it reserved a CTA)."""
     rows = _offline(CLUSTER_SASS)
-    assert len(rows) == 2, rows
+    assert len(rows) == 3, rows
     for r in rows:
         assert r["ok"] and not r["findings"], r
         assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == 1 and r["atomics"] == 0 and r["waits"] > 0, r
         assert r["membar_gpu"] == 0 and r["cctl"] == 1, r
+    assert rows[2]["regs"] == 128 and 2 * (rows[2]["smem"] + 1024) <= 228 * 1024, rows[2]
+    assert rows[1]["regs"] > 128 and rows[1]["smem"] == rows[2]["smem"], rows
 
 
 @pytest.mark.parametrize("d,kernel_d", [(32, 32), (64, 64), (96, 128), (128, 128), (192, 256), (256, 256)])

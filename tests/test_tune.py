@@ -146,21 +146,22 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     assert tune.choose(torch.bfloat16, 64, True, 512, CPU, sm90=True, programs=100) == \
         variants.Variant(*variants.SM90_FEW_PROGRAMS[(64, True)], torch.bfloat16, 64, True)
     assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=64).head_dim == 128
-    # past the short-tile lengths: split keys inside a program (next test), across programs where twice the grid
-    # fits the SMs, and the long-sequence variant for more programs than SMs
-    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100).config.split_k
+    # past the short-tile lengths: two-CTA clusters two an SM (D <= 64) or split keys inside a program (D=128; next
+    # tests), across programs where twice the grid fits the SMs, and the long-sequence variant for more programs than SMs
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100).config.maxnreg == 128
+    assert tune.choose(torch.bfloat16, 128, False, 16384, CPU, sm90=True, programs=100).config.split_k
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 8
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=20).config.split_kv == 4
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=133) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
 
 
-@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("d", [128])
 @pytest.mark.parametrize("causal", [False, True])
 def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, causal):
-    """D=64/128, few programs, seq_k >= FEW_PROGRAMS_LONG_SEQ, at every length: the two-consumer split-key Gluon
-    build, causal with one tile per program (unpaired); shorter keys keep the few-program tiles, more programs the
-    usual choice; D=256 never splits keys."""
+    """D=128 (D=64 since session 45: the two-CTA clusters two an SM, next test), few programs, seq_k >=
+    FEW_PROGRAMS_LONG_SEQ, at every length: the two-consumer split-key Gluon build, causal with one tile per program
+    (unpaired); shorter keys keep the few-program tiles, more programs the usual choice; D=256 never splits keys."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     long_k = variants.FEW_PROGRAMS_LONG_SEQ[causal]
     v = tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=128)
@@ -175,6 +176,27 @@ def test_few_programs_with_long_keys_split_the_keys(cache_dir, monkeypatch, d, c
     assert not tune.choose(torch.bfloat16, d, causal, long_k, CPU, sm90=True, programs=beyond).config.split_k
     wide = tune.choose(torch.bfloat16, 256, causal, long_k, CPU, sm90=True, programs=128)
     assert not wide.config.split_k and wide.kernel == "attn_fwd_sm90_ws"
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_grids_of_up_to_the_sm_count_run_clusters_two_an_sm(cache_dir, monkeypatch, causal):
+    """SM count / 2 < programs <= SM count, seq_k >= FEW_PROGRAMS_CLUSTER_2X_SEQ, D <= 64 (32, 64): the two-CTA
+    cluster build on 128-key blocks at 128 registers at launch (TileConfig.maxnreg; two CTAs an SM; session 45), at
+    every length; fewer keys, one program more, fewer programs (the one-CTA-an-SM cluster builds) and D > 64 keep the
+    choices before it."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    least = variants.FEW_PROGRAMS_CLUSTER_2X_SEQ
+    for d in (32, 64):
+        v = tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=67)
+        assert v.config.cluster and v.config.split_kv == 2 and v.config.maxnreg == 128 and v.config.block_n == 128
+        assert v in variants.shipped_variants() and "r128" in v.name and "WS" not in v.secret_args
+        for seq_k, programs in ((least, 132), (4096, 100), (131072, 128)):
+            assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=programs) == v
+        assert tune.choose(torch.bfloat16, d, causal, least - 1, CPU, sm90=True, programs=100) != v
+        assert tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=133) != v
+        assert not tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=66).config.maxnreg
+    for d in (96, 128, 256):
+        assert not tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=100).config.cluster
 
 
 @pytest.mark.parametrize("causal", [False, True])
@@ -197,7 +219,8 @@ def test_few_programs_with_room_for_twice_the_grid_run_clusters_of_two(cache_dir
         for seq_k in (4096, 16384, 131072):
             assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=34) == v
         assert not tune.choose(torch.bfloat16, d, causal, least - 1, CPU, sm90=True, programs=66).config.split_kv
-        assert not tune.choose(torch.bfloat16, d, causal, wide, CPU, sm90=True, programs=67).config.cluster
+        more = tune.choose(torch.bfloat16, d, causal, wide, CPU, sm90=True, programs=67)  # two an SM, D <= 64
+        assert more != v and more.config.cluster == (d <= 64 and wide >= variants.FEW_PROGRAMS_CLUSTER_2X_SEQ)
         # four parts where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys (global meetings)
         v4 = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, CPU, sm90=True, programs=33)
         assert v4.config.split_kv == 4 and not v4.config.cluster
@@ -218,6 +241,7 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
     here: the next test.)"""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     monkeypatch.setattr(variants, "FEW_PROGRAMS_CLUSTER_SEQ", 1 << 40)
+    monkeypatch.setattr(variants, "FEW_PROGRAMS_CLUSTER_2X_SEQ", 1 << 40)
     seq = variants.FEW_PROGRAMS_SPLIT_KV_SEQ
     v = tune.choose(torch.bfloat16, d, causal, seq, CPU, sm90=True, programs=66)
     assert v.config.split_kv and v.causal == causal and v in variants.shipped_variants()
@@ -324,7 +348,8 @@ def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, c
     assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=1024, seq_q=1) == \
         variants.select(torch.bfloat16, 128, causal, False, seq_k=16384, sm90=True)
     assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=False, programs=1024, seq_q=1) != want
-    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=128, seq_q=1).config.split_k
+    assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=128, seq_q=1).config.maxnreg == 128
+    assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=128, seq_q=1).config.split_k
 
 
 @pytest.mark.parametrize("d", [64, 128])

@@ -70,7 +70,8 @@ def launch_args(variant, q, k, v, out, lse, softmax_scale, causal, causal_offset
                                     q_double=c.q_double, defer_store=c.defer_store, split_kv=c.split_kv,
                                     pv_overlap=c.pv_overlap, paired=not c.unpaired, pack=c.pack,
                                     balance=c.balance, o_regs=c.o_regs, v_stage=c.v_stage,
-                                    o_half=c.o_half, light_first=c.light_first, cluster=c.cluster)
+                                    o_half=c.o_half, light_first=c.light_first, cluster=c.cluster,
+                                    maxnreg=c.maxnreg or None)
     from . import triton_fwd
     return triton_fwd.launch_args(variant.kernel, q, k, v, out, lse, softmax_scale, causal, causal_offset, c)
 

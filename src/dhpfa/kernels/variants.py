@@ -35,6 +35,7 @@ class TileConfig:
     o_half: bool = False  # ... with v_stage: consumer 0's O in a buffer of its own, its store waited for later (O_HALF)
     light_first: bool = False  # Gluon kernel, split=2, causal paired units: each unit's light tile first (LIGHT_FIRST)
     cluster: bool = False  # Gluon kernel, split_kv=2: a tile's two programs as one cluster of two CTAs (CLUSTER)
+    maxnreg: int = 0  # Gluon kernel: ptxas's register limit per thread at launch (0: none; 128: two CTAs an SM)
 
     def label(self) -> str:
         extra = f"x{self.split}" + ("pp" if self.pingpong else "") + ("sk" if self.split_k else "") \
@@ -46,6 +47,7 @@ class TileConfig:
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + ("oh" if self.o_half else "") + \
             ("lf" if self.light_first else "") + ("cl" if self.cluster else "") + \
+            (f"r{self.maxnreg}" if self.maxnreg else "") + \
             ("-persistent" if self.persistent else "")
 
 
@@ -296,22 +298,42 @@ FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
 # made the meeting cheaper (O swizzled in the area, no MEMBAR.ALL.GPU before part 0's acknowledgement: sm90_fwd), and
 # at 512 keys the cluster build now wins in graphs of one call too (call 7: 6.99 us against 7.38 for the 64x128 tiles);
 # below 512 keys it did not at D=64 (256 / 384 keys 5.81 / 6.33 against the API's 5.42 / 6.45), so the rule stands.
-def _cluster_tables(block_n, stages):
-    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=2, pv_overlap=True, cluster=True))
-    return {(d, c): build for d in HEAD_DIMS if d <= 128 for c in (False, True)}
+def _cluster_tables(block_n, stages, max_d=128, maxnreg=0):
+    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=2, pv_overlap=True, cluster=True,
+                                            maxnreg=maxnreg))
+    return {(d, c): build for d in HEAD_DIMS if d <= max_d for c in (False, True)}
 
 
 SM90_FEW_PROGRAMS_CLUSTER = _cluster_tables(128, 2)
 SM90_FEW_PROGRAMS_CLUSTER_N64 = _cluster_tables(64, 3)
 FEW_PROGRAMS_CLUSTER_SEQ = 512
 FEW_PROGRAMS_CLUSTER_N128_SEQ = {False: 768, True: 2048}
+# ... and for grids of more than half the SM count and at most the SM count (67-132 tiles on 132 SMs), at head dims up
+# to 64, from FEW_PROGRAMS_CLUSTER_2X_SEQ keys: the same 128-key cluster build at 128 registers a thread at launch
+# (the consumer warpgroup still takes 232 by setmaxnreg, the producer's 24 leave them; 92 KB of shared memory at
+# D=64), so two CTAs share an SM and the grid's clusters of two are one wave (session 44 call 15: 132 clusters of two
+# resident at 128 registers). Where one program a tile (or SPLIT_K's two consumers in it) ran, each SM now holds two
+# programs of two tiles, and each tile's chain of key blocks is halved. At D=128 two CTAs an SM fit only one stage (83 KB
+# with the meeting area; two stages 116 KB), which lost (x0.76-0.78). Session 45 call 1 (H100, graph replay, 15
+# interleaved rounds, us; the API's choice before -> this build): 512 queries, 16 heads, D=64: 512 keys 6.97 -> 7.55
+# (64-key blocks), 768 8.41 -> 8.63, 1,024 10.72 -> 10.26, 2,048 16.36 -> 15.65, 4,096 26.81 -> 24.86; causal (S_q = S_k)
+# (1,8,1024,64) 11.00 -> 9.94, (1,4,2048,64) 15.47 -> 14.40, (1,16,512,64) 6.86 -> 7.54 (64-key blocks); D=32 (1,16,512)
+# x 2,048 keys 18.07 -> 12.07.
+SM90_FEW_PROGRAMS_CLUSTER_2X = _cluster_tables(128, 2, max_d=64, maxnreg=128)
+FEW_PROGRAMS_CLUSTER_2X_SEQ = 1024
 
 
 def cluster_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The cluster build (SM90_FEW_PROGRAMS_CLUSTER, _N64 below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys) where
-    2 x programs <= sm_count and seq_k >= FEW_PROGRAMS_CLUSTER_SEQ at the head dims it has; else None. Public."""
-    if 2 * programs > sm_count or seq_k < FEW_PROGRAMS_CLUSTER_SEQ \
-            or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER:
+    2 x programs <= sm_count and seq_k >= FEW_PROGRAMS_CLUSTER_SEQ at the head dims it has; the two-CTAs-an-SM build
+    (SM90_FEW_PROGRAMS_CLUSTER_2X) where programs <= sm_count < 2 x programs and seq_k >= FEW_PROGRAMS_CLUSTER_2X_SEQ at
+    its head dims; else None. Public."""
+    if 2 * programs > sm_count:
+        if programs > sm_count or seq_k < FEW_PROGRAMS_CLUSTER_2X_SEQ \
+                or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER_2X:
+            return None
+        return Variant(*SM90_FEW_PROGRAMS_CLUSTER_2X[(head_dim, causal)], dtype, head_dim, causal)
+    if seq_k < FEW_PROGRAMS_CLUSTER_SEQ or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER:
         return None
     wide = seq_k >= FEW_PROGRAMS_CLUSTER_N128_SEQ[causal]
     table = SM90_FEW_PROGRAMS_CLUSTER if wide else SM90_FEW_PROGRAMS_CLUSTER_N64
@@ -662,7 +684,8 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [SM90_FEW_PROGRAMS_LONG[(head_dim, c)] for c in (False, True) if (head_dim, c) in SM90_FEW_PROGRAMS_LONG]
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
-        out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64)
+        out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64,
+                                                   SM90_FEW_PROGRAMS_CLUSTER_2X)
                 for c in (False, True) if (head_dim, c) in table]
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
