@@ -1,6 +1,7 @@
-"""The sanitizer child's two cluster cases alone (dhpfa.measure.sanitize: 24 programs on 64-key blocks, 40 programs on
-128-key blocks; D = 64 / 128, causal and not, through the API), for a device run after a change to the cluster builds
-only (session 44), without the whole child's precompile.
+"""The sanitizer child's cluster cases alone (dhpfa.measure.sanitize: 24 programs on 64-key blocks, 40 programs on
+128-key blocks; D = 64 / 128, causal and not, through the API; session 45: 72 programs with 1,061 keys, the two-CTA
+clusters two an SM at D = 64, split keys in one program at D = 128), for a device run after a change to the cluster
+builds only (session 44), without the whole child's precompile.
 
     compute-sanitizer --tool memcheck --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py
 """
@@ -10,7 +11,8 @@ import dhpfa
 from dhpfa.kernels import variants
 
 g = torch.Generator(device="cuda").manual_seed(0)
-for b, sq, sk in ((1, 333, variants.FEW_PROGRAMS_CLUSTER_SEQ + 77), (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476)):
+for b, sq, sk in ((1, 333, variants.FEW_PROGRAMS_CLUSTER_SEQ + 77), (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476),
+                  (1, 1100, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 37)):
     for d in (64, 128):
         for causal in (False, True):
             q = torch.randn(b, sq, 4, d, device="cuda", dtype=torch.bfloat16, generator=g)

@@ -135,6 +135,15 @@ def test_grids_of_up_to_the_sm_count_run_clusters_two_an_sm(b, d, sq, sk, h, hk,
         assert plan.variant.config.maxnreg == 128 and plan.variant.config.block_n == 128, plan.variant.name
 
 
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("b,sq,sk,h,hk", [(1, 512, 400, 8, 8), (2, 300, 450, 4, 2), (1, 64, 384, 3, 1)])
+def test_d128_few_program_grids_run_clusters_from_384_keys(b, sq, sk, h, hk, dtype):
+    """D=128 without causal masking: the two-CTA cluster build (64-key blocks) from variants.cluster_seq = 384 keys
+    (session 45), as the test above."""
+    plan = _cluster_call_checked(128, sq, sk, h, hk, False, dtype, b)
+    assert plan.variant.config.block_n == 64 and not plan.variant.config.maxnreg
+
+
 def _cluster_call_checked(d, sq, sk, h, hk, causal, dtype, b=1):
     """The plan of a call the API runs on a two-CTA cluster build (asserted), after the float64 check of its output,
     the poisoned-output call and the bitwise repeats and replays."""
@@ -236,14 +245,18 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
                                                (130, 2500, 40, 40, True), (2100, 2048, 4, 2, True)])
 def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk, h, hk, causal, dtype):
     """Grids of 67-132 64-row programs (too many for a split across programs) with at least FEW_PROGRAMS_LONG_SEQ
-    keys, past the short-tile lengths too: the split-key build, causal with one tile per program (unpaired; the
-    last case has rows that see no key); float64 reference; the variant is the one the call's plan holds."""
+    keys, past the short-tile lengths too: at D=128 the split-key build, causal with one tile per program (unpaired;
+    the last case has rows that see no key); at D=64 since session 45 the two-CTA clusters two an SM
+    (variants.SM90_FEW_PROGRAMS_CLUSTER_2X); float64 reference; the variant is the one the call's plan holds."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
     assert 66 < h * ((sq + 63) // 64) <= dispatch.sm_count(torch.device("cuda"))
-    assert plan.variant.config.split_k and plan.variant.config.unpaired == causal
+    if d <= 64:
+        assert plan.variant.config.cluster and plan.variant.config.maxnreg == 128, plan.variant.name
+    else:
+        assert plan.variant.config.split_k and plan.variant.config.unpaired == causal
     assert plan.variant in variants.shipped_variants()
 
 

@@ -201,14 +201,17 @@ def test_grids_of_up_to_the_sm_count_run_clusters_two_an_sm(cache_dir, monkeypat
 
 @pytest.mark.parametrize("causal", [False, True])
 def test_few_programs_with_room_for_twice_the_grid_run_clusters_of_two(cache_dir, monkeypatch, causal):
-    """2 x programs <= SM count, seq_k >= FEW_PROGRAMS_CLUSTER_SEQ, D <= 128 (32, 64, 96, 128): the two programs of a
+    """2 x programs <= SM count, seq_k >= variants.cluster_seq (FEW_PROGRAMS_CLUSTER_SEQ; 128 keys fewer at D=128
+    without causal masking since session 45), D <= 128 (32, 64, 96, 128): the two programs of a
     tile as one cluster (TileConfig.cluster; session 43), 64-key blocks below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys
     and 128-key ones from there, at every length where no four-way split applies; no workspace or flags for the
     auditor (the meeting is in shared memory); one program more, fewer keys, D > 128 or packed tiles keep the choices
     before it."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
-    least, wide = variants.FEW_PROGRAMS_CLUSTER_SEQ, variants.FEW_PROGRAMS_CLUSTER_N128_SEQ[causal]
+    wide = variants.FEW_PROGRAMS_CLUSTER_N128_SEQ[causal]
+    assert [variants.cluster_seq(d, causal) for d in (32, 64, 96, 128)] == [512, 512, 512, 512 if causal else 384]
     for d in (32, 64, 96, 128):
+        least = variants.cluster_seq(d, causal)
         narrow = tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=66)
         assert narrow.config.cluster and narrow.config.split_kv == 2 and narrow.config.block_n == 64
         assert narrow.config.num_stages == 3 and narrow in variants.shipped_variants()

@@ -308,6 +308,16 @@ SM90_FEW_PROGRAMS_CLUSTER = _cluster_tables(128, 2)
 SM90_FEW_PROGRAMS_CLUSTER_N64 = _cluster_tables(64, 3)
 FEW_PROGRAMS_CLUSTER_SEQ = 512
 FEW_PROGRAMS_CLUSTER_N128_SEQ = {False: 768, True: 2048}
+# ... from 128 keys fewer at D=128 without causal masking (session 45, H100: (1,8,512,128) x 384 keys 7.53 -> 6.74 us
+# in graphs of many calls (call 1; session 44 call 7: x1.07) and 8.17 -> 7.68 in graphs of one call (call 2); 256 keys
+# x0.985 / x1.016 and 7.03 -> 6.87: left out)
+FEW_PROGRAMS_CLUSTER_EARLY = {(128, False): 128}
+
+
+def cluster_seq(head_dim: int, causal: bool) -> int:
+    """The fewest keys at which the one-CTA-an-SM cluster builds run (FEW_PROGRAMS_CLUSTER_SEQ, less
+    FEW_PROGRAMS_CLUSTER_EARLY where listed)."""
+    return FEW_PROGRAMS_CLUSTER_SEQ - FEW_PROGRAMS_CLUSTER_EARLY.get((head_dim, causal), 0)
 # ... and for grids of more than half the SM count and at most the SM count (67-132 tiles on 132 SMs), at head dims up
 # to 64, from FEW_PROGRAMS_CLUSTER_2X_SEQ keys: the same 128-key cluster build at 128 registers a thread at launch
 # (the consumer warpgroup still takes 232 by setmaxnreg, the producer's 24 leave them; 92 KB of shared memory at
@@ -325,7 +335,7 @@ FEW_PROGRAMS_CLUSTER_2X_SEQ = 1024
 
 def cluster_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The cluster build (SM90_FEW_PROGRAMS_CLUSTER, _N64 below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys) where
-    2 x programs <= sm_count and seq_k >= FEW_PROGRAMS_CLUSTER_SEQ at the head dims it has; the two-CTAs-an-SM build
+    2 x programs <= sm_count and seq_k >= cluster_seq(head_dim, causal) at the head dims it has; the two-CTAs-an-SM build
     (SM90_FEW_PROGRAMS_CLUSTER_2X) where programs <= sm_count < 2 x programs and seq_k >= FEW_PROGRAMS_CLUSTER_2X_SEQ at
     its head dims; else None. Public."""
     if 2 * programs > sm_count:
@@ -333,7 +343,7 @@ def cluster_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int,
                 or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER_2X:
             return None
         return Variant(*SM90_FEW_PROGRAMS_CLUSTER_2X[(head_dim, causal)], dtype, head_dim, causal)
-    if seq_k < FEW_PROGRAMS_CLUSTER_SEQ or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER:
+    if seq_k < cluster_seq(head_dim, causal) or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER:
         return None
     wide = seq_k >= FEW_PROGRAMS_CLUSTER_N128_SEQ[causal]
     table = SM90_FEW_PROGRAMS_CLUSTER if wide else SM90_FEW_PROGRAMS_CLUSTER_N64

@@ -38,7 +38,8 @@ def child():
              # 24 programs, keys in between: clusters of two CTAs a tile on 64-key blocks (session 43; the 40-program
              # case below takes the 128-key ones at D <= 128)
              (1, 333, variants.FEW_PROGRAMS_CLUSTER_SEQ + 77, dims_of(variants.SM90_FEW_PROGRAMS_CLUSTER_N64)),
-             # 72 programs with long keys: too many to split across programs, so split keys inside one
+             # 72 programs with long keys: too many to split across programs, so split keys inside one (D > 64; at
+             # D <= 64 the two-CTA clusters two an SM since session 45)
              (1, 1100, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 37, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV)),
              # 40 programs: two programs per tile (the 20-program case above takes four)
              (1, 600, variants.FEW_PROGRAMS_SPLIT_KV_SEQ + 476, dims_of(variants.SM90_FEW_PROGRAMS_SPLIT_KV)),
