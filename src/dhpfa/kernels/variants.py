@@ -328,7 +328,12 @@ def cluster_seq(head_dim: int, causal: bool) -> int:
 # interleaved rounds, us; the API's choice before -> this build): 512 queries, 16 heads, D=64: 512 keys 6.97 -> 7.55
 # (64-key blocks), 768 8.41 -> 8.63, 1,024 10.72 -> 10.26, 2,048 16.36 -> 15.65, 4,096 26.81 -> 24.86; causal (S_q = S_k)
 # (1,8,1024,64) 11.00 -> 9.94, (1,4,2048,64) 15.47 -> 14.40, (1,16,512,64) 6.86 -> 7.54 (64-key blocks); D=32 (1,16,512)
-# x 2,048 keys 18.07 -> 12.07.
+# x 2,048 keys 18.07 -> 12.07. Call 2, the API under this rule against the rule before (same rounds): 16 heads x 512
+# queries, D=64, 1,024 / 4,096 / 16,384 keys 10.83 -> 10.62 / 27.69 -> 24.72 / 90.70 -> 79.43 us; 9 / 12 heads x 2,048
+# keys 15.94 -> 14.63 / 16.30 -> 15.19; (2,8,512) x 8,192 keys 47.66 -> 41.69; causal (1,8,1024) 10.81 -> 9.74,
+# (1,4,2048) 16.12 -> 14.44, (1,2,4096) 26.07 -> 23.43; D=32 16 heads x 1,024 / 8,192 keys 11.08 -> 8.91 / 84.10 ->
+# 35.16; 132 or 128 one-query heads (decode-like) 50.80 -> 50.74 / 178.29 -> 177.16. In graphs of one call (issue 5's
+# measure; a cluster launch costs about 0.5 us more) 1,024 keys 10.93 -> 10.97, 4,096 28.10 -> 24.04.
 SM90_FEW_PROGRAMS_CLUSTER_2X = _cluster_tables(128, 2, max_d=64, maxnreg=128)
 FEW_PROGRAMS_CLUSTER_2X_SEQ = 1024
 
