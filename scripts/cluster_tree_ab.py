@@ -191,7 +191,16 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 16, 16, 512, 1024, 32, False, ("api_prev",)),
                (1, 16, 16, 512, 8192, 32, False, ("api_prev",)),
                (1, 8, 8, 1024, 2048, 32, True, ("api_prev",)),
-               (1, 128, 128, 1, 16384, 64, False, ("api_prev",))]}
+               (1, 128, 128, 1, 16384, 64, False, ("api_prev",))],
+          # session 45 call 4: the two-an-SM builds below FEW_PROGRAMS_CLUSTER_2X_SEQ at D=32 (where the API runs the
+          # Triton short tiles); D=96 (the D=128 kernel, padded) at 384 / 448 keys on the one-CTA cluster build
+          18: [(1, 16, 16, 512, 512, 32, False, ("cl2n64r", "cl2r")),
+               (1, 16, 16, 512, 768, 32, False, ("cl2n64r", "cl2r")),
+               (1, 16, 16, 512, 512, 32, True, ("cl2n64r", "cl2r")),
+               (1, 8, 8, 512, 384, 96, False, ("cl2n64",)),
+               (1, 8, 8, 512, 448, 96, False, ("cl2n64",)),
+               (1, 8, 8, 512, 384, 128, True, ("cl2n64",)),
+               (1, 8, 8, 384, 384, 128, True, ("cl2n64",))]}
 MODULES = {}
 
 
