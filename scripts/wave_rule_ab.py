@@ -1,0 +1,55 @@
+"""Session 45: D=64 between the short tiles and the three-consumer build. Where both may run (non-causal 1,025-4,096
+keys, causal 4,097-8,192: variants.select takes the 192-row persistent build SM90_GLUON_LONG from GLUON_LONG_SEQ_K), a
+grid of few heads leaves the persistent build a last wave of few tiles (peer_sweep: (1,8,4096,64) 100.8 us against
+cuDNN's 77.5, 176 tiles of 192 rows on 132 SMs), where the 64-row short tiles (four CTAs an SM) fill one. Graph replay,
+interleaved rounds in random order: the API, cuDNN, the 192-row build (x3) and the short tiles (short) launched directly,
+over head counts at B = 1 (S_q = S_k, causal bottom-right = top-left).
+
+    PYTHONPATH=src:scripts python3 scripts/wave_rule_ab.py --out DIR [--rounds 9]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+from dhpfa.kernels import variants
+from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
+from small_tiles import variant_fn
+
+CASES = [(h, s, False) for s in (2048, 4096) for h in (6, 8, 12, 16, 24, 32, 48, 64)] + \
+        [(h, s, True) for s in (4096, 8192) for h in (4, 8, 16, 32)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    peers = bench.peer_kernels()
+    d = 64
+    res = []
+    for h, s, causal in CASES:
+        x3 = variants.Variant(*variants.SM90_GLUON_LONG[d], torch.bfloat16, d, causal)
+        short = variants.Variant(*variants.SM90_SHORT[d], torch.bfloat16, d, causal)
+        kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"], "x3": variant_fn(x3, (1, h, s, d)),
+                   "short": variant_fn(short, (1, h, s, d))}
+        g = torch.Generator(device="cuda").manual_seed(h + s)
+        sets = [tuple(torch.randn(1, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
+                for _ in range(3)]
+        times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=10.0)
+        us = {n: statistics.median(t) * 1000 for n, t in times.items()}
+        x = {n: statistics.median(a / c for a, c in zip(times["api"], t)) for n, t in times.items()}
+        res.append(dict(h=h, s=s, causal=causal, us=us, speedup_vs_api=x,
+                        tiles={"x3": h * -(-s // 192), "short": h * -(-s // 64)}))
+        print(f"(1,{h},{s},{d}){' causal' if causal else ''}: " +
+              "  ".join(f"{n}={u:.2f}us(x{x[n]:.3f})" for n, u in us.items()), flush=True)
+        with open(os.path.join(args.out, "wave_rule_ab.json"), "w") as f:
+            json.dump(dict(device=torch.cuda.get_device_name(), results=res), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
