@@ -242,19 +242,10 @@ def api_prev_fn():
     each call plans afresh with variants.FEW_PROGRAMS_CLUSTER_2X_SEQ out of reach (graph replay replays the kernel the
     capture launched, so the planning costs nothing there)."""
     import dhpfa
-    from dhpfa import api
     from dhpfa.kernels import variants
-
-    def fn(q, k, v, causal):
-        saved = variants.FEW_PROGRAMS_CLUSTER_2X_SEQ
-        variants.FEW_PROGRAMS_CLUSTER_2X_SEQ = 1 << 62
-        api._PLANS.clear()
-        try:
-            return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
-        finally:
-            variants.FEW_PROGRAMS_CLUSTER_2X_SEQ = saved
-            api._PLANS.clear()
-    return fn
+    from small_tiles import patched_call
+    return patched_call(lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(
+        q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1]), variants, "FEW_PROGRAMS_CLUSTER_2X_SEQ", 1 << 62)
 
 
 def launch_fn(name):

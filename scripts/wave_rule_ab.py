@@ -5,7 +5,7 @@ cuDNN's 77.5, 176 tiles of 192 rows on 132 SMs), where the 64-row short tiles (f
 interleaved rounds in random order: the API, cuDNN, the 192-row build (x3) and the short tiles (short) launched directly,
 over head counts at B = 1 (S_q = S_k, causal bottom-right = top-left).
 
-    PYTHONPATH=src:scripts python3 scripts/wave_rule_ab.py --out DIR [--rounds 9]
+    PYTHONPATH=src:scripts python3 scripts/wave_rule_ab.py --out DIR [--rounds 9] [--check]
 """
 import argparse
 import json
@@ -17,26 +17,33 @@ import torch
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
-from small_tiles import variant_fn
+from small_tiles import patched_call, variant_fn
 
 CASES = [(h, s, False) for s in (2048, 4096) for h in (6, 8, 12, 16, 24, 32, 48, 64)] + \
         [(h, s, True) for s in (4096, 8192) for h in (4, 8, 16, 32)]
+# --check (call 6): the API under variants.long_tiles_fill against the API without it (api_prev), shapes outside the fit
+CHECK = [(8, 3000, False), (10, 2048, False), (20, 4096, False), (40, 2048, False), (4, 1536, False), (128, 2048, False),
+         (8, 4096, True)]
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--check", action="store_true", help="the rule through the API against the API without it")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     peers = bench.peer_kernels()
     d = 64
     res = []
-    for h, s, causal in CASES:
+    for h, s, causal in (CHECK if args.check else CASES):
         x3 = variants.Variant(*variants.SM90_GLUON_LONG[d], torch.bfloat16, d, causal)
         short = variants.Variant(*variants.SM90_SHORT[d], torch.bfloat16, d, causal)
-        kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"], "x3": variant_fn(x3, (1, h, s, d)),
-                   "short": variant_fn(short, (1, h, s, d))}
+        kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
+        if args.check:
+            kernels["api_prev"] = patched_call(peers["dhpfa"], variants, "LONG_TILES_EDGE", float("inf"))
+        else:
+            kernels.update(x3=variant_fn(x3, (1, h, s, d)), short=variant_fn(short, (1, h, s, d)))
         g = torch.Generator(device="cuda").manual_seed(h + s)
         sets = [tuple(torch.randn(1, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(3))
                 for _ in range(3)]

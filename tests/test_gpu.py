@@ -261,6 +261,22 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("b,h,s,short", [(1, 8, 4096, True), (2, 8, 2048, True), (1, 12, 2048, False),
+                                         (1, 6, 3000, True)])
+def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, short, dtype):
+    """Non-causal D=64 between GLUON_LONG_SEQ_K and SHORT_SEQ_K keys: the short tiles where the 192-row persistent
+    build's last wave would be nearly empty (variants.long_tiles_fill; session 45), else that build (on a GPU of 132
+    SMs); float64 reference, the variant the call's plan holds."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(b, s, s, h, h, 64, False, dtype, s + h)
+    (plan,) = api._PLANS.values()
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        tiles = variants.SM90_SHORT if short else variants.SM90_GLUON_LONG
+        assert plan.variant == variants.Variant(*tiles[64], dtype, 64, False), plan.variant.name
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 32, False), (1, 9000, 4, 80, 80, True),
                                                  (37, 4500, 3, 100, 100, True), (100, 5000, 4, 32, 8, False),
                                                  (128, 9000, 2, 80, 80, True)])
