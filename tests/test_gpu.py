@@ -262,7 +262,7 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("b,h,s,short", [(1, 8, 4096, True), (2, 8, 2048, True), (1, 12, 2048, False),
-                                         (1, 6, 3000, True)])
+                                         (1, 6, 3000, False), (1, 40, 2048, True)])
 def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, short, dtype):
     """Non-causal D=64 between GLUON_LONG_SEQ_K and SHORT_SEQ_K keys: the short tiles where the 192-row persistent
     build's last wave would be nearly empty (variants.long_tiles_fill; session 45), else that build (on a GPU of 132
@@ -705,8 +705,9 @@ def test_varlen_grid_past_the_second_axis_limit(monkeypatch):
     (128, 1100, 16, 2 ** 21, 0, True, "attn_fwd_sm90_ws"),   # entries of 2.3e9 elements: the two-consumer build
     (128, 1100, 2, 2 ** 21, 0, True, "attn_fwd_sm90_ws"),    # ... few programs: keys split across two (workspace)
     (64, 64, 4, 256, 2 ** 31 + 2 ** 10, False, "attn_fwd_tma"),  # a batch stride past 2^31: the 64-row TMA tiles
-    (32, 5000, 1, 2 ** 19, 0, False, "attn_fwd_tma"),         # D=32 at 5,000 keys (the pointer kernel's): TMA tiles
-], ids=["d128-persistent", "d128-split-kv", "d64-batch-stride", "d32-fallback"])
+    (32, 5000, 2, 2 ** 19, 0, False, "attn_fwd_tma"),         # D=32 at 5,000 keys (the pointer kernel's): TMA tiles
+    (32, 5000, 1, 2 ** 19, 0, False, "attn_fwd_sm90_ws"),     # ... 79 programs: the two-CTA clusters two an SM
+], ids=["d128-persistent", "d128-split-kv", "d64-batch-stride", "d32-fallback", "d32-cluster"])
 def test_wide_batch_entries(monkeypatch, d, s, h, st_s, st_b, causal, kernel):
     """q, k, v whose batch entries span 2^31 elements or more (long rows in a larger buffer, or a batch stride past
     2^31) run on a TMA-descriptor kernel (the pointer kernel's choice falls back to the same head dim's TMA tiles):

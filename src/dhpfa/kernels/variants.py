@@ -976,29 +976,33 @@ def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int
 # (64-row tiles, up to four CTAs an SM) may both run (non-causal, GLUON_LONG_SEQ_K < seq_k <= SHORT_SEQ_K), a grid of few
 # heads leaves the persistent build's last wave nearly empty: (1,8,4096,64) is 176 tiles of 192 rows on 132 SMs, two
 # waves for 1.33 waves of work. There the short tiles run (long_tiles_fill). The rule compares the persistent build's
-# waves, ceil(T3 / SMs), with the short tiles' work in the same unit, T1 / (3 x SMs) (T3, T1: the 192- and 64-row tiles),
-# times LONG_TILES_EDGE: the 192-row build does the same rows in 1.16 of the short tiles' time per row in full waves
-# (session 45 call 5, fitted over 2,048 and 4,096 keys), and a 5% margin keeps it on ties. Session 45 call 5 (H100, graph
+# waves, ceil(T3 / SMs), with the short tiles' most tiles on one SM in the same unit, ceil(T1 / SMs) / 3 (T3, T1: the
+# 192- and 64-row tiles; the short tiles' CTAs on one SM share it), times LONG_TILES_EDGE: the short tiles take 1.16 of
+# the 192-row build's time per row in full waves (session 45 call 5, fitted over 2,048 and 4,096 keys); ties go to the
+# 192-row build. Call 6 checked it on shapes outside the fit: the API with it against without, 2,048 keys, 40 heads 104.0
+# / 112.0 us (short tiles), 10 heads 32.75 / 30.51 (the short tiles, by a first form of the rule that took their work as
+# T1 / (3 x SMs): wrong there, 320 tiles leave some SMs three and others two; this form keeps the 192-row build), 4,096
+# keys, 20 heads 201.7 / 207.7 (short tiles), 3,000 keys, 8 heads 44.35 / 44.09 (the 192-row build both). Call 5 (H100, graph
 # replay, 9 interleaved rounds, B = 1, us, 192-row build / short tiles / cuDNN): 2,048 keys, 6 heads 30.0 / 25.1 / 23.1,
 # 8 heads 29.8 / 24.7 / 23.1, 12 heads 30.3 / 32.5 / 40.7, 16 heads 55.8 / 42.7 / 42.7, 24 heads 58.4 / 64.4 / 62.4, 32
 # heads 83.8 / 82.9 / 81.7, 48 heads 112.4 / 123.7 / 122.4, 64 heads 164.8 / 163.5 / 162.6; 4,096 keys, 6 heads 56.8 /
 # 63.1 / 77.5, 8 heads 102.3 / 80.8 / 77.8, 12 heads 108.1 / 124.3 / 118.1, 16 heads 157.5 / 161.8 / 156.5, 24-64 heads
 # the 192-row build by 3-13%. The rule picks the faster in each (ties at 32 / 64 heads x 2,048 keys go to the 192-row
 # build). Causal calls keep select's choice (their paired units did not follow the model: call 5).
-LONG_TILES_EDGE = 1.16 * 1.05
+LONG_TILES_EDGE = 1.16
 
 
 def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, sm_count: int):
     """The short tiles (SM90_SHORT) for a non-causal call of `heads` heads x sequences (B x H) of seq_q queries where
-    select would run SM90_GLUON_LONG at seq_k <= SHORT_SEQ_K and its last wave would be nearly empty (LONG_TILES_EDGE);
+    select would run SM90_GLUON_LONG at seq_k <= SHORT_SEQ_K and its waves outnumber the short tiles' (LONG_TILES_EDGE);
     else None. Public: shapes and the GPU."""
     if causal or head_dim not in SM90_GLUON_LONG or not use_long_tiles(head_dim, causal, seq_k) \
             or not use_short_tiles(head_dim, causal, seq_k):
         return None
-    rows = SM90_GLUON_LONG[head_dim][1].block_m
+    rows, short_rows = SM90_GLUON_LONG[head_dim][1].block_m, SM90_SHORT[head_dim][1].block_m
     waves = -(-heads * -(-seq_q // rows) // sm_count)
-    work = heads * -(-seq_q // SM90_SHORT[head_dim][1].block_m) * SM90_SHORT[head_dim][1].block_m / (rows * sm_count)
-    if waves <= LONG_TILES_EDGE * work:
+    short = -(-heads * -(-seq_q // short_rows) // sm_count) * short_rows / rows  # the most short tiles on one SM
+    if waves <= LONG_TILES_EDGE * short:
         return None
     return Variant(*SM90_SHORT[head_dim], dtype, head_dim, causal)
 
