@@ -27,6 +27,8 @@ CAUSAL = [(h, s, True) for s in (2048, 3072, 4096) for h in (5, 6, 8, 10, 12, 16
 # --check (call 6): the API under variants.long_tiles_fill against the API without it (api_prev), shapes outside the fit
 CHECK = [(8, 3000, False), (10, 2048, False), (20, 4096, False), (40, 2048, False), (4, 1536, False), (128, 2048, False),
          (8, 4096, True)]
+# --check --causal (call 9): the causal side of the rule (LONG_TILES_CAUSAL_SEQ out of reach in api_prev)
+CHECK_CAUSAL = [(10, 3500, True), (12, 3800, True), (8, 4096, True), (9, 3072, True), (14, 4096, True), (32, 4096, True)]
 
 
 def main():
@@ -40,12 +42,14 @@ def main():
     peers = bench.peer_kernels()
     d = 64
     res = []
-    for h, s, causal in (CHECK if args.check else CAUSAL if args.causal else CASES):
+    cases = (CHECK_CAUSAL if args.causal else CHECK) if args.check else CAUSAL if args.causal else CASES
+    for h, s, causal in cases:
         x3 = variants.Variant(*variants.SM90_GLUON_LONG[d], torch.bfloat16, d, causal)
         short = variants.Variant(*variants.SM90_SHORT[d], torch.bfloat16, d, causal)
         kernels = {"api": peers["dhpfa"], "sdpa_cudnn": peers["sdpa_cudnn"]}
         if args.check:
-            kernels["api_prev"] = patched_call(peers["dhpfa"], variants, "LONG_TILES_EDGE", float("inf"))
+            kernels["api_prev"] = patched_call(peers["dhpfa"], variants, "LONG_TILES_CAUSAL_SEQ", 1 << 62) if causal \
+                else patched_call(peers["dhpfa"], variants, "LONG_TILES_EDGE", float("inf"))
         else:
             kernels.update(x3=variant_fn(x3, (1, h, s, d)), short=variant_fn(short, (1, h, s, d)))
         g = torch.Generator(device="cuda").manual_seed(h + s)

@@ -261,19 +261,22 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-@pytest.mark.parametrize("b,h,s,short", [(1, 8, 4096, True), (2, 8, 2048, True), (1, 12, 2048, False),
-                                         (1, 6, 3000, False), (1, 40, 2048, True)])
-def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, short, dtype):
-    """Non-causal D=64 between GLUON_LONG_SEQ_K and SHORT_SEQ_K keys: the short tiles where the 192-row persistent
-    build's last wave would be nearly empty (variants.long_tiles_fill; session 45), else that build (on a GPU of 132
-    SMs); float64 reference, the variant the call's plan holds."""
+@pytest.mark.parametrize("b,h,s,causal,short", [(1, 8, 4096, False, True), (2, 8, 2048, False, True),
+                                                (1, 12, 2048, False, False), (1, 6, 3000, False, False),
+                                                (1, 40, 2048, False, True), (1, 8, 4096, True, False),
+                                                (2, 5, 3100, True, False), (1, 16, 4096, True, True)])
+def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, causal, short, dtype):
+    """D=64 where select's 192-row persistent build and the short tiles may both run (variants.long_tiles_fill;
+    session 45): non-causal, the short tiles where that build's last wave would be nearly empty; causal from
+    LONG_TILES_CAUSAL_SEQ keys, that build where its paired units fill one wave well (on a GPU of 132 SMs); float64
+    reference (causal: the last rows see every key), the variant the call's plan holds."""
     from dhpfa import api
     api._PLANS.clear()
-    _check(b, s, s, h, h, 64, False, dtype, s + h)
+    _check(b, s, s, h, h, 64, causal, dtype, s + h)
     (plan,) = api._PLANS.values()
     if dispatch.sm_count(torch.device("cuda")) == 132:
         tiles = variants.SM90_SHORT if short else variants.SM90_GLUON_LONG
-        assert plan.variant == variants.Variant(*tiles[64], dtype, 64, False), plan.variant.name
+        assert plan.variant == variants.Variant(*tiles[64], dtype, 64, causal), plan.variant.name
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

@@ -493,8 +493,14 @@ def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(cache_dir, mon
                          (24, 2048): False, (32, 2048): False, (40, 2048): True, (6, 4096): False, (8, 4096): True,
                          (12, 4096): False, (16, 4096): False, (20, 4096): True, (64, 4096): False}.items():
         assert pick(h, s) == (short if want else x3), (h, s)
-    assert pick(8, 4096, causal=True).causal and pick(8, 4096, causal=True) == \
-        tune.choose(torch.bfloat16, 64, True, 4096, CPU, sm90=True, programs=None)
+    # causal: the 192-row build's paired units where they fill one wave to LONG_TILES_CAUSAL_SHARE, from
+    # LONG_TILES_CAUSAL_SEQ keys up to where select takes it anyway (session 45 call 8)
+    x3c, shortc = (variants.Variant(*t[64], torch.bfloat16, 64, True) for t in (variants.SM90_GLUON_LONG,
+                                                                                 variants.SM90_SHORT))
+    for (h, s), want in {(8, 4096): x3c, (12, 4096): x3c, (10, 3072): x3c, (16, 3072): x3c, (16, 4096): shortc,
+                         (6, 4096): shortc, (8, 3072): shortc, (16, 2048): shortc}.items():
+        assert pick(h, s, causal=True) == want, (h, s)
+    assert pick(8, 8192, causal=True) == x3c == variants.select(torch.bfloat16, 64, True, False, seq_k=8192, sm90=True)
     assert pick(8, 4096, sk=8192) != short and pick(8, 4096, d=128).head_dim == 128
     assert pick(8, 4096, d=128) != variants.Variant(*variants.SM90_SHORT[128], torch.bfloat16, 128, False)
     assert variants.long_tiles_fill(torch.bfloat16, 64, False, 4096, 4096, 8, 132) == short

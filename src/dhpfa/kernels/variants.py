@@ -988,18 +988,37 @@ def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int
 # heads 83.8 / 82.9 / 81.7, 48 heads 112.4 / 123.7 / 122.4, 64 heads 164.8 / 163.5 / 162.6; 4,096 keys, 6 heads 56.8 /
 # 63.1 / 77.5, 8 heads 102.3 / 80.8 / 77.8, 12 heads 108.1 / 124.3 / 118.1, 16 heads 157.5 / 161.8 / 156.5, 24-64 heads
 # the 192-row build by 3-13%. The rule picks the faster in each (ties at 32 / 64 heads x 2,048 keys go to the 192-row
-# build). Causal calls keep select's choice (their paired units did not follow the model: call 5).
+# build). Causal calls: where select takes the short tiles (seq_k <= GLUON_LONG_SEQ_K[True]) from LONG_TILES_CAUSAL_SEQ
+# keys, the 192-row build's paired units (a light and a heavy tile each) run where they fill one wave of the SMs to at
+# least LONG_TILES_CAUSAL_SHARE: the short tiles took about 0.38 + 1.1 u of that build's wave time, u its units over
+# the SMs (fitted in session 45 call 8 over 2,048-4,096 keys), which passes one wave from u = 0.56; past one wave they
+# stay (the grid's 4,096-key causal cell, 11 waves, read x0.98 for the 192-row build in session 26). Call 8 (H100,
+# graph replay, 9 rounds, us, the API (short tiles) / the 192-row build / cuDNN): 3,072 keys, 10 heads (80 units of 132)
+# 53.3 / 46.3 / 49.9, 12 heads 52.8 / 48.0 / 56.6, 16 heads (128) 64.4 / 48.4 / 66.3, 8 heads (64) 39.1 / 45.6 / 43.4;
+# 4,096 keys, 8 heads (88) 72.8 / 60.3 / 67.7, 10 heads 78.8 / 61.3 / 76.0, 12 heads (132) 90.0 / 62.2 / 85.5, 6 heads
+# (66) 57.8 / 57.8 / 54.6, 5 heads 52.7 / 58.3 / 48.7, 16 heads (176: two waves) 111.2 / 119.3 / 104.3; at 2,048 keys
+# the 192-row build at best tied (16 heads 36.7 / 36.3), so not there.
 LONG_TILES_EDGE = 1.16
+LONG_TILES_CAUSAL_SEQ = 3072
+LONG_TILES_CAUSAL_SHARE = 0.56
 
 
 def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, sm_count: int):
     """The short tiles (SM90_SHORT) for a non-causal call of `heads` heads x sequences (B x H) of seq_q queries where
     select would run SM90_GLUON_LONG at seq_k <= SHORT_SEQ_K and its waves outnumber the short tiles' (LONG_TILES_EDGE);
-    else None. Public: shapes and the GPU."""
-    if causal or head_dim not in SM90_GLUON_LONG or not use_long_tiles(head_dim, causal, seq_k) \
-            or not use_short_tiles(head_dim, causal, seq_k):
+    SM90_GLUON_LONG for a causal call from LONG_TILES_CAUSAL_SEQ keys where select would run the short tiles and its
+    paired units fill one wave to at least LONG_TILES_CAUSAL_SHARE; else None. Public: shapes and the GPU."""
+    if head_dim not in SM90_GLUON_LONG:
         return None
     rows, short_rows = SM90_GLUON_LONG[head_dim][1].block_m, SM90_SHORT[head_dim][1].block_m
+    if causal:
+        units = heads * -(-(-(-seq_q // rows)) // 2)  # a light and a heavy tile each
+        if LONG_TILES_CAUSAL_SEQ <= seq_k and not use_long_tiles(head_dim, causal, seq_k) \
+                and LONG_TILES_CAUSAL_SHARE * sm_count < units <= sm_count:
+            return Variant(*SM90_GLUON_LONG[head_dim], dtype, head_dim, causal)
+        return None
+    if not use_long_tiles(head_dim, causal, seq_k) or not use_short_tiles(head_dim, causal, seq_k):
+        return None
     waves = -(-heads * -(-seq_q // rows) // sm_count)
     short = -(-heads * -(-seq_q // short_rows) // sm_count) * short_rows / rows  # the most short tiles on one SM
     if waves <= LONG_TILES_EDGE * short:
