@@ -997,7 +997,9 @@ def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int
 # 53.3 / 46.3 / 49.9, 12 heads 52.8 / 48.0 / 56.6, 16 heads (128) 64.4 / 48.4 / 66.3, 8 heads (64) 39.1 / 45.6 / 43.4;
 # 4,096 keys, 8 heads (88) 72.8 / 60.3 / 67.7, 10 heads 78.8 / 61.3 / 76.0, 12 heads (132) 90.0 / 62.2 / 85.5, 6 heads
 # (66) 57.8 / 57.8 / 54.6, 5 heads 52.7 / 58.3 / 48.7, 16 heads (176: two waves) 111.2 / 119.3 / 104.3; at 2,048 keys
-# the 192-row build at best tied (16 heads 36.7 / 36.3), so not there.
+# the 192-row build at best tied (16 heads 36.7 / 36.3), so not there. Call 9, the API with it against without, shapes
+# outside the fit: 3,500 keys, 10 heads 54.8 / 56.5 us, 3,800 keys, 12 heads 57.8 / 76.9 (cuDNN 76.1), 4,096 keys, 8
+# heads 60.1 / 72.6 (cuDNN 66.9); 9 / 14 / 32 heads (outside the rule) the same both ways.
 LONG_TILES_EDGE = 1.16
 LONG_TILES_CAUSAL_SEQ = 3072
 LONG_TILES_CAUSAL_SHARE = 0.56
