@@ -136,12 +136,23 @@ def test_grids_of_up_to_the_sm_count_run_clusters_two_an_sm(b, d, sq, sk, h, hk,
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [96, 128])
 @pytest.mark.parametrize("b,sq,sk,h,hk", [(1, 512, 400, 8, 8), (2, 300, 450, 4, 2), (1, 64, 384, 3, 1)])
-def test_d128_few_program_grids_run_clusters_from_384_keys(b, sq, sk, h, hk, dtype):
-    """D=128 without causal masking: the two-CTA cluster build (64-key blocks) from variants.cluster_seq = 384 keys
-    (session 45), as the test above."""
-    plan = _cluster_call_checked(128, sq, sk, h, hk, False, dtype, b)
+def test_d128_few_program_grids_run_clusters_from_384_keys(b, sq, sk, h, hk, d, dtype):
+    """D=128 (and D=96, which runs its binary) without causal masking: the two-CTA cluster build (64-key blocks) from
+    variants.cluster_seq = 384 keys (session 45), as the test above."""
+    plan = _cluster_call_checked(d, sq, sk, h, hk, False, dtype, b)
     assert plan.variant.config.block_n == 64 and not plan.variant.config.maxnreg
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("b,sq,sk,h,hk,causal", [(1, 512, 512, 16, 16, False), (1, 512, 700, 16, 8, True),
+                                                 (2, 333, 600, 10, 5, False)])
+def test_d32_grids_of_up_to_the_sm_count_run_clusters_from_512_keys(b, sq, sk, h, hk, causal, dtype):
+    """D=32: the two-CTA clusters two an SM from 512 keys (FEW_PROGRAMS_CLUSTER_2X_EARLY; session 45), as above."""
+    plan = _cluster_call_checked(32, sq, sk, h, hk, causal, dtype, b)
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.variant.config.maxnreg == 128, plan.variant.name
 
 
 def _cluster_call_checked(d, sq, sk, h, hk, causal, dtype, b=1):

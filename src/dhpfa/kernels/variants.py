@@ -311,7 +311,8 @@ FEW_PROGRAMS_CLUSTER_N128_SEQ = {False: 768, True: 2048}
 # ... from 128 keys fewer at D=128 without causal masking (session 45, H100: (1,8,512,128) x 384 keys 7.53 -> 6.74 us
 # in graphs of many calls (call 1; session 44 call 7: x1.07) and 8.17 -> 7.68 in graphs of one call (call 2); 256 keys
 # x0.985 / x1.016 and 7.03 -> 6.87: left out)
-FEW_PROGRAMS_CLUSTER_EARLY = {(128, False): 128}
+FEW_PROGRAMS_CLUSTER_EARLY = {(128, False): 128, (96, False): 128}  # D=96 runs D=128's binary: call 4 x1.112 / x1.096
+# at 384 / 448 keys in graphs of many calls
 
 
 def cluster_seq(head_dim: int, causal: bool) -> int:
@@ -336,15 +337,18 @@ def cluster_seq(head_dim: int, causal: bool) -> int:
 # measure; a cluster launch costs about 0.5 us more) 1,024 keys 10.93 -> 10.97, 4,096 28.10 -> 24.04.
 SM90_FEW_PROGRAMS_CLUSTER_2X = _cluster_tables(128, 2, max_d=64, maxnreg=128)
 FEW_PROGRAMS_CLUSTER_2X_SEQ = 1024
+# ... from 512 keys fewer at D=32, where the API ran the Triton short tiles below 1,024 keys (call 4, 16 heads x 512
+# queries, graphs of many calls: 512 keys 6.71 -> 6.24 us, 768 keys 8.43 -> 7.08, causal 512 8.15 -> 6.59)
+FEW_PROGRAMS_CLUSTER_2X_EARLY = {32: 512}
 
 
 def cluster_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The cluster build (SM90_FEW_PROGRAMS_CLUSTER, _N64 below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys) where
     2 x programs <= sm_count and seq_k >= cluster_seq(head_dim, causal) at the head dims it has; the two-CTAs-an-SM build
-    (SM90_FEW_PROGRAMS_CLUSTER_2X) where programs <= sm_count < 2 x programs and seq_k >= FEW_PROGRAMS_CLUSTER_2X_SEQ at
-    its head dims; else None. Public."""
+    (SM90_FEW_PROGRAMS_CLUSTER_2X) where programs <= sm_count < 2 x programs and seq_k >= FEW_PROGRAMS_CLUSTER_2X_SEQ
+    (less FEW_PROGRAMS_CLUSTER_2X_EARLY) at its head dims; else None. Public."""
     if 2 * programs > sm_count:
-        if programs > sm_count or seq_k < FEW_PROGRAMS_CLUSTER_2X_SEQ \
+        if programs > sm_count or seq_k < FEW_PROGRAMS_CLUSTER_2X_SEQ - FEW_PROGRAMS_CLUSTER_2X_EARLY.get(head_dim, 0) \
                 or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER_2X:
             return None
         return Variant(*SM90_FEW_PROGRAMS_CLUSTER_2X[(head_dim, causal)], dtype, head_dim, causal)
