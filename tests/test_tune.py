@@ -503,6 +503,7 @@ def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(cache_dir, mon
                          (6, 4096): shortc, (8, 3072): shortc, (16, 2048): shortc}.items():
         assert pick(h, s, causal=True) == want, (h, s)
     assert pick(8, 8192, causal=True) == x3c == variants.select(torch.bfloat16, 64, True, False, seq_k=8192, sm90=True)
+    assert pick(8, 2048, sk=4096, causal=True) != x3c  # fewer queries than keys: not measured, select's choice
     assert pick(8, 4096, sk=8192) != short and pick(8, 4096, d=128).head_dim == 128
     assert pick(8, 4096, d=128) != variants.Variant(*variants.SM90_SHORT[128], torch.bfloat16, 128, False)
     assert variants.long_tiles_fill(torch.bfloat16, 64, False, 4096, 4096, 8, 132) == short

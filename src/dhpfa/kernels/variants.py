@@ -319,6 +319,8 @@ def cluster_seq(head_dim: int, causal: bool) -> int:
     """The fewest keys at which the one-CTA-an-SM cluster builds run (FEW_PROGRAMS_CLUSTER_SEQ, less
     FEW_PROGRAMS_CLUSTER_EARLY where listed)."""
     return FEW_PROGRAMS_CLUSTER_SEQ - FEW_PROGRAMS_CLUSTER_EARLY.get((head_dim, causal), 0)
+
+
 # ... and for grids of more than half the SM count and at most the SM count (67-132 tiles on 132 SMs), at head dims up
 # to 64, from FEW_PROGRAMS_CLUSTER_2X_SEQ keys: the same 128-key cluster build at 128 registers a thread at launch
 # (the consumer warpgroup still takes 232 by setmaxnreg, the producer's 24 leave them; 92 KB of shared memory at
@@ -1012,14 +1014,16 @@ LONG_TILES_CAUSAL_SHARE = 0.56
 def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, sm_count: int):
     """The short tiles (SM90_SHORT) for a non-causal call of `heads` heads x sequences (B x H) of seq_q queries where
     select would run SM90_GLUON_LONG at seq_k <= SHORT_SEQ_K and its waves outnumber the short tiles' (LONG_TILES_EDGE);
-    SM90_GLUON_LONG for a causal call from LONG_TILES_CAUSAL_SEQ keys where select would run the short tiles and its
-    paired units fill one wave to at least LONG_TILES_CAUSAL_SHARE; else None. Public: shapes and the GPU."""
+    SM90_GLUON_LONG for a causal call of at least as many queries as keys, from LONG_TILES_CAUSAL_SEQ keys, where select
+    would run the short tiles and its paired units fill one wave to at least LONG_TILES_CAUSAL_SHARE; else None.
+    Public: shapes and the GPU."""
     if head_dim not in SM90_GLUON_LONG:
         return None
     rows, short_rows = SM90_GLUON_LONG[head_dim][1].block_m, SM90_SHORT[head_dim][1].block_m
-    if causal:
-        units = heads * -(-(-(-seq_q // rows)) // 2)  # a light and a heavy tile each
-        if LONG_TILES_CAUSAL_SEQ <= seq_k and not use_long_tiles(head_dim, causal, seq_k) \
+    if causal:  # measured with S_q = S_k only: not for fewer queries than keys (chunks against a longer past)
+        tiles = -(-seq_q // rows)
+        units = heads * ((tiles + 1) // 2)  # a light and a heavy tile each
+        if LONG_TILES_CAUSAL_SEQ <= seq_k <= seq_q and not use_long_tiles(head_dim, causal, seq_k) \
                 and LONG_TILES_CAUSAL_SHARE * sm_count < units <= sm_count:
             return Variant(*SM90_GLUON_LONG[head_dim], dtype, head_dim, causal)
         return None
