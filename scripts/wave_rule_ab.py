@@ -24,6 +24,8 @@ CASES = [(h, s, False) for s in (2048, 4096) for h in (6, 8, 12, 16, 24, 32, 48,
 # --causal (call 8): causal calls where select takes the short tiles (seq_k <= GLUON_LONG_SEQ_K[True]), the 192-row
 # build's paired units in one wave or a little more
 CAUSAL = [(h, s, True) for s in (2048, 3072, 4096) for h in (5, 6, 8, 10, 12, 16)]
+# --long (call 11): non-causal past SHORT_SEQ_K, where select has only the 192-row build
+LONG = [(h, s, False) for s, hs in ((8192, (6, 8, 12, 16, 20)), (16384, (4, 8, 12))) for h in hs]
 # --check (call 6): the API under variants.long_tiles_fill against the API without it (api_prev), shapes outside the fit
 CHECK = [(8, 3000, False), (10, 2048, False), (20, 4096, False), (40, 2048, False), (4, 1536, False), (128, 2048, False),
          (8, 4096, True)]
@@ -37,12 +39,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--check", action="store_true", help="the rule through the API against the API without it")
     ap.add_argument("--causal", action="store_true", help="the causal cases (CAUSAL)")
+    ap.add_argument("--long", action="store_true", help="the cases past SHORT_SEQ_K (LONG)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     peers = bench.peer_kernels()
     d = 64
     res = []
-    cases = (CHECK_CAUSAL if args.causal else CHECK) if args.check else CAUSAL if args.causal else CASES
+    cases = (CHECK_CAUSAL if args.causal else CHECK) if args.check else CAUSAL if args.causal else \
+        LONG if args.long else CASES
     for h, s, causal in cases:
         x3 = variants.Variant(*variants.SM90_GLUON_LONG[d], torch.bfloat16, d, causal)
         short = variants.Variant(*variants.SM90_SHORT[d], torch.bfloat16, d, causal)
