@@ -38,10 +38,13 @@ def max_clusters(function, threads, smem, size):
 def main():
     props = torch.cuda.get_device_properties(0)
     print(f"{props.name}: {props.multi_processor_count} SMs")
-    for bn, st, d, maxnreg in ((64, 3, 64, None), (128, 2, 128, None), (64, 3, 64, 128), (128, 2, 64, 128)):
+    # session 45: the D=128 build on 64-key blocks with two stages at 128 registers with the tight area offset
+    # (sm90_fwd.cluster_offset(tight=True)): two an SM by shared memory too
+    for bn, st, d, maxnreg, tight in ((64, 3, 64, None, False), (128, 2, 128, None, False), (64, 3, 64, 128, False),
+                                      (128, 2, 64, 128, False), (64, 2, 128, 128, False), (64, 2, 128, 128, True)):
         q = torch.empty(1, 512, 8, d, device="cuda", dtype=torch.bfloat16)
         tiles = dict(block_m=64, block_n=bn, stages=st, warp_specialized=True, split_kv=2, pv_overlap=True,
-                     cluster=True) | (dict(maxnreg=maxnreg) if maxnreg else {})
+                     cluster=True, cluster_tight=tight) | (dict(maxnreg=maxnreg) if maxnreg else {})
         grid, args, kwargs = sm90_fwd.launch_args(q, q, q, torch.empty_like(q), torch.empty(1, 8, 512, device="cuda"),
                                                   0.125, True, 0, **tiles)
         ck = sm90_fwd.attn_fwd_sm90_ws.warmup(*args, grid=grid, **kwargs)
@@ -50,7 +53,7 @@ def main():
         cuda.cuFuncSetAttribute(ctypes.c_void_p(ck.function), 8, smem)  # MAX_DYNAMIC_SHARED_SIZE_BYTES
         threads = ck.metadata.num_warps * 32
         row = {size: max_clusters(ck.function, threads, smem, size) for size in (1, 2, 4, 8)}
-        print(f"n{bn}s{st} D={d} maxnreg={maxnreg or 'default'} ({ck.n_regs} registers, {threads} threads, {smem} bytes "
+        print(f"n{bn}s{st} D={d} maxnreg={maxnreg or 'default'}{' tight' if tight else ''} ({ck.n_regs} registers, {threads} threads, {smem} bytes "
               f"of shared memory): resident clusters by size " +
               ", ".join(f"{s}: {n} ({n * s if isinstance(n, int) else '-'} CTAs)" for s, n in row.items()), flush=True)
 

@@ -34,8 +34,10 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
                                                           pv_overlap=True), "cl4n64s1r": kv(4, True, block_n=64, stages=1, maxnreg=128),
            "cl2n64r": kv(2, True, block_n=64, stages=3, maxnreg=128), "cl2n64s1r": kv(2, True, block_n=64, stages=1,
                                                                                  maxnreg=128),
-           # session 45: the two-CTA clusters at two CTAs an SM for grids of 67-132 tiles
-           "cl2r": kv(2, True, maxnreg=128)}
+           # session 45: the two-CTA clusters at two CTAs an SM for grids of 67-132 tiles; at D=128 on 64-key blocks
+           # with two stages, which fit two an SM only with the tight area offset (sm90_fwd.cluster_offset)
+           "cl2r": kv(2, True, maxnreg=128),
+           "cl2n64s2rt": kv(2, True, block_n=64, stages=2, maxnreg=128, cluster_tight=True)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -58,6 +60,12 @@ for _d in (64, 128):
 # session 45 call 1: the two-CTA cluster builds at 128 registers (two CTAs an SM) on grids of 67-132 tiles
 CHECKS16 = [(b, sq, sk, h, hk, d, causal, dt, name)
             for name, d in (("cl2r", 64), ("cl2n64r", 64), ("cl2r", 32), ("cl2n64s1r", 128))
+            for b, sq, sk, h, hk in ((1, 512, 1024, 16, 16), (2, 333, 3000, 6, 2), (1, 100, 200, 2, 2), (1, 64, 1100, 1, 1))
+            for causal in (False, True)
+            for dt in ((torch.bfloat16, torch.float16) if sq == 512 else (torch.bfloat16,))]
+# session 45's prepared call 12 (not run: no device time left): D=128 (and 96) on cl2n64s2rt
+CHECKS19 = [(b, sq, sk, h, hk, d, causal, dt, "cl2n64s2rt")
+            for d in (96, 128)
             for b, sq, sk, h, hk in ((1, 512, 1024, 16, 16), (2, 333, 3000, 6, 2), (1, 100, 200, 2, 2), (1, 64, 1100, 1, 1))
             for causal in (False, True)
             for dt in ((torch.bfloat16, torch.float16) if sq == 512 else (torch.bfloat16,))]
@@ -200,7 +208,18 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 512, 384, 96, False, ("cl2n64",)),
                (1, 8, 8, 512, 448, 96, False, ("cl2n64",)),
                (1, 8, 8, 512, 384, 128, True, ("cl2n64",)),
-               (1, 8, 8, 384, 384, 128, True, ("cl2n64",))]}
+               (1, 8, 8, 384, 384, 128, True, ("cl2n64",))],
+          # session 45's prepared call 12 (for the next session): D=128 grids of 67-132 tiles (the API: split keys in one
+          # program, SPLIT_K) on the two-an-SM cluster with two stages of 64-key blocks (cl2n64s2rt) and with one
+          # (cl2n64s1r, call 1: x0.76-0.78)
+          19: [(1, 16, 16, 512, 1024, 128, False, ("cl2n64s2rt", "cl2n64s1r")),
+               (1, 16, 16, 512, 4096, 128, False, ("cl2n64s2rt",)),
+               (1, 16, 16, 512, 16384, 128, False, ("cl2n64s2rt",)),
+               (1, 16, 16, 512, 512, 128, False, ("cl2n64s2rt",)),
+               (2, 8, 8, 512, 8192, 128, False, ("cl2n64s2rt",)),
+               (1, 8, 8, 1024, 1024, 128, True, ("cl2n64s2rt",)),
+               (1, 4, 4, 2048, 2048, 128, True, ("cl2n64s2rt",)),
+               (1, 16, 16, 512, 2048, 96, False, ("cl2n64s2rt",))]}
 MODULES = {}
 
 
@@ -314,6 +333,8 @@ def main():
         CHECKS = CHECKS6
     if args.call == 16:
         CHECKS = CHECKS16
+    if args.call == 19:
+        CHECKS = CHECKS19
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -337,6 +358,7 @@ def main():
     rep = {}
     repeats = ((("cl4n64r", (1, 8, 8, 512, 512, 64)), ("cl4n64r@skew0", (1, 8, 8, 512, 512, 64))) if args.call == 6 else
                (("cl2r", (1, 16, 16, 512, 1024, 64)), ("cl2n64r", (1, 16, 16, 512, 512, 64))) if args.call == 16 else
+               (("cl2n64s2rt", (1, 16, 16, 512, 1024, 128)),) if args.call == 19 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):

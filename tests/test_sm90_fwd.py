@@ -404,6 +404,43 @@ def test_cluster_build_compiles_to_a_bulk_copy_meeting_without_spills_or_global_
     assert rows[1]["regs"] > 128 and rows[1]["smem"] == rows[2]["smem"], rows
 
 
+CLUSTER_TIGHT = """
+import json, torch, triton
+from dhpfa.audit import _compile, audit_triton
+from dhpfa.audit.compile import Compiled
+from dhpfa.kernels import sm90_fwd
+rows = []
+for d, block_n, stages in ((128, 64, 2), (64, 64, 3)):
+    q = torch.empty(1, 512, 8, d, dtype=torch.bfloat16)
+    grid, args, kwargs = sm90_fwd.launch_args(q, q, q, torch.empty_like(q), torch.empty(1, 8, 512), 0.125, True, 0,
+                                              block_m=64, block_n=block_n, stages=stages, warp_specialized=True,
+                                              split_kv=2, pv_overlap=True, cluster=True, maxnreg=128,
+                                              cluster_tight=True)
+    src, options, _ = _compile._source_and_key(sm90_fwd.attn_fwd_sm90_ws, args, kwargs)
+    ck = triton.compile(src, target=_compile._target(), options=options.__dict__)
+    reports, compiled = audit_triton(sm90_fwd.attn_fwd_sm90_ws, args, kwargs,
+                                     compiled=Compiled(ck.metadata.name, ck.asm["cubin"], False))
+    res = _compile.resource_usage(compiled.cubin)[compiled.name]
+    rows.append(dict(ok=all(r.ok for r in reports), shared=ck.metadata.shared, offset=kwargs["CLUSTER"],
+                     total=kwargs["CLUSTER"] + sm90_fwd.cluster_bytes(64, d), regs=res["regs"], stack=res["stack"],
+                     default=sm90_fwd.cluster_offset(64, block_n, d, stages)))
+print(json.dumps(rows))
+"""
+
+
+def test_tight_cluster_offset_clears_tritons_allocation():
+    """sm90_fwd.cluster_offset(tight=True) (experiments, session 45): the meeting area still starts past what Triton 3.6
+    allocates (compiled offline: its metadata's shared bytes), 128-byte aligned, below the default offset; with it the
+    D=128 build on 64-key blocks with two stages at 128 registers fits two CTAs an SM (the default offset put it 536 bytes
+    over), and it audits clean without spills."""
+    rows = _offline(CLUSTER_TIGHT)
+    for r in rows:
+        assert r["ok"] and r["stack"] == 0 and r["regs"] == 128, r
+        assert r["shared"] <= r["offset"] < r["default"] and r["offset"] % 128 == 0, r
+    assert 2 * (rows[0]["total"] + 1024) <= 228 * 1024 < 2 * (rows[0]["default"] + rows[0]["total"] - rows[0]["offset"]
+                                                               + 1024), rows[0]
+
+
 @pytest.mark.parametrize("d,kernel_d", [(32, 32), (64, 64), (96, 128), (128, 128), (192, 256), (256, 256)])
 def test_head_dims_between_powers_of_two_run_padded(d, kernel_d):
     """D=96 / 192 run as 128 / 256 (sm90_fwd.kernel_head_dim, session 15): the kernel's HEAD_DIM and the TMA blocks

@@ -2385,7 +2385,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
                 trace=False, o_regs=False, v_stage=False, o_half=False, light_first=False, cluster=False,
-                stamps=None):
+                stamps=None, cluster_tight=False):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2407,7 +2407,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     experiments, session 39): the second consumer stages O in its last block's V slot where that block is its alone
     (attn_fwd_sm90_ws V_STAGE). o_half (with v_stage; session 40): the first consumer's O in a buffer of its own
     (attn_fwd_sm90_ws O_HALF); ignored with v_stage by non-causal calls. light_first (causal, two consumers, paired units,
-    not balance; session 40): each unit's light tile first (attn_fwd_sm90_ws LIGHT_FIRST); non-causal calls ignore it."""
+    not balance; session 40): each unit's light tile first (attn_fwd_sm90_ws LIGHT_FIRST); non-causal calls ignore it.
+    cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2445,7 +2446,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             if parts != 2 or pack:
                 raise ValueError(f"cluster: split_kv=2 without pack, got split_kv={split_kv}, pack={pack}")
             kwargs.update(SPLIT_KV=parts, NONCE=split_kv_nonce(),
-                          CLUSTER=cluster_offset(block_m, block_n, head_dim, stages))
+                          CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
         else:
             ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
                                                                                    k.shape[2])
@@ -2582,9 +2583,15 @@ def launch(q, k, v, out, lse, softmax_scale, causal, causal_offset, warp_special
     (attn_fwd_sm90_ws if warp_specialized else attn_fwd_sm90)[grid](*args, **kwargs)
 
 
-def cluster_offset(block_m, block_n, head_dim, stages):
+def cluster_offset(block_m, block_n, head_dim, stages, tight=False):
     """CLUSTER's exchange area offset in dynamic shared memory: past what Triton allocates for a SPLIT_KV build (its
-    tiles, bounded by ws_smem_bytes; cluster_launcher checks the compiled kernel's figure), 128-byte aligned."""
+    tiles, bounded by ws_smem_bytes; cluster_launcher checks the compiled kernel's figure), 128-byte aligned. tight
+    (experiments, session 45): the tiles plus 256 + 64 x stages bytes for Triton's mbarriers instead of ws_smem_bytes'
+    1,024 (offline, Triton 3.6 allocates the tiles plus 172 + 64 x stages bytes), so that the D=128 build on 64-key blocks
+    with two stages fits two CTAs an SM (115,608 bytes with the area; 116,248 with the default offset; 115,712 fit)."""
+    if tight:
+        tiles = ws_smem_bytes(block_m, block_n, head_dim, stages, False) - 1024
+        return -(-(tiles + 256 + 64 * stages) // 128) * 128
     return -(-ws_smem_bytes(block_m, block_n, head_dim, stages, False) // 128) * 128
 
 
