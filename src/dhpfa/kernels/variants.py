@@ -1039,8 +1039,9 @@ def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int,
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
-    grid fits the SMs the cluster builds from FEW_PROGRAMS_CLUSTER_SEQ keys at D <= 128 (cluster_variant), else
-    SM90_FEW_PROGRAMS_SPLIT_KV) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
+    grid fits the SMs the cluster builds from cluster_seq keys at D <= 128 (cluster_variant), else
+    SM90_FEW_PROGRAMS_SPLIT_KV, and where only the grid fits, at D <= 64, the cluster build two CTAs an SM from
+    FEW_PROGRAMS_CLUSTER_2X_SEQ keys) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
