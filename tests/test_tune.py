@@ -185,9 +185,9 @@ def test_grids_of_up_to_the_sm_count_run_clusters_two_an_sm(cache_dir, monkeypat
     SM; session 45), at every length; fewer keys, one program more, fewer programs (the one-CTA-an-SM cluster builds)
     and D > 64 keep the choices before it."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
-    assert variants.FEW_PROGRAMS_CLUSTER_2X_SEQ - variants.FEW_PROGRAMS_CLUSTER_2X_EARLY[32] == 512
+    assert [variants.cluster_2x_seq(d) for d in (32, 64)] == [512, 1024]
     for d in (32, 64):
-        least = variants.FEW_PROGRAMS_CLUSTER_2X_SEQ - variants.FEW_PROGRAMS_CLUSTER_2X_EARLY.get(d, 0)
+        least = variants.cluster_2x_seq(d)
         v = tune.choose(torch.bfloat16, d, causal, least, CPU, sm90=True, programs=67)
         assert v.config.cluster and v.config.split_kv == 2 and v.config.maxnreg == 128 and v.config.block_n == 128
         assert v in variants.shipped_variants() and "r128" in v.name and "WS" not in v.secret_args
@@ -224,8 +224,7 @@ def test_few_programs_with_room_for_twice_the_grid_run_clusters_of_two(cache_dir
             assert tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=34) == v
         assert not tune.choose(torch.bfloat16, d, causal, least - 1, CPU, sm90=True, programs=66).config.split_kv
         more = tune.choose(torch.bfloat16, d, causal, wide, CPU, sm90=True, programs=67)  # two an SM, D <= 64
-        assert more != v and more.config.cluster == (d <= 64 and wide >= variants.FEW_PROGRAMS_CLUSTER_2X_SEQ
-                                                     - variants.FEW_PROGRAMS_CLUSTER_2X_EARLY.get(d, 0))
+        assert more != v and more.config.cluster == (d <= 64 and wide >= variants.cluster_2x_seq(d))
         # four parts where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys (global meetings)
         v4 = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, CPU, sm90=True, programs=33)
         assert v4.config.split_kv == 4 and not v4.config.cluster

@@ -169,7 +169,8 @@ def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool, p
     programs = B * H * ceil(Sq / variants.FEW_PROGRAMS_ROWS)) takes its variant, and so does a call of one or two
     query tiles per head (variants.few_rows_variant; seq_q: queries per head) (the tuner times 16K-token shapes,
     never such calls), and so does a D=64 grid where the long-sequence build's waves and the short tiles' compare the
-    other way than select's lengths assume (variants.long_tiles_fill); else the cached choice, else (DHPFA_AUTOTUNE=1) tune now, else the heuristic default.
+    other way than select's lengths assume (variants.long_tiles_fill); else the cached choice, else (DHPFA_AUTOTUNE=1)
+    tune now, else the heuristic default.
     Every input to the decision is public."""
     if sm90 and programs is not None:
         v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, dispatch.sm_count(device))

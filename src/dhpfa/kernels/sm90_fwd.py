@@ -2354,14 +2354,15 @@ def kernel_head_dim(head_dim):
     return 1 << (int(head_dim) - 1).bit_length()
 
 
-def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False, o_rows=0):
+def ws_smem_bytes(block_m, block_n, head_dim, stages, o_smem, elt=2, split_k=False, q_double=False, o_rows=0,
+                  barriers=1024):
     """Shared memory of attn_fwd_sm90_ws's tiles: Q (two with q_double; and O when it has a buffer of its own),
     K/V ring (split keys: a sub-ring of `stages` slots per consumer, and the fp32 hand-over of O, m and l); o_rows: an
-    O buffer of that many rows besides (O_HALF: one consumer's)."""
+    O buffer of that many rows besides (O_HALF: one consumer's); plus `barriers` bytes for Triton's mbarriers."""
     ring = 2 * stages if split_k else stages
     merge = (block_m * head_dim + 2 * block_m) * 4 if split_k else 0
     q_tiles = (2 if q_double else 1) + (1 if o_smem else 0)
-    return ((block_m * q_tiles + o_rows) * head_dim + 2 * ring * block_n * head_dim) * elt + merge + 1024
+    return ((block_m * q_tiles + o_rows) * head_dim + 2 * ring * block_n * head_dim) * elt + merge + barriers
 
 
 def skips_masked(causal, block_m, block_n, split):
@@ -2589,10 +2590,8 @@ def cluster_offset(block_m, block_n, head_dim, stages, tight=False):
     (experiments, session 45): the tiles plus 256 + 64 x stages bytes for Triton's mbarriers instead of ws_smem_bytes'
     1,024 (offline, Triton 3.6 allocates the tiles plus 172 + 64 x stages bytes), so that the D=128 build on 64-key blocks
     with two stages fits two CTAs an SM (115,608 bytes with the area; 116,248 with the default offset; 115,712 fit)."""
-    if tight:
-        tiles = ws_smem_bytes(block_m, block_n, head_dim, stages, False) - 1024
-        return -(-(tiles + 256 + 64 * stages) // 128) * 128
-    return -(-ws_smem_bytes(block_m, block_n, head_dim, stages, False) // 128) * 128
+    barriers = 256 + 64 * stages if tight else 1024
+    return -(-ws_smem_bytes(block_m, block_n, head_dim, stages, False, barriers=barriers) // 128) * 128
 
 
 _cluster_launchers = {}  # (experiments' launch(): the API's launchers are dispatch's)

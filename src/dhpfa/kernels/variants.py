@@ -344,13 +344,19 @@ FEW_PROGRAMS_CLUSTER_2X_SEQ = 1024
 FEW_PROGRAMS_CLUSTER_2X_EARLY = {32: 512}
 
 
+def cluster_2x_seq(head_dim: int) -> int:
+    """The fewest keys at which the two-CTAs-an-SM cluster build runs (FEW_PROGRAMS_CLUSTER_2X_SEQ, less
+    FEW_PROGRAMS_CLUSTER_2X_EARLY where listed)."""
+    return FEW_PROGRAMS_CLUSTER_2X_SEQ - FEW_PROGRAMS_CLUSTER_2X_EARLY.get(head_dim, 0)
+
+
 def cluster_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
     """The cluster build (SM90_FEW_PROGRAMS_CLUSTER, _N64 below FEW_PROGRAMS_CLUSTER_N128_SEQ[causal] keys) where
     2 x programs <= sm_count and seq_k >= cluster_seq(head_dim, causal) at the head dims it has; the two-CTAs-an-SM build
-    (SM90_FEW_PROGRAMS_CLUSTER_2X) where programs <= sm_count < 2 x programs and seq_k >= FEW_PROGRAMS_CLUSTER_2X_SEQ
-    (less FEW_PROGRAMS_CLUSTER_2X_EARLY) at its head dims; else None. Public."""
+    (SM90_FEW_PROGRAMS_CLUSTER_2X) where programs <= sm_count < 2 x programs and seq_k >= cluster_2x_seq(head_dim) at
+    its head dims; else None. Public."""
     if 2 * programs > sm_count:
-        if programs > sm_count or seq_k < FEW_PROGRAMS_CLUSTER_2X_SEQ - FEW_PROGRAMS_CLUSTER_2X_EARLY.get(head_dim, 0) \
+        if programs > sm_count or seq_k < cluster_2x_seq(head_dim) \
                 or (head_dim, causal) not in SM90_FEW_PROGRAMS_CLUSTER_2X:
             return None
         return Variant(*SM90_FEW_PROGRAMS_CLUSTER_2X[(head_dim, causal)], dtype, head_dim, causal)
@@ -1041,7 +1047,7 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
     grid fits the SMs the cluster builds from cluster_seq keys at D <= 128 (cluster_variant), else
     SM90_FEW_PROGRAMS_SPLIT_KV, and where only the grid fits, at D <= 64, the cluster build two CTAs an SM from
-    FEW_PROGRAMS_CLUSTER_2X_SEQ keys) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
+    cluster_2x_seq keys) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
