@@ -3,7 +3,11 @@ sweep over head dims and (B, H, S_q, S_k) shapes of few, mid and many programs, 
 replay of many calls (bench.interleaved_ms, rounds in random order). Each cell also records the variant the API's plan
 chose, so that cells where the API trails a peer point at the rule to look at.
 
-    PYTHONPATH=src:scripts python3 scripts/peer_sweep.py --out DIR [--rounds 5] [--dims 32,64,96,128,256]
+    PYTHONPATH=src:scripts python3 scripts/peer_sweep.py --out DIR [--rounds 5] [--dims 32,64,96,128,256] [--set wide]
+
+Session 46, --set wide: the cells the first sweep left out (its note 4): fp16, grouped key/value heads (the peers with
+enable_gqa=True), decode (one query, and a few) over long keys, and fewer keys than queries; at D = 64 and 128 (or
+--dims).
 """
 import argparse
 import json
@@ -21,18 +25,38 @@ SHAPES = [(1, 8, 512, 512), (1, 16, 512, 2048), (1, 32, 512, 2048), (2, 16, 1024
           (4, 8, 256, 4096), (8, 16, 128, 128), (1, 4, 16384, 16384)]
 
 
-def _cells(dims):
-    return [(d, b, h, sq, sk, causal) for d in dims for b, h, sq, sk in SHAPES
+# --set wide: (B, H, H_kv, S_q, S_k, causals, dtypes)
+WIDE = [(1, 8, 8, 512, 512, (False, True), ("fp16",)), (2, 16, 16, 1024, 1024, (False, True), ("fp16",)),
+        (1, 8, 8, 4096, 4096, (False, True), ("fp16",)), (1, 32, 8, 512, 512, (False, True), ("bf16",)),
+        (1, 32, 4, 2048, 2048, (False, True), ("bf16",)), (4, 32, 8, 2048, 2048, (False, True), ("bf16",)),
+        (1, 64, 8, 4096, 4096, (True,), ("bf16",)), (8, 32, 8, 1, 4096, (False,), ("bf16", "fp16")),
+        (1, 32, 8, 1, 32768, (False,), ("bf16",)), (32, 32, 32, 1, 2048, (False,), ("bf16",)),
+        (64, 16, 16, 1, 1024, (False,), ("bf16",)), (4, 32, 8, 16, 8192, (False,), ("bf16",)),
+        (1, 32, 32, 128, 8192, (False,), ("bf16",)), (1, 16, 16, 2048, 512, (False,), ("bf16",)),
+        (1, 8, 8, 8192, 1024, (False,), ("bf16",)), (2, 16, 16, 1024, 4096, (False,), ("bf16",))]
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
+
+
+def _cells(dims, which="grid"):
+    """(D, B, H, H_kv, S_q, S_k, causal, dtype name) for every cell of the set."""
+    if which == "wide":
+        return [(d, b, h, hk, sq, sk, causal, dt) for d in dims for b, h, hk, sq, sk, causals, dts in WIDE
+                for causal in causals for dt in dts]
+    return [(d, b, h, h, sq, sk, causal, "bf16") for d in dims for b, h, sq, sk in SHAPES
             for causal in ((False, True) if sq == sk else (False,))]
+
+
+def _inputs(cell, generator=None):
+    d, b, h, hk, sq, sk, _causal, dt = cell
+    return tuple(torch.randn(b, n, s, d, device="cuda", dtype=DTYPES[dt], generator=generator)
+                 for n, s in ((h, sq), (hk, sk), (hk, sk)))
 
 
 def _warm(cell):
     """One API call of a cell in a worker process: compiles its variant into Triton's cache (shared on disk)."""
     import dhpfa
-    d, b, h, sq, sk, causal = cell
-    q = torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16)
-    k = torch.randn(b, h, sk, d, device="cuda", dtype=torch.bfloat16)
-    dhpfa.scaled_dot_product_attention(q, k, k, is_causal=causal)
+    q, k, v = _inputs(cell)
+    dhpfa.scaled_dot_product_attention(q, k, v, is_causal=cell[6], enable_gqa=cell[2] != cell[3])
     torch.cuda.synchronize()
     return cell
 
@@ -41,14 +65,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=5)
-    ap.add_argument("--dims", default="32,64,96,128,256")
+    ap.add_argument("--dims", default=None, help="head dims (default 32,64,96,128,256; 64,128 with --set wide)")
+    ap.add_argument("--set", default="grid", choices=("grid", "wide"))
     ap.add_argument("--budget-s", type=float, default=300.0, help="stop starting new cells after this many seconds")
     ap.add_argument("--precompile", type=int, default=0, help="first compile every cell's variant on N processes")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     from dhpfa import api
     t0 = time.time()
-    cells = _cells([int(x) for x in args.dims.split(",")])
+    dims = args.dims or ("64,128" if args.set == "wide" else "32,64,96,128,256")
+    cells = _cells([int(x) for x in dims.split(",")], args.set)
     if args.precompile:
         import multiprocessing as mp
         with mp.get_context("spawn").Pool(args.precompile) as pool:
@@ -56,15 +82,16 @@ def main():
                 pass
         print(f"precompiled {len(cells)} cells in {time.time() - t0:.0f} s", flush=True)
         t0 = time.time()
-    peers = bench.peer_kernels()
-    kernels = {n: peers[n] for n in ("dhpfa", "sdpa_cudnn", "sdpa_flash")}
+    names = ("dhpfa", "sdpa_cudnn", "sdpa_flash")
+    by_gqa = {g: {n: bench.peer_kernels(gqa=g)[n] for n in names} for g in (False, True)}
     rows = []
-    for d, b, h, sq, sk, causal in cells:
+    for cell in cells:
+        d, b, h, hk, sq, sk, causal, dt = cell
         if time.time() - t0 > args.budget_s:
             break
-        g = torch.Generator(device="cuda").manual_seed(b * h + sq + sk + d)
-        sets = [tuple(torch.randn(b, h, s, d, device="cuda", dtype=torch.bfloat16, generator=g)
-                      for s in (sq, sk, sk)) for _ in range(3)]
+        kernels = by_gqa[h != hk]
+        g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
+        sets = [_inputs(cell, g) for _ in range(3)]
         api._PLANS.clear()
         kernels["dhpfa"](*sets[0], causal)
         variant = ";".join(sorted({p.variant.name for p in api._PLANS.values() if p.variant is not None}))
@@ -73,14 +100,15 @@ def main():
                                errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
         x = {n: statistics.median(c / a for a, c in zip(times["dhpfa"], t)) for n, t in times.items()}
-        row = dict(d=d, shape=[b, h, sq, sk], causal=causal, us=us, peer_over_api=x, variant=variant,
-                   errors=errors)
+        row = dict(d=d, shape=[b, h, sq, sk], h_kv=hk, dtype=dt, causal=causal, us=us, peer_over_api=x,
+                   variant=variant, errors=errors)
         rows.append(row)
         flag = " <" if any(v < 1.0 for n, v in x.items() if n != "dhpfa") else ""
-        print(f"D={d} {(b, h, sq, sk)}{' causal' if causal else ''}: " +
+        print(f"D={d} {(b, h, sq, sk)}{f' kv{hk}' if hk != h else ''}{' causal' if causal else ''}"
+              f"{' ' + dt if dt != 'bf16' else ''}: " +
               "  ".join(f"{n}={u:.2f}us" + (f"(x{x[n]:.2f})" if n != "dhpfa" else "") for n, u in us.items())
               + f"  [{variant}]{flag}", flush=True)
-        with open(os.path.join(args.out, "peer_sweep.json"), "w") as f:
+        with open(os.path.join(args.out, f"peer_sweep{'_wide' if args.set == 'wide' else ''}.json"), "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), rows=rows), f, indent=1)
     print(f"{len(rows)} cells in {time.time() - t0:.0f} s; x = peer time over the API's (below 1: the peer is faster)")
 
