@@ -37,7 +37,11 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            # session 45: the two-CTA clusters at two CTAs an SM for grids of 67-132 tiles; at D=128 on 64-key blocks
            # with two stages, which fit two an SM only with the tight area offset (sm90_fwd.cluster_offset)
            "cl2r": kv(2, True, maxnreg=128),
-           "cl2n64s2rt": kv(2, True, block_n=64, stages=2, maxnreg=128, cluster_tight=True)}
+           "cl2n64s2rt": kv(2, True, block_n=64, stages=2, maxnreg=128, cluster_tight=True),
+           # session 46: the global split-KV builds with deeper K/V rings (decode over long keys: the 64-program grid
+           # read about 30 GB/s an SM on two stages)
+           "kv8s3": kv(8, stages=3), "kv8s4": kv(8, stages=4), "kv16s3": kv(16, stages=3), "kv16s4": kv(16, stages=4),
+           "kv4s4": kv(4, stages=4), "kv4s3": kv(4, stages=3)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -69,6 +73,11 @@ CHECKS19 = [(b, sq, sk, h, hk, d, causal, dt, "cl2n64s2rt")
             for b, sq, sk, h, hk in ((1, 512, 1024, 16, 16), (2, 333, 3000, 6, 2), (1, 100, 200, 2, 2), (1, 64, 1100, 1, 1))
             for causal in (False, True)
             for dt in ((torch.bfloat16, torch.float16) if sq == 512 else (torch.bfloat16,))]
+# session 46 call 2: the deeper rings (D=64: 4 stages, D=128: 3)
+CHECKS20 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
+            for name, d in (("kv8s4", 64), ("kv16s4", 64), ("kv4s4", 64), ("kv8s3", 128), ("kv16s3", 128), ("kv4s3", 128))
+            for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
+            for causal in (False, True)]
 # (B, H, H_kv, S_q, S_k, D, causal, configs): graph replay timing (the API and cuDNN beside them where H = H_kv);
 # "name@head": the build from the module at HEAD before this session (kernels/_ab_head.py, carried), "name@nosw": this
 # tree's module with CL_SWIZZLE off (call 2). Decode calls of one query with grouped heads run as the API runs them
@@ -219,7 +228,19 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (2, 8, 8, 512, 8192, 128, False, ("cl2n64s2rt",)),
                (1, 8, 8, 1024, 1024, 128, True, ("cl2n64s2rt",)),
                (1, 4, 4, 2048, 2048, 128, True, ("cl2n64s2rt",)),
-               (1, 16, 16, 512, 2048, 96, False, ("cl2n64s2rt",))]}
+               (1, 16, 16, 512, 2048, 96, False, ("cl2n64s2rt",))],
+          # session 46 call 2: packed decode over long keys (the API packs (1, 32, 8, 1, S_k)'s query heads as 4 rows of
+          # each of 8 key/value heads: these (1, 8, 8, 4, S_k) calls), the API's part counts (half the SMs) on deeper
+          # K/V rings, and twice the parts (all SMs)
+          20: [(1, 8, 8, 4, 32768, 64, False, ("kv8s4", "kv16", "kv16s4")),
+               (1, 8, 8, 4, 32768, 128, False, ("kv8s3", "kv16", "kv16s3")),
+               (1, 8, 8, 4, 8192, 64, False, ("kv8s4", "kv16", "kv16s4")),
+               (1, 8, 8, 4, 16384, 128, False, ("kv8s3", "kv16", "kv16s3")),
+               (1, 8, 8, 4, 131072, 64, False, ("kv8s4", "kv16s4")),
+               (1, 8, 8, 4, 4096, 64, False, ("kv8s4", "kv16s4")),
+               (1, 4, 4, 4, 32768, 128, False, ("kv16s3",)),
+               (1, 2, 2, 512, 16384, 64, False, ("kv4s4",)),
+               (1, 2, 2, 512, 16384, 128, False, ("kv4s3",))]}
 MODULES = {}
 
 
@@ -335,6 +356,8 @@ def main():
         CHECKS = CHECKS16
     if args.call == 19:
         CHECKS = CHECKS19
+    if args.call == 20:
+        CHECKS = CHECKS20
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -359,6 +382,7 @@ def main():
     repeats = ((("cl4n64r", (1, 8, 8, 512, 512, 64)), ("cl4n64r@skew0", (1, 8, 8, 512, 512, 64))) if args.call == 6 else
                (("cl2r", (1, 16, 16, 512, 1024, 64)), ("cl2n64r", (1, 16, 16, 512, 512, 64))) if args.call == 16 else
                (("cl2n64s2rt", (1, 16, 16, 512, 1024, 128)),) if args.call == 19 else
+               (("kv8s4", (1, 8, 8, 4, 8192, 64)), ("kv16s3", (1, 8, 8, 4, 8192, 128))) if args.call == 20 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):
