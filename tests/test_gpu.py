@@ -76,14 +76,15 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
                                                      (64, 4096, 8, 2, False, 8), (1, 1500, 2, 2, False, 2),
                                                      (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
                                                      (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
-                                                     (1, 20000, 3, 3, True, 16), (65, 5000, 4, 4, True, 8),
+                                                     (1, 20000, 3, 3, True, (16, 32)), (65, 5000, 4, 4, True, 8),
                                                      (1, 20000, 1, 1, False, 32), (30, 40000, 1, 1, True, 64)])
 def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype):
     """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ keys: two programs
     per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; four (SPLIT_KV4) where four
     times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys; 8, 16, 32 and 64 (a tree of meetings three to six
-    levels deep) where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
-    FEW_PROGRAMS_SPLIT_KV64_SEQ keys (on a GPU of 132 SMs; `parts`); D=256 with its 64x64 builds, whose meetings
+    levels deep) where that many times the grid fits half of the SMs (all of them at D <= SPLIT_KV_ALL_SMS_MAX_D; session
+    46), from FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ keys (on a GPU of 132 SMs; `parts`, or (at D > 64,
+    at D <= 64) where the two differ); D=256 with its 64x64 builds, whose meetings
     merge from the workspace, D=32, and D=96 / 192 run as 128 / 256 with zero-filled columns (session 15); float64
     reference;
     then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
@@ -93,6 +94,8 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
+    if isinstance(parts, tuple):
+        parts = parts[d <= variants.SPLIT_KV_ALL_SMS_MAX_D]
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
         assert plan.variant.config.cluster == (parts == 2 and d <= 128), plan.variant.name
@@ -272,21 +275,23 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-@pytest.mark.parametrize("b,h,s,causal,short", [(1, 8, 4096, False, True), (2, 8, 2048, False, True),
-                                                (1, 12, 2048, False, False), (1, 6, 3000, False, False),
-                                                (1, 40, 2048, False, True), (1, 8, 4096, True, False),
-                                                (2, 5, 3100, True, False), (1, 16, 4096, True, True)])
-def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, causal, short, dtype):
-    """D=64 where select's 192-row persistent build and the short tiles may both run (variants.long_tiles_fill;
-    session 45): non-causal, the short tiles where that build's last wave would be nearly empty; causal from
-    LONG_TILES_CAUSAL_SEQ keys, that build where its paired units fill one wave well (on a GPU of 132 SMs); float64
-    reference (causal: the last rows see every key), the variant the call's plan holds."""
+@pytest.mark.parametrize("b,h,s,causal,want", [(1, 8, 4096, False, "x2"), (2, 8, 2048, False, "x2"),
+                                               (1, 12, 2048, False, "x3"), (1, 6, 3000, False, "x3"),
+                                               (1, 40, 2048, False, "x2"), (1, 12, 3072, False, "short"),
+                                               (1, 4, 8192, False, "x2"), (1, 8, 4096, True, "x3"),
+                                               (2, 5, 3100, True, "x3"), (1, 16, 4096, True, "short")])
+def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, causal, want, dtype):
+    """D=64 where select's 192-row persistent build, the 128-row build and the short tiles may run (variants.
+    long_tiles_fill; sessions 45-46): non-causal, the 128-row build or the short tiles where the 192-row build's last
+    wave would be nearly empty; causal from LONG_TILES_CAUSAL_SEQ keys, that build where its paired units fill one wave
+    well (on a GPU of 132 SMs); float64 reference (causal: the last rows see every key), the variant the call's plan
+    holds."""
     from dhpfa import api
     api._PLANS.clear()
     _check(b, s, s, h, h, 64, causal, dtype, s + h)
     (plan,) = api._PLANS.values()
     if dispatch.sm_count(torch.device("cuda")) == 132:
-        tiles = variants.SM90_SHORT if short else variants.SM90_GLUON_LONG
+        tiles = {"short": variants.SM90_SHORT, "x3": variants.SM90_GLUON_LONG, "x2": variants.SM90_LONG_FILL_X2}[want]
         assert plan.variant == variants.Variant(*tiles[64], dtype, 64, causal), plan.variant.name
 
 

@@ -150,7 +150,9 @@ def test_a_grid_of_few_programs_takes_its_variant(cache_dir, monkeypatch):
     # tests), across programs where twice the grid fits the SMs, and the long-sequence variant for more programs than SMs
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=100).config.maxnreg == 128
     assert tune.choose(torch.bfloat16, 128, False, 16384, CPU, sm90=True, programs=100).config.split_k
-    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 8
+    # (eight parts and more fill every SM at D <= 64, half of them at D > 64: variants.SPLIT_KV_ALL_SMS_MAX_D)
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=8).config.split_kv == 16
+    assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=9).config.split_kv == 8
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=20).config.split_kv == 4
     assert tune.choose(torch.bfloat16, 64, False, 16384, CPU, sm90=True, programs=133) == \
         variants.select(torch.bfloat16, 64, False, False, seq_k=16384, sm90=True)
@@ -268,35 +270,36 @@ def test_few_programs_with_room_for_twice_the_grid_split_keys_across_programs(ca
         assert other.config.split_kv == 2 and other.config.block_n == block_n and other in variants.shipped_variants()
     assert v.config.split_kv == 2
     # four programs per tile where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys
+    m = 2 if d <= variants.SPLIT_KV_ALL_SMS_MAX_D else 1  # (session 46)
     seq4 = variants.FEW_PROGRAMS_SPLIT_KV4_SEQ
     v4 = tune.choose(torch.bfloat16, d, causal, seq4, CPU, sm90=True, programs=33)
     assert v4.config.split_kv == 4 and v4.causal == causal and v4 in variants.shipped_variants()
     assert v4.public_loads == ("FLAGS",) and "WS" in v4.secret_args
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=9) == v4
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=9 * m) == v4
     assert tune.choose(torch.bfloat16, d, causal, seq4 - 1, CPU, sm90=True, programs=33) == v
     assert tune.choose(torch.bfloat16, d, causal, seq4, CPU, sm90=True, programs=34) == v
-    # eight and sixteen where that many times the grid fits half of the SMs (66), from FEW_PROGRAMS_SPLIT_KV8_SEQ /
-    # FEW_PROGRAMS_SPLIT_KV16_SEQ keys
+    # eight and sixteen where that many times the grid fits half of the SMs (66), or all of them at D <=
+    # SPLIT_KV_ALL_SMS_MAX_D (grids of m times the programs), from FEW_PROGRAMS_SPLIT_KV8_SEQ / _KV16_SEQ keys
     seq8, seq16 = variants.FEW_PROGRAMS_SPLIT_KV8_SEQ, variants.FEW_PROGRAMS_SPLIT_KV16_SEQ
-    v8 = tune.choose(torch.bfloat16, d, causal, seq8, CPU, sm90=True, programs=8)
+    v8 = tune.choose(torch.bfloat16, d, causal, seq8, CPU, sm90=True, programs=8 * m)
     assert v8.config.split_kv == 8 and v8.causal == causal and v8 in variants.shipped_variants()
     assert v8.public_loads == ("FLAGS",) and "WS" in v8.secret_args
-    assert tune.choose(torch.bfloat16, d, causal, seq8 - 1, CPU, sm90=True, programs=8) == v4
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=9) == v4
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=5) == v8
-    v16 = tune.choose(torch.bfloat16, d, causal, seq16, CPU, sm90=True, programs=4)
+    assert tune.choose(torch.bfloat16, d, causal, seq8 - 1, CPU, sm90=True, programs=8 * m) == v4
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=9 * m) == v4
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=5 * m) == v8
+    v16 = tune.choose(torch.bfloat16, d, causal, seq16, CPU, sm90=True, programs=4 * m)
     assert v16.config.split_kv == 16 and v16.causal == causal and v16 in variants.shipped_variants()
-    assert tune.choose(torch.bfloat16, d, causal, seq16 - 1, CPU, sm90=True, programs=4) == v8
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=3) == v16
+    assert tune.choose(torch.bfloat16, d, causal, seq16 - 1, CPU, sm90=True, programs=4 * m) == v8
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=3 * m) == v16
     # 32 and 64 for one or two tiles, from FEW_PROGRAMS_SPLIT_KV32_SEQ / FEW_PROGRAMS_SPLIT_KV64_SEQ keys
     seq32, seq64 = variants.FEW_PROGRAMS_SPLIT_KV32_SEQ, variants.FEW_PROGRAMS_SPLIT_KV64_SEQ
-    v32 = tune.choose(torch.bfloat16, d, causal, seq32, CPU, sm90=True, programs=2)
+    v32 = tune.choose(torch.bfloat16, d, causal, seq32, CPU, sm90=True, programs=2 * m)
     assert v32.config.split_kv == 32 and v32 in variants.shipped_variants()
-    assert tune.choose(torch.bfloat16, d, causal, seq32 - 1, CPU, sm90=True, programs=2) == v16
-    v64 = tune.choose(torch.bfloat16, d, causal, seq64, CPU, sm90=True, programs=1)
+    assert tune.choose(torch.bfloat16, d, causal, seq32 - 1, CPU, sm90=True, programs=2 * m) == v16
+    v64 = tune.choose(torch.bfloat16, d, causal, seq64, CPU, sm90=True, programs=1 * m)
     assert v64.config.split_kv == 64 and v64 in variants.shipped_variants()
-    assert tune.choose(torch.bfloat16, d, causal, seq64 - 1, CPU, sm90=True, programs=1) == v32
-    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=2) == v32
+    assert tune.choose(torch.bfloat16, d, causal, seq64 - 1, CPU, sm90=True, programs=1 * m) == v32
+    assert tune.choose(torch.bfloat16, d, causal, 131072, CPU, sm90=True, programs=2 * m) == v32
     plain = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(d, False)], torch.bfloat16, d, False)
     assert "WS" not in plain.secret_args and plain.public_loads == ()
 
@@ -475,13 +478,16 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
 
 
 def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(cache_dir, monkeypatch):
-    """Non-causal D=64 between GLUON_LONG_SEQ_K and SHORT_SEQ_K keys, where select runs the 192-row persistent build: the
-    short tiles where that build's waves (ceil(T3 / SMs)) exceed LONG_TILES_EDGE x the short tiles' most tiles on one SM
-    in the same unit (variants.long_tiles_fill; session 45), even over a cached choice; the 192-row build where its waves are full;
-    causal calls, longer keys, other head dims keep their choices."""
+    """Non-causal D=64 past GLUON_LONG_SEQ_K keys, where select runs the 192-row persistent build: of that build, the
+    128-row two-consumer build (session 46) and, up to SHORT_SEQ_K keys, the short tiles (session 45), the one whose
+    waves take least time in the model of variants.long_tiles_fill (waves x rows x LONG_TILES_X2_EDGE / LONG_TILES_EDGE),
+    even over a cached choice; the 192-row build where its waves are full; causal calls and other head dims keep their
+    choices."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     x3 = variants.Variant(*variants.SM90_GLUON_LONG[64], torch.bfloat16, 64, False)
     short = variants.Variant(*variants.SM90_SHORT[64], torch.bfloat16, 64, False)
+    x2 = variants.Variant(*variants.SM90_LONG_FILL_X2[64], torch.bfloat16, 64, False)
+    assert x2 in variants.shipped_variants() and x2.config.block_m == 128 and x2.config.split == 2
     assert variants.select(torch.bfloat16, 64, False, False, seq_k=4096, sm90=True) == x3
 
     def pick(h, s, sk=None, causal=False, d=64):
@@ -489,11 +495,13 @@ def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(cache_dir, mon
     key = tune.cache_key("Fake H200 sm90", torch.bfloat16, 64, False, 4096)
     (cache_dir / "tune.json").write_text(json.dumps({key: {"variant": x3.name}}))
     tune._chosen.clear()
-    # the measured best of session 45 calls 5-6 in each case: (heads, queries = keys) -> short tiles?
-    for (h, s), want in {(6, 2048): True, (8, 2048): True, (10, 2048): False, (12, 2048): False, (16, 2048): True,
-                         (24, 2048): False, (32, 2048): False, (40, 2048): True, (6, 4096): False, (8, 4096): True,
-                         (12, 4096): False, (16, 4096): False, (20, 4096): True, (64, 4096): False}.items():
-        assert pick(h, s) == (short if want else x3), (h, s)
+    # (heads, queries = keys) -> the model's choice (session 46 call 2 measured the x2 / x3 / short ordering at 2,048
+    # keys 8 / 16 / 24 heads, 3,072 keys 8 / 12, 4,096 keys 6 / 8 / 12 / 16, 8,192 keys 4 / 8)
+    for (h, s), want in {(6, 2048): x2, (8, 2048): x2, (10, 2048): x3, (12, 2048): x3, (16, 2048): x2, (24, 2048): x3,
+                         (32, 2048): x3, (40, 2048): x2, (6, 4096): x3, (8, 4096): x2, (12, 4096): x3, (16, 4096): x3,
+                         (20, 4096): x2, (64, 4096): x3, (8, 3072): x3, (12, 3072): short, (20, 2048): short,
+                         (4, 8192): x2, (8, 8192): x3, (1, 32768): x2, (32, 16384): x3}.items():
+        assert pick(h, s) == want, (h, s)
     # causal: the 192-row build's paired units where they fill one wave to LONG_TILES_CAUSAL_SHARE, from
     # LONG_TILES_CAUSAL_SEQ keys up to where select takes it anyway (session 45 call 8)
     x3c, shortc = (variants.Variant(*t[64], torch.bfloat16, 64, True) for t in (variants.SM90_GLUON_LONG,
@@ -503,7 +511,8 @@ def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(cache_dir, mon
         assert pick(h, s, causal=True) == want, (h, s)
     assert pick(8, 8192, causal=True) == x3c == variants.select(torch.bfloat16, 64, True, False, seq_k=8192, sm90=True)
     assert pick(8, 2048, sk=4096, causal=True) != x3c  # fewer queries than keys: not measured, select's choice
-    assert pick(8, 4096, sk=8192) != short and pick(8, 4096, d=128).head_dim == 128
+    assert pick(8, 4096, sk=8192) == x2 and pick(8, 4096, d=128).head_dim == 128  # short tiles only to SHORT_SEQ_K
     assert pick(8, 4096, d=128) != variants.Variant(*variants.SM90_SHORT[128], torch.bfloat16, 128, False)
-    assert variants.long_tiles_fill(torch.bfloat16, 64, False, 4096, 4096, 8, 132) == short
+    assert variants.long_tiles_fill(torch.bfloat16, 64, False, 4096, 4096, 8, 132) == x2
     assert variants.long_tiles_fill(torch.bfloat16, 64, False, 4096, 4096, 8, 176) is None  # one full wave on 176 SMs
+    assert variants.long_tiles_fill(torch.bfloat16, 64, False, 3072, 3072, 12, 132) == short

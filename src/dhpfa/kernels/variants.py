@@ -375,6 +375,19 @@ _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 
                     (SM90_FEW_PROGRAMS_SPLIT_KV8, FEW_PROGRAMS_SPLIT_KV8_SEQ, 2),
                     (SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ, 1),
                     (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ, 1))
+# ... except at head dims up to SPLIT_KV_ALL_SMS_MAX_D, where those of eight parts or more fill every SM (share 1), as
+# the packed tables do: a D=64 part's chain (one 64-row consumer, a 128-key block per step) takes about 0.9 us a block
+# and reads about 30 GB/s, so 64 programs leave DRAM idle where D=128's already stream near its rate. Session 46 call 2
+# (H100, graph replay, 15 rounds; the (1, 8, 8, 4, S_k) calls that packed decode of (1, 32, 8, 1, S_k) runs): D=64 32,768
+# keys 16 parts 31.7 us against 8 36.3 (cuDNN on the unpacked call 29.5, call 1), 8,192 keys 14.5 against 15.2, 131,072
+# keys 16 parts (four stages) 98.1 against 118.6; D=128 16 parts lost (x0.93-0.95 at 16,384 / 32,768 keys), as did three
+# or four stages instead of two (D=64 x0.94-1.07, D=128 x0.95-0.97).
+SPLIT_KV_ALL_SMS_MAX_D = 64
+
+
+def _split_kv_share(head_dim: int, share: int) -> int:
+    """The share of the SMs a split-KV table's grid may take (_SPLIT_KV_TABLES; public: the head dim)."""
+    return 1 if head_dim <= SPLIT_KV_ALL_SMS_MAX_D else share
 # Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
 # build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
 # halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
@@ -1013,13 +1026,26 @@ def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int
 # outside the fit: 3,500 keys, 10 heads 54.8 / 56.5 us, 3,800 keys, 12 heads 57.8 / 76.9 (cuDNN 76.1), 4,096 keys, 8
 # heads 60.1 / 72.6 (cuDNN 66.9); 9 / 14 / 32 heads (outside the rule) the same both ways.
 LONG_TILES_EDGE = 1.16
+# ... and the two-consumer persistent build on 128-row tiles (SM90_LONG_FILL_X2: the tuner's n128s2 candidate at D=64)
+# as a third, at any length past GLUON_LONG_SEQ_K, at LONG_TILES_X2_EDGE of the 192-row build's time per row. Its waves
+# fall between the others': (1,8,2048) is 88 tiles of 192 rows (one wave, a third idle), 128 of 128 rows (one full) or
+# 256 of 64 (two CTAs on most SMs). Session 46 call 2 (H100, graph replay, 9 rounds, B = 1, S_q = S_k, us, the 192-row
+# build / the short tiles / the 128-row build / cuDNN): 2,048 keys, 8 heads 29.9 / 24.9 / 22.1 / 22.9, 16 heads 55.3 /
+# 42.2 / 42.4 / 41.4, 24 heads 57.8 / 63.4 / 64.0 / 61.6; 3,072 keys, 8 heads 42.0 / 46.7 / 58.3 / 57.4, 12 heads 78.7 /
+# 80.7 / 88.6 / 86.0; 4,096 keys, 6 heads 55.2 / 61.7 / 76.9 / 74.9, 8 heads 103.3 / 81.6 / 80.7 / 78.3, 12 heads 107.9 /
+# 123.9 / 121.9 / 117.6, 16 heads 155.0 / 159.2 / 161.4 / 154.8; 8,192 keys, 4 heads 196.8 / 156.8 / 154.0 / 147.3 (past
+# SHORT_SEQ_K: the 192-row build was the API's), 8 heads 299.6 / 313.6 / 313.2 / 300.3. The 128-row build's time per row
+# against the 192-row build's where both fill their waves alike: 1.11-1.18 (1.13 taken).
+LONG_TILES_X2_EDGE = 1.13
+SM90_LONG_FILL_X2 = {64: _GLUON_N128S2}
 LONG_TILES_CAUSAL_SEQ = 3072
 LONG_TILES_CAUSAL_SHARE = 0.56
 
 
 def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, sm_count: int):
-    """The short tiles (SM90_SHORT) for a non-causal call of `heads` heads x sequences (B x H) of seq_q queries where
-    select would run SM90_GLUON_LONG at seq_k <= SHORT_SEQ_K and its waves outnumber the short tiles' (LONG_TILES_EDGE);
+    """For a non-causal call of `heads` heads x sequences (B x H) of seq_q queries where select would run
+    SM90_GLUON_LONG: the 128-row build (SM90_LONG_FILL_X2) or, at seq_k <= SHORT_SEQ_K, the short tiles (SM90_SHORT)
+    where its waves take less time than the 192-row build's and the other's (LONG_TILES_X2_EDGE, LONG_TILES_EDGE);
     SM90_GLUON_LONG for a causal call of at least as many queries as keys, from LONG_TILES_CAUSAL_SEQ keys, where select
     would run the short tiles and its paired units fill one wave to at least LONG_TILES_CAUSAL_SHARE; else None.
     Public: shapes and the GPU."""
@@ -1033,13 +1059,20 @@ def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int,
                 and LONG_TILES_CAUSAL_SHARE * sm_count < units <= sm_count:
             return Variant(*SM90_GLUON_LONG[head_dim], dtype, head_dim, causal)
         return None
-    if not use_long_tiles(head_dim, causal, seq_k) or not use_short_tiles(head_dim, causal, seq_k):
+    if not use_long_tiles(head_dim, causal, seq_k):
         return None
-    waves = -(-heads * -(-seq_q // rows) // sm_count)
-    short = -(-heads * -(-seq_q // short_rows) // sm_count) * short_rows / rows  # the most short tiles on one SM
-    if waves <= LONG_TILES_EDGE * short:
-        return None
-    return Variant(*SM90_SHORT[head_dim], dtype, head_dim, causal)
+    # each build's time in rows of the 192-row build's full waves: its waves (the short tiles: the most on one SM) x
+    # its rows x its time per row against the 192-row build's; the least wins, ties in this order
+    costs = [(-(-heads * -(-seq_q // rows) // sm_count) * rows, None)]
+    if head_dim in SM90_LONG_FILL_X2:
+        x2_rows = SM90_LONG_FILL_X2[head_dim][1].block_m
+        costs.append((-(-heads * -(-seq_q // x2_rows) // sm_count) * x2_rows * LONG_TILES_X2_EDGE,
+                      SM90_LONG_FILL_X2[head_dim]))
+    if use_short_tiles(head_dim, causal, seq_k):
+        costs.append((-(-heads * -(-seq_q // short_rows) // sm_count) * short_rows * LONG_TILES_EDGE,
+                      SM90_SHORT[head_dim]))
+    best = min(costs, key=lambda c: c[0])[1]  # the first of equal costs
+    return None if best is None else Variant(*best, dtype, head_dim, causal)
 
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
@@ -1050,16 +1083,17 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     cluster_2x_seq keys) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
     causal grids of up to twice that; else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
-    8, 16, 32 or 64 where that many times the grid fits half of the SMs, from FEW_PROGRAMS_SPLIT_KV8_SEQ ..
-    FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from FEW_PROGRAMS_LONG_SEQ on; the others where
-    the short tiles would run. Shapes and the GPU decide (public)."""
+    8, 16, 32 or 64 where that many times the grid fits half of the SMs, or all at D <= SPLIT_KV_ALL_SMS_MAX_D, from
+    FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from
+    FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. Shapes and the GPU decide (public)."""
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         if table is SM90_FEW_PROGRAMS_SPLIT_KV:  # two programs a tile: as one cluster where it has the head dim
             v = cluster_variant(dtype, head_dim, causal, seq_k, programs, sm_count)
             if v is not None:
                 return v
         kernel, config = table.get((head_dim, causal), (None, None))
-        if config is not None and config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
+        if config is not None and config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) \
+                and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
     if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)

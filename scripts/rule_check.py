@@ -1,0 +1,93 @@
+"""Session 46: the API with this session's dispatch rules against the API without them (api_prev: each rule's switch
+out of reach), beside cuDNN (SDPA, enable_gqa where the heads are grouped), in CUDA-graph replay of many calls
+(interleaved rounds in random order); each case's API output against a float64 reference first, and the variant each
+plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts fill every SM at D <= 64) and
+variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
+
+    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+
+import torch
+
+import dhpfa
+from dhpfa import api
+from dhpfa.kernels import variants
+from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
+from small_tiles import patched_call
+
+# (B, H, H_kv, S_q, S_k, D, causal)
+CASES = [  # split-KV at D <= 64: decode of grouped heads (packed: H_kv tiles of H / H_kv rows), few-tile prefill
+    (1, 32, 8, 1, 32768, 64, False), (1, 32, 8, 1, 8192, 64, False), (1, 32, 8, 1, 131072, 64, False),
+    (2, 32, 8, 1, 16384, 64, False), (1, 16, 4, 1, 65536, 64, False), (1, 32, 8, 1, 32768, 32, False),
+    (1, 2, 2, 512, 16384, 64, False), (1, 1, 1, 512, 32768, 64, False), (4, 32, 8, 1, 8192, 64, False),
+    # the 128-row build in the wave model (non-causal D=64)
+    (1, 6, 6, 2048, 2048, 64, False), (1, 8, 8, 2048, 2048, 64, False), (1, 16, 16, 2048, 2048, 64, False),
+    (1, 40, 40, 2048, 2048, 64, False), (1, 20, 20, 4096, 4096, 64, False), (1, 8, 8, 4096, 4096, 64, False),
+    (1, 4, 4, 8192, 8192, 64, False), (1, 2, 2, 8192, 8192, 64, False), (1, 2, 2, 16384, 16384, 64, False),
+    (1, 1, 1, 32768, 32768, 64, False), (2, 16, 16, 1024, 8192, 64, False), (1, 12, 12, 3072, 3072, 64, False),
+    (1, 32, 4, 2048, 2048, 64, False)]
+
+
+def api_fn(q, k, v, causal):
+    return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
+
+
+def api_prev():
+    return patched_call(patched_call(api_fn, variants, "SPLIT_KV_ALL_SMS_MAX_D", 0), variants, "SM90_LONG_FILL_X2", {})
+
+
+def reference(q, k, v):
+    """Non-causal attention in float64 on the GPU, grouped heads without repeating K/V: (B, H, S_q, D)."""
+    b, h, sq, d = q.shape
+    hk = k.shape[1]
+    qg = q.double().view(b, hk, h // hk * sq, d)
+    s = torch.einsum("bkqd,bksd->bkqs", qg, k.double()) / math.sqrt(d)
+    return torch.einsum("bkqs,bksd->bkqd", torch.softmax(s, -1), v.double()).view(b, h, sq, d)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default="out")
+    ap.add_argument("--rounds", type=int, default=9)
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    rows, ok = [], True
+    for b, h, hk, sq, sk, d, causal in CASES:
+        g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
+        sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
+                 torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
+                 torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
+        chosen = {}
+        for name, fn in (("api_prev", api_prev()), ("api", api_fn)):
+            api._PLANS.clear()
+            out = fn(*sets[0], causal).double()
+            chosen[name] = ";".join(sorted({p.variant.name for p in api._PLANS.values() if p.variant is not None}))
+            ref = reference(*sets[0])
+            err = ((out - ref).norm() / ref.norm()).item()
+            ok &= err < 1e-2 and bool(torch.isfinite(out).all())
+            chosen[name + "_rel_err"] = err
+        api._PLANS.clear()
+        kernels = {"api": api_fn, "api_prev": api_prev(), "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"]}
+        errors = {}
+        times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
+        us = {n: statistics.median(t) * 1000 for n, t in times.items()}
+        x = {n: statistics.median(a / c for a, c in zip(times["api"], t)) for n, t in times.items()}
+        rows.append(dict(case=[b, h, hk, sq, sk, d, causal], us=us, speedup_vs_api=x, errors=errors, **chosen))
+        same = " (same variant)" if chosen["api"] == chosen["api_prev"] else ""
+        print(f"{(b, h, hk, sq, sk, d)}: " + "  ".join(f"{n}={u:.2f}us(x{x[n]:.3f})" for n, u in us.items()) +
+              f"  err {chosen['api_rel_err']:.1e}  [{chosen['api'].split('-')[-1]} <- "
+              f"{chosen['api_prev'].split('-')[-1]}]{same}", flush=True)
+        with open(os.path.join(args.out, "rule_check.json"), "w") as f:
+            json.dump(dict(device=torch.cuda.get_device_name(), rows=rows, correct=ok), f, indent=1)
+    print("correctness:", "all OK" if ok else "FAILURES", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
