@@ -275,9 +275,9 @@ def test_few_program_grids_split_keys_inside_a_program_at_every_length(d, sq, sk
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-@pytest.mark.parametrize("b,h,s,causal,want", [(1, 8, 4096, False, "x2"), (2, 8, 2048, False, "x2"),
+@pytest.mark.parametrize("b,h,s,causal,want", [(1, 8, 4096, False, "short"), (2, 8, 2048, False, "short"),
                                                (1, 12, 2048, False, "x3"), (1, 6, 3000, False, "x3"),
-                                               (1, 40, 2048, False, "x2"), (1, 12, 3072, False, "short"),
+                                               (1, 8, 2048, False, "x2"), (1, 12, 3072, False, "short"),
                                                (1, 4, 8192, False, "x2"), (1, 8, 4096, True, "x3"),
                                                (2, 5, 3100, True, "x3"), (1, 16, 4096, True, "short")])
 def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, causal, want, dtype):

@@ -1027,16 +1027,24 @@ def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int
 # heads 60.1 / 72.6 (cuDNN 66.9); 9 / 14 / 32 heads (outside the rule) the same both ways.
 LONG_TILES_EDGE = 1.16
 # ... and the two-consumer persistent build on 128-row tiles (SM90_LONG_FILL_X2: the tuner's n128s2 candidate at D=64)
-# as a third, at any length past GLUON_LONG_SEQ_K, at LONG_TILES_X2_EDGE of the 192-row build's time per row. Its waves
-# fall between the others': (1,8,2048) is 88 tiles of 192 rows (one wave, a third idle), 128 of 128 rows (one full) or
-# 256 of 64 (two CTAs on most SMs). Session 46 call 2 (H100, graph replay, 9 rounds, B = 1, S_q = S_k, us, the 192-row
-# build / the short tiles / the 128-row build / cuDNN): 2,048 keys, 8 heads 29.9 / 24.9 / 22.1 / 22.9, 16 heads 55.3 /
-# 42.2 / 42.4 / 41.4, 24 heads 57.8 / 63.4 / 64.0 / 61.6; 3,072 keys, 8 heads 42.0 / 46.7 / 58.3 / 57.4, 12 heads 78.7 /
-# 80.7 / 88.6 / 86.0; 4,096 keys, 6 heads 55.2 / 61.7 / 76.9 / 74.9, 8 heads 103.3 / 81.6 / 80.7 / 78.3, 12 heads 107.9 /
-# 123.9 / 121.9 / 117.6, 16 heads 155.0 / 159.2 / 161.4 / 154.8; 8,192 keys, 4 heads 196.8 / 156.8 / 154.0 / 147.3 (past
-# SHORT_SEQ_K: the 192-row build was the API's), 8 heads 299.6 / 313.6 / 313.2 / 300.3. The 128-row build's time per row
-# against the 192-row build's where both fill their waves alike: 1.11-1.18 (1.13 taken).
-LONG_TILES_X2_EDGE = 1.13
+# as a third, at any length past GLUON_LONG_SEQ_K, at LONG_TILES_X2_EDGE of the 192-row build's time per row; ties go to
+# the 192-row build, then the short tiles. Its waves fall between the others': (1,8,2048) is 88 tiles of 192 rows (one
+# wave, a third of it idle), 128 of 128 rows (one full) or 256 of 64 (two CTAs on most SMs, where the short tiles ran at
+# LONG_TILES_EDGE_TWO of the 192-row build's time per row: session 45 call 5, 6 / 8 heads x 2,048 keys, 1.26 / 1.24).
+# Session 46 call 2 (H100, graph replay, 9 rounds, B = 1, S_q = S_k, us, the 192-row build / the short tiles / the
+# 128-row build / cuDNN): 2,048 keys, 8 heads 29.9 / 24.9 / 22.1 / 22.9, 16 heads 55.3 / 42.2 / 42.4 / 41.4, 24 heads
+# 57.8 / 63.4 / 64.0 / 61.6; 3,072 keys, 8 heads 42.0 / 46.7 / 58.3 / 57.4, 12 heads 78.7 / 80.7 / 88.6 / 86.0; 4,096
+# keys, 6 heads 55.2 / 61.7 / 76.9 / 74.9, 8 heads 103.3 / 81.6 / 80.7 / 78.3, 12 heads 107.9 / 123.9 / 121.9 / 117.6,
+# 16 heads 155.0 / 159.2 / 161.4 / 154.8; 8,192 keys, 4 heads 196.8 / 156.8 / 154.0 / 147.3 (past SHORT_SEQ_K: the
+# 192-row build was the API's), 8 heads 299.6 / 313.6 / 313.2 / 300.3. The 128-row build's time per row against the
+# 192-row build's where both fill their waves alike: 1.15-1.18; against the short tiles' with twice their waves (16 / 40
+# heads x 2,048 keys, 8 / 20 heads x 4,096: the model's ties) 0.98-1.03, so ties stay with the short tiles. Call 3, the
+# API with it against without (and cuDNN): 6 / 8 heads x 2,048 keys 22.5 / 22.4 us against 25.7 / 25.4 (23.1 / 23.6),
+# 4 / 2 heads x 8,192 150.6 / 78.1 against 194.2 / 102.3 (146.7 / 76.7), 2 heads x 16,384 297.3 / 377.6 (287.2), one
+# head x 32,768 587.8 / 750.1 (564.4), (2,16,1024) x 8,192 keys 151.1 / 195.7 (147.4); under a first form (1.13, ties
+# to the 128-row build) 16 / 40 heads x 2,048 and 20 x 4,096 read x0.99 / 0.97 / 0.98 against the short tiles.
+LONG_TILES_X2_EDGE = 1.16
+LONG_TILES_EDGE_TWO = 1.25
 SM90_LONG_FILL_X2 = {64: _GLUON_N128S2}
 LONG_TILES_CAUSAL_SEQ = 3072
 LONG_TILES_CAUSAL_SHARE = 0.56
@@ -1045,7 +1053,8 @@ LONG_TILES_CAUSAL_SHARE = 0.56
 def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads: int, sm_count: int):
     """For a non-causal call of `heads` heads x sequences (B x H) of seq_q queries where select would run
     SM90_GLUON_LONG: the 128-row build (SM90_LONG_FILL_X2) or, at seq_k <= SHORT_SEQ_K, the short tiles (SM90_SHORT)
-    where its waves take less time than the 192-row build's and the other's (LONG_TILES_X2_EDGE, LONG_TILES_EDGE);
+    where its waves take less time than the 192-row build's and the other's (LONG_TILES_X2_EDGE, LONG_TILES_EDGE,
+    LONG_TILES_EDGE_TWO);
     SM90_GLUON_LONG for a causal call of at least as many queries as keys, from LONG_TILES_CAUSAL_SEQ keys, where select
     would run the short tiles and its paired units fill one wave to at least LONG_TILES_CAUSAL_SHARE; else None.
     Public: shapes and the GPU."""
@@ -1064,13 +1073,13 @@ def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int,
     # each build's time in rows of the 192-row build's full waves: its waves (the short tiles: the most on one SM) x
     # its rows x its time per row against the 192-row build's; the least wins, ties in this order
     costs = [(-(-heads * -(-seq_q // rows) // sm_count) * rows, None)]
+    if use_short_tiles(head_dim, causal, seq_k):
+        most = -(-heads * -(-seq_q // short_rows) // sm_count)
+        costs.append((most * short_rows * (LONG_TILES_EDGE if most > 2 else LONG_TILES_EDGE_TWO), SM90_SHORT[head_dim]))
     if head_dim in SM90_LONG_FILL_X2:
         x2_rows = SM90_LONG_FILL_X2[head_dim][1].block_m
         costs.append((-(-heads * -(-seq_q // x2_rows) // sm_count) * x2_rows * LONG_TILES_X2_EDGE,
                       SM90_LONG_FILL_X2[head_dim]))
-    if use_short_tiles(head_dim, causal, seq_k):
-        costs.append((-(-heads * -(-seq_q // short_rows) // sm_count) * short_rows * LONG_TILES_EDGE,
-                      SM90_SHORT[head_dim]))
     best = min(costs, key=lambda c: c[0])[1]  # the first of equal costs
     return None if best is None else Variant(*best, dtype, head_dim, causal)
 
