@@ -34,11 +34,26 @@ WIDE = [(1, 8, 8, 512, 512, (False, True), ("fp16",)), (2, 16, 16, 1024, 1024, (
         (64, 16, 16, 1, 1024, (False,), ("bf16",)), (4, 32, 8, 16, 8192, (False,), ("bf16",)),
         (1, 32, 32, 128, 8192, (False,), ("bf16",)), (1, 16, 16, 2048, 512, (False,), ("bf16",)),
         (1, 8, 8, 8192, 1024, (False,), ("bf16",)), (2, 16, 16, 1024, 4096, (False,), ("bf16",))]
+# --set wide2 (session 46 call 4): (head dims, B, H, H_kv, S_q, S_k, causals, dtypes): the other head dims, odd lengths
+# and batches, grouped prefill, a few queries (speculative decoding), fewer queries than keys, fp16 at D=256
+WIDE2 = [((32, 96, 192), 1, 8, 8, 2048, 2048, (False, True), ("bf16",)),
+         ((32, 96), 2, 16, 16, 1024, 1024, (False, True), ("bf16",)), ((32,), 1, 16, 16, 4096, 4096, (False,), ("bf16",)),
+         ((96, 192), 4, 12, 12, 512, 512, (False, True), ("bf16",)), ((192,), 2, 8, 8, 1024, 1024, (False,), ("bf16",)),
+         ((64, 128), 3, 20, 20, 3000, 3000, (False, True), ("bf16",)), ((64, 128), 2, 12, 12, 2048, 2048, (False,), ("bf16",)),
+         ((64,), 4, 12, 12, 1000, 1000, (False, True), ("bf16",)), ((128,), 2, 32, 8, 1024, 1024, (False, True), ("bf16",)),
+         ((128,), 1, 40, 8, 4096, 4096, (True,), ("bf16",)), ((64,), 2, 32, 4, 4096, 4096, (True,), ("bf16",)),
+         ((64, 128), 8, 32, 8, 4, 4096, (False,), ("bf16",)), ((128,), 16, 32, 8, 8, 2048, (False,), ("bf16",)),
+         ((64,), 8, 32, 32, 1, 4096, (False,), ("bf16",)), ((64, 128), 128, 8, 8, 1, 512, (False,), ("bf16",)),
+         ((256,), 2, 8, 8, 2048, 2048, (False, True), ("fp16",)), ((128,), 1, 16, 16, 1024, 8192, (False,), ("bf16",)),
+         ((64,), 1, 32, 32, 512, 4096, (False,), ("bf16",)), ((128,), 1, 32, 32, 32768, 32768, (True,), ("bf16",))]
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
 
 
 def _cells(dims, which="grid"):
     """(D, B, H, H_kv, S_q, S_k, causal, dtype name) for every cell of the set."""
+    if which == "wide2":
+        return [(d, b, h, hk, sq, sk, causal, dt) for ds, b, h, hk, sq, sk, causals, dts in WIDE2 for d in ds
+                if dims is None or d in dims for causal in causals for dt in dts]
     if which == "wide":
         return [(d, b, h, hk, sq, sk, causal, dt) for d in dims for b, h, hk, sq, sk, causals, dts in WIDE
                 for causal in causals for dt in dts]
@@ -66,15 +81,15 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dims", default=None, help="head dims (default 32,64,96,128,256; 64,128 with --set wide)")
-    ap.add_argument("--set", default="grid", choices=("grid", "wide"))
+    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2"))
     ap.add_argument("--budget-s", type=float, default=300.0, help="stop starting new cells after this many seconds")
     ap.add_argument("--precompile", type=int, default=0, help="first compile every cell's variant on N processes")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     from dhpfa import api
     t0 = time.time()
-    dims = args.dims or ("64,128" if args.set == "wide" else "32,64,96,128,256")
-    cells = _cells([int(x) for x in dims.split(",")], args.set)
+    dims = args.dims or {"wide": "64,128", "wide2": None}.get(args.set, "32,64,96,128,256")
+    cells = _cells(dims and [int(x) for x in dims.split(",")], args.set)
     if args.precompile:
         import multiprocessing as mp
         with mp.get_context("spawn").Pool(args.precompile) as pool:
@@ -108,7 +123,7 @@ def main():
               f"{' ' + dt if dt != 'bf16' else ''}: " +
               "  ".join(f"{n}={u:.2f}us" + (f"(x{x[n]:.2f})" if n != "dhpfa" else "") for n, u in us.items())
               + f"  [{variant}]{flag}", flush=True)
-        with open(os.path.join(args.out, f"peer_sweep{'_wide' if args.set == 'wide' else ''}.json"), "w") as f:
+        with open(os.path.join(args.out, f"peer_sweep{'' if args.set == 'grid' else '_' + args.set}.json"), "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), rows=rows), f, indent=1)
     print(f"{len(rows)} cells in {time.time() - t0:.0f} s; x = peer time over the API's (below 1: the peer is faster)")
 
