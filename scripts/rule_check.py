@@ -4,7 +4,7 @@ out of reach), beside cuDNN (SDPA, enable_gqa where the heads are grouped), in C
 plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts fill every SM at D <= 64) and
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
-    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
+    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9] [--set calls3|fewrows]
 """
 import argparse
 import json
@@ -34,12 +34,32 @@ CASES = [  # split-KV at D <= 64: decode of grouped heads (packed: H_kv tiles of
     (1, 32, 4, 2048, 2048, 64, False)]
 
 
+# --set fewrows (call 5): variants.FEW_ROWS_FILL (the 128-row build for calls of at most 1,024 queries in the short tiles'
+# key band, D=64 non-causal), and D=128 decode of many sequences (one query, H = H_kv) beside the 64-row builds
+FEWROWS = [(1, 32, 32, 512, 4096, 64, False), (4, 8, 8, 512, 2048, 64, False), (1, 16, 16, 1024, 2048, 64, False),
+           (8, 8, 8, 256, 4096, 64, False), (2, 16, 16, 1024, 4096, 64, False), (1, 64, 64, 512, 2048, 64, False),
+           (2, 32, 32, 1024, 3072, 64, False), (1, 24, 24, 1024, 4096, 64, False),
+           (128, 8, 8, 1, 512, 128, False), (32, 32, 32, 1, 2048, 128, False), (64, 16, 16, 1, 1024, 128, False)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
 
-def api_prev():
+def api_prev(which="calls3"):
+    if which == "fewrows":
+        return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
     return patched_call(patched_call(api_fn, variants, "SPLIT_KV_ALL_SMS_MAX_D", 0), variants, "SM90_LONG_FILL_X2", {})
+
+
+def extra_fns(b, h, sq, d):
+    """The 64-row builds beside the API for one-query calls at D=128: the short tiles (SM90_SHORT) and the one-consumer
+    64x128 Gluon tiles (SM90_FEW_PROGRAMS_MID)."""
+    if sq != 1 or d != 128:
+        return {}
+    from small_tiles import variant_fn
+    builds = {"short": variants.SM90_SHORT[d], "mid": variants.SM90_FEW_PROGRAMS_MID[(d, False)]}
+    return {n: variant_fn(variants.Variant(*kc, torch.bfloat16, d, False), (b, h, sq, d)) for n, kc in builds.items()}
 
 
 def reference(q, k, v):
@@ -55,16 +75,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
-    for b, h, hk, sq, sk, d, causal in CASES:
+    for b, h, hk, sq, sk, d, causal in (FEWROWS if args.set == "fewrows" else CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g)) for _ in range(3)]
         chosen = {}
-        for name, fn in (("api_prev", api_prev()), ("api", api_fn)):
+        for name, fn in (("api_prev", api_prev(args.set)), ("api", api_fn)):
             api._PLANS.clear()
             out = fn(*sets[0], causal).double()
             chosen[name] = ";".join(sorted({p.variant.name for p in api._PLANS.values() if p.variant is not None}))
@@ -73,7 +94,8 @@ def main():
             ok &= err < 1e-2 and bool(torch.isfinite(out).all())
             chosen[name + "_rel_err"] = err
         api._PLANS.clear()
-        kernels = {"api": api_fn, "api_prev": api_prev(), "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"]}
+        kernels = {"api": api_fn, "api_prev": api_prev(args.set),
+                   "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"], **extra_fns(b, h, sq, d)}
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
@@ -83,7 +105,7 @@ def main():
         print(f"{(b, h, hk, sq, sk, d)}: " + "  ".join(f"{n}={u:.2f}us(x{x[n]:.3f})" for n, u in us.items()) +
               f"  err {chosen['api_rel_err']:.1e}  [{chosen['api'].split('-')[-1]} <- "
               f"{chosen['api_prev'].split('-')[-1]}]{same}", flush=True)
-        with open(os.path.join(args.out, "rule_check.json"), "w") as f:
+        with open(os.path.join(args.out, f"rule_check_{args.set}.json"), "w") as f:
             json.dump(dict(device=torch.cuda.get_device_name(), rows=rows, correct=ok), f, indent=1)
     print("correctness:", "all OK" if ok else "FAILURES", flush=True)
     return 0 if ok else 1

@@ -176,12 +176,13 @@ def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool, p
         v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, dispatch.sm_count(device))
         if v is not None:
             return v
+    heads = programs // -(-seq_q // variants.FEW_PROGRAMS_ROWS) if seq_q is not None and programs is not None else None
     if sm90 and seq_q is not None:
-        v = variants.few_rows_variant(dtype, head_dim, causal, seq_q, seq_k)
+        v = variants.few_rows_variant(dtype, head_dim, causal, seq_q, seq_k, heads,
+                                      None if heads is None else dispatch.sm_count(device))
         if v is not None:
             return v
-    if sm90 and seq_q is not None and programs is not None:  # the long-sequence build's last wave (session 45)
-        heads = programs // -(-seq_q // variants.FEW_PROGRAMS_ROWS)
+    if sm90 and heads is not None:  # the long-sequence build's last wave (session 45)
         v = variants.long_tiles_fill(dtype, head_dim, causal, seq_q, seq_k, heads, dispatch.sm_count(device))
         if v is not None:
             return v

@@ -158,6 +158,10 @@ GLUON_LONG_SEQ_K = {False: 1024, True: 4096}
 # the short tiles before session 26) keep the short tiles (few_rows_variant): measured only with seq_q = seq_k, where
 # the 192-row tiles lost at 1K queries.
 GLUON_LONG_MIN_SEQ_Q = 1024
+# ... but the 128-row two-consumer build where long_tiles_fill's model, the 192-row build left out, prefers it to the
+# short tiles (few_rows_variant; session 46): (1,32,512) x 4,096 keys at D=64 is 128 tiles of 128 rows, one wave, or 256
+# short tiles, two on most SMs (peer_sweep wide2, call 4: the short tiles 49.0 us, cuDNN 43.6).
+FEW_ROWS_FILL = True
 # Grids of at most one program per SM at the short tiles' 64 rows (B * H * ceil(Sq / 64) <= SM count, as
 # (1, 8, 512, D): 64 programs on 132 SMs), where the short tiles would run. Keyed by (head dim, causal).
 # D=64: the short tiles with pointer loads instead of TMA. Session 6 run 4 (CUDA-graph replay, random order
@@ -983,16 +987,22 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
     return Variant(kernel, config, dtype, head_dim, causal)
 
 
-def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int):
+def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads=None,
+                     sm_count=None):
     """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE), or of at most twice that
     past the short-tile lengths (SM90_TWO_TILES), or of at most GLUON_LONG_MIN_SEQ_Q where select's long-sequence build
-    runs at the short tiles' lengths (the short tiles, as before session 26), else None. Public: shapes."""
+    runs at the short tiles' lengths (the short tiles, as before session 26; non-causal with `heads` (B x H) and
+    sm_count given, the 128-row build where long_tiles_fill's model, without the 192-row build, takes it:
+    FEW_ROWS_FILL), else None. Public: shapes and the GPU."""
     if seq_q <= FEW_PROGRAMS_ROWS and head_dim in SM90_ONE_TILE:
         return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
     if seq_q <= 2 * FEW_PROGRAMS_ROWS and head_dim in SM90_TWO_TILES and not use_short_tiles(head_dim, causal, seq_k):
         return Variant(*SM90_TWO_TILES[head_dim], dtype, head_dim, causal)
     if seq_q <= GLUON_LONG_MIN_SEQ_Q and use_long_tiles(head_dim, causal, seq_k) and \
             use_short_tiles(head_dim, causal, seq_k):
+        if FEW_ROWS_FILL and not causal and heads is not None and sm_count is not None:
+            best = _fill_build(head_dim, seq_q, seq_k, heads, sm_count, long=False)
+            return Variant(*best, dtype, head_dim, causal)
         return Variant(*SM90_SHORT[head_dim], dtype, head_dim, causal)
     return None
 
@@ -1070,18 +1080,25 @@ def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int,
         return None
     if not use_long_tiles(head_dim, causal, seq_k):
         return None
-    # each build's time in rows of the 192-row build's full waves: its waves (the short tiles: the most on one SM) x
-    # its rows x its time per row against the 192-row build's; the least wins, ties in this order
-    costs = [(-(-heads * -(-seq_q // rows) // sm_count) * rows, None)]
-    if use_short_tiles(head_dim, causal, seq_k):
+    best = _fill_build(head_dim, seq_q, seq_k, heads, sm_count)
+    return None if best is None else Variant(*best, dtype, head_dim, causal)
+
+
+def _fill_build(head_dim: int, seq_q: int, seq_k: int, heads: int, sm_count: int, long: bool = True):
+    """long_tiles_fill's model (non-causal, a head dim of SM90_GLUON_LONG): the build whose waves take least time, None
+    for the 192-row build (long=False: not a candidate, as for few_rows_variant's calls). Each build's time in rows of
+    the 192-row build's full waves: its waves (the short tiles: the most on one SM) x its rows x its time per row against
+    the 192-row build's; ties go to the earlier of the 192-row build, the short tiles and the 128-row build. Public."""
+    rows, short_rows = SM90_GLUON_LONG[head_dim][1].block_m, SM90_SHORT[head_dim][1].block_m
+    costs = [(-(-heads * -(-seq_q // rows) // sm_count) * rows, None)] if long else []
+    if use_short_tiles(head_dim, False, seq_k):
         most = -(-heads * -(-seq_q // short_rows) // sm_count)
         costs.append((most * short_rows * (LONG_TILES_EDGE if most > 2 else LONG_TILES_EDGE_TWO), SM90_SHORT[head_dim]))
     if head_dim in SM90_LONG_FILL_X2:
         x2_rows = SM90_LONG_FILL_X2[head_dim][1].block_m
         costs.append((-(-heads * -(-seq_q // x2_rows) // sm_count) * x2_rows * LONG_TILES_X2_EDGE,
                       SM90_LONG_FILL_X2[head_dim]))
-    best = min(costs, key=lambda c: c[0])[1]  # the first of equal costs
-    return None if best is None else Variant(*best, dtype, head_dim, causal)
+    return min(costs, key=lambda c: c[0])[1]  # the first of equal costs
 
 
 def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
