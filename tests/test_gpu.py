@@ -296,6 +296,35 @@ def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(b, h, s, causa
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("b,h,hk,sq,sk,want", [(1, 32, 32, 512, 4096, "x2"), (8, 8, 2, 256, 3000, "x2"),
+                                               (1, 64, 64, 512, 2048, "short"), (2, 16, 16, 1000, 1500, "short"),
+                                               (4, 8, 8, 500, 2000, "x2")])
+def test_few_query_calls_in_the_short_tiles_band_fill_their_wave(b, h, hk, sq, sk, want, dtype):
+    """D=64 non-causal calls of at most GLUON_LONG_MIN_SEQ_Q queries whose keys are in the short tiles' band: the
+    128-row two-consumer build where the wave model prefers it (variants.FEW_ROWS_FILL; session 46), else the short
+    tiles (on a GPU of 132 SMs); float64 reference, the variant the call's plan holds."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(b, sq, sk, h, hk, 64, False, dtype, sq + sk + h)
+    (plan,) = api._PLANS.values()
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        tiles = {"short": variants.SM90_SHORT, "x2": variants.SM90_LONG_FILL_X2}[want]
+        assert plan.variant == variants.Variant(*tiles[64], dtype, 64, False), plan.variant.name
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("b,h,sq,sk", [(128, 8, 1, 512), (40, 16, 64, 1000), (33, 8, 7, 2500)])
+def test_one_query_tile_calls_at_d128_take_the_one_consumer_tiles(b, h, sq, sk, dtype):
+    """D=128 non-causal calls of at most FEW_PROGRAMS_ROWS queries per head on more programs than SMs: the one-consumer
+    64x128 Gluon tiles (variants.SM90_ONE_TILE_FULL; session 46); float64 reference, the variant the plan holds."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(b, sq, sk, h, h, 128, False, dtype, b + sk)
+    (plan,) = api._PLANS.values()
+    assert plan.variant == variants.Variant(*variants.SM90_ONE_TILE_FULL[128], dtype, 128, False), plan.variant.name
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 32, False), (1, 9000, 4, 80, 80, True),
                                                  (37, 4500, 3, 100, 100, True), (100, 5000, 4, 32, 8, False),
                                                  (128, 9000, 2, 80, 80, True)])

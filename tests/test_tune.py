@@ -334,8 +334,8 @@ def test_three_consumer_tiles_at_the_short_tile_lengths_need_long_query_sequence
 def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, causal):
     """At most FEW_PROGRAMS_ROWS queries per head (decode-like) on more programs than SMs, D=64: the 64-row short
     tiles at every length (SM90_ONE_TILE), even over a cached choice; up to twice that past the short-tile lengths
-    the 128-row tiles (SM90_TWO_TILES); more queries, other head dims, other GPUs and grids of few programs keep
-    their choices."""
+    the 128-row tiles (SM90_TWO_TILES); more queries, other head dims (but D=128 non-causal: SM90_ONE_TILE_FULL), other
+    GPUs and grids of few programs keep their choices."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     want = variants.Variant(*variants.SM90_SHORT[64], torch.bfloat16, 64, causal)
     assert want in variants.shipped_variants()
@@ -352,8 +352,9 @@ def test_one_query_tile_per_head_takes_the_short_tiles(cache_dir, monkeypatch, c
     assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=1024, seq_q=129) == other
     assert tune.choose(torch.bfloat16, 64, causal, 1024, CPU, sm90=True, programs=1024, seq_q=100) == \
         variants.select(torch.bfloat16, 64, causal, False, seq_k=1024, sm90=True)  # short-tile lengths
-    assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=1024, seq_q=1) == \
-        variants.select(torch.bfloat16, 128, causal, False, seq_k=16384, sm90=True)
+    assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=1024, seq_q=1) == (
+        variants.Variant(*variants.SM90_ONE_TILE_FULL[128], torch.bfloat16, 128, causal) if not causal else
+        variants.select(torch.bfloat16, 128, causal, False, seq_k=16384, sm90=True))  # (D=128: session 46)
     assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=False, programs=1024, seq_q=1) != want
     assert tune.choose(torch.bfloat16, 64, causal, 16384, CPU, sm90=True, programs=128, seq_q=1).config.maxnreg == 128
     assert tune.choose(torch.bfloat16, 128, causal, 16384, CPU, sm90=True, programs=128, seq_q=1).config.split_k
@@ -518,3 +519,31 @@ def test_few_heads_past_the_short_tile_lengths_fill_the_last_wave(cache_dir, mon
     assert variants.long_tiles_fill(torch.bfloat16, 64, False, 2048, 2048, 8, 132) == x2  # at most two short tiles an SM
     assert variants.long_tiles_fill(torch.bfloat16, 64, False, 4096, 4096, 8, 176) is None  # one full wave on 176 SMs
     assert variants.long_tiles_fill(torch.bfloat16, 64, False, 3072, 3072, 12, 132) == short
+
+
+def test_few_query_calls_fill_their_wave_and_one_query_calls_at_d128(cache_dir, monkeypatch):
+    """Session 46: D=64 non-causal calls of at most GLUON_LONG_MIN_SEQ_Q queries with keys in the short tiles' band take
+    the 128-row two-consumer build where long_tiles_fill's model (the 192-row build left out) prefers it to the short
+    tiles (variants.FEW_ROWS_FILL; (1,32,512) x 4,096 keys: 128 tiles of 128 rows, one wave), else the short tiles, as
+    causal calls do; D=128 non-causal calls of at most FEW_PROGRAMS_ROWS queries on more programs than SMs take the
+    one-consumer 64x128 tiles (SM90_ONE_TILE_FULL), causal ones keep their choice."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+
+    def pick(b, h, sq, sk, d=64, causal=False):
+        return tune.choose(torch.bfloat16, d, causal, sk, CPU, sm90=True, programs=b * h * -(-sq // 64), seq_q=sq)
+    x2 = variants.Variant(*variants.SM90_LONG_FILL_X2[64], torch.bfloat16, 64, False)
+    short = variants.Variant(*variants.SM90_SHORT[64], torch.bfloat16, 64, False)
+    for shape in ((1, 32, 512, 4096), (4, 8, 512, 2048), (1, 16, 1024, 2048), (8, 8, 256, 4096)):
+        assert pick(*shape) == x2, shape
+    for shape in ((2, 16, 1024, 4096), (1, 64, 512, 2048), (2, 32, 1024, 3072), (1, 24, 1024, 4096)):
+        assert pick(*shape) == short, shape
+    assert pick(1, 32, 512, 4096, causal=True).config != x2.config
+    assert pick(1, 64, 512, 8192, causal=True) == variants.Variant(*variants.SM90_SHORT[64], torch.bfloat16, 64, True)
+    monkeypatch.setattr(variants, "FEW_ROWS_FILL", False)
+    assert pick(1, 32, 512, 4096) == short
+    mid = variants.Variant(*variants.SM90_FEW_PROGRAMS_MID[(128, False)], torch.bfloat16, 128, False)
+    assert mid in variants.shipped_variants() and mid.config.block_m == 64 and mid.config.block_n == 128
+    for b, h, sk in ((128, 8, 512), (32, 32, 2048), (64, 16, 1024), (16, 16, 100000)):
+        assert pick(b, h, 1, sk, d=128) == mid and pick(b, h, 64, sk, d=128) == mid
+        assert pick(b, h, 1, sk, d=128, causal=True).config != mid.config
+    assert pick(32, 32, 65, 2048, d=128) != mid  # two query tiles a head

@@ -160,7 +160,10 @@ GLUON_LONG_SEQ_K = {False: 1024, True: 4096}
 GLUON_LONG_MIN_SEQ_Q = 1024
 # ... but the 128-row two-consumer build where long_tiles_fill's model, the 192-row build left out, prefers it to the
 # short tiles (few_rows_variant; session 46): (1,32,512) x 4,096 keys at D=64 is 128 tiles of 128 rows, one wave, or 256
-# short tiles, two on most SMs (peer_sweep wide2, call 4: the short tiles 49.0 us, cuDNN 43.6).
+# short tiles, two on most SMs (peer_sweep wide2, call 4: the short tiles 49.0 us, cuDNN 43.6). Call 5 (H100, graph
+# replay, 11 rounds, us, with / without / cuDNN): (1,32,512) x 4,096 keys 42.83 / 49.49 / 42.89, (4,8,512) x 2,048 23.57
+# / 26.83 / 24.26, (1,16,1024) x 2,048 22.79 / 25.95 / 24.00, (8,8,256) x 4,096 42.19 / 48.93 / 42.80; where the model
+# keeps the short tiles, (2,16,1024) x 4,096, (1,64,512) x 2,048, (2,32,1024) x 3,072, (1,24,1024) x 4,096, the same.
 FEW_ROWS_FILL = True
 # Grids of at most one program per SM at the short tiles' 64 rows (B * H * ceil(Sq / 64) <= SM count, as
 # (1, 8, 512, D): 64 programs on 132 SMs), where the short tiles would run. Keyed by (head dim, causal).
@@ -407,6 +410,12 @@ FEW_PROGRAMS_CAUSAL_2X_SEQ = 1024
 # (64,16) x 8,192 486.1 / 804.3. At D=128 every build reads at 4.4-4.5 TB/s there (the persistent 128-row tiles
 # 482.4-485.5 us, the short tiles 481.0-482.7): no change.
 SM90_ONE_TILE = {64: SM90_SHORT[64]}
+# ... and at D=128, non-causal, the one-consumer 64x128 Gluon tiles (SM90_FEW_PROGRAMS_MID's) instead of select's
+# persistent 128-row tiles (half of whose rows a one-query call wastes; the call is memory-bound either way). Session 46
+# call 5 (H100, graph replay, 11 rounds, one query, H = H_kv, us, the API before / these / the short tiles / cuDNN):
+# (128,8) x 512 keys 95.0 / 92.7 / 92.4 / 92.7, (32,32) x 2,048 353.9 / 351.3 / 353.3 / 355.0, (64,16) x 1,024 181.4 /
+# 178.1 / 179.8 / 180.1.
+SM90_ONE_TILE_FULL = {128: _FEW_X1_N128}
 # ... and with up to 128 queries per head past the short-tile lengths (where select would run the 192-row tiles),
 # the two-consumer build's 128-row tiles. Session 13 run 12 (graph replay, D=64, non-causal), 96 / 128 queries:
 # (16,32) x 8,192 keys 337.4 / 347.0 us against 493.9 / 503.2 for the 192-row tiles (the short tiles 346.7 / 355.4,
@@ -989,13 +998,16 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 
 def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads=None,
                      sm_count=None):
-    """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE), or of at most twice that
+    """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE; non-causal, SM90_ONE_TILE_FULL
+    too), or of at most twice that
     past the short-tile lengths (SM90_TWO_TILES), or of at most GLUON_LONG_MIN_SEQ_Q where select's long-sequence build
     runs at the short tiles' lengths (the short tiles, as before session 26; non-causal with `heads` (B x H) and
     sm_count given, the 128-row build where long_tiles_fill's model, without the 192-row build, takes it:
     FEW_ROWS_FILL), else None. Public: shapes and the GPU."""
     if seq_q <= FEW_PROGRAMS_ROWS and head_dim in SM90_ONE_TILE:
         return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
+    if seq_q <= FEW_PROGRAMS_ROWS and not causal and head_dim in SM90_ONE_TILE_FULL:
+        return Variant(*SM90_ONE_TILE_FULL[head_dim], dtype, head_dim, causal)
     if seq_q <= 2 * FEW_PROGRAMS_ROWS and head_dim in SM90_TWO_TILES and not use_short_tiles(head_dim, causal, seq_k):
         return Variant(*SM90_TWO_TILES[head_dim], dtype, head_dim, causal)
     if seq_q <= GLUON_LONG_MIN_SEQ_Q and use_long_tiles(head_dim, causal, seq_k) and \
