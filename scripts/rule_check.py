@@ -42,6 +42,14 @@ FEWROWS = [(1, 32, 32, 512, 4096, 64, False), (4, 8, 8, 512, 2048, 64, False), (
            (128, 8, 8, 1, 512, 128, False), (32, 32, 32, 1, 2048, 128, False), (64, 16, 16, 1, 1024, 128, False)]
 
 
+# --set causalmid (call 7): causal D=128 at short lengths where select's paired 128-row units (n64s3_bal) leave SMs idle
+# ((1,32,8,512,512) causal: 64 units on 132 SMs; wide sweep 14.25 us against cuDNN's 13.08), beside the 64-row short
+# tiles and the split-key build (SM90_FEW_PROGRAMS_CAUSAL_2X)
+CAUSALMID = [(1, 32, 32, 512, 512, 128, True), (1, 24, 24, 512, 512, 128, True), (1, 40, 40, 512, 512, 128, True),
+             (1, 48, 48, 512, 512, 128, True), (2, 32, 32, 512, 512, 128, True), (1, 32, 32, 384, 384, 128, True),
+             (1, 20, 20, 768, 768, 128, True), (1, 64, 64, 512, 512, 128, True), (1, 32, 8, 512, 512, 128, True)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
@@ -52,22 +60,29 @@ def api_prev(which="calls3"):
     return patched_call(patched_call(api_fn, variants, "SPLIT_KV_ALL_SMS_MAX_D", 0), variants, "SM90_LONG_FILL_X2", {})
 
 
-def extra_fns(b, h, sq, d):
+def extra_fns(b, h, sq, d, causal=False):
     """The 64-row builds beside the API for one-query calls at D=128: the short tiles (SM90_SHORT) and the one-consumer
     64x128 Gluon tiles (SM90_FEW_PROGRAMS_MID)."""
+    from small_tiles import variant_fn
+    if causal and d == 128:  # (call 7)
+        builds = {"short": variants.SM90_SHORT[d], "sk": variants.SM90_FEW_PROGRAMS_CAUSAL_2X[d]}
+        return {n: variant_fn(variants.Variant(*kc, torch.bfloat16, d, True), (b, h, sq, d)) for n, kc in builds.items()}
     if sq != 1 or d != 128:
         return {}
-    from small_tiles import variant_fn
     builds = {"short": variants.SM90_SHORT[d], "mid": variants.SM90_FEW_PROGRAMS_MID[(d, False)]}
     return {n: variant_fn(variants.Variant(*kc, torch.bfloat16, d, False), (b, h, sq, d)) for n, kc in builds.items()}
 
 
-def reference(q, k, v):
-    """Non-causal attention in float64 on the GPU, grouped heads without repeating K/V: (B, H, S_q, D)."""
+def reference(q, k, v, causal=False):
+    """Attention in float64 on the GPU, grouped heads without repeating K/V: (B, H, S_q, D); causal: top-left (SDPA's
+    is_causal)."""
     b, h, sq, d = q.shape
     hk = k.shape[1]
     qg = q.double().view(b, hk, h // hk * sq, d)
     s = torch.einsum("bkqd,bksd->bkqs", qg, k.double()) / math.sqrt(d)
+    if causal:
+        pos = torch.arange(h // hk * sq, device=q.device) % sq
+        s = s.masked_fill(torch.arange(k.shape[2], device=q.device)[None, :] > pos[:, None], float("-inf"))
     return torch.einsum("bkqs,bksd->bkqd", torch.softmax(s, -1), v.double()).view(b, h, sq, d)
 
 
@@ -75,11 +90,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows"))
+    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
-    for b, h, hk, sq, sk, d, causal in (FEWROWS if args.set == "fewrows" else CASES):
+    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -89,13 +104,13 @@ def main():
             api._PLANS.clear()
             out = fn(*sets[0], causal).double()
             chosen[name] = ";".join(sorted({p.variant.name for p in api._PLANS.values() if p.variant is not None}))
-            ref = reference(*sets[0])
+            ref = reference(*sets[0], causal)
             err = ((out - ref).norm() / ref.norm()).item()
             ok &= err < 1e-2 and bool(torch.isfinite(out).all())
             chosen[name + "_rel_err"] = err
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
-                   "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"], **extra_fns(b, h, sq, d)}
+                   "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"], **extra_fns(b, h, sq, d, causal)}
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
