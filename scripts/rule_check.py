@@ -57,6 +57,8 @@ def api_fn(q, k, v, causal):
 def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
+    if which == "causalmid":
+        return patched_call(api_fn, variants, "FEW_PROGRAMS_CAUSAL_SHORT", ())
     return patched_call(patched_call(api_fn, variants, "SPLIT_KV_ALL_SMS_MAX_D", 0), variants, "SM90_LONG_FILL_X2", {})
 
 

@@ -313,6 +313,21 @@ def test_few_query_calls_in_the_short_tiles_band_fill_their_wave(b, h, hk, sq, s
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("b,h,hk,s", [(1, 32, 32, 512), (1, 32, 8, 512), (1, 24, 24, 384), (3, 7, 7, 700)])
+def test_causal_d128_grids_of_up_to_twice_the_sms_take_the_short_tiles(b, h, hk, s, dtype):
+    """Causal D=128 grids of more than the SM count and at most twice it below FEW_PROGRAMS_CAUSAL_2X_SEQ keys: the
+    short tiles (variants.FEW_PROGRAMS_CAUSAL_SHORT; session 46); float64 reference, the variant the plan holds."""
+    from dhpfa import api
+    api._PLANS.clear()
+    _check(b, s, s, h, hk, 128, True, dtype, b * h + s)
+    (plan,) = api._PLANS.values()
+    programs = b * h * -(-s // variants.FEW_PROGRAMS_ROWS)
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert 132 < programs <= 264
+        assert plan.variant == variants.Variant(*variants.SM90_SHORT[128], dtype, 128, True), plan.variant.name
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("b,h,sq,sk", [(128, 8, 1, 512), (40, 16, 64, 1000), (33, 8, 7, 2500)])
 def test_one_query_tile_calls_at_d128_take_the_one_consumer_tiles(b, h, sq, sk, dtype):
     """D=128 non-causal calls of at most FEW_PROGRAMS_ROWS queries per head on more programs than SMs: the one-consumer

@@ -372,6 +372,9 @@ def test_causal_grids_of_up_to_twice_the_sms_split_the_keys(cache_dir, monkeypat
     for kw in (dict(causal=True, seq_k=seq, programs=265), dict(causal=True, seq_k=seq - 1, programs=256),
                dict(causal=False, seq_k=seq, programs=256)):
         got = tune.choose(torch.bfloat16, d, kw["causal"], kw["seq_k"], CPU, sm90=True, programs=kw["programs"])
+        if kw["seq_k"] < seq and d in variants.FEW_PROGRAMS_CAUSAL_SHORT:  # the short tiles there (session 46)
+            assert got == variants.Variant(*variants.SM90_SHORT[d], torch.bfloat16, d, True)
+            continue
         assert got == variants.select(torch.bfloat16, d, kw["causal"], False, seq_k=kw["seq_k"], sm90=True), kw
     assert not tune.choose(torch.bfloat16, 256, True, seq, CPU, sm90=True, programs=256).config.split_k
 
@@ -381,13 +384,14 @@ def test_causal_grids_of_up_to_twice_the_sms_split_the_keys(cache_dir, monkeypat
 def test_few_programs_at_wide_heads_take_64_row_tiles(cache_dir, monkeypatch, d, causal):
     """(1, 8, 512, 128 / 256): 64 programs take 64-row tiles (at D=128 the cluster build, twice the grid fitting the
     SMs; non-causal D=256: the Gluon kernel with one consumer warpgroup; causal: the TMA short tiles) instead of the
-    128-row persistent Gluon tiles; 133 programs keep the usual choice."""
+    128-row persistent Gluon tiles; 133 programs keep the usual choice (causal D=128: 265, the short tiles up to
+    twice the SM count below FEW_PROGRAMS_CAUSAL_2X_SEQ keys since session 46)."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     few = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=64)
     assert few.config.block_m == 64 and few in variants.shipped_variants()
     assert few.kernel == ("attn_fwd_tma" if causal and d == 256 else "attn_fwd_sm90_ws")
     assert few.config.cluster == (d == 128)
-    usual = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=133)
+    usual = tune.choose(torch.bfloat16, d, causal, 512, CPU, sm90=True, programs=133 if not causal or d == 256 else 265)
     assert usual == variants.select(torch.bfloat16, d, causal, False, seq_k=512, sm90=True) != few
 
 
@@ -547,3 +551,22 @@ def test_few_query_calls_fill_their_wave_and_one_query_calls_at_d128(cache_dir, 
         assert pick(b, h, 1, sk, d=128) == mid and pick(b, h, 64, sk, d=128) == mid
         assert pick(b, h, 1, sk, d=128, causal=True).config != mid.config
     assert pick(32, 32, 65, 2048, d=128) != mid  # two query tiles a head
+
+
+def test_causal_d128_grids_of_up_to_twice_the_sms_below_the_split_key_length_take_the_short_tiles(cache_dir,
+                                                                                                   monkeypatch):
+    """Causal D=128 grids of SM count < programs <= 2 x SM count below FEW_PROGRAMS_CAUSAL_2X_SEQ keys: the short tiles
+    (variants.FEW_PROGRAMS_CAUSAL_SHORT; session 46), where select's paired 128-row units would fill at most half of the
+    SMs; from that length the split-key build, more programs, non-causal calls and D=64 / 256 keep their choices."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    short = variants.Variant(*variants.SM90_SHORT[128], torch.bfloat16, 128, True)
+    assert short == variants.Variant(*variants.SM90_FEW_PROGRAMS[(128, True)], torch.bfloat16, 128, True)
+    least = variants.FEW_PROGRAMS_CAUSAL_2X_SEQ
+    for programs in (133, 192, 264):
+        for seq_k in (384, 512, least - 1):
+            assert tune.choose(torch.bfloat16, 128, True, seq_k, CPU, sm90=True, programs=programs) == short
+        assert tune.choose(torch.bfloat16, 128, True, least, CPU, sm90=True, programs=programs).config.split_k
+    assert tune.choose(torch.bfloat16, 128, True, 512, CPU, sm90=True, programs=265) != short
+    assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=200).config != short.config
+    assert tune.choose(torch.bfloat16, 256, True, 512, CPU, sm90=True, programs=200) == \
+        variants.select(torch.bfloat16, 256, True, False, seq_k=512, sm90=True)

@@ -402,6 +402,14 @@ def _split_kv_share(head_dim: int, share: int) -> int:
 # two waves are balanced, split keys lose (x0.77-0.87) and the usual choice stays.
 SM90_FEW_PROGRAMS_CAUSAL_2X = {64: _SPLIT_K, 128: _SPLIT_K}
 FEW_PROGRAMS_CAUSAL_2X_SEQ = 1024
+# ... and below those keys, at the head dims listed, the short tiles (SM90_FEW_PROGRAMS), where select's paired 128-row
+# units (n64s3_bal at D=128) would fill at most half of the SMs (a grid of at most 2 x SM count 64-row programs is at
+# most that many units). Session 46 call 7 (H100, graph replay, 11 rounds, causal S_q = S_k, us, the API / the short
+# tiles / the split-key build / cuDNN): (1,24,512,128) 17.82 / 12.32 / 12.67 / 13.86, (1,32,512) 16.13 / 13.71 / 14.76 /
+# 16.03, grouped (1,32/8,512) 14.44 / 12.15 / 13.09 / 13.72, (1,32,384) 12.69 / 10.45 / 12.37 / 12.19, (1,20,768) 18.38 /
+# 16.69 / 15.04 / 17.76; past the band the paired units stay ahead: (1,40,512) (320 programs) 16.43 / 16.60, (1,48,512)
+# 17.02 / 18.63, (2,32,512) 18.04 / 22.30.
+FEW_PROGRAMS_CAUSAL_SHORT = (96, 128)  # (D=96 runs as 128: PADDED_HEAD_DIMS)
 # Calls with at most FEW_PROGRAMS_ROWS queries per head (decode-like: one query tile per head) on grids of more
 # programs than the SM count (fewer take the rules above), at the head dims listed: the 64-row short tiles at every
 # length, where variants.select's long-sequence builds would waste 128 or 191 of their 192-row tiles. Session 13
@@ -1119,7 +1127,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     grid fits the SMs the cluster builds from cluster_seq keys at D <= 128 (cluster_variant), else
     SM90_FEW_PROGRAMS_SPLIT_KV, and where only the grid fits, at D <= 64, the cluster build two CTAs an SM from
     cluster_2x_seq keys) for at most sm_count programs, SM90_FEW_PROGRAMS_CAUSAL_2X for
-    causal grids of up to twice that; else None. The split across two programs applies at every length from
+    causal grids of up to twice that (below FEW_PROGRAMS_CAUSAL_2X_SEQ keys, at FEW_PROGRAMS_CAUSAL_SHORT's head dims,
+    SM90_FEW_PROGRAMS); else None. The split across two programs applies at every length from
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, or all at D <= SPLIT_KV_ALL_SMS_MAX_D, from
     FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from
@@ -1145,6 +1154,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     elif causal and programs <= 2 * sm_count and head_dim in SM90_FEW_PROGRAMS_CAUSAL_2X \
             and seq_k >= FEW_PROGRAMS_CAUSAL_2X_SEQ:
         kernel, config = SM90_FEW_PROGRAMS_CAUSAL_2X[head_dim]
+    elif causal and programs <= 2 * sm_count and head_dim in FEW_PROGRAMS_CAUSAL_SHORT:
+        kernel, config = SM90_FEW_PROGRAMS[(head_dim, causal)]
     else:
         return None
     return Variant(kernel, config, dtype, head_dim, causal)
