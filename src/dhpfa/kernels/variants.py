@@ -395,6 +395,8 @@ SPLIT_KV_ALL_SMS_MAX_D = 64
 def _split_kv_share(head_dim: int, share: int) -> int:
     """The share of the SMs a split-KV table's grid may take (_SPLIT_KV_TABLES; public: the head dim)."""
     return 1 if head_dim <= SPLIT_KV_ALL_SMS_MAX_D else share
+
+
 # Causal grids of up to twice the SM count (SM count < programs <= 2 x SM count) with seq_k >= 1024: the split-key
 # build too (D=64 / 128). With such grids the heaviest causal tiles set the pace, and splitting their keys
 # halves their chains. Session 7 run 14 (graph replay, 256 programs, against the API's choice before it):
@@ -1007,11 +1009,10 @@ def select(dtype: torch.dtype, head_dim: int, causal: bool, interpreter: bool, s
 def few_rows_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, seq_k: int, heads=None,
                      sm_count=None):
     """The variant for calls of at most FEW_PROGRAMS_ROWS queries per head (SM90_ONE_TILE; non-causal, SM90_ONE_TILE_FULL
-    too), or of at most twice that
-    past the short-tile lengths (SM90_TWO_TILES), or of at most GLUON_LONG_MIN_SEQ_Q where select's long-sequence build
-    runs at the short tiles' lengths (the short tiles, as before session 26; non-causal with `heads` (B x H) and
-    sm_count given, the 128-row build where long_tiles_fill's model, without the 192-row build, takes it:
-    FEW_ROWS_FILL), else None. Public: shapes and the GPU."""
+    too), or of at most twice that past the short-tile lengths (SM90_TWO_TILES), or of at most GLUON_LONG_MIN_SEQ_Q where
+    select's long-sequence build runs at the short tiles' lengths (the short tiles, as before session 26; non-causal
+    with `heads` (B x H) and sm_count given, the 128-row build where long_tiles_fill's model, without the 192-row build,
+    takes it: FEW_ROWS_FILL), else None. Public: shapes and the GPU."""
     if seq_q <= FEW_PROGRAMS_ROWS and head_dim in SM90_ONE_TILE:
         return Variant(*SM90_ONE_TILE[head_dim], dtype, head_dim, causal)
     if seq_q <= FEW_PROGRAMS_ROWS and not causal and head_dim in SM90_ONE_TILE_FULL:
