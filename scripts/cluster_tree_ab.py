@@ -41,7 +41,7 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            # session 46: the global split-KV builds with deeper K/V rings (decode over long keys: the 64-program grid
            # read about 30 GB/s an SM on two stages)
            "kv8s3": kv(8, stages=3), "kv8s4": kv(8, stages=4), "kv16s3": kv(16, stages=3), "kv16s4": kv(16, stages=4),
-           "kv4s4": kv(4, stages=4), "kv4s3": kv(4, stages=3)}
+           "kv4s4": kv(4, stages=4), "kv4s3": kv(4, stages=3), "kv32": kv(32), "kv64": kv(64)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -77,6 +77,19 @@ CHECKS19 = [(b, sq, sk, h, hk, d, causal, dt, "cl2n64s2rt")
 CHECKS20 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
             for name, d in (("kv8s4", 64), ("kv16s4", 64), ("kv4s4", 64), ("kv8s3", 128), ("kv16s3", 128), ("kv4s3", 128))
             for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
+            for causal in (False, True)]
+# session 46's prepared call 21 (not run: device time spent): the one-level meeting of a split-KV tile's programs
+# (module _ab_flat: docs/experiments/session46_flat_meeting.diff applied to a copy of sm90_fwd, FLAT_MEETING) on packed
+# decode-like tiles (4 valid rows), few-tile prefill (64 valid rows: the one merging CTA reads every part's state) and
+# packed grouped-query tiles
+CHECKS21 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
+            for name, d in (("kv4@flat", 64), ("kv8@flat", 64), ("kv16@flat", 64), ("kv64@flat", 64), ("kv8@flat", 128),
+                            ("kv16@flat", 128), ("kv16@flat", 32))
+            for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2),
+                                     (1, 5, 40000, 16, 2))
+            for causal in (False, True)] + \
+           [(b, sq, sk, h, hk, d, causal, torch.bfloat16, "pk_kv8@flat") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 1, 8192, 32, 8), (2, 1, 3001, 32, 8), (1, 4, 4096, 16, 2), (3, 3, 700, 8, 2))
             for causal in (False, True)]
 # (B, H, H_kv, S_q, S_k, D, causal, configs): graph replay timing (the API and cuDNN beside them where H = H_kv);
 # "name@head": the build from the module at HEAD before this session (kernels/_ab_head.py, carried), "name@nosw": this
@@ -240,7 +253,17 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 4, 4096, 64, False, ("kv8s4", "kv16s4")),
                (1, 4, 4, 4, 32768, 128, False, ("kv16s3",)),
                (1, 2, 2, 512, 16384, 64, False, ("kv4s4",)),
-               (1, 2, 2, 512, 16384, 128, False, ("kv4s3",))]}
+               (1, 2, 2, 512, 16384, 128, False, ("kv4s3",))],
+          # session 46's prepared call 21: the API's tree against the one-level meeting (@flat) at the same part counts
+          21: [(1, 8, 8, 4, 4096, 64, False, ("kv8@flat", "kv16@flat")),
+               (1, 8, 8, 4, 8192, 64, False, ("kv16", "kv16@flat")),
+               (1, 8, 8, 4, 32768, 64, False, ("kv16", "kv16@flat")),
+               (1, 8, 8, 4, 32768, 128, False, ("kv8", "kv8@flat", "kv16@flat")),
+               (1, 8, 8, 4, 16384, 128, False, ("kv8", "kv8@flat")),
+               (1, 4, 4, 4, 32768, 128, False, ("kv16", "kv16@flat")),
+               (1, 1, 1, 4, 131072, 64, False, ("kv64", "kv64@flat")),
+               (1, 2, 2, 512, 16384, 64, False, ("kv8", "kv8@flat")),
+               (1, 32, 8, 5, 8192, 128, False, ("pk_kv8", "pk_kv8@flat"))]}
 MODULES = {}
 
 
@@ -358,6 +381,8 @@ def main():
         CHECKS = CHECKS19
     if args.call == 20:
         CHECKS = CHECKS20
+    if args.call == 21:
+        CHECKS = CHECKS21
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -383,6 +408,7 @@ def main():
                (("cl2r", (1, 16, 16, 512, 1024, 64)), ("cl2n64r", (1, 16, 16, 512, 512, 64))) if args.call == 16 else
                (("cl2n64s2rt", (1, 16, 16, 512, 1024, 128)),) if args.call == 19 else
                (("kv8s4", (1, 8, 8, 4, 8192, 64)), ("kv16s3", (1, 8, 8, 4, 8192, 128))) if args.call == 20 else
+               (("kv16@flat", (1, 8, 8, 4, 8192, 64)), ("kv8@flat", (1, 8, 8, 4, 8192, 128))) if args.call == 21 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):
