@@ -6,8 +6,11 @@
 # then run with carry [".whl", "src/dhpfa/kernels/_ab_flat.py"] (the copy is git-ignored):
 #   bash scripts/session46_next_flat.sh   (writes under $OUT)
 # Offline (session 46): D=64 16 parts / D=64 4 parts / D=128 8 parts packed audit clean; D=128 8 parts unpacked has two
-# address findings (the O store's TMA coordinates through uniform registers that ptxas also used for merge values
-# under a predicate, as the auditor reads every reaching definition: look at this before any shipping); 255 registers, no
+# address findings: `@P1 IADD3 R29, R64, 0x270` (an address, P1 = ELECT and tid < 64) reaches `@P1 R2UR UR8, R29` (the
+# TMA store's operand) only under the same predicate, which ptxas saves as bit 0x1000 of R41 and restores with LOP3.LUT
+# in between; the auditor does not follow predicates through such bits, so in its view an earlier `FADD R29` (a merge
+# weight) reaches too. Its model's limit, not a leak as far as this reading goes, but resolve it before any shipping
+# (teach the auditor predicate saves, or code that needs none); 255 registers, no
 # stack but at D=128 8 parts (32 bytes); the merge reads 8 parts at a time (GROUP), so 64 parts do not spill.
 source "$(dirname "$0")/device_prelude.sh"
 test -f src/dhpfa/kernels/_ab_flat.py || { echo "no src/dhpfa/kernels/_ab_flat.py: apply the diff first"; exit 1; }
