@@ -172,18 +172,18 @@ def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool, p
     other way than select's lengths assume (variants.long_tiles_fill); else the cached choice, else (DHPFA_AUTOTUNE=1)
     tune now, else the heuristic default.
     Every input to the decision is public."""
-    if sm90 and programs is not None:
-        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, dispatch.sm_count(device))
+    sms = dispatch.sm_count(device) if sm90 and programs is not None else None
+    if sms is not None:
+        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, sms)
         if v is not None:
             return v
     heads = programs // -(-seq_q // variants.FEW_PROGRAMS_ROWS) if seq_q is not None and programs is not None else None
     if sm90 and seq_q is not None:
-        v = variants.few_rows_variant(dtype, head_dim, causal, seq_q, seq_k, heads,
-                                      None if heads is None else dispatch.sm_count(device))
+        v = variants.few_rows_variant(dtype, head_dim, causal, seq_q, seq_k, heads, sms)
         if v is not None:
             return v
-    if sm90 and heads is not None:  # the long-sequence build's last wave (session 45)
-        v = variants.long_tiles_fill(dtype, head_dim, causal, seq_q, seq_k, heads, dispatch.sm_count(device))
+    if sms is not None and heads is not None:  # the long-sequence build's last wave (session 45)
+        v = variants.long_tiles_fill(dtype, head_dim, causal, seq_q, seq_k, heads, sms)
         if v is not None:
             return v
     gpu = gpu_name(device)

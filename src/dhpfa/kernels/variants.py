@@ -1091,9 +1091,8 @@ def long_tiles_fill(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int,
     Public: shapes and the GPU."""
     if head_dim not in SM90_GLUON_LONG:
         return None
-    rows, short_rows = SM90_GLUON_LONG[head_dim][1].block_m, SM90_SHORT[head_dim][1].block_m
     if causal:  # measured with S_q = S_k only: not for fewer queries than keys (chunks against a longer past)
-        tiles = -(-seq_q // rows)
+        tiles = -(-seq_q // SM90_GLUON_LONG[head_dim][1].block_m)
         units = heads * ((tiles + 1) // 2)  # a light and a heavy tile each
         if LONG_TILES_CAUSAL_SEQ <= seq_k <= seq_q and not use_long_tiles(head_dim, causal, seq_k) \
                 and LONG_TILES_CAUSAL_SHARE * sm_count < units <= sm_count:
@@ -1110,15 +1109,20 @@ def _fill_build(head_dim: int, seq_q: int, seq_k: int, heads: int, sm_count: int
     for the 192-row build (long=False: not a candidate, as for few_rows_variant's calls). Each build's time in rows of
     the 192-row build's full waves: its waves (the short tiles: the most on one SM) x its rows x its time per row against
     the 192-row build's; ties go to the earlier of the 192-row build, the short tiles and the 128-row build. Public."""
-    rows, short_rows = SM90_GLUON_LONG[head_dim][1].block_m, SM90_SHORT[head_dim][1].block_m
-    costs = [(-(-heads * -(-seq_q // rows) // sm_count) * rows, None)] if long else []
+    def waves(build):  # (its tiles on the most loaded SM, its rows a tile)
+        rows = build[1].block_m
+        return -(-heads * -(-seq_q // rows) // sm_count), rows
+
+    costs = []
+    if long:
+        w, rows = waves(SM90_GLUON_LONG[head_dim])
+        costs.append((w * rows, None))
     if use_short_tiles(head_dim, False, seq_k):
-        most = -(-heads * -(-seq_q // short_rows) // sm_count)
-        costs.append((most * short_rows * (LONG_TILES_EDGE if most > 2 else LONG_TILES_EDGE_TWO), SM90_SHORT[head_dim]))
+        w, rows = waves(SM90_SHORT[head_dim])
+        costs.append((w * rows * (LONG_TILES_EDGE if w > 2 else LONG_TILES_EDGE_TWO), SM90_SHORT[head_dim]))
     if head_dim in SM90_LONG_FILL_X2:
-        x2_rows = SM90_LONG_FILL_X2[head_dim][1].block_m
-        costs.append((-(-heads * -(-seq_q // x2_rows) // sm_count) * x2_rows * LONG_TILES_X2_EDGE,
-                      SM90_LONG_FILL_X2[head_dim]))
+        w, rows = waves(SM90_LONG_FILL_X2[head_dim])
+        costs.append((w * rows * LONG_TILES_X2_EDGE, SM90_LONG_FILL_X2[head_dim]))
     return min(costs, key=lambda c: c[0])[1]  # the first of equal costs
 
 
