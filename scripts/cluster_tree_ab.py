@@ -41,7 +41,15 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            # session 46: the global split-KV builds with deeper K/V rings (decode over long keys: the 64-program grid
            # read about 30 GB/s an SM on two stages)
            "kv8s3": kv(8, stages=3), "kv8s4": kv(8, stages=4), "kv16s3": kv(16, stages=3), "kv16s4": kv(16, stages=4),
-           "kv4s4": kv(4, stages=4), "kv4s3": kv(4, stages=3), "kv32": kv(32), "kv64": kv(64)}
+           "kv4s4": kv(4, stages=4), "kv4s3": kv(4, stages=3), "kv32": kv(32), "kv64": kv(64),
+           # session 47 call 2: the global split-KV builds at 128 registers at launch (two CTAs an SM: 74 KB of shared
+           # memory at D=64 two stages, 107 KB three; D=128 on 64-key blocks 82 KB), so that a decode grid of twice
+           # the SMs' programs is one wave and each SM has twice the K/V loads in flight
+           "kv16r": kv(16, maxnreg=128), "kv32r": kv(32, maxnreg=128), "kv32s3r": kv(32, stages=3, maxnreg=128),
+           "kv64r": kv(64, maxnreg=128), "kv16n64r": kv(16, block_n=64, maxnreg=128),
+           "kv32n64r": kv(32, block_n=64, maxnreg=128), "kv8n64r": kv(8, block_n=64, maxnreg=128),
+           "pk_kv16n64r": kv(16, pack=8, block_n=64, maxnreg=128), "pk_kv16r": kv(16, pack=8, maxnreg=128),
+           "pk_kv32r": kv(32, pack=8, maxnreg=128)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -89,6 +97,16 @@ CHECKS21 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
                                      (1, 5, 40000, 16, 2))
             for causal in (False, True)] + \
            [(b, sq, sk, h, hk, d, causal, torch.bfloat16, "pk_kv8@flat") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 1, 8192, 32, 8), (2, 1, 3001, 32, 8), (1, 4, 4096, 16, 2), (3, 3, 700, 8, 2))
+            for causal in (False, True)]
+# session 47 call 2: the split-KV builds at two CTAs an SM (kv*r), unpacked and packed
+CHECKS22 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
+            for name, d in (("kv32r", 64), ("kv32s3r", 64), ("kv16r", 64), ("kv32r", 32), ("kv32n64r", 128),
+                            ("kv16n64r", 128))
+            for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
+            for causal in (False, True)] + \
+           [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name, d in (("pk_kv16r", 64), ("pk_kv32r", 64),
+                                                                                 ("pk_kv16n64r", 128))
             for b, sq, sk, h, hk in ((1, 1, 8192, 32, 8), (2, 1, 3001, 32, 8), (1, 4, 4096, 16, 2), (3, 3, 700, 8, 2))
             for causal in (False, True)]
 # (B, H, H_kv, S_q, S_k, D, causal, configs): graph replay timing (the API and cuDNN beside them where H = H_kv);
@@ -263,7 +281,18 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 4, 4, 4, 32768, 128, False, ("kv16", "kv16@flat")),
                (1, 1, 1, 4, 131072, 64, False, ("kv64", "kv64@flat")),
                (1, 2, 2, 512, 16384, 64, False, ("kv8", "kv8@flat")),
-               (1, 32, 8, 5, 8192, 128, False, ("pk_kv8", "pk_kv8@flat"))]}
+               (1, 32, 8, 5, 8192, 128, False, ("pk_kv8", "pk_kv8@flat"))],
+          # session 47 call 2: two CTAs an SM (the API's decode builds run one)
+          22: [(1, 8, 8, 4, 32768, 64, False, ("kv16r", "kv32", "kv32r", "kv32s3r")),
+               (1, 8, 8, 4, 8192, 64, False, ("kv16r", "kv32r")),
+               (1, 8, 8, 4, 131072, 64, False, ("kv32r", "kv32s3r", "kv64r")),
+               (2, 8, 8, 4, 16384, 64, False, ("kv16r", "kv32r")),
+               (1, 4, 4, 4, 32768, 64, False, ("kv32r", "kv64r")),
+               (1, 8, 8, 4, 32768, 32, False, ("kv32r", "kv32s3r")),
+               (1, 8, 8, 4, 32768, 128, False, ("kv16n64r", "kv32n64r")),
+               (1, 8, 8, 4, 16384, 128, False, ("kv8n64r", "kv16n64r", "kv32n64r")),
+               (1, 32, 8, 4, 8192, 64, False, ("pk_kv16", "pk_kv16r", "pk_kv32r")),
+               (1, 32, 8, 5, 8192, 128, False, ("pk_kv8", "pk_kv16", "pk_kv16n64r"))]}
 MODULES = {}
 
 
@@ -383,6 +412,8 @@ def main():
         CHECKS = CHECKS20
     if args.call == 21:
         CHECKS = CHECKS21
+    if args.call == 22:
+        CHECKS = CHECKS22
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -409,6 +440,7 @@ def main():
                (("cl2n64s2rt", (1, 16, 16, 512, 1024, 128)),) if args.call == 19 else
                (("kv8s4", (1, 8, 8, 4, 8192, 64)), ("kv16s3", (1, 8, 8, 4, 8192, 128))) if args.call == 20 else
                (("kv16@flat", (1, 8, 8, 4, 8192, 64)), ("kv8@flat", (1, 8, 8, 4, 8192, 128))) if args.call == 21 else
+               (("kv32r", (1, 8, 8, 4, 8192, 64)), ("kv32n64r", (1, 8, 8, 4, 8192, 128))) if args.call == 22 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):

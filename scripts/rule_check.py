@@ -4,7 +4,7 @@ out of reach), beside cuDNN (SDPA, enable_gqa where the heads are grouped), in C
 plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts fill every SM at D <= 64) and
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
-    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9] [--set calls3|fewrows]
+    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9] [--set calls3|fewrows|causalmid|packed]
 """
 import argparse
 import json
@@ -50,6 +50,14 @@ CAUSALMID = [(1, 32, 32, 512, 512, 128, True), (1, 24, 24, 512, 512, 128, True),
              (1, 20, 20, 768, 768, 128, True), (1, 64, 64, 512, 512, 128, True), (1, 32, 8, 512, 512, 128, True)]
 
 
+# --set packed (session 47 call 2): variants.PACKED_SPLIT_KV_SHARE (packed grouped-query calls of 2-32 queries: 8-64 part
+# splits on half of the SMs at D > 64, as the unpacked tables) against every SM
+PACKED = [(1, 32, 8, 4, 8192, 128, False), (1, 32, 8, 5, 8192, 128, False), (1, 64, 8, 8, 32768, 128, False),
+          (2, 32, 8, 16, 4096, 128, False), (1, 32, 4, 8, 32768, 128, False), (1, 28, 4, 4, 16384, 128, False),
+          (1, 32, 8, 4, 16384, 256, False), (1, 32, 8, 4, 16384, 128, True), (2, 32, 8, 4, 16384, 128, False),
+          (1, 32, 8, 4, 65536, 128, False), (1, 28, 4, 3, 16384, 96, False), (1, 32, 8, 4, 8192, 64, False)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
@@ -57,6 +65,8 @@ def api_fn(q, k, v, causal):
 def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
+    if which == "packed":
+        return patched_call(api_fn, variants, "PACKED_SPLIT_KV_SHARE", False)
     if which == "causalmid":
         return patched_call(api_fn, variants, "FEW_PROGRAMS_CAUSAL_SHORT", ())
     return patched_call(patched_call(api_fn, variants, "SPLIT_KV_ALL_SMS_MAX_D", 0), variants, "SM90_LONG_FILL_X2", {})
@@ -92,11 +102,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid"))
+    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
-    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID}.get(args.set, CASES):
+    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
