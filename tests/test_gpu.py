@@ -217,9 +217,11 @@ def _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, n):
 # (b, sq, sk, h, hk, causal, parts): groups of 2-8 heads (7: 7 heads a tile and a spare slot; 6 with 12 queries: two
 # slots a head, 3 heads a tile; 24 and 32 queries: 2 heads a tile; 7 with 9 queries: tiles of 4 and 3 heads, 5 with 12:
 # of 3 and 2); 1: packed, one program per tile; 0: not packed (65 queries; 33-64 on grids small enough to split);
-# "pp": 128-row tiles of two consumers (session 18; past 32 queries at D >= 96 only, else not packed)
-_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, 16), (2, 16, 4096, 32, 8, False, 8), (1, 7, 20000, 64, 8, True, 16),
-                   (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64), (1, 5, 8192, 16, 8, True, 16),
+# "pp": 128-row tiles of two consumers (session 18; past 32 queries at D >= 96 only, else not packed); (a, b): a parts
+# at D <= 64, b above (8-64 parts on half of the SMs at D > 64: variants.PACKED_SPLIT_KV_SHARE, session 47)
+_PACKED_QUERIES = [(1, 4, 8192, 32, 8, True, (16, 8)), (2, 16, 4096, 32, 8, False, (8, 4)),
+                   (1, 7, 20000, 64, 8, True, (16, 8)), (4, 3, 1500, 16, 4, False, 2), (1, 2, 40000, 8, 1, True, 64),
+                   (1, 5, 8192, 16, 8, True, (16, 8)),
                    (16, 4, 2048, 32, 8, True, 1), (2, 9, 700, 16, 4, False, 1), (1, 8, 5000, 28, 4, True, 8),
                    (2, 12, 3000, 12, 2, False, 4), (8, 3, 1000, 40, 8, True, 1), (1, 9, 2000, 14, 2, True, 2), (1, 12, 3000, 10, 2, True, 4),
                    (2, 24, 3000, 16, 4, True, 4), (1, 32, 9000, 8, 2, False, 16), (1, 33, 2000, 8, 2, True, 0),
@@ -241,6 +243,8 @@ def test_queries_of_grouped_heads_run_packed(b, sq, sk, h, hk, causal, parts, d,
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
     out, lse, plan = _poisoned_call(q, k, v, causal)
     assert plan.variant in variants.shipped_variants()
+    if isinstance(parts, tuple):
+        parts = parts[d > variants.SPLIT_KV_ALL_SMS_MAX_D]
     if parts == "pp" and d < 96 and sq > 32:  # past 32 queries the two-consumer build is D >= 96's
         parts = 0
     assert bool(plan.variant.config.pack) == bool(parts)

@@ -439,20 +439,30 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     a split (one program per packed tile); other calls None (they run unpacked)."""
     pv = variants.packed_variant
     rows = variants.PACK_ROWS
-    for d in variants.HEAD_DIMS:
-        v = pv(torch.bfloat16, d, causal, 4, 8192, 32, 8, 1, 132)  # 8 packed tiles: 16 parts (all of the SMs)
-        assert v.config.pack == rows and v.config.split_kv == 16 and v in variants.shipped_variants()
+    for d in variants.HEAD_DIMS:  # 8 packed tiles: 16 parts (all of the SMs) at D <= 64, 8 (half of them) above
+        v = pv(torch.bfloat16, d, causal, 4, 8192, 32, 8, 1, 132)
+        assert v.config.pack == rows and v.config.split_kv == (16 if d <= 64 else 8)
+        assert v in variants.shipped_variants()
         assert v.config.block_n == (128 if d <= 128 else 64) and v.causal == causal and v.head_dim == d
-    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 8  # 4 heads a tile: 16 tiles
-    assert pv(torch.bfloat16, 128, causal, 8, 32768, 64, 8, 1, 132).config.split_kv == 16  # 8 heads a tile: 8 tiles
+    # D=128: 8-64 parts on half of the SMs (PACKED_SPLIT_KV_SHARE, session 47); 2 and 4 parts on all of them
+    assert pv(torch.bfloat16, 128, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 4  # 4 heads a tile: 16 tiles
+    assert pv(torch.bfloat16, 64, causal, 16, 4096, 32, 8, 2, 132).config.split_kv == 8
+    assert pv(torch.bfloat16, 128, causal, 8, 32768, 64, 8, 1, 132).config.split_kv == 8  # 8 heads a tile: 8 tiles
     assert pv(torch.bfloat16, 128, causal, 2, 40000, 8, 1, 1, 132).config.split_kv == 64  # MQA: 1 tile
     assert pv(torch.bfloat16, 128, causal, 3, 1500, 16, 4, 4, 132).config.split_kv == 2
-    assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132).config.split_kv == 16  # groups of 2: 8 tiles
+    assert pv(torch.bfloat16, 128, causal, 4, 8192, 16, 8, 1, 132).config.split_kv == 8  # groups of 2: 8 tiles
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 24, 4, 1, 132).config.split_kv == 16  # groups of 6: 4 tiles
     assert pv(torch.bfloat16, 128, causal, 8, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 tiles
-    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 8  # 2 heads a tile: 16 tiles
+    assert pv(torch.bfloat16, 128, causal, 17, 8192, 32, 8, 1, 132).config.split_kv == 4  # 2 heads a tile: 16 tiles
     assert pv(torch.bfloat16, 128, causal, 32, 9000, 8, 2, 1, 132).config.split_kv == 16  # 4 tiles
-    assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132).config.split_kv == 8  # 4 tiles of 2, 2, 2, 1
+    assert pv(torch.bfloat16, 128, causal, 20, 8192, 28, 4, 1, 132).config.split_kv == 4  # 4 tiles of 2, 2, 2, 1
+    assert pv(torch.bfloat16, 128, causal, 8, 32768, 32, 4, 1, 132).config.split_kv == 16  # 4 tiles: not 32
+    assert pv(torch.bfloat16, 64, causal, 8, 32768, 32, 4, 1, 132).config.split_kv == 32
+    variants.PACKED_SPLIT_KV_SHARE = False  # (the switch: every SM at every head dim, as before session 47)
+    try:
+        assert pv(torch.bfloat16, 128, causal, 4, 8192, 32, 8, 1, 132).config.split_kv == 16
+    finally:
+        variants.PACKED_SPLIT_KV_SHARE = True
     # session 18: 128-row tiles of two consumers (SM90_PACKED_PP) where 2 x their tiles exceed the SMs and a group needs
     # two or more 64-row tiles (or has 33-64 queries, at D >= 96)
     pp = variants.Variant(*variants.SM90_PACKED_PP[(128, causal)], torch.bfloat16, 128, causal)
@@ -473,7 +483,7 @@ def test_queries_of_grouped_heads_pack_where_the_packed_grid_splits(causal):
     assert pv(torch.bfloat16, 128, causal, 50, 1000, 4, 1, 66, 132) == pp  # 132 tiles: one wave
     assert pv(torch.bfloat16, 128, causal, 20, 700, 5, 1, 48, 132) == pp  # up to 32 queries: no such limit
     assert pv(torch.bfloat16, 128, causal, 1, 8192, 32, 8, 1, 132) is None  # one query: api.pack_gqa's path
-    assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132).config.split_kv == 16  # groups of 7: 4 + 3 heads
+    assert pv(torch.bfloat16, 128, causal, 9, 8192, 28, 4, 1, 132).config.split_kv == 8  # groups of 7: 4 + 3 heads
     assert pv(torch.bfloat16, 128, causal, 4, 8192, 8, 8, 1, 132) is None  # no groups (MHA)
     # shipped (audited), but not the autotuner's: it times 16K-token shapes, which packed builds refuse
     assert not any(v.config.pack for v in tune.candidate_variants(torch.bfloat16, 128, causal, True))

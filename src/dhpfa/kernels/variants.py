@@ -383,7 +383,7 @@ _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 
                     (SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ, 1),
                     (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ, 1))
 # ... except at head dims up to SPLIT_KV_ALL_SMS_MAX_D, where those of eight parts or more fill every SM (share 1), as
-# the packed tables do: a D=64 part's chain (one 64-row consumer, a 128-key block per step) takes about 0.9 us a block
+# the packed tables' do too (session 47: PACKED_SPLIT_KV_SHARE): a D=64 part's chain (one 64-row consumer, a 128-key block per step) takes about 0.9 us a block
 # and reads about 30 GB/s, so 64 programs leave DRAM idle where D=128's already stream near its rate. Session 46 call 2
 # (H100, graph replay, 15 rounds; the (1, 8, 8, 4, S_k) calls that packed decode of (1, 32, 8, 1, S_k) runs): D=64 32,768
 # keys 16 parts 31.7 us against 8 36.3 (cuDNN on the unpacked call 29.5, call 1), 8,192 keys 14.5 against 15.2, 131,072
@@ -445,8 +445,8 @@ SM90_TUNE_EXTRA = {
 # tiles, pack_heads heads each (sm90_fwd PACK), in slots of PACK_ROWS rows, ceil(queries / PACK_ROWS) slots per head, so
 # each key/value block is read and multiplied once per tile instead of once per query head, and the grid is that many
 # times smaller, which leaves room to split the keys across more programs. The split builds above with PACK, and the same
-# rule for the part count as few_programs_variant's applied to the packed grid, except that every part count may fill
-# all of the SMs (share 1; the unpacked tables keep 8-64 parts to half of them). Session 16 run 16 (graph replay, the
+# rule for the part count as few_programs_variant's applied to the packed grid (since session 47 with its shares too:
+# 8-64 parts on half of the SMs at D > 64; sessions 16-46 let every part count fill all of them). Session 16 run 16 (graph replay, the
 # packed call forced to each part count, then 16-row slots of 4 heads): (1,64,8,8,32768,128) 8 parts 51.0 us against
 # 78.8 with 4 (the rule with half of the SMs); (2,32,8,4,16384,64) 27.1 against 35.5; (1,32,8,4,8192,128) 16 parts 23.7
 # against 8 parts 22.7 (the one row it costs); the other six rows unchanged. Session 17: 8-row slots, so that a tile
@@ -479,8 +479,17 @@ def pack_heads(group: int, seq_q: int, block_m: int = _PACK_TILE_ROWS, slot_rows
     return -(-group // blocks) if blocks else 0
 
 
-_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, 1)
-                                for table, least, _share in _SPLIT_KV_TABLES)
+_PACKED_SPLIT_KV_TABLES = tuple((_split_kv_tables(table[(64, False)][1].split_kv, PACK_ROWS), least, share)
+                                for table, least, share in _SPLIT_KV_TABLES)
+# ... with the unpacked tables' shares (_split_kv_share: 8-64 parts fill half of the SMs at D > 64) where
+# PACKED_SPLIT_KV_SHARE, else every SM (share 1, sessions 16-46). Session 47 call 2 (H100, graph replay, 11 rounds, us,
+# the API with / without it; cuDNN 1.5-8x slower throughout): (1,32,8,4,8192,128) 8 parts 25.86 / 16 parts 27.99,
+# 5 queries 25.75 / 27.75, (1,64,8,8,32768,128) 61.05 / 64.93, (2,32,8,16,4096,128) 4 parts 23.75 / 8 parts 27.64,
+# (1,32,4,8,32768,128) 16 / 32 parts 42.04 / 46.20, (1,28,4,4,16384,128) 29.59 / 31.68, D=256 (1,32,8,4,16384) 62.29 /
+# 66.69, causal (1,32,8,4,16384,128) 5.85 / 6.07 (top-left: one block), (2,32,8,4,16384,128) 56.36 / 61.31,
+# (1,32,8,4,65536,128) 105.21 / 107.01, D=96 (1,28,4,3,16384) 26.00 / 26.74; D=64 unchanged (19.38 / 19.31). Session 44
+# call 1 read the same for one query packed (8 parts x1.07-1.11 over 16 at D=128, 16 ahead at D=64).
+PACKED_SPLIT_KV_SHARE = True
 # ... and where no split applies (grids of many packed tiles, or short keys): the same builds with one program per
 # packed tile (split_kv = 1: no meetings), so large batches read each key/value block once per pack_heads heads too
 SM90_PACKED = _split_kv_tables(1, PACK_ROWS)
@@ -537,6 +546,7 @@ def packed_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_q: int, 
     programs = batch * kv_heads * blocks
     for table, least_seq_k, share in _PACKED_SPLIT_KV_TABLES:
         kernel, config = table[(head_dim, causal)]
+        share = _split_kv_share(head_dim, share) if PACKED_SPLIT_KV_SHARE else 1
         if config.split_kv * programs <= sm_count // share and seq_k >= least_seq_k:
             return Variant(kernel, config, dtype, head_dim, causal)
     return Variant(*SM90_PACKED[(head_dim, causal)], dtype, head_dim, causal)
