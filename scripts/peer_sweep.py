@@ -8,6 +8,7 @@ chose, so that cells where the API trails a peer point at the rule to look at.
 Session 46, --set wide: the cells the first sweep left out (its note 4): fp16, grouped key/value heads (the peers with
 enable_gqa=True), decode (one query, and a few) over long keys, and fewer keys than queries; at D = 64 and 128 (or
 --dims).
+Session 47, --set wide3: serving shapes (decode over batches and lengths, MHA / MQA decode, chunks against caches).
 """
 import argparse
 import json
@@ -46,13 +47,23 @@ WIDE2 = [((32, 96, 192), 1, 8, 8, 2048, 2048, (False, True), ("bf16",)),
          ((64,), 8, 32, 32, 1, 4096, (False,), ("bf16",)), ((64, 128), 128, 8, 8, 1, 512, (False,), ("bf16",)),
          ((256,), 2, 8, 8, 2048, 2048, (False, True), ("fp16",)), ((128,), 1, 16, 16, 1024, 8192, (False,), ("bf16",)),
          ((64,), 1, 32, 32, 512, 4096, (False,), ("bf16",)), ((128,), 1, 32, 32, 32768, 32768, (True,), ("bf16",))]
+# --set wide3 (session 47): serving shapes: decode (one query) of grouped heads over batches of 1-64 sequences and
+# 1,024-65,536 keys, MHA and MQA decode, and chunks of queries against longer caches (non-causal: SDPA's is_causal
+# aligns top-left)
+WIDE3 = ([((64, 128), b, 32, 8, 1, sk, (False,), ("bf16",)) for b in (1, 2, 4, 16, 64) for sk in (1024, 4096, 16384)] +
+         [((64, 128), 1, 32, 8, 1, 65536, (False,), ("bf16",)), ((64, 128), 4, 32, 32, 1, 4096, (False,), ("bf16",)),
+          ((64, 128), 16, 32, 32, 1, 4096, (False,), ("bf16",)), ((64, 128), 4, 32, 1, 1, 8192, (False,), ("bf16",)),
+          ((128,), 8, 28, 4, 1, 4096, (False,), ("bf16",)), ((128,), 16, 32, 8, 1, 4096, (False,), ("fp16",)),
+          ((64, 128), 1, 32, 8, 512, 8192, (False,), ("bf16",)), ((64, 128), 4, 32, 8, 256, 4096, (False,), ("bf16",)),
+          ((128,), 1, 32, 8, 2048, 16384, (False,), ("bf16",)), ((128,), 2, 32, 8, 128, 8192, (False,), ("bf16",))])
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
 
 
 def _cells(dims, which="grid"):
     """(D, B, H, H_kv, S_q, S_k, causal, dtype name) for every cell of the set."""
-    if which == "wide2":
-        return [(d, b, h, hk, sq, sk, causal, dt) for ds, b, h, hk, sq, sk, causals, dts in WIDE2 for d in ds
+    if which in ("wide2", "wide3"):
+        return [(d, b, h, hk, sq, sk, causal, dt)
+                for ds, b, h, hk, sq, sk, causals, dts in (WIDE2 if which == "wide2" else WIDE3) for d in ds
                 if dims is None or d in dims for causal in causals for dt in dts]
     if which == "wide":
         return [(d, b, h, hk, sq, sk, causal, dt) for d in dims for b, h, hk, sq, sk, causals, dts in WIDE
@@ -81,14 +92,14 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dims", default=None, help="head dims (default 32,64,96,128,256; 64,128 with --set wide)")
-    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2"))
+    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2", "wide3"))
     ap.add_argument("--budget-s", type=float, default=300.0, help="stop starting new cells after this many seconds")
     ap.add_argument("--precompile", type=int, default=0, help="first compile every cell's variant on N processes")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     from dhpfa import api
     t0 = time.time()
-    dims = args.dims or {"wide": "64,128", "wide2": None}.get(args.set, "32,64,96,128,256")
+    dims = args.dims or {"wide": "64,128", "wide2": None, "wide3": None}.get(args.set, "32,64,96,128,256")
     cells = _cells(dims and [int(x) for x in dims.split(",")], args.set)
     if args.precompile:
         import multiprocessing as mp
