@@ -20,9 +20,9 @@ import sys
 import torch
 
 
-def kv(parts, cluster=False, pack=0, block_n=128, stages=2, **extra):
-    return dict(block_m=64, block_n=block_n, stages=stages, warp_specialized=True, split_kv=parts, pv_overlap=True,
-                cluster=cluster, pack=pack, **extra)
+def kv(parts, cluster=False, pack=0, block_n=128, stages=2, pv_overlap=True, **extra):
+    return dict(block_m=64, block_n=block_n, stages=stages, warp_specialized=True, split_kv=parts,
+                pv_overlap=pv_overlap, cluster=cluster, pack=pack, **extra)
 
 
 CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, stages=3), "kv4": kv(4), "cl4": kv(4, True), "kv8": kv(8), "cl8": kv(8, True),
@@ -49,7 +49,12 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "kv64r": kv(64, maxnreg=128), "kv16n64r": kv(16, block_n=64, maxnreg=128),
            "kv32n64r": kv(32, block_n=64, maxnreg=128), "kv8n64r": kv(8, block_n=64, maxnreg=128),
            "pk_kv16n64r": kv(16, pack=8, block_n=64, maxnreg=128), "pk_kv16r": kv(16, pack=8, maxnreg=128),
-           "pk_kv32r": kv(32, pack=8, maxnreg=128)}
+           "pk_kv32r": kv(32, pack=8, maxnreg=128),
+           # session 47 call 4: 256-key blocks at D=64 (no PV overlap: with it 296 bytes of stack), so that a decode
+           # part's chain takes half the steps; and the part counts the split rule does not give short decode calls
+           "kv2n256": kv(2, block_n=256, pv_overlap=False), "kv4n256": kv(4, block_n=256, pv_overlap=False),
+           "kv8n256": kv(8, block_n=256, pv_overlap=False), "kv16n256": kv(16, block_n=256, pv_overlap=False),
+           "kv16nopv": kv(16, pv_overlap=False)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -109,6 +114,11 @@ CHECKS22 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
                                                                                  ("pk_kv16n64r", 128))
             for b, sq, sk, h, hk in ((1, 1, 8192, 32, 8), (2, 1, 3001, 32, 8), (1, 4, 4096, 16, 2), (3, 3, 700, 8, 2))
             for causal in (False, True)]
+# session 47 call 4: 256-key blocks at D=64
+CHECKS23 = [(b, sq, sk, h, hk, 64, causal, dt, name)
+            for name in ("kv2n256", "kv4n256", "kv8n256", "kv16n256")
+            for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
+            for causal in (False, True) for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
 # (B, H, H_kv, S_q, S_k, D, causal, configs): graph replay timing (the API and cuDNN beside them where H = H_kv);
 # "name@head": the build from the module at HEAD before this session (kernels/_ab_head.py, carried), "name@nosw": this
 # tree's module with CL_SWIZZLE off (call 2). Decode calls of one query with grouped heads run as the API runs them
@@ -292,7 +302,17 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 4, 32768, 128, False, ("kv16n64r", "kv32n64r")),
                (1, 8, 8, 4, 16384, 128, False, ("kv8n64r", "kv16n64r", "kv32n64r")),
                (1, 32, 8, 4, 8192, 64, False, ("pk_kv16", "pk_kv16r", "pk_kv32r")),
-               (1, 32, 8, 5, 8192, 128, False, ("pk_kv8", "pk_kv16", "pk_kv16n64r"))]}
+               (1, 32, 8, 5, 8192, 128, False, ("pk_kv8", "pk_kv16", "pk_kv16n64r"))],
+          # session 47 call 4: decode of 1-4 sequences (the calls pack_gqa runs: 4 rows of 8 key/value heads; MQA: 32 rows
+          # of one) at other part counts than the rule's, and 256-key blocks at D=64
+          23: [(1, 8, 8, 4, 1024, 64, False, ("kv2", "cl2", "kv4", "kv8", "kv2n256", "kv4n256")),
+               (1, 8, 8, 4, 1024, 128, False, ("cl2", "kv4", "kv8")),
+               (1, 8, 8, 4, 4096, 64, False, ("kv8", "kv16", "kv8n256", "kv16n256")),
+               (1, 8, 8, 4, 4096, 128, False, ("kv8", "kv16", "kv4")),
+               (1, 8, 8, 4, 32768, 64, False, ("kv16", "kv16nopv", "kv16n256", "kv8n256")),
+               (4, 1, 1, 32, 8192, 64, False, ("kv16", "kv8", "kv32", "kv16n256", "kv8n256")),
+               (4, 1, 1, 32, 8192, 128, False, ("kv16", "kv8", "kv32")),
+               (1, 8, 8, 4, 16384, 64, False, ("kv16", "kv16n256"))]}
 MODULES = {}
 
 
@@ -414,6 +434,8 @@ def main():
         CHECKS = CHECKS21
     if args.call == 22:
         CHECKS = CHECKS22
+    if args.call == 23:
+        CHECKS = CHECKS23
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -441,6 +463,7 @@ def main():
                (("kv8s4", (1, 8, 8, 4, 8192, 64)), ("kv16s3", (1, 8, 8, 4, 8192, 128))) if args.call == 20 else
                (("kv16@flat", (1, 8, 8, 4, 8192, 64)), ("kv8@flat", (1, 8, 8, 4, 8192, 128))) if args.call == 21 else
                (("kv32r", (1, 8, 8, 4, 8192, 64)), ("kv32n64r", (1, 8, 8, 4, 8192, 128))) if args.call == 22 else
+               (("kv16n256", (1, 8, 8, 4, 8192, 64)), ("kv4n256", (1, 8, 8, 4, 1024, 64))) if args.call == 23 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):
