@@ -54,7 +54,9 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            # part's chain takes half the steps; and the part counts the split rule does not give short decode calls
            "kv2n256": kv(2, block_n=256, pv_overlap=False), "kv4n256": kv(4, block_n=256, pv_overlap=False),
            "kv8n256": kv(8, block_n=256, pv_overlap=False), "kv16n256": kv(16, block_n=256, pv_overlap=False),
-           "kv16nopv": kv(16, pv_overlap=False)}
+           "kv16nopv": kv(16, pv_overlap=False),
+           # session 47 call 5: clusters of two under a global tree (sm90_fwd CL_TREE: cl4 / cl8 above are these now)
+           "cl16": kv(16, True), "cl32": kv(32, True)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -113,6 +115,16 @@ CHECKS22 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name, d in (("pk_kv16r", 64), ("pk_kv32r", 64),
                                                                                  ("pk_kv16n64r", 128))
             for b, sq, sk, h, hk in ((1, 1, 8192, 32, 8), (2, 1, 3001, 32, 8), (1, 4, 4096, 16, 2), (3, 3, 700, 8, 2))
+            for causal in (False, True)]
+# session 47 call 5: CL_TREE (each pair of parts one cluster meeting in shared memory, the levels above in the workspace)
+CHECKS24 = [c for c in CHECKS if c[8] in ("cl4", "cl8")] + \
+           [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("cl16", "cl32") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
+            for causal in (False, True)]
+# session 47 call 5: CL_TREE (each pair of parts one cluster meeting in shared memory, the levels above in the workspace)
+CHECKS24 = [c for c in CHECKS if c[8] in ("cl4", "cl8")] + \
+           [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("cl16", "cl32") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
             for causal in (False, True)]
 # session 47 call 4: 256-key blocks at D=64
 CHECKS23 = [(b, sq, sk, h, hk, 64, causal, dt, name)
@@ -312,7 +324,23 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 4, 32768, 64, False, ("kv16", "kv16nopv", "kv16n256", "kv8n256")),
                (4, 1, 1, 32, 8192, 64, False, ("kv16", "kv8", "kv32", "kv16n256", "kv8n256")),
                (4, 1, 1, 32, 8192, 128, False, ("kv16", "kv8", "kv32")),
-               (1, 8, 8, 4, 16384, 64, False, ("kv16", "kv16n256"))]}
+               (1, 8, 8, 4, 16384, 64, False, ("kv16", "kv16n256"))],
+          # session 47 call 5: CL_TREE against the global trees at the same part counts
+          24: [(1, 8, 8, 4, 1024, 64, False, ("cl4", "cl8")),
+               (1, 8, 8, 4, 1024, 128, False, ("kv4", "cl4")),
+               (1, 8, 8, 4, 4096, 64, False, ("cl8", "kv16", "cl16", "cl4")),
+               (1, 8, 8, 4, 4096, 128, False, ("cl8", "cl4")),
+               (1, 8, 8, 4, 16384, 64, False, ("cl16",)),
+               (1, 8, 8, 4, 32768, 64, False, ("cl16",)),
+               (1, 8, 8, 4, 131072, 64, False, ("cl16",)),
+               (1, 8, 8, 4, 16384, 128, False, ("cl8", "cl16")),
+               (1, 8, 8, 4, 32768, 128, False, ("cl8", "kv16", "cl16")),
+               (2, 8, 8, 4, 16384, 128, False, ("kv4", "cl4", "cl8")),
+               (4, 1, 1, 32, 8192, 64, False, ("cl16", "cl8")),
+               (4, 1, 1, 32, 8192, 128, False, ("cl16", "cl8")),
+               (1, 1, 1, 32, 32768, 64, False, ("kv64", "cl32", "kv32")),
+               (1, 2, 2, 512, 16384, 64, False, ("kv8", "cl8")),
+               (1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4"))]}
 MODULES = {}
 
 
@@ -436,6 +464,8 @@ def main():
         CHECKS = CHECKS22
     if args.call == 23:
         CHECKS = CHECKS23
+    if args.call == 24:
+        CHECKS = CHECKS24
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -464,6 +494,7 @@ def main():
                (("kv16@flat", (1, 8, 8, 4, 8192, 64)), ("kv8@flat", (1, 8, 8, 4, 8192, 128))) if args.call == 21 else
                (("kv32r", (1, 8, 8, 4, 8192, 64)), ("kv32n64r", (1, 8, 8, 4, 8192, 128))) if args.call == 22 else
                (("kv16n256", (1, 8, 8, 4, 8192, 64)), ("kv4n256", (1, 8, 8, 4, 1024, 64))) if args.call == 23 else
+               (("cl16", (1, 8, 8, 4, 8192, 64)), ("cl8", (1, 8, 8, 4, 8192, 128))) if args.call == 24 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):

@@ -416,14 +416,26 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, 
     """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
     and the rest to the last (none for the later parts of short tiles). CLUSTER (two parts): part 1 the first
     (n - 1) // 2 blocks, part 0 the rest, so part 1's hand-over runs beside part 0's last block; EVEN (cluster_even):
-    part 1 the first n // 2. Public: a block count and the program id."""
-    if CLUSTER:
+    part 1 the first n // 2. CLUSTER with more parts (CL_TREE): pair k (parts 2k, 2k + 1, one cluster) the k-th
+    ceil(n / (PARTS / 2)) blocks, split between its two as two parts split a tile's. Public: a block count and the
+    program id."""
+    if CLUSTER and PARTS == 2:
         if EVEN:
             n1 = n // 2
         else:
             n1 = (n - 1) // 2
         j_lo = gl.where(part == 0, n1, 0)
         n_cnt = gl.where(part == 0, n - n1, n1)
+    elif CLUSTER:  # (CL_TREE) pair part // 2 takes ceil(n / (PARTS / 2)) blocks, split in it as between two parts
+        n_pair = (n + PARTS // 2 - 1) // (PARTS // 2)
+        p_lo = (part // 2) * n_pair
+        p_cnt = gl.maximum(gl.minimum(n - p_lo, n_pair), 0)
+        if EVEN:
+            n1 = p_cnt // 2
+        else:
+            n1 = gl.maximum(p_cnt - 1, 0) // 2
+        j_lo = p_lo + gl.where(part % 2 == 0, n1, 0)
+        n_cnt = gl.where(part % 2 == 0, p_cnt - n1, n1)
     else:
         n_part = (n + PARTS - 1) // PARTS
         j_lo = part * n_part
@@ -1413,8 +1425,10 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     ws, flags, nonce = kvs[0], kvs[1], kvs[2]
     if STAMP:
         _stamp_at(kvs[3], 0)
-    if CLUSTER:  # part 0's mbarrier for the meeting, before anything else
+    if CLUSTER and PARTS == 2:  # part 0's mbarrier for the meeting, before anything else
         _cluster_open(part, nonce, CLUSTER, BLOCK_M, HEAD_DIM)
+    elif CLUSTER:  # (CL_TREE) the even part of each pair: its cluster's part 0
+        _cluster_open(part % 2, nonce, CLUSTER, BLOCK_M, HEAD_DIM)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
@@ -1442,7 +1456,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
-    elif CLUSTER:  # the tile's two programs are one cluster: the meeting in part 0's shared memory
+    elif CLUSTER and PARTS == 2:  # the tile's two programs are one cluster: the meeting in part 0's shared memory
         go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout,
                                              kvs[3] if STAMP else None)
         if STAMP:
@@ -1467,13 +1481,26 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         rows_s = gl.arange(0, BLOCK_M, layout=row_s)
         o_offs = rows_o[:, None] * HEAD_DIM + cols_o[None, :]
         base = ws + (u * SLOTS).to(gl.int64) * SLOT
+        # CL_TREE (CLUSTER with more than two parts, session 47): the tree's first level is each pair's cluster meeting
+        # (_cluster_meeting: the odd part's state into the even one's shared memory), the levels above it in global
+        # memory as below, from level 1 (the workspace's and flags' level-0 places unused)
+        LVL0: gl.constexpr = 1 if CLUSTER else 0
+        if CLUSTER:
+            go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part % 2, nonce, CLUSTER, BLOCK_M, HEAD_DIM, row_s,
+                                                 o_layout)
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
-            _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
-                         ROWS_MASKED, PACK, pk)
-            go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
+            if CLUSTER:  # the pair's merged state (node part // 2 of level 1) meets its sibling's from the workspace
+                if go:
+                    _store_state(base + (PARTS + part // 2) * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M,
+                                 HEAD_DIM, row_o, ROWS_MASKED, PACK, pk)
+                    go = _arrive_meeting(flags + u * NFLAGS + PARTS // 2 + part // 4, nonce)
+            else:
+                _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
+                             ROWS_MASKED, PACK, pk)
+                go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
             # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
             # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
-            for LVL in gl.static_range(0, 6):
+            for LVL in gl.static_range(LVL0, 6):
                 if (PARTS >> LVL) >= 2:
                     go_up = False
                     if go:
@@ -1490,9 +1517,10 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                     nonce)
                     go = go_up
         else:
-            go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
-                                           flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
-                                           BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
+            if not CLUSTER:
+                go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
+                                               flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
+                                               BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
             if STAMP:
                 _stamp_at(kvs[3], 3)
             # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
@@ -1637,14 +1665,15 @@ def _ws_consumer(rt, W: gl.constexpr, SPLIT: gl.constexpr,
 
 @gluon.jit
 def _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
-                   CAUSAL: gl.constexpr, CLUSTER: gl.constexpr = 0):
+                   CAUSAL: gl.constexpr, CLUSTER: gl.constexpr = 0, PARTS: gl.constexpr = 2):
     """SPLIT_KV: (part, tile, bh, m0, key blocks of the tile) of this program: part p // U of tile p % U (U: the
     tiles, head-major, one per unit even when causal); CLUSTER (two parts): part p % 2 of tile p // 2, so a tile's
-    programs are the two CTAs of one cluster. Public: shapes and the program id."""
+    programs are the two CTAs of one cluster; with PARTS > 2 (CL_TREE) part p % PARTS of tile p // PARTS, so parts 2k
+    and 2k + 1 are one cluster. Public: shapes and the program id."""
     units = _unit_count(SEQ_Q, BH, BLOCK_M, False)
     if CLUSTER:
-        unit = gl.program_id(0) // 2
-        part = gl.program_id(0) % 2
+        unit = gl.program_id(0) // PARTS
+        part = gl.program_id(0) % PARTS
     else:
         unit = gl.program_id(0) % units
         part = gl.program_id(0) // units
@@ -1661,7 +1690,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
     then that part's key blocks (_split_kv_unit)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER)
+    part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER, PARTS)
     b = bh // H
     h_kv = (bh % H) // (H // H_KV)
     if PACK:  # the tile's block of query heads (public)
@@ -1689,7 +1718,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
-    part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER)
+    part, unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER, PARTS)
     if PACK:  # the tile's block of query heads (public); kvs carries H_KV
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                                ready_v, empty_k, empty_v, (kvs[0], kvs[1], kvs[2]), part, unit, 0, 0, bh // H, bh % H,
@@ -1768,7 +1797,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                      and not SPLIT_KV), "balanced halves: two consumers, causal paired tiles, SKIP")
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
-    gl.static_assert(not CLUSTER or (SPLIT_KV == 2 and not PACK), "a cluster of two: SPLIT_KV = 2, not packed")
+    gl.static_assert(not CLUSTER or (SPLIT_KV >= 2 and not PACK), "clusters of two: SPLIT_KV >= 2, not packed")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -2444,10 +2473,13 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile (1 with pack), got "
                              f"{split_kv!r}")
         if cluster:  # (session 43) the two programs of a tile as one cluster: no workspace (cluster_launcher)
-            if parts != 2 or pack:
-                raise ValueError(f"cluster: split_kv=2 without pack, got split_kv={split_kv}, pack={pack}")
+            if pack:
+                raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(SPLIT_KV=parts, NONCE=split_kv_nonce(),
                           CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
+            if parts > 2:  # (session 47, CL_TREE) pairs meet in their clusters, then in the workspace's tree
+                ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim)
+                kwargs.update(WS=ws, FLAGS=flags)
         else:
             ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
                                                                                    k.shape[2])

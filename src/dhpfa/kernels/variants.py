@@ -727,8 +727,9 @@ class Variant:
     public_loads: tuple = field(default=())
 
     def __post_init__(self):
-        if self.config.split_kv > 1 and not self.config.cluster:  # the workspace holds partial states (secret); the
-            # flags only say who arrived (cluster builds meet in shared memory: neither)
+        if self.config.split_kv > (2 if self.config.cluster else 1):  # the workspace holds partial states (secret);
+            # the flags only say who arrived (clusters of two parts meet in shared memory: neither; of more, the
+            # pairs' states meet in the workspace too: sm90_fwd CL_TREE)
             object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
             object.__setattr__(self, "public_loads", tuple(dict.fromkeys(self.public_loads + ("FLAGS",))))
 
