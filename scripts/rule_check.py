@@ -4,7 +4,7 @@ out of reach), beside cuDNN (SDPA, enable_gqa where the heads are grouped), in C
 plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts fill every SM at D <= 64) and
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
-    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9] [--set calls3|fewrows|causalmid|packed]
+    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9] [--set calls3|fewrows|causalmid|packed|cltree]
 """
 import argparse
 import json
@@ -58,6 +58,18 @@ PACKED = [(1, 32, 8, 4, 8192, 128, False), (1, 32, 8, 5, 8192, 128, False), (1, 
           (1, 32, 8, 4, 65536, 128, False), (1, 28, 4, 3, 16384, 96, False), (1, 32, 8, 4, 8192, 64, False)]
 
 
+# --set cltree (session 47 call 6): variants.SPLIT_KV_CLUSTER_DIMS (splits of 4 / 8 / 16 parts with pairs of parts as
+# clusters of two, sm90_fwd CL_TREE) against the global trees: decode (packed by the API: 4 rows of 8 key/value heads),
+# MQA decode, and few-tile prefill, causal among them
+CLTREE = [(1, 32, 8, 1, 16384, 64, False), (1, 32, 8, 1, 32768, 64, False), (1, 32, 8, 1, 4096, 128, False),
+          (1, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 32768, 128, False), (4, 32, 1, 1, 8192, 64, False),
+          (4, 32, 1, 1, 8192, 128, False), (2, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 16384, 32, False),
+          (1, 28, 4, 1, 16384, 96, False), (4, 32, 8, 1, 4096, 64, False), (4, 32, 8, 1, 4096, 128, False),
+          (1, 4, 4, 512, 2048, 64, False), (1, 4, 4, 512, 2048, 128, False), (1, 1, 1, 512, 16384, 128, False),
+          (1, 1, 1, 512, 16384, 64, False), (1, 2, 2, 1024, 4096, 128, False), (1, 1, 1, 2048, 2048, 128, True),
+          (1, 1, 1, 2048, 2048, 64, True), (1, 4, 4, 512, 4096, 32, False)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
@@ -65,6 +77,8 @@ def api_fn(q, k, v, causal):
 def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
+    if which == "cltree":
+        return patched_call(api_fn, variants, "SPLIT_KV_CLUSTER_DIMS", {})
     if which == "packed":
         return patched_call(api_fn, variants, "PACKED_SPLIT_KV_SHARE", False)
     if which == "causalmid":
@@ -102,11 +116,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed"))
+    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
-    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED}.get(args.set, CASES):
+    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

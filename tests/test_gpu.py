@@ -89,7 +89,8 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     reference;
     then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
     must be reset for the next call on the same workspace). Two parts at D <= 128: one cluster of two CTAs a tile,
-    meeting in shared memory (session 43; the next test)."""
+    meeting in shared memory (session 43; the next test); 4, 8 or 16 at the head dims of variants.SPLIT_KV_CLUSTER_DIMS:
+    each pair of parts one cluster, the levels above in global memory (session 47)."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
@@ -98,7 +99,10 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
         parts = parts[d <= variants.SPLIT_KV_ALL_SMS_MAX_D]
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
-        assert plan.variant.config.cluster == (parts == 2 and d <= 128), plan.variant.name
+        # two parts at D <= 128, and 4 / 8 / 16 at the head dims variants.SPLIT_KV_CLUSTER_DIMS lists (CL_TREE, session
+        # 47): pairs of parts as clusters of two CTAs
+        cl_tree = d in variants.SPLIT_KV_CLUSTER_DIMS.get(parts, ())
+        assert plan.variant.config.cluster == ((parts == 2 and d <= 128) or cl_tree), plan.variant.name
     assert plan.variant.config.split_kv and plan.variant in variants.shipped_variants()
     g = torch.Generator(device="cuda").manual_seed(d)
     q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)

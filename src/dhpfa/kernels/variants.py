@@ -305,10 +305,10 @@ FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
 # made the meeting cheaper (O swizzled in the area, no MEMBAR.ALL.GPU before part 0's acknowledgement: sm90_fwd), and
 # at 512 keys the cluster build now wins in graphs of one call too (call 7: 6.99 us against 7.38 for the 64x128 tiles);
 # below 512 keys it did not at D=64 (256 / 384 keys 5.81 / 6.33 against the API's 5.42 / 6.45), so the rule stands.
-def _cluster_tables(block_n, stages, max_d=128, maxnreg=0):
-    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=2, pv_overlap=True, cluster=True,
+def _cluster_tables(block_n, stages, max_d=128, maxnreg=0, parts=2, dims=None):
+    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=parts, pv_overlap=True, cluster=True,
                                             maxnreg=maxnreg))
-    return {(d, c): build for d in HEAD_DIMS if d <= max_d for c in (False, True)}
+    return {(d, c): build for d in HEAD_DIMS if d <= max_d and (dims is None or d in dims) for c in (False, True)}
 
 
 SM90_FEW_PROGRAMS_CLUSTER = _cluster_tables(128, 2)
@@ -390,6 +390,19 @@ _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 
 # keys 16 parts (four stages) 98.1 against 118.6; D=128 16 parts lost (x0.93-0.95 at 16,384 / 32,768 keys), as did three
 # or four stages instead of two (D=64 x0.94-1.07, D=128 x0.95-0.97).
 SPLIT_KV_ALL_SMS_MAX_D = 64
+# ... and where a table of 4, 8 or 16 parts applies at a head dim listed for its part count, the same split with each
+# pair of parts (2k, 2k + 1) one cluster of two CTAs (sm90_fwd CL_TREE, session 47): the pair's first meeting in shared
+# memory (as the two-part cluster build's), the levels above in the workspace's tree. Session 47 call 5 (H100, graph
+# replay, 15 rounds, us; the API / the cluster tree at the API's part count; (1,8,8,4,S) is the call packed decode of
+# (1,32,8,1,S) runs, (4,1,1,32,S) MQA decode of 4 sequences): D=64 16 parts (1,8,8,4,4096) 10.52 / 10.07 (kv16 10.60),
+# 16,384 keys 21.03 / 20.04, 32,768 32.05 / 31.46, 131,072 96.90 / 95.70, (4,1,1,32,8192) 12.74 / 11.82; D=128 8 parts
+# (1,8,8,4,4096) 16.71 / 15.69, 16,384 33.79 / 32.84, 32,768 55.74 / 54.70, 16 parts (4,1,1,32,8192) 21.22 / 19.40;
+# 4 parts (1,4,4,512,2048,64) 11.71 / 9.83, (2,8,8,4,16384,128) 52.78 / 51.97. At D=64 eight parts lost (x0.75-0.90:
+# (1,8,8,4,4096) 12.19, (4,1,1,32,8192) 16.94, (1,2,2,512,16384) 24.99 against 22.55), and 32 parts at (1,1,1,32,32768)
+# x0.94: those keep the global trees.
+SPLIT_KV_CLUSTER_DIMS = {4: (32, 64, 96, 128), 8: (96, 128), 16: (32, 64, 96, 128)}
+SM90_FEW_PROGRAMS_CL_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims)
+                             for parts, dims in SPLIT_KV_CLUSTER_DIMS.items()}
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
@@ -759,7 +772,7 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
         out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64,
-                                                   SM90_FEW_PROGRAMS_CLUSTER_2X)
+                                                   SM90_FEW_PROGRAMS_CLUSTER_2X, *SM90_FEW_PROGRAMS_CL_TREE.values())
                 for c in (False, True) if (head_dim, c) in table]
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
@@ -1157,6 +1170,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is not None and config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) \
                 and seq_k >= least_seq_k:
+            if head_dim in SPLIT_KV_CLUSTER_DIMS.get(config.split_kv, ()):  # pairs of parts as clusters (CL_TREE)
+                kernel, config = SM90_FEW_PROGRAMS_CL_TREE[config.split_kv][(head_dim, causal)]
             return Variant(kernel, config, dtype, head_dim, causal)
     if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)
