@@ -11,7 +11,7 @@ timeout 200 python3 scripts/precompile.py --jobs 16 --match kv 2>&1 | tail -1
 echo "precompile $(( $(date +%s) - t0 )) s"
 timeout 240 python3 scripts/rule_check.py --out "$OUT" --rounds 11 --set cltree
 echo "elapsed $(( $(date +%s) - t0 )) s"
-timeout 200 python3 -m pytest -q -m gpu -n 6 --dist loadgroup tests/test_gpu.py -o cache_dir=build/pcb -rf \
+timeout 260 python3 -m pytest -q -m gpu -n 6 --dist loadgroup tests/test_gpu.py -o cache_dir=build/pcb -rf \
   -k "kv4ovcl or kv8ovcl or kv16ovcl or split_the_keys or clusters or one_query_gqa or packed_decode" \
   > "$OUT/gpu_tests_cltree.log" 2>&1
 echo "test_gpu rc $? $(( $(date +%s) - t0 )) s"; grep -E "passed|failed" "$OUT/gpu_tests_cltree.log" | tail -2
