@@ -1,7 +1,8 @@
 """The sanitizer child's cluster cases alone (dhpfa.measure.sanitize: 24 programs on 64-key blocks, 40 programs on
 128-key blocks; D = 64 / 128, causal and not, through the API; session 45: 72 programs with 1,061 keys, the two-CTA
 clusters two an SM at D = 64, split keys in one program at D = 128), for a device run after a change to the cluster
-builds only (session 44), without the whole child's precompile.
+builds only (session 44), without the whole child's precompile; session 47: the 4 / 8 / 16-part splits whose pairs of
+parts are clusters (CL_TREE).
 
     compute-sanitizer --tool memcheck --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py
 """
@@ -18,5 +19,13 @@ for b, sq, sk in ((1, 333, variants.FEW_PROGRAMS_CLUSTER_SEQ + 77), (1, 600, var
             q = torch.randn(b, sq, 4, d, device="cuda", dtype=torch.bfloat16, generator=g)
             k, v = (torch.randn(b, sk, 2, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
             dhpfa.flash_attn_func(q, k, v, causal=causal)
+# session 47: the splits of 4 / 8 / 16 parts whose pairs are clusters (sm90_fwd CL_TREE), through the API: packed decode
+# (16 parts at D=64, 8 at D=128), MQA decode (16 parts at D=128), 4 parts (few-tile prefill, causal), odd key counts
+for b, h, hk, sq, sk, d, causal in ((1, 32, 8, 1, 8192 + 37, 64, False), (1, 32, 8, 1, 4096 + 11, 128, False),
+                                    (4, 32, 1, 1, 8192 + 3, 128, False), (1, 4, 4, 500, 2048 + 100, 64, False),
+                                    (1, 1, 1, 2100, 2100, 128, True), (1, 1, 1, 2100, 2100, 64, True)):
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    dhpfa.flash_attn_func(q, k, v, causal=causal)
 torch.cuda.synchronize()
 print("child done")

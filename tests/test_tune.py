@@ -227,9 +227,16 @@ def test_few_programs_with_room_for_twice_the_grid_run_clusters_of_two(cache_dir
         assert not tune.choose(torch.bfloat16, d, causal, least - 1, CPU, sm90=True, programs=66).config.split_kv
         more = tune.choose(torch.bfloat16, d, causal, wide, CPU, sm90=True, programs=67)  # two an SM, D <= 64
         assert more != v and more.config.cluster == (d <= 64 and wide >= variants.cluster_2x_seq(d))
-        # four parts where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys (global meetings)
+        # four parts where four times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys: pairs of parts as clusters
+        # of two under a global meeting (CL_TREE, session 47: the workspace and flags again)
         v4 = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, CPU, sm90=True, programs=33)
-        assert v4.config.split_kv == 4 and not v4.config.cluster
+        assert v4.config.split_kv == 4 and v4.config.cluster and v4 in variants.shipped_variants()
+        assert "WS" in v4.secret_args and v4.public_loads == ("FLAGS",)
+        with monkeypatch.context() as mp:  # the switch: the global tree's build
+            mp.setattr(variants, "SPLIT_KV_CLUSTER_DIMS", {})
+            glob = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, CPU, sm90=True,
+                               programs=33)
+            assert glob.config.split_kv == 4 and not glob.config.cluster
     for d in (192, 256):  # two accumulators of 64 x 256 fp32 in a merge: the global meetings from the workspace
         other = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV_SEQ, CPU, sm90=True, programs=66)
         assert other.config.split_kv == 2 and not other.config.cluster
@@ -580,3 +587,29 @@ def test_causal_d128_grids_of_up_to_twice_the_sms_below_the_split_key_length_tak
     assert tune.choose(torch.bfloat16, 128, False, 512, CPU, sm90=True, programs=200).config != short.config
     assert tune.choose(torch.bfloat16, 256, True, 512, CPU, sm90=True, programs=200) == \
         variants.select(torch.bfloat16, 256, True, False, seq_k=512, sm90=True)
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_splits_of_four_to_sixteen_parts_pair_their_parts_as_clusters(monkeypatch, causal):
+    """Session 47 (sm90_fwd CL_TREE): a split of 4, 8 or 16 parts runs with each pair of parts one cluster of two CTAs
+    where variants.SPLIT_KV_CLUSTER_DIMS lists the head dim for that part count (4: D <= 128; 8: D = 96 / 128; 16: D =
+    64 / 96 / 128), else the global tree; 32 and 64 parts and D > 128 always the global tree. The cluster builds keep
+    the workspace (secret) and flags (public loads), and launch_args gives them both, with the cluster area."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    seq = {4: variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, 8: variants.FEW_PROGRAMS_SPLIT_KV8_SEQ,
+           16: variants.FEW_PROGRAMS_SPLIT_KV16_SEQ, 32: variants.FEW_PROGRAMS_SPLIT_KV32_SEQ}
+    for d in variants.HEAD_DIMS:
+        m = 2 if d <= variants.SPLIT_KV_ALL_SMS_MAX_D else 1
+        for parts, programs in ((4, 33), (8, 8 * m), (16, 4 * m), (32, 2 * m)):
+            v = variants.few_programs_variant(torch.bfloat16, d, causal, seq[parts], programs, 132)
+            assert v.config.split_kv == parts, (d, parts, v.name)
+            want = d in {4: (32, 64, 96, 128), 8: (96, 128), 16: (64, 96, 128)}.get(parts, ())
+            assert v.config.cluster == want and v in variants.shipped_variants(), (d, parts, v.name)
+            assert "WS" in v.secret_args and v.public_loads == ("FLAGS",)
+    v = variants.few_programs_variant(torch.bfloat16, 64, causal, seq[16], 8, 132)
+    q = torch.empty(1, 4, 8, 64, dtype=torch.bfloat16)
+    k = torch.empty(1, seq[16], 8, 64, dtype=torch.bfloat16)
+    grid, _args, kwargs = dispatch.launch_args(v, q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.1, causal,
+                                               seq[16] - 4)
+    assert grid == (8 * 16,) and kwargs["SPLIT_KV"] == 16 and kwargs["CLUSTER"] > 0
+    assert kwargs["FLAGS"].numel() == 8 * 15 and kwargs["WS"].numel() == 8 * 30 * 64 * 66

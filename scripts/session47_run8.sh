@@ -1,0 +1,17 @@
+#!/bin/bash
+# Session 47 call 8: evidence for the CL_TREE builds (sm90_fwd; variants.SPLIT_KV_CLUSTER_DIMS): compute-sanitizer
+# memcheck and synccheck over scripts/sanitize_clusters.py (now with the 4 / 8 / 16-part cluster cases), hardware
+# counters and dudect through the API at the packed decode call (1,32,1,64,32768,8) (16 parts, pairs as clusters).
+#   bash scripts/session47_run8.sh   (carry [".whl"]; writes under $OUT)
+source "$(dirname "$0")/device_prelude.sh"
+{
+timeout 120 python3 scripts/precompile.py --jobs 16 --match ovcl 2>&1 | tail -1
+for tool in memcheck synccheck; do
+  echo "== $tool"; timeout 120 compute-sanitizer --tool $tool --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py 2>&1 | tail -2
+done
+echo "elapsed $(( $(date +%s) - t0 )) s"
+timeout 120 python3 -m dhpfa counters --out "$OUT/counters" --shape 1,32,1,64,32768,8 2>&1 | tail -25
+echo "elapsed $(( $(date +%s) - t0 )) s"
+timeout 100 python3 -m dhpfa leak --out "$OUT/leak" --shape 1,32,1,64,32768,8 --samples 1000 2>&1 | tail -12
+echo "elapsed $(( $(date +%s) - t0 )) s"
+} 2>&1 | tee "$OUT/run.log"
