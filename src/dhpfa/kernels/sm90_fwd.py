@@ -2472,7 +2472,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         if parts not in SPLIT_KV_PARTS and not (parts == 1 and pack):
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile (1 with pack), got "
                              f"{split_kv!r}")
-        if cluster:  # (session 43) the two programs of a tile as one cluster: no workspace (cluster_launcher)
+        if cluster:  # (session 43) the two programs of a tile as one cluster: no workspace with two parts (launched
+            # by cluster_launcher); with more, each pair of parts one cluster (CL_TREE, session 47)
             if pack:
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(SPLIT_KV=parts, NONCE=split_kv_nonce(),

@@ -382,8 +382,9 @@ _SPLIT_KV_TABLES = ((SM90_FEW_PROGRAMS_SPLIT_KV64, FEW_PROGRAMS_SPLIT_KV64_SEQ, 
                     (SM90_FEW_PROGRAMS_SPLIT_KV8, FEW_PROGRAMS_SPLIT_KV8_SEQ, 2),
                     (SM90_FEW_PROGRAMS_SPLIT_KV4, FEW_PROGRAMS_SPLIT_KV4_SEQ, 1),
                     (SM90_FEW_PROGRAMS_SPLIT_KV, FEW_PROGRAMS_SPLIT_KV_SEQ, 1))
-# ... except at head dims up to SPLIT_KV_ALL_SMS_MAX_D, where those of eight parts or more fill every SM (share 1), as
-# the packed tables' do too (session 47: PACKED_SPLIT_KV_SHARE): a D=64 part's chain (one 64-row consumer, a 128-key block per step) takes about 0.9 us a block
+# ... except at head dims up to SPLIT_KV_ALL_SMS_MAX_D, where those of eight parts or more fill every SM (share 1; the
+# packed tables take the same shares since session 47, PACKED_SPLIT_KV_SHARE): a D=64 part's chain (one 64-row
+# consumer, a 128-key block per step) takes about 0.9 us a block
 # and reads about 30 GB/s, so 64 programs leave DRAM idle where D=128's already stream near its rate. Session 46 call 2
 # (H100, graph replay, 15 rounds; the (1, 8, 8, 4, S_k) calls that packed decode of (1, 32, 8, 1, S_k) runs): D=64 32,768
 # keys 16 parts 31.7 us against 8 36.3 (cuDNN on the unpacked call 29.5, call 1), 8,192 keys 14.5 against 15.2, 131,072
@@ -406,7 +407,8 @@ SPLIT_KV_ALL_SMS_MAX_D = 64
 # (4,32,8,1,4096) D=64 17.18 / 17.76, D=128 29.07 / 30.00, few-tile prefill (1,4,512,2048) D=64 9.77 / 11.20, D=128 12.89
 # / 15.30, (1,2,1024,4096,128) 17.17 / 20.02, D=32 (1,4,512,4096) 11.01 / 12.12, causal (1,1,2048,2048) D=128 12.65 /
 # 14.48, D=64 9.51 / 10.75; 8 parts (1,1,512,16384,128) 29.28 / 31.31; 16 parts (1,1,512,16384,64) 16.68 / 17.90. D=32
-# with 16 parts lost ((1,32,8,1,16384,32) 16.29 / 15.06): left out.
+# with 16 parts lost ((1,32,8,1,16384,32) 16.29 / 15.06): left out. (SM90_FEW_PROGRAMS_CL_TREE holds the builds of
+# these dims only: a switch may take dims out, as the A/B scripts' {} does, not add any.)
 SPLIT_KV_CLUSTER_DIMS = {4: (32, 64, 96, 128), 8: (96, 128), 16: (64, 96, 128)}
 SM90_FEW_PROGRAMS_CL_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims)
                              for parts, dims in SPLIT_KV_CLUSTER_DIMS.items()}
