@@ -297,7 +297,8 @@ def test_cluster_builds_meet_past_tritons_shared_memory_without_a_workspace(d, b
     """split_kv=2 with cluster (session 43): the tile's two programs as one cluster of two CTAs (sm90_fwd CLUSTER): no
     workspace or flags (the meeting is in shared memory), a fresh nonce, the meeting's area past every byte a SPLIT_KV
     build of those tiles allocates (ws_smem_bytes), 128-byte aligned, and within the SM's shared memory; refused with
-    four parts or packed tiles."""
+    packed tiles. With four parts (CL_TREE, session 47: each pair of parts one cluster, the levels above in global
+    memory) the same area, and the workspace and flags of a four-part tree."""
     from dhpfa.kernels import sm90_fwd
     q = torch.empty(2, 300, 4, d, dtype=torch.bfloat16)
     k = torch.empty(2, 1000, 2, d, dtype=torch.bfloat16)
@@ -310,7 +311,12 @@ def test_cluster_builds_meet_past_tritons_shared_memory_without_a_workspace(d, b
     off = kwargs["CLUSTER"]
     assert off % 128 == 0 and off >= sm90_fwd.ws_smem_bytes(64, block_n, kd, stages, False)
     assert off + sm90_fwd.cluster_bytes(64, kd) <= sm90_fwd.SMEM_LIMIT
-    for bad, says in ((dict(split_kv=4), "cluster"), (dict(pack=8), "pack=8")):
+    grid4, _, kw4 = sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1,
+                                         False, 700, block_m=64, block_n=block_n, stages=stages,
+                                         warp_specialized=True, split_kv=4, pv_overlap=True, cluster=True)
+    assert grid4 == (4 * 2 * 4 * 5,) and kw4["SPLIT_KV"] == 4 and kw4["CLUSTER"] == off
+    assert kw4["FLAGS"].numel() == 3 * 2 * 4 * 5 and kw4["WS"].numel() == 6 * 2 * 4 * 5 * 64 * (kd + 2)
+    for bad, says in ((dict(pack=8), "pack=8"),):
         with pytest.raises(ValueError, match=says):
             sm90_fwd.launch_args(q, k, torch.empty_like(k), torch.empty_like(q), torch.empty(2, 4, 300), 0.1, False,
                                  700, **dict(dict(block_m=64, block_n=block_n, stages=stages, warp_specialized=True,
