@@ -58,7 +58,7 @@ PACKED = [(1, 32, 8, 4, 8192, 128, False), (1, 32, 8, 5, 8192, 128, False), (1, 
           (1, 32, 8, 4, 65536, 128, False), (1, 28, 4, 3, 16384, 96, False), (1, 32, 8, 4, 8192, 64, False)]
 
 
-# --set cltree (session 47 call 6): variants.SPLIT_KV_CLUSTER_DIMS (splits of 4 / 8 / 16 parts with pairs of parts as
+# --set cltree (session 47 call 6): variants.SPLIT_KV_CLUSTER_DIMS (its builds SM90_FEW_PROGRAMS_CL_TREE; splits of 4 / 8 / 16 parts with pairs of parts as
 # clusters of two, sm90_fwd CL_TREE) against the global trees: decode (packed by the API: 4 rows of 8 key/value heads),
 # MQA decode, and few-tile prefill, causal among them
 CLTREE = [(1, 32, 8, 1, 16384, 64, False), (1, 32, 8, 1, 32768, 64, False), (1, 32, 8, 1, 4096, 128, False),
@@ -78,7 +78,7 @@ def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
     if which == "cltree":
-        return patched_call(api_fn, variants, "SPLIT_KV_CLUSTER_DIMS", {})
+        return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL_TREE", {})
     if which == "packed":
         return patched_call(api_fn, variants, "PACKED_SPLIT_KV_SHARE", False)
     if which == "causalmid":

@@ -233,7 +233,7 @@ def test_few_programs_with_room_for_twice_the_grid_run_clusters_of_two(cache_dir
         assert v4.config.split_kv == 4 and v4.config.cluster and v4 in variants.shipped_variants()
         assert "WS" in v4.secret_args and v4.public_loads == ("FLAGS",)
         with monkeypatch.context() as mp:  # the switch: the global tree's build
-            mp.setattr(variants, "SPLIT_KV_CLUSTER_DIMS", {})
+            mp.setattr(variants, "SM90_FEW_PROGRAMS_CL_TREE", {})
             glob = tune.choose(torch.bfloat16, d, causal, variants.FEW_PROGRAMS_SPLIT_KV4_SEQ, CPU, sm90=True,
                                programs=33)
             assert glob.config.split_kv == 4 and not glob.config.cluster

@@ -414,19 +414,11 @@ def cluster_even(head_dim, block_n):
 @gluon.jit
 def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, EVEN: gl.constexpr = False):
     """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
-    and the rest to the last (none for the later parts of short tiles). CLUSTER (two parts): part 1 the first
-    (n - 1) // 2 blocks, part 0 the rest, so part 1's hand-over runs beside part 0's last block; EVEN (cluster_even):
-    part 1 the first n // 2. CLUSTER with more parts (CL_TREE): pair k (parts 2k, 2k + 1, one cluster) the k-th
-    ceil(n / (PARTS / 2)) blocks, split between its two as two parts split a tile's. Public: a block count and the
-    program id."""
-    if CLUSTER and PARTS == 2:
-        if EVEN:
-            n1 = n // 2
-        else:
-            n1 = (n - 1) // 2
-        j_lo = gl.where(part == 0, n1, 0)
-        n_cnt = gl.where(part == 0, n - n1, n1)
-    elif CLUSTER:  # (CL_TREE) pair part // 2 takes ceil(n / (PARTS / 2)) blocks, split in it as between two parts
+    and the rest to the last (none for the later parts of short tiles). CLUSTER: pair k (parts 2k, 2k + 1, one cluster;
+    two parts: pair 0, the whole tile) the k-th ceil(n / (PARTS / 2)) blocks, of which the odd part takes the first
+    (p - 1) // 2 of its pair's p and the even part the rest, so the odd part's hand-over runs beside the even one's
+    last block; EVEN (cluster_even): the first p // 2. Public: a block count and the program id."""
+    if CLUSTER:
         n_pair = (n + PARTS // 2 - 1) // (PARTS // 2)
         p_lo = (part // 2) * n_pair
         p_cnt = gl.maximum(gl.minimum(n - p_lo, n_pair), 0)
@@ -1425,9 +1417,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     ws, flags, nonce = kvs[0], kvs[1], kvs[2]
     if STAMP:
         _stamp_at(kvs[3], 0)
-    if CLUSTER and PARTS == 2:  # part 0's mbarrier for the meeting, before anything else
-        _cluster_open(part, nonce, CLUSTER, BLOCK_M, HEAD_DIM)
-    elif CLUSTER:  # (CL_TREE) the even part of each pair: its cluster's part 0
+    if CLUSTER:  # part 0's mbarrier for the meeting, before anything else (CL_TREE: each pair's even part)
         _cluster_open(part % 2, nonce, CLUSTER, BLOCK_M, HEAD_DIM)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
@@ -2472,19 +2462,16 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
         if parts not in SPLIT_KV_PARTS and not (parts == 1 and pack):
             raise ValueError(f"split_kv: {', '.join(map(str, SPLIT_KV_PARTS))} programs per tile (1 with pack), got "
                              f"{split_kv!r}")
-        if cluster:  # (session 43) the two programs of a tile as one cluster: no workspace with two parts (launched
-            # by cluster_launcher); with more, each pair of parts one cluster (CL_TREE, session 47)
+        kwargs.update(SPLIT_KV=parts, NONCE=split_kv_nonce())
+        if cluster:  # (session 43) the two programs of a tile as one cluster (launched by cluster_launcher); with more
+            # parts, each pair of parts one cluster (CL_TREE, session 47)
             if pack:
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
-            kwargs.update(SPLIT_KV=parts, NONCE=split_kv_nonce(),
-                          CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
-            if parts > 2:  # (session 47, CL_TREE) pairs meet in their clusters, then in the workspace's tree
-                ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim)
-                kwargs.update(WS=ws, FLAGS=flags)
-        else:
+            kwargs.update(CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
+        if not cluster or parts > 2:  # the tree's meetings in global memory (two-part clusters meet in shared memory)
             ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
                                                                                    k.shape[2])
-            kwargs.update(SPLIT_KV=parts, WS=ws, FLAGS=flags, NONCE=split_kv_nonce())
+            kwargs.update(WS=ws, FLAGS=flags)
         if stamps is not None:  # (experiments) int64 [2 * 8 * programs]: (clock64, globaltimer) per stamp
             kwargs.update(STAMPS=stamps, STAMP=True)
         if not kv_rows:

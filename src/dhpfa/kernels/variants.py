@@ -407,8 +407,8 @@ SPLIT_KV_ALL_SMS_MAX_D = 64
 # (4,32,8,1,4096) D=64 17.18 / 17.76, D=128 29.07 / 30.00, few-tile prefill (1,4,512,2048) D=64 9.77 / 11.20, D=128 12.89
 # / 15.30, (1,2,1024,4096,128) 17.17 / 20.02, D=32 (1,4,512,4096) 11.01 / 12.12, causal (1,1,2048,2048) D=128 12.65 /
 # 14.48, D=64 9.51 / 10.75; 8 parts (1,1,512,16384,128) 29.28 / 31.31; 16 parts (1,1,512,16384,64) 16.68 / 17.90. D=32
-# with 16 parts lost ((1,32,8,1,16384,32) 16.29 / 15.06): left out. (SM90_FEW_PROGRAMS_CL_TREE holds the builds of
-# these dims only: a switch may take dims out, as the A/B scripts' {} does, not add any.)
+# with 16 parts lost ((1,32,8,1,16384,32) 16.29 / 15.06): left out. few_programs_variant looks the builds up in
+# SM90_FEW_PROGRAMS_CL_TREE ({part count: {(head dim, causal): build}}; the A/B scripts' switch empties it).
 SPLIT_KV_CLUSTER_DIMS = {4: (32, 64, 96, 128), 8: (96, 128), 16: (64, 96, 128)}
 SM90_FEW_PROGRAMS_CL_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims)
                              for parts, dims in SPLIT_KV_CLUSTER_DIMS.items()}
@@ -1179,8 +1179,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is not None and config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) \
                 and seq_k >= least_seq_k:
-            if head_dim in SPLIT_KV_CLUSTER_DIMS.get(config.split_kv, ()):  # pairs of parts as clusters (CL_TREE)
-                kernel, config = SM90_FEW_PROGRAMS_CL_TREE[config.split_kv][(head_dim, causal)]
+            # pairs of parts as clusters (CL_TREE) where that part count has a cluster build at this head dim
+            kernel, config = SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal), (kernel, config))
             return Variant(kernel, config, dtype, head_dim, causal)
     if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)
