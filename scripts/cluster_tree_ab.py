@@ -126,6 +126,16 @@ CHECKS24 = [c for c in CHECKS if c[8] in ("cl4", "cl8")] + \
            [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("cl16", "cl32") for d in (64, 128)
             for b, sq, sk, h, hk in ((1, 4, 8192, 8, 8), (2, 1, 3001, 8, 2), (1, 64, 1100, 1, 1), (1, 100, 5000, 2, 2))
             for causal in (False, True)]
+# session 48 call 1: the cluster meeting copies only the tile's rows below S_q, and tiles of at most 32 such rows split
+# their pairs evenly (sm90_fwd._cluster_copy_bytes, CLUSTER_EVEN_ROWS): tiles of 1-64 rows, a second tile of 36 / 33
+CHECKS25 = [(b, sq, sk, h, hk, d, causal, dt, name)
+            for name in ("cl2", "cl4", "cl8", "cl16") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 1, 3001, 8, 2), (1, 4, 8192, 8, 8), (2, 31, 1100, 2, 1), (1, 32, 4096, 2, 2),
+                                     (1, 33, 700, 2, 1), (1, 100, 5000, 2, 2), (1, 161, 2100, 1, 1), (3, 5, 100, 4, 4))
+            for causal in (False, True)
+            for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))] + \
+           [(1, sq, 4096, 4, 4, d, False, torch.bfloat16, name) for name in ("cl2", "cl8") for d in (32, 96)
+            for sq in (4, 64)]
 # session 47 call 4: 256-key blocks at D=64
 CHECKS23 = [(b, sq, sk, h, hk, 64, causal, dt, name)
             for name in ("kv2n256", "kv4n256", "kv8n256", "kv16n256")
@@ -340,7 +350,34 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 8192, 128, False, ("cl16", "cl8")),
                (1, 1, 1, 32, 32768, 64, False, ("kv64", "cl32", "kv32")),
                (1, 2, 2, 512, 16384, 64, False, ("kv8", "cl8")),
-               (1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4"))]}
+               (1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4"))],
+          # session 48 call 1: the meeting's copy of the tile's rows only, the even split of tiles of <= 32 rows, against
+          # the module before (kernels/_ab_prev.py, carried: 47205c3); decode as the API packs it, full-row controls
+          25: [(1, 8, 8, 4, 4096, 128, False, ("cl8", "cl8@prev")),
+               (1, 8, 8, 4, 16384, 128, False, ("cl8", "cl8@prev")),
+               (1, 8, 8, 4, 32768, 128, False, ("cl8", "cl8@prev")),
+               (4, 1, 1, 32, 8192, 128, False, ("cl16", "cl16@prev")),
+               (1, 8, 8, 4, 4096, 64, False, ("cl16", "cl16@prev")),
+               (1, 8, 8, 4, 32768, 64, False, ("cl16", "cl16@prev")),
+               (4, 1, 1, 32, 8192, 64, False, ("cl16", "cl16@prev")),
+               (1, 8, 8, 4, 1024, 128, False, ("cl4", "cl4@prev")),
+               (1, 8, 8, 4, 1024, 64, False, ("cl2", "cl2@prev", "cl4", "cl4@prev")),
+               (1, 4, 4, 7, 16384, 96, False, ("cl16", "cl16@prev")),
+               (2, 8, 8, 4, 16384, 128, False, ("cl4", "cl4@prev")),
+               (2, 1, 1, 48, 8192, 128, False, ("cl16", "cl16@prev")),
+               (1, 4, 4, 512, 2048, 64, False, ("cl4", "cl4@prev")),
+               (1, 2, 2, 1024, 4096, 128, False, ("cl8", "cl8@prev")),
+               (1, 8, 8, 512, 1024, 128, False, ("cl2", "cl2@prev"))],
+          # session 48 call 2: part counts for tiles of few rows (decode as the API packs it, MQA, one-query MHA) with
+          # call 1's meeting: the cluster builds of 2-16 parts over 768-8,192 keys, against the API's rule
+          26: [(b, h, h, sq, sk, d, False, names)
+               for d in (64, 128)
+               for b, h, sq, sks, names in (
+                   (1, 8, 4, (768, 1024, 1536, 2048, 3072, 4096, 6144, 8192), ("cl2", "cl4", "cl8", "cl16")),
+                   (4, 1, 32, (1024, 2048, 4096, 8192), ("cl2", "cl4", "cl8", "cl16")),
+                   (2, 8, 4, (1024, 2048, 4096, 8192), ("cl2", "cl4", "cl8")),
+                   (1, 32, 1, (1024, 2048, 4096), ("cl2", "cl4")))
+               for sk in sks]}
 MODULES = {}
 
 
@@ -466,6 +503,8 @@ def main():
         CHECKS = CHECKS23
     if args.call == 24:
         CHECKS = CHECKS24
+    if args.call == 25:
+        CHECKS = CHECKS25
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -495,6 +534,7 @@ def main():
                (("kv32r", (1, 8, 8, 4, 8192, 64)), ("kv32n64r", (1, 8, 8, 4, 8192, 128))) if args.call == 22 else
                (("kv16n256", (1, 8, 8, 4, 8192, 64)), ("kv4n256", (1, 8, 8, 4, 1024, 64))) if args.call == 23 else
                (("cl16", (1, 8, 8, 4, 8192, 64)), ("cl8", (1, 8, 8, 4, 8192, 128))) if args.call == 24 else
+               (("cl8", (1, 8, 8, 4, 8192, 128)), ("cl16", (4, 1, 1, 32, 8192, 64))) if args.call == 25 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or args.checks else repeats):

@@ -4,7 +4,8 @@ out of reach), beside cuDNN (SDPA, enable_gqa where the heads are grouped), in C
 plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts fill every SM at D <= 64) and
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
-    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9] [--set calls3|fewrows|causalmid|packed|cltree]
+    PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
+        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48]
 """
 import argparse
 import json
@@ -70,6 +71,18 @@ CLTREE = [(1, 32, 8, 1, 16384, 64, False), (1, 32, 8, 1, 32768, 64, False), (1, 
           (1, 1, 1, 2048, 2048, 64, True), (1, 4, 4, 512, 4096, 32, False)]
 
 
+# --set fewrows48 (session 48 call 3): variants.FEW_ROWS_SPLIT_KV (calls of at most 32 queries a head take the cluster
+# trees of 4 parts from 1,024 keys at D = 64 / 96 / 128 and of 16 from 3,072 at D=64) against the rule before; decode
+# (the API packs (1,32,8,1,S) as 4 rows of 8 key/value heads), MQA, a few-query call, and two unchanged controls
+FEWROWS48 = [(1, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1536, 64, False), (1, 32, 8, 1, 3072, 64, False),
+             (1, 32, 8, 1, 4096, 64, False), (1, 32, 8, 1, 6144, 64, False), (4, 32, 1, 1, 1024, 64, False),
+             (4, 32, 1, 1, 4096, 64, False), (2, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1024, 128, False),
+             (1, 32, 8, 1, 1536, 128, False), (4, 32, 1, 1, 1024, 128, False), (2, 32, 8, 1, 1024, 128, False),
+             (1, 64, 8, 1, 1536, 128, False), (1, 28, 4, 1, 1024, 96, False), (1, 28, 4, 1, 1536, 96, False),
+             (1, 8, 8, 16, 1024, 128, False), (1, 8, 8, 16, 1536, 64, True),
+             (1, 32, 32, 1, 1024, 128, False), (1, 32, 8, 1, 8192, 64, False)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
@@ -77,6 +90,8 @@ def api_fn(q, k, v, causal):
 def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
+    if which == "fewrows48":
+        return patched_call(api_fn, variants, "FEW_ROWS_SPLIT_KV", {})
     if which == "cltree":
         return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL_TREE", {})
     if which == "packed":
@@ -116,11 +131,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
-    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree"))
+    ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
+                                                                  "fewrows48"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
-    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE}.get(args.set, CASES):
+    for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
+                                     "fewrows48": FEWROWS48}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

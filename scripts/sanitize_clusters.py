@@ -27,5 +27,13 @@ for b, h, hk, sq, sk, d, causal in ((1, 32, 8, 1, 8192 + 37, 64, False), (1, 32,
     q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
     dhpfa.flash_attn_func(q, k, v, causal=causal)
+# session 48: tiles of few rows (the meeting copies only the rows below S_q; pairs split evenly): decode of 4 rows on 4 /
+# 16 parts, MQA's 32 rows, a second tile of 36 rows (two parts), 33 rows (not even), odd key counts
+for b, h, hk, sq, sk, d, causal in ((1, 32, 8, 1, 1024 + 5, 64, False), (1, 32, 8, 1, 1500, 128, False),
+                                    (1, 32, 8, 1, 3072 + 9, 64, False), (4, 32, 1, 1, 1024 + 7, 128, False),
+                                    (1, 4, 4, 100, 1100, 64, True), (1, 2, 2, 33, 2100, 128, False)):
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    dhpfa.flash_attn_func(q, k, v, causal=causal)
 torch.cuda.synchronize()
 print("child done")

@@ -73,7 +73,10 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 @pytest.mark.parametrize("sq,sk,h,hk,causal,parts", [(512, 1024, 8, 8, False, 2), (100, 3001, 3, 1, True, 4),
-                                                     (64, 4096, 8, 2, False, 8), (1, 1500, 2, 2, False, 2),
+                                                     (64, 4096, 8, 2, False, 8),
+                                                     (1, 1500, 2, 2, False, {64: 4, 96: 4, 128: 4, None: 2}),
+                                                     (4, 3100, 8, 8, False, {64: 16, None: 4}),
+                                                     (32, 1100, 1, 1, True, {64: 4, 96: 4, 128: 4, None: 2}),
                                                      (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
                                                      (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
                                                      (1, 20000, 3, 3, True, (16, 32)), (65, 5000, 4, 4, True, 8),
@@ -90,13 +93,17 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     then bitwise the same output and LSE over repeated calls and CUDA-graph replays (the flags the kernel leaves
     must be reset for the next call on the same workspace). Two parts at D <= 128: one cluster of two CTAs a tile,
     meeting in shared memory (session 43; the next test); 4, 8 or 16 at the head dims of variants.SPLIT_KV_CLUSTER_DIMS:
-    each pair of parts one cluster, the levels above in global memory (session 47)."""
+    each pair of parts one cluster, the levels above in global memory (session 47). Calls of at most 32 queries
+    (variants.FEW_ROWS_SPLIT_KV, session 48; `parts` a dict by head dim, None the rest): 4 parts from 1,024 keys at
+    D = 64 / 96 / 128, 16 from 3,072 at D = 64, their meetings copying only the rows below S_q."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
     if isinstance(parts, tuple):
         parts = parts[d <= variants.SPLIT_KV_ALL_SMS_MAX_D]
+    if isinstance(parts, dict):
+        parts = parts.get(d, parts[None])
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
         # two parts at D <= 128, and 4 / 8 / 16 at the head dims variants.SPLIT_KV_CLUSTER_DIMS lists (CL_TREE, session

@@ -613,3 +613,36 @@ def test_splits_of_four_to_sixteen_parts_pair_their_parts_as_clusters(monkeypatc
                                                seq[16] - 4)
     assert grid == (8 * 16,) and kwargs["SPLIT_KV"] == 16 and kwargs["CLUSTER"] > 0
     assert kwargs["FLAGS"].numel() == 8 * 15 and kwargs["WS"].numel() == 8 * 30 * 64 * 66
+
+
+@pytest.mark.parametrize("causal", [False, True])
+def test_calls_of_few_query_rows_split_earlier_as_cluster_trees(monkeypatch, causal):
+    """Session 48: calls of at most variants.FEW_ROWS_SPLIT_KV_MAX_Q queries a head (decode as the API packs it; MQA)
+    take the cluster-tree splits of variants.FEW_ROWS_SPLIT_KV from fewer keys (4 parts from 1,024 at D = 64 / 96 / 128
+    where four times the grid fits half of the SMs, 16 from 3,072 at D = 64), whose meetings copy only their rows and
+    whose pairs split evenly; calls of more queries, grids that fill the SMs, the other head dims, fewer keys and the
+    same calls without seq_q keep the earlier rule. Through tune.choose, which passes seq_q."""
+    monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
+    few = variants.FEW_ROWS_SPLIT_KV_MAX_Q
+
+    def pick(d, seq_k, programs, seq_q):
+        v = tune.choose(torch.bfloat16, d, causal, seq_k, CPU, sm90=True, programs=programs, seq_q=seq_q)
+        return (v.config.split_kv, v.config.cluster)
+    for d in (64, 96, 128):
+        for seq_k in (1024, 1536, 2047):
+            assert pick(d, seq_k, 8, 4) == (4, True), (d, seq_k)
+            assert pick(d, seq_k, 16, few) == (4, True), (d, seq_k)
+            assert pick(d, seq_k, 8, few + 1) == (2, True), (d, seq_k)       # more rows: two parts below 2,048 keys
+            assert pick(d, seq_k, 17, 1) == (2, True), (d, seq_k)            # four times the grid past half the SMs
+            assert variants.few_programs_variant(torch.bfloat16, d, causal, seq_k, 8, 132).config.split_kv == 2
+        assert pick(d, 1023, 8, 4) == (2, True)
+    for seq_k in (3072, 4096, 6144):
+        assert pick(64, seq_k, 8, 4) == (16, True), seq_k
+        assert pick(64, seq_k, 9, 4) != (16, True), seq_k                    # 16 x 9 programs past the SMs
+        assert pick(64, seq_k, 8, few + 1)[0] in (4, 8), seq_k
+        assert pick(128, seq_k, 4, 32)[0] in (4, 8), seq_k                   # 16 parts only at D = 64
+    assert pick(64, 3071, 8, 4) == (4, True)
+    assert pick(32, 1024, 8, 4) == (2, True) and pick(32, 4096, 8, 4) == (8, False)
+    for parts, _ in variants.FEW_ROWS_SPLIT_KV.items():
+        for d in variants.FEW_ROWS_SPLIT_KV[parts][2]:
+            assert variants.SM90_FEW_PROGRAMS_CL_TREE[parts][(d, causal)]  # every rule's build exists

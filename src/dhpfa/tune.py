@@ -174,7 +174,7 @@ def choose(dtype, head_dim: int, causal: bool, seq_k: int, device, sm90: bool, p
     Every input to the decision is public."""
     sms = dispatch.sm_count(device) if sm90 and programs is not None else None
     if sms is not None:
-        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, sms)
+        v = variants.few_programs_variant(dtype, head_dim, causal, seq_k, programs, sms, seq_q)
         if v is not None:
             return v
     heads = programs // -(-seq_q // variants.FEW_PROGRAMS_ROWS) if seq_q is not None and programs is not None else None

@@ -411,21 +411,32 @@ def cluster_even(head_dim, block_n):
     return head_dim <= 64 and block_n == 128
 
 
+# CLUSTER: tiles of at most this many rows below SEQ_Q split their pairs' key blocks evenly at every head dim (session
+# 48): their meeting copies that many O rows (_cluster_copy_bytes), less than a key block's time, so the odd part's
+# hand-over need not run beside an extra block of the even part's (decode calls: 1-32 query rows a tile).
+CLUSTER_EVEN_ROWS = gl.constexpr(32)
+
+
 @gluon.jit
-def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, EVEN: gl.constexpr = False):
+def _cluster_split_even(SEQ_Q, m0, EVEN: gl.constexpr):
+    """CLUSTER: whether the tile from row m0 splits its pairs' blocks evenly: EVEN (cluster_even), or at most
+    CLUSTER_EVEN_ROWS rows below SEQ_Q. Public."""
+    return (SEQ_Q - m0 <= CLUSTER_EVEN_ROWS) | EVEN
+
+
+@gluon.jit
+def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, even=False):
     """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
     and the rest to the last (none for the later parts of short tiles). CLUSTER: pair k (parts 2k, 2k + 1, one cluster;
     two parts: pair 0, the whole tile) the k-th ceil(n / (PARTS / 2)) blocks, of which the odd part takes the first
     (p - 1) // 2 of its pair's p and the even part the rest, so the odd part's hand-over runs beside the even one's
-    last block; EVEN (cluster_even): the first p // 2. Public: a block count and the program id."""
+    last block; where `even` (_cluster_split_even, public) the first p // 2. Public: a block count and the program
+    id."""
     if CLUSTER:
         n_pair = (n + PARTS // 2 - 1) // (PARTS // 2)
         p_lo = (part // 2) * n_pair
         p_cnt = gl.maximum(gl.minimum(n - p_lo, n_pair), 0)
-        if EVEN:
-            n1 = p_cnt // 2
-        else:
-            n1 = gl.maximum(p_cnt - 1, 0) // 2
+        n1 = gl.where(even, p_cnt // 2, gl.maximum(p_cnt - 1, 0) // 2)
         j_lo = p_lo + gl.where(part % 2 == 0, n1, 0)
         n_cnt = gl.where(part % 2 == 0, p_cnt - n1, n1)
     else:
@@ -1221,9 +1232,9 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
 # cluster dims (2, 1, 1): cluster_launcher), CTA rank = part; part 1 takes the tile's first (n - 1) // 2 key blocks and
 # part 0 the rest (_split_kv_unit), so part 1's hand-over runs beside part 0's last block (head dims up to 64 on 128-key
 # blocks: n // 2, cluster_even, session 44). The meeting lives in shared
-# memory past Triton's own allocation (byte offset CLUSTER; the launcher asks for cluster_bytes more): O unnormalised
-# (fp32, row-major), m, l, an mbarrier, a ready word and an acknowledgement mbarrier. At its start part 0 initialises its
-# mbarrier, expects the state's bytes on it, and stores the call's nonce into part 1's ready word (distributed shared
+# memory past Triton's own allocation (byte offset CLUSTER; the launcher asks for cluster_bytes more): m, l, O
+# unnormalised (fp32, row-major), an mbarrier, a ready word and an acknowledgement mbarrier. At its start part 0
+# initialises its mbarrier, expects the copy's bytes on it (m, l and the O rows below SEQ_Q: _cluster_copy_bytes), and stores the call's nonce into part 1's ready word (distributed shared
 # memory, after fence.mbarrier_init). At the meeting part 1 stages its state in its own area (generic stores, then
 # fence.proxy.async), waits for its ready word to hold the nonce (acquire, cluster scope), clears it, and one thread
 # copies the area into part 0's with one bulk copy that completes its bytes on part 0's mbarrier; part 0 waits for the
@@ -1239,10 +1250,25 @@ def _merge_slots(slot_a, slot_b, dst, valid, o_desc, LSE, o_smem, b, h, bh, m0, 
 # Every address is a public offset; the waits' trip counts depend on timing only (spin-waits, as the ring's).
 @gluon.constexpr_function
 def cluster_state_bytes(block_m, head_dim):
-    """CLUSTER's state in the meeting area: O (block_m x head_dim), then m, then l (fp32). The state's mbarrier, the
-    ready word and the acknowledgement mbarrier (8 bytes each) follow at this offset (the kernel's BAR, BAR + 8,
-    BAR + 16), so this one figure places them for the kernel and sizes the area for the host (cluster_bytes)."""
+    """CLUSTER's state in the meeting area: m, then l, then O (block_m x head_dim, row-major) (fp32). The state's
+    mbarrier, the ready word and the acknowledgement mbarrier (8 bytes each) follow at this offset (the kernel's BAR,
+    BAR + 8, BAR + 16), so this one figure places them for the kernel and sizes the area for the host (cluster_bytes)."""
     return block_m * (head_dim + 2) * 4
+
+
+@gluon.jit
+def _cluster_copy_bytes(rows, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """The bytes of the meeting area the bulk copy moves (session 48): m and l of every row, then the O rows of the
+    tile's first `rows` (public: its rows below SEQ_Q, 1 .. BLOCK_M). The other rows' O is never stored (the
+    epilogue's TMA store and LSE stores clip them, the workspace levels mask them), so a decode tile of 4 query rows
+    copies 2.5 KB instead of 33 KB at D=128 (the copy ran at about 16 bytes a cycle: session 43 call 7)."""
+    return (2 * BLOCK_M + rows * HEAD_DIM) * 4
+
+
+@gluon.jit
+def _cluster_rows(SEQ_Q, m0, BLOCK_M: gl.constexpr):
+    """CLUSTER: the tile's rows below SEQ_Q (1 .. BLOCK_M; public), those its meeting copies (_cluster_copy_bytes)."""
+    return gl.minimum(gl.maximum(SEQ_Q - m0, 1), BLOCK_M)
 
 
 def cluster_bytes(block_m, head_dim):
@@ -1322,13 +1348,14 @@ def _cl_get(offs):
 
 
 @gluon.jit
-def _cluster_open(part, nonce, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
+def _cluster_open(part, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
     """CLUSTER, at each part's start: launched in clusters of two (else a trap, not a wait for ever); part 0's mbarrier
-    initialised and expecting the state's bytes, part 1 told; part 1's acknowledgement mbarrier initialised."""
+    initialised and expecting the copy's bytes (_cluster_copy_bytes of the tile's `rows`), part 1 told; part 1's
+    acknowledgement mbarrier initialised."""
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     _cl_one(_CL_CHECK, 0, 0)
     if part == 0:
-        _cl_one(_CL_OPEN, BAR, cluster_state_bytes(BLOCK_M, HEAD_DIM), nonce)
+        _cl_one(_CL_OPEN, BAR, _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM), nonce)
     else:
         _cl_one(_CL_OPEN_ACK, BAR + 16, 0)
 
@@ -1347,18 +1374,20 @@ def _stamp_at(stamps, idx):
 
 
 @gluon.jit
-def _cluster_meeting(m_i, l_i, acc, part, nonce, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     row_s: gl.constexpr, o_layout: gl.constexpr, stamps=None):
-    """CLUSTER: (go, m, l, O): part 1 sends its state to part 0 (go False); part 0 (go True) merges it after its own."""
+def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+                     HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, stamps=None):
+    """CLUSTER: (go, m, l, O): part 1 sends its state to part 0 (go False); part 0 (go True) merges it after its own.
+    The copy carries O's first `rows` rows (_cluster_copy_bytes); part 0's O rows past them merge whatever its area
+    holds, and are never stored."""
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     rows_o = gl.arange(0, BLOCK_M, layout=row_o)
     cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
     # O row-major with each row's columns XOR 8 x (row % 4) (session 44): a warp's 8-byte stores and loads of the
     # accumulator touch 8 rows at once, which row-major puts on the same 8 banks (8-way conflicts); swizzled, each such
     # access takes the two wavefronts its 256 bytes need. Both parts use these offsets, so any bijection serves.
-    o_offs = XOFF + (rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
+    o_offs = XOFF + (2 * BLOCK_M + rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
     rows_s = gl.arange(0, BLOCK_M, layout=row_s)
-    m_offs = XOFF + BLOCK_M * HEAD_DIM * 4 + rows_s * 4
+    m_offs = XOFF + rows_s * 4
     l_offs = m_offs + BLOCK_M * 4
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     go = part == 0
@@ -1387,7 +1416,7 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, XOFF: gl.constexpr, BLOCK_M: gl
         if stamps is not None:
             _stamp_at(stamps, 6)
         _cl_one(_CL_CLEAR, BAR + 8, 0)
-        _cl_one(_CL_COPY, BAR, cluster_state_bytes(BLOCK_M, HEAD_DIM), XOFF)
+        _cl_one(_CL_COPY, BAR, _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM), XOFF)
         if stamps is not None:
             _stamp_at(stamps, 7)
         _cl_one(_CL_WAIT, BAR + 16, 0)  # part 0 has the state (its mbarrier's phase): this area is free
@@ -1418,14 +1447,15 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if STAMP:
         _stamp_at(kvs[3], 0)
     if CLUSTER:  # part 0's mbarrier for the meeting, before anything else (CL_TREE: each pair's even part)
-        _cluster_open(part % 2, nonce, CLUSTER, BLOCK_M, HEAD_DIM)
+        _cluster_open(part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER, BLOCK_M, HEAD_DIM)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
     o_layout: gl.constexpr = _acc_layout(num_warps, HEAD_DIM)
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER, cluster_even(HEAD_DIM, BLOCK_N))
+    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER,
+                                 _cluster_split_even(SEQ_Q, m0, cluster_even(HEAD_DIM, BLOCK_N)))
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:  # the causal mask's query positions: each row's position in its head (m0 = 0)
@@ -1447,7 +1477,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
     elif CLUSTER and PARTS == 2:  # the tile's two programs are one cluster: the meeting in part 0's shared memory
-        go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout,
+        go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER,
+                                             BLOCK_M, HEAD_DIM, row_s, o_layout,
                                              kvs[3] if STAMP else None)
         if STAMP:
             _stamp_at(kvs[3], 3)
@@ -1476,7 +1507,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         # memory as below, from level 1 (the workspace's and flags' level-0 places unused)
         LVL0: gl.constexpr = 1 if CLUSTER else 0
         if CLUSTER:
-            go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part % 2, nonce, CLUSTER, BLOCK_M, HEAD_DIM, row_s,
+            go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
+                                                 CLUSTER, BLOCK_M, HEAD_DIM, row_s,
                                                  o_layout)
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
             if CLUSTER:  # the pair's merged state (node part // 2 of level 1) meets its sibling's from the workspace
@@ -1688,7 +1720,8 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
                 _pack_block(bh, H, H_KV, q_desc.shape[2]))
     else:
         _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
-    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER, cluster_even(k_desc.block_type.shape[3], BLOCK_N))
+    j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER,
+                                 _cluster_split_even(SEQ_Q, m0, cluster_even(k_desc.block_type.shape[3], BLOCK_N)))
     for j in range(n_own):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1

@@ -412,6 +412,20 @@ SPLIT_KV_ALL_SMS_MAX_D = 64
 SPLIT_KV_CLUSTER_DIMS = {4: (32, 64, 96, 128), 8: (96, 128), 16: (64, 96, 128)}
 SM90_FEW_PROGRAMS_CL_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims)
                              for parts, dims in SPLIT_KV_CLUSTER_DIMS.items()}
+# ... and calls of at most FEW_ROWS_SPLIT_KV_MAX_Q queries (tiles of that few rows: decode as the API packs it, each
+# key/value head's query heads the rows of one tile; MQA) split earlier: their cluster meetings copy only the rows
+# below S_q and their pairs split evenly (sm90_fwd._cluster_copy_bytes, CLUSTER_EVEN_ROWS, session 48: the same builds
+# x1.004-1.10 on such calls, call 1), so a part's chain may be shorter. FEW_ROWS_SPLIT_KV: {parts: (least seq_k, share
+# of the SMs as _SPLIT_KV_TABLES', head dims)}, the cluster-tree builds (SM90_FEW_PROGRAMS_CL_TREE). Session 48 call 2
+# (H100, graph replay, 11 rounds, us; the API's rule before / the cluster builds at 2 / 4 / 16 parts): D=64
+# (1,8,8,4,S) 1,024 keys 6.93 / 6.77 / **6.43**, 1,536 8.56 / 8.33 / **7.26**, 3,072 9.90 / - / 9.77 / **9.03**, 4,096
+# (8 global parts) 10.30 / - / 11.64 / **9.49**, 6,144 12.71 / - / - / **11.66**; MQA (4,1,1,32,S) 1,024 7.73 / 6.88 /
+# **6.78**, 4,096 10.81 / - / - / **10.02**; (2,8,8,4,1024) 6.88 / 6.84 / **6.70**; D=128 (1,8,8,4,S) 1,024 8.62 /
+# 8.44 / **7.89**, 1,536 10.67 / 10.56 / **8.96**; MQA 1,024 8.83 / 8.74 / **8.56**; (2,8,8,4,1024) 9.10 / 9.05 /
+# **8.59**. Not where four parts fill every SM ((1,32,32,1,1024,128): 32 one-row tiles, four parts 11.84 against the
+# rule's 10.80), hence share 2 for four; 16 parts at D=128 lost ((1,8,8,4,4096) 16.36 against 8 parts' 14.42).
+FEW_ROWS_SPLIT_KV_MAX_Q = 32
+FEW_ROWS_SPLIT_KV = {16: (3072, 1, (64,)), 4: (1024, 2, (64, 96, 128))}
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
@@ -1159,7 +1173,8 @@ def _fill_build(head_dim: int, seq_q: int, seq_k: int, heads: int, sm_count: int
     return min(costs, key=lambda c: c[0])[1]  # the first of equal costs
 
 
-def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int):
+def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k: int, programs: int, sm_count: int,
+                         seq_q: int = None):
     """The variant for a grid of `programs` (B * H * ceil(Sq / FEW_PROGRAMS_ROWS)) where the short tiles would
     run: SM90_FEW_PROGRAMS (or with longer keys SM90_FEW_PROGRAMS_MID, SM90_FEW_PROGRAMS_LONG, and where twice the
     grid fits the SMs the cluster builds from cluster_seq keys at D <= 128 (cluster_variant), else
@@ -1170,13 +1185,20 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     FEW_PROGRAMS_SPLIT_KV_SEQ on (across four where 4 x programs <= sm_count, from FEW_PROGRAMS_SPLIT_KV4_SEQ; across
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, or all at D <= SPLIT_KV_ALL_SMS_MAX_D, from
     FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from
-    FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. Shapes and the GPU decide (public)."""
+    FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. seq_q (queries per head; None: not known)
+    of at most FEW_ROWS_SPLIT_KV_MAX_Q: the cluster-tree splits of FEW_ROWS_SPLIT_KV from their keys too. Shapes and
+    the GPU decide (public)."""
+    few_rows = seq_q is not None and seq_q <= FEW_ROWS_SPLIT_KV_MAX_Q
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         if table is SM90_FEW_PROGRAMS_SPLIT_KV:  # two programs a tile: as one cluster where it has the head dim
             v = cluster_variant(dtype, head_dim, causal, seq_k, programs, sm_count)
             if v is not None:
                 return v
         kernel, config = table.get((head_dim, causal), (None, None))
+        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if few_rows and config is not None else None
+        if early is not None and head_dim in early[2] and seq_k >= early[0] \
+                and config.split_kv * programs <= sm_count // early[1]:
+            return Variant(*SM90_FEW_PROGRAMS_CL_TREE[config.split_kv][(head_dim, causal)], dtype, head_dim, causal)
         if config is not None and config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) \
                 and seq_k >= least_seq_k:
             # pairs of parts as clusters (CL_TREE) where that part count has a cluster build at this head dim
