@@ -5,7 +5,7 @@ plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts f
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
     PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
-        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48]
+        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48]
 """
 import argparse
 import json
@@ -83,6 +83,18 @@ FEWROWS48 = [(1, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1536, 64, False), (1,
              (1, 32, 32, 1, 1024, 128, False), (1, 32, 8, 1, 8192, 64, False)]
 
 
+# --set quads48 (session 48 call 9): the API with clusters of four for calls of few rows (variants.SM90_FEW_PROGRAMS_CL4_TREE,
+# with it FEW_ROWS_SPLIT_KV's earlier splits) against the API without them (the rule at the session's start, on the
+# session's cluster meeting); decode as the API packs it, MQA, D=96, one-row tiles, and controls
+QUADS48 = [(1, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 2048, 64, False), (1, 32, 8, 1, 4096, 64, False),
+           (1, 32, 8, 1, 6144, 64, False), (1, 32, 8, 1, 1024, 128, False), (1, 32, 8, 1, 2048, 128, False),
+           (1, 32, 8, 1, 4096, 128, False), (1, 32, 8, 1, 8192, 128, False), (1, 32, 8, 1, 32768, 128, False),
+           (4, 32, 1, 1, 1024, 64, False), (4, 32, 1, 1, 4096, 64, False), (4, 32, 1, 1, 2048, 128, False),
+           (4, 32, 1, 1, 8192, 128, False), (4, 32, 1, 1, 16384, 128, False), (2, 32, 8, 1, 2048, 128, False),
+           (1, 28, 4, 1, 4096, 96, False), (1, 16, 16, 1, 1024, 128, False), (1, 2, 2, 16, 8192, 128, True),
+           (1, 64, 8, 1, 4096, 128, False), (1, 32, 32, 1, 1024, 128, False), (1, 32, 8, 1, 16384, 64, False)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
@@ -90,6 +102,8 @@ def api_fn(q, k, v, causal):
 def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
+    if which == "quads48":
+        return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL4_TREE", {})
     if which == "fewrows48":
         return patched_call(api_fn, variants, "FEW_ROWS_SPLIT_KV", {})
     if which == "cltree":
@@ -132,12 +146,12 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
-                                                                  "fewrows48"))
+                                                                  "fewrows48", "quads48"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
-                                     "fewrows48": FEWROWS48}.get(args.set, CASES):
+                                     "fewrows48": FEWROWS48, "quads48": QUADS48}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

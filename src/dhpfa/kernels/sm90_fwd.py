@@ -425,14 +425,29 @@ def _cluster_split_even(SEQ_Q, m0, EVEN: gl.constexpr):
 
 
 @gluon.jit
-def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, even=False):
+def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, even=False,
+                   CLUSTER_N: gl.constexpr = 2):
     """SPLIT_KV: (first block, block count) of part 0 .. PARTS - 1 of a tile's n key blocks, ceil(n / PARTS) each
     and the rest to the last (none for the later parts of short tiles). CLUSTER: pair k (parts 2k, 2k + 1, one cluster;
     two parts: pair 0, the whole tile) the k-th ceil(n / (PARTS / 2)) blocks, of which the odd part takes the first
     (p - 1) // 2 of its pair's p and the even part the rest, so the odd part's hand-over runs beside the even one's
-    last block; where `even` (_cluster_split_even, public) the first p // 2. Public: a block count and the program
-    id."""
-    if CLUSTER:
+    last block; where `even` (_cluster_split_even, public) the first p // 2. CLUSTER_N = 4: quad k (parts 4k .. 4k + 3)
+    the k-th ceil(n / (PARTS / 4)) blocks, split in four as evenly as they go (the extra ones to ranks 0, 2, 1 in
+    turn: the receivers). Public: a block count and the program id."""
+    if CLUSTER and CLUSTER_N == 4:
+        n_q = (n + PARTS // 4 - 1) // (PARTS // 4)
+        q_lo = (part // 4) * n_q
+        q_cnt = gl.maximum(gl.minimum(n - q_lo, n_q), 0)
+        few = q_cnt // 4
+        extra = q_cnt % 4
+        c0 = few + (extra > 0).to(gl.int32)
+        c1 = few + (extra > 2).to(gl.int32)
+        c2 = few + (extra > 1).to(gl.int32)
+        c3 = few
+        r = part % 4
+        j_lo = q_lo + gl.where(r > 0, c0, 0) + gl.where(r > 1, c1, 0) + gl.where(r > 2, c2, 0)
+        n_cnt = gl.where(r == 0, c0, gl.where(r == 1, c1, gl.where(r == 2, c2, c3)))
+    elif CLUSTER:
         n_pair = (n + PARTS // 2 - 1) // (PARTS // 2)
         p_lo = (part // 2) * n_pair
         p_cnt = gl.maximum(gl.minimum(n - p_lo, n_pair), 0)
@@ -1423,6 +1438,120 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK
     return go, m_new, l_new, acc
 
 
+# CLUSTER_N = 4 (session 48): each four parts (4k .. 4k + 3) of a CL_TREE split are one cluster of four CTAs, meeting in
+# two levels of distributed shared memory: at level 0 rank 1 sends to rank 0 and rank 3 to rank 2, at level 1 rank 2
+# (with rank 3's state merged) to rank 0, each as the two-CTA meeting above (the sender stages its state in its own area
+# of that level, waits for the receiver's ready word, one bulk copy into the receiver's area of that level completing on
+# its mbarrier, the receiver's acknowledgement), so a level costs a copy of the tile's rows instead of a global level's
+# three L2 round trips (session 48 call 5: about 950 cycles against 2,200). Each level has its own area (cluster_bytes x
+# 2 past CLUSTER), its own mbarrier, ready word and acknowledgement mbarrier, so rank 2 may send before rank 0 has merged
+# rank 1's state. The levels above (parts >= 8) meet in the workspace's tree from level 2.
+_CL4_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 4;\n"
+                          "@p trap;\nmov.u32 $0, 0;\n}")
+_CL4_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                         "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
+                         "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+                         "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
+                         "@t0 fence.mbarrier_init.release.cluster;\n"
+                         "add.u32 a, a, 8;\nmapa.shared::cluster.u32 r, a, $4;\n"
+                         "@t0 st.relaxed.cluster.shared::cluster.b64 [r], $3;\nmov.u32 $0, 0;\n}")
+_CL4_COPY = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, b, rb, n, x;\nmov.u32 tid, %tid.x;\n"
+                         "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 b, a, $1;\ncvt.u32.u64 n, $2;\n"
+                         "cvt.u32.u64 x, $3;\nadd.u32 a, a, x;\n"
+                         "mapa.shared::cluster.u32 r, a, $4;\nmapa.shared::cluster.u32 rb, b, $4;\n"
+                         "@t0 cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [r], [a], n, [rb];\n"
+                         "mov.u32 $0, 0;\n}")
+_CL4_ACK = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                        "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, $4;\n"
+                        "@t0 mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
+
+
+@gluon.jit
+def _cl4_one(ASM: gl.constexpr, off, key0, key1, rank):
+    """One inline-asm block in every thread of the warpgroup, with a target CTA rank in the cluster ($4)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    addr = gl.full([1], 0, gl.int32, one) + off
+    a = gl.full([1], 0, gl.int64, one) + key0
+    b = gl.full([1], 0, gl.int64, one) + key1
+    r = gl.full([1], 0, gl.int32, one) + rank
+    gl.inline_asm_elementwise(ASM, "=r,r,l,l,r", [addr, a, b, r], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.constexpr_function
+def cluster4_area(block_m, head_dim):
+    """CLUSTER_N = 4: the bytes of one level's area (the state, its mbarrier, ready word and acknowledgement mbarrier),
+    128-byte aligned; level L's area starts L areas past CLUSTER."""
+    return -(-(cluster_state_bytes(block_m, head_dim) + 24) // 128) * 128
+
+
+@gluon.jit
+def _cluster4_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
+    """CLUSTER_N = 4, at each part's start: launched in clusters of four (else a trap); each receiver's mbarrier of the
+    levels it receives at initialised and expecting the copy's bytes, its sender told (its ready word); each sender's
+    acknowledgement mbarrier of the level it sends at initialised. rank: the part's rank in its cluster (part % 4)."""
+    AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
+    BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
+    nbytes = _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM)
+    _cl_one(_CL4_CHECK, 0, 0)
+    if rank % 2 == 0:  # receives at level 0 from rank + 1
+        _cl4_one(_CL4_OPEN, BAR, nbytes, nonce, rank + 1)
+    else:  # sends at level 0
+        _cl_one(_CL_OPEN_ACK, BAR + 16, 0)
+    if rank == 0:  # receives at level 1 from rank 2
+        _cl4_one(_CL4_OPEN, AREA + BAR, nbytes, nonce, 2)
+    if rank == 2:  # sends at level 1
+        _cl_one(_CL_OPEN_ACK, AREA + BAR + 16, 0)
+
+
+@gluon.jit
+def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+                    HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr):
+    """One level of the four-CTA meeting in the area at XOFF: where `send`, this part's state staged and copied into
+    rank `peer`'s area (then it waits for the acknowledgement); where `recv`, rank `peer`'s state read from this area,
+    acknowledged and merged after this part's own. Both public (the rank)."""
+    row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
+    rows_o = gl.arange(0, BLOCK_M, layout=row_o)
+    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    o_offs = XOFF + (2 * BLOCK_M + rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
+    rows_s = gl.arange(0, BLOCK_M, layout=row_s)
+    m_offs = XOFF + rows_s * 4
+    l_offs = m_offs + BLOCK_M * 4
+    BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
+    m_new = m_i
+    l_new = l_i
+    if recv:
+        _cl_one(_CL_WAIT, BAR, 0)
+        acc_o = _cl_get2(o_offs)
+        m_o = _cl_get(m_offs)
+        l_o = _cl_get(l_offs)
+        _cl4_one(_CL4_ACK, BAR + 16, 0, 0, peer)  # the sender's copy has been read: it may go on
+        m_new, l_new, acc = _merge_states(m_i, l_i, acc, m_o, l_o, acc_o, row_o)
+    if send:
+        _cl_stage2(acc, o_offs)
+        _cl_stage(m_i, m_offs)
+        _cl_stage(l_i, l_offs)
+        _cl_one(_CL_FENCE, 0, 0)  # the generic stores before the bulk copy (async proxy) reads them
+        _cl_one(_CL_READY, BAR + 8, nonce)
+        gl.thread_barrier()  # every thread's stores, and every thread has seen the ready word
+        _cl_one(_CL_CLEAR, BAR + 8, 0)
+        _cl4_one(_CL4_COPY, BAR, _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM), XOFF, peer)
+        _cl_one(_CL_WAIT, BAR + 16, 0)  # the receiver has the state: this area is free
+    return m_new, l_new, acc
+
+
+@gluon.jit
+def _cluster4_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+                      HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr):
+    """CLUSTER_N = 4: (go, m, l, O): ranks 1 and 3 send to ranks 0 and 2 (level 0), rank 2 to rank 0 (level 1); rank 0
+    (go True) holds the four parts' merged state, in the order rank 0, 1, 2, 3 (the same bits every time)."""
+    AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
+    m_i, l_i, acc = _cluster4_level(m_i, l_i, acc, rank % 2 == 1, rank % 2 == 0, rank ^ 1, nonce, rows, XOFF, BLOCK_M,
+                                    HEAD_DIM, row_s, o_layout)
+    m_i, l_i, acc = _cluster4_level(m_i, l_i, acc, rank == 2, rank == 0, rank ^ 2, nonce, rows, XOFF + AREA, BLOCK_M,
+                                    HEAD_DIM, row_s, o_layout)
+    return rank == 0, m_i, l_i, acc
+
+
 @gluon.jit
 def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                            empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
@@ -1430,7 +1559,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
                            ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, pk=None,
-                           CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False):
+                           CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False, CLUSTER_N: gl.constexpr = 2):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -1446,8 +1575,12 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     ws, flags, nonce = kvs[0], kvs[1], kvs[2]
     if STAMP:
         _stamp_at(kvs[3], 0)
+    gl.static_assert(CLUSTER_N == 2 or (CLUSTER_N == 4 and PARTS >= 4), "clusters of two, or of four with 4+ parts")
     if CLUSTER:  # part 0's mbarrier for the meeting, before anything else (CL_TREE: each pair's even part)
-        _cluster_open(part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER, BLOCK_M, HEAD_DIM)
+        if CLUSTER_N == 4:
+            _cluster4_open(part % 4, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER, BLOCK_M, HEAD_DIM)
+        else:
+            _cluster_open(part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER, BLOCK_M, HEAD_DIM)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
@@ -1455,7 +1588,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     row_s: gl.constexpr = gl.SliceLayout(1, s_layout)
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER,
-                                 _cluster_split_even(SEQ_Q, m0, cluster_even(HEAD_DIM, BLOCK_N)))
+                                 _cluster_split_even(SEQ_Q, m0, cluster_even(HEAD_DIM, BLOCK_N)), CLUSTER_N)
     t_full = gl.minimum(gl.maximum(_full_end(m0, SEQ_K, CAUSAL_OFFSET, CAUSAL) // BLOCK_N - j_lo, 0), n_own)
     m_i, l_i, acc, offs_m, offs_n0 = _row_state(m0, BLOCK_M, BLOCK_N, HEAD_DIM, s_layout, o_layout)
     if PACK:  # the causal mask's query positions: each row's position in its head (m0 = 0)
@@ -1476,10 +1609,14 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
-    elif CLUSTER and PARTS == 2:  # the tile's two programs are one cluster: the meeting in part 0's shared memory
-        go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER,
-                                             BLOCK_M, HEAD_DIM, row_s, o_layout,
-                                             kvs[3] if STAMP else None)
+    elif CLUSTER and PARTS == CLUSTER_N:  # the tile's programs are one cluster: the meeting in part 0's shared memory
+        if CLUSTER_N == 4:  # (two levels: _cluster4_meeting)
+            go, m_i, l_i, acc = _cluster4_meeting(m_i, l_i, acc, part, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
+                                                  CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout)
+        else:
+            go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER,
+                                                 BLOCK_M, HEAD_DIM, row_s, o_layout,
+                                                 kvs[3] if STAMP else None)
         if STAMP:
             _stamp_at(kvs[3], 3)
         if go:
@@ -1505,21 +1642,32 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         # CL_TREE (CLUSTER with more than two parts, session 47): the tree's first level is each pair's cluster meeting
         # (_cluster_meeting: the odd part's state into the even one's shared memory), the levels above it in global
         # memory as below, from level 1 (the workspace's and flags' level-0 places unused)
-        LVL0: gl.constexpr = 1 if CLUSTER else 0
+        # (CLUSTER_N = 4: the first two levels in each quad's cluster, _cluster4_meeting; the workspace's from level 2)
+        LVL0: gl.constexpr = (2 if CLUSTER_N == 4 else 1) if CLUSTER else 0
         if CLUSTER:
-            go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
-                                                 CLUSTER, BLOCK_M, HEAD_DIM, row_s,
-                                                 o_layout)
+            if CLUSTER_N == 4:
+                go, m_i, l_i, acc = _cluster4_meeting(m_i, l_i, acc, part % 4, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
+                                                      CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout)
+            else:
+                go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
+                                                     CLUSTER, BLOCK_M, HEAD_DIM, row_s,
+                                                     o_layout)
+        if STAMP and CLUSTER:
+            _stamp_at(kvs[3], 3)
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
-            if CLUSTER:  # the pair's merged state (node part // 2 of level 1) meets its sibling's from the workspace
+            gl.static_assert(not CLUSTER or (PARTS >> LVL0) >= 2, "the workspace's merges: a level above the cluster's")
+            if CLUSTER:  # the cluster's merged state (node part >> LVL0 of level LVL0) meets its sibling's from the
+                # workspace (level LVL0's slots from 2 PARTS - 2 (PARTS >> LVL0), its flags from PARTS - (PARTS >> LVL0))
                 if go:
-                    _store_state(base + (PARTS + part // 2) * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M,
-                                 HEAD_DIM, row_o, ROWS_MASKED, PACK, pk)
-                    go = _arrive_meeting(flags + u * NFLAGS + PARTS // 2 + part // 4, nonce)
+                    _store_state(base + (2 * PARTS - 2 * (PARTS >> LVL0) + part // (1 << LVL0)) * SLOT, acc, m_i, l_i,
+                                 o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o, ROWS_MASKED, PACK, pk)
+                    go = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> LVL0) + part // (2 << LVL0), nonce)
             else:
                 _store_state(base + part * SLOT, acc, m_i, l_i, o_offs, rows_s, SEQ_Q - m0, BLOCK_M, HEAD_DIM, row_o,
                              ROWS_MASKED, PACK, pk)
                 go = _arrive_meeting(flags + u * NFLAGS + part // 2, nonce)
+                if STAMP:
+                    _stamp_at(kvs[3], 3)
             # Level LVL's nodes (PARTS >> LVL of them) have slots from 2 PARTS - 2 (PARTS >> LVL) and meet at flags from
             # PARTS - (PARTS >> LVL); node n's pair (n & ~1, n | 1) merges into node n // 2 of the next level.
             for LVL in gl.static_range(LVL0, 6):
@@ -1537,17 +1685,25 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                          SEQ_Q, BLOCK_M, HEAD_DIM, False, ROWS_MASKED, PACK, pk)
                             go_up = _arrive_meeting(flags + u * NFLAGS + PARTS - (PARTS >> (LVL + 1)) + node // 4,
                                                     nonce)
+                    if STAMP and 4 + LVL < 8:  # (experiments) past level LVL: the program that goes on (the root:
+                        if (PARTS >> LVL) == 2:  # past its merge)
+                            if go:
+                                _stamp_at(kvs[3], 4 + LVL)
+                        elif go_up:
+                            _stamp_at(kvs[3], 4 + LVL)
                     go = go_up
+            if STAMP:
+                _stamp_at(kvs[3], 4)
         else:
             if not CLUSTER:
                 go, m_i, l_i, acc = _hand_over(m_i, l_i, acc, base + part * SLOT, base + (part ^ 1) * SLOT,
                                                flags + u * NFLAGS + part // 2, nonce, part % 2 == 0, o_offs, rows_s,
                                                BLOCK_M, HEAD_DIM, row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
-            if STAMP:
-                _stamp_at(kvs[3], 3)
+                if STAMP:
+                    _stamp_at(kvs[3], 3)
             # The tree's further levels: node part // 2^LVL of PARTS >> LVL meets its sibling; a level's slots follow
             # the lower levels' (2 PARTS - 2 (PARTS >> LVL) of them), its flags theirs (PARTS - (PARTS >> LVL)).
-            for LVL in gl.static_range(1, 6):
+            for LVL in gl.static_range(LVL0 if CLUSTER else 1, 6):
                 if (PARTS >> LVL) >= 2:
                     go_up = False
                     if go:  # this node's state (the merge just made) meets its sibling's
@@ -1567,6 +1723,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                                                               flags + u * NFLAGS + PARTS - (PARTS >> LVL) + node // 2,
                                                               nonce, node % 2 == 0, o_offs, rows_s, BLOCK_M, HEAD_DIM,
                                                               row_o, SEQ_Q - m0, ROWS_MASKED, PACK, pk)
+                    if STAMP and 4 + LVL < 8:  # (experiments) past level LVL, in the program that goes on
+                        if go_up:
+                            _stamp_at(kvs[3], 4 + LVL)
                     go = go_up
             if go:
                 _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout,
@@ -1707,7 +1866,7 @@ def _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M: gl.constexpr, BLOCK
 @gluon.jit
 def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                           CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0,
-                          CLUSTER: gl.constexpr = 0):
+                          CLUSTER: gl.constexpr = 0, CLUSTER_N: gl.constexpr = 2):
     """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
     then that part's key blocks (_split_kv_unit)."""
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
@@ -1721,7 +1880,8 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
     else:
         _load_q(q_desc, q_smem, q_bar, 0, bh, m0, H, 1, True)
     j_lo, n_own = _split_kv_unit(n, part, PARTS, CLUSTER,
-                                 _cluster_split_even(SEQ_Q, m0, cluster_even(k_desc.block_type.shape[3], BLOCK_N)))
+                                 _cluster_split_even(SEQ_Q, m0, cluster_even(k_desc.block_type.shape[3], BLOCK_N)),
+                                 CLUSTER_N)
     for j in range(n_own):
         s = j % STAGES
         phase = ((j // STAGES) & 1) ^ 1
@@ -1737,7 +1897,8 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
 def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                           PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False, ROWS_MASKED: gl.constexpr = False,
-                          PACK: gl.constexpr = 0, CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False):
+                          PACK: gl.constexpr = 0, CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False,
+                          CLUSTER_N: gl.constexpr = 2):
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -1752,7 +1913,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                                ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                                m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, None, CLUSTER, STAMP)
+                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, None, CLUSTER, STAMP, CLUSTER_N)
 
 
 @gluon.jit(do_not_specialize=SHAPE_ARGS + O_STRIDE_ARGS)
@@ -1768,7 +1929,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
                      O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False,
                      O_HALF: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False, CLUSTER: gl.constexpr = 0,
-                     STAMPS=None, STAMP: gl.constexpr = False):
+                     STAMPS=None, STAMP: gl.constexpr = False, CLUSTER_N: gl.constexpr = 2):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -1821,6 +1982,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not CLUSTER or (SPLIT_KV >= 2 and not PACK), "clusters of two: SPLIT_KV >= 2, not packed")
+    gl.static_assert(CLUSTER_N == 2 or (CLUSTER and CLUSTER_N == 4 and SPLIT_KV >= 4),
+                     "clusters of four (CLUSTER_N = 4): CLUSTER with SPLIT_KV >= 4")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -1934,8 +2097,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                                      O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK, CLUSTER,
-                                                     STAMP)),
-                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK, CLUSTER))],
+                                                     STAMP, CLUSTER_N)),
+                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK, CLUSTER,
+                                                     CLUSTER_N))],
                            [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
@@ -2501,7 +2665,12 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             if pack:
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
-        if not cluster or parts > 2:  # the tree's meetings in global memory (two-part clusters meet in shared memory)
+            if cluster == 4:  # (session 48) each four parts one cluster of four CTAs: two levels in shared memory
+                if parts < 4:
+                    raise ValueError(f"cluster=4: split_kv of 4 or more parts, got {parts}")
+                kwargs.update(CLUSTER_N=4)
+        if not cluster or parts > (4 if cluster == 4 else 2):  # the tree's meetings in global memory (two-part clusters,
+            # and four-part clusters of four, meet in shared memory only)
             ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
                                                                                    k.shape[2])
             kwargs.update(WS=ws, FLAGS=flags)
@@ -2660,19 +2829,25 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     from . import dispatch
     ck = attn_fwd_sm90_ws.warmup(*args, grid=grid, **kwargs)
     xoff = kwargs["CLUSTER"]
-    total = xoff + cluster_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"])
-    if ck.metadata.shared > xoff or grid[0] % 2 or len(grid) > 1 or total > SMEM_LIMIT:
+    ctas = kwargs.get("CLUSTER_N", 2)
+    total = xoff + (cluster_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]) if ctas == 2 else
+                    2 * cluster4_area(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]))
+    if ck.metadata.shared <= 49152 < total:  # the driver's limit for this function stays at 48 KB (Triton raises it
+        # only for binaries past it): the launch would fail with an invalid argument (clusters of four at D=32)
+        raise RuntimeError(f"CLUSTER: the meeting areas take the launch to {total} bytes of shared memory, past 48 KB, "
+                           f"while the binary's own {ck.metadata.shared} bytes are below it")
+    if ck.metadata.shared > xoff or grid[0] % ctas or len(grid) > 1 or total > SMEM_LIMIT:
         raise RuntimeError(f"CLUSTER: the binary's shared memory ({ck.metadata.shared} bytes) reaches past the meeting "
                            f"area's offset {xoff}, the area ends past {SMEM_LIMIT} ({total}), or the grid {grid} is not "
-                           f"one even dimension")
+                           f"one dimension of a multiple of {ctas}")
     # one copy per binary (kept on it), so that every launcher of a binary returns the same kernel object, as the JIT's
     # launches of a plain build do (test_cached_launch_equals_jit_launch)
     clustered = getattr(ck, "_dhpfa_clustered", None)  # (its metadata follows from the binary's constexprs)
     if clustered is None:
         clustered = copy.copy(ck)
-        clustered.packed_metadata = (ck.metadata.num_warps, 2, total)
+        clustered.packed_metadata = (ck.metadata.num_warps, ctas, total)
         ck._dhpfa_clustered = clustered
-    launcher = dispatch._make_launcher(attn_fwd_sm90_ws, clustered, (grid[0] // 2,), args, kwargs, tensors,
+    launcher = dispatch._make_launcher(attn_fwd_sm90_ws, clustered, (grid[0] // ctas,), args, kwargs, tensors,
                                        softmax_scale, constant_floats=len(tensors) > 5)
     if launcher is None:
         raise RuntimeError("CLUSTER: no direct launcher for this build (a cluster build has no other launch path)")

@@ -34,7 +34,8 @@ class TileConfig:
     v_stage: bool = False  # Gluon kernel, split=2, causal with skip_masked: consumer 1's O staged in a V slot (V_STAGE)
     o_half: bool = False  # ... with v_stage: consumer 0's O in a buffer of its own, its store waited for later (O_HALF)
     light_first: bool = False  # Gluon kernel, split=2, causal paired units: each unit's light tile first (LIGHT_FIRST)
-    cluster: bool = False  # Gluon kernel, split_kv=2: a tile's two programs as one cluster of two CTAs (CLUSTER)
+    cluster: bool = False  # Gluon kernel, split_kv: pairs of a tile's programs as clusters of two CTAs (CLUSTER); 4:
+    # each four as one cluster of four (CLUSTER_N = 4, split_kv >= 4; session 48)
     maxnreg: int = 0  # Gluon kernel: ptxas's register limit per thread at launch (0: none; 128: two CTAs an SM)
 
     def label(self) -> str:
@@ -47,6 +48,7 @@ class TileConfig:
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + ("oh" if self.o_half else "") + \
             ("lf" if self.light_first else "") + ("cl" if self.cluster else "") + \
+            ("4" if self.cluster == 4 else "") + \
             (f"r{self.maxnreg}" if self.maxnreg else "") + \
             ("-persistent" if self.persistent else "")
 
@@ -305,8 +307,8 @@ FEW_PROGRAMS_SPLIT_KV32_SEQ, FEW_PROGRAMS_SPLIT_KV64_SEQ = 16384, 32768
 # made the meeting cheaper (O swizzled in the area, no MEMBAR.ALL.GPU before part 0's acknowledgement: sm90_fwd), and
 # at 512 keys the cluster build now wins in graphs of one call too (call 7: 6.99 us against 7.38 for the 64x128 tiles);
 # below 512 keys it did not at D=64 (256 / 384 keys 5.81 / 6.33 against the API's 5.42 / 6.45), so the rule stands.
-def _cluster_tables(block_n, stages, max_d=128, maxnreg=0, parts=2, dims=None):
-    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=parts, pv_overlap=True, cluster=True,
+def _cluster_tables(block_n, stages, max_d=128, maxnreg=0, parts=2, dims=None, cluster=True):
+    build = ("attn_fwd_sm90_ws", TileConfig(64, block_n, 4, stages, split_kv=parts, pv_overlap=True, cluster=cluster,
                                             maxnreg=maxnreg))
     return {(d, c): build for d in HEAD_DIMS if d <= max_d and (dims is None or d in dims) for c in (False, True)}
 
@@ -425,7 +427,25 @@ SM90_FEW_PROGRAMS_CL_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=di
 # **8.59**. Not where four parts fill every SM ((1,32,32,1,1024,128): 32 one-row tiles, four parts 11.84 against the
 # rule's 10.80), hence share 2 for four; 16 parts at D=128 lost ((1,8,8,4,4096) 16.36 against 8 parts' 14.42).
 FEW_ROWS_SPLIT_KV_MAX_Q = 32
-FEW_ROWS_SPLIT_KV = {16: (3072, 1, (64,)), 4: (1024, 2, (64, 96, 128))}
+# ... and such calls run each four parts as one cluster of four CTAs (sm90_fwd CLUSTER_N = 4, TileConfig.cluster = 4,
+# session 48): the four meet in two levels of distributed shared memory (a copy of the tile's rows each, about 950
+# cycles) instead of a cluster level and a global one (about 2,200 cycles past it), where the grid's clusters of four
+# are resident at once (FEW_ROWS_QUAD_CTAS of 132 SMs: cuOccupancyMaxActiveClusters read 30 of four at one CTA an SM,
+# session 44 call 15) and SM90_FEW_PROGRAMS_CL4_TREE has the part count at that head dim; and with them eight parts from
+# 2,048 keys at D=64 (where the pairs' eight-part tree lost, session 47). Session 48 call 8 (H100, graph replay, 11
+# rounds, us; the API's rule with pairs / clusters of four at 4 / 8 / 16 parts): D=64 (1,8,8,4,S) 1,024 keys 7.05 /
+# **6.22** / 6.47, 2,048 8.65 / 7.90 / **7.45**, 4,096 9.87 / - / **9.44**, 6,144 12.26 / - / **12.02**, 8,192 (16
+# pairs) 13.46 / - / 13.47; D=128 768 8.22 / **7.33**, 1,024 8.18 / **7.16**, 2,048 10.36 / **9.53** / 9.65, 4,096
+# 14.81 / 14.33 / **13.44**, 8,192 20.23 / - / **18.69**, 32,768 53.44 / - / **51.47**; MQA (4,1,1,32,S) D=64 1,024
+# 6.93 / **5.93**, 4,096 10.03 / - / **8.84**; D=128 1,024 8.79 / **7.75**, 4,096 14.14 / - / **12.66**, 16,384 24.91 /
+# - / - / **24.39**; (2,8,8,4,1024,128) 8.89 / **7.87**; (1,16,16,1,1024,128) 8.90 / **7.55**; (1,2,2,16,8192,128)
+# 15.44 / - / - / **14.04**; D=96 (1,4,4,7,4096) 12.98 / - / **11.65**. Sixteen parts at D=64 lost (MQA 4,096 keys 12.36
+# against eight's 8.84: the same pattern as the pairs' eight parts there, unexplained), and clusters of four over more
+# than 30 clusters run in two waves ((1,8,8,4,4096,64) sixteen parts 14.86; call 7), hence the table and the CTA bound.
+FEW_ROWS_SPLIT_KV = {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))}
+FEW_ROWS_QUAD_CTAS = 120
+SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=4)
+                              for parts, dims in {4: (64, 96, 128), 8: (64, 96, 128), 16: (96, 128)}.items()}
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
@@ -763,7 +783,7 @@ class Variant:
     public_loads: tuple = field(default=())
 
     def __post_init__(self):
-        if self.config.split_kv > (2 if self.config.cluster else 1):  # the workspace holds partial states (secret);
+        if self.config.split_kv > (4 if self.config.cluster == 4 else 2 if self.config.cluster else 1):  # the workspace holds partial states (secret);
             # the flags only say who arrived (clusters of two parts meet in shared memory: neither; of more, the
             # pairs' states meet in the workspace too: sm90_fwd CL_TREE)
             object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
@@ -795,7 +815,8 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [table[(head_dim, c)] for table, _, _ in _SPLIT_KV_TABLES for c in (False, True)
                 if (head_dim, c) in table]
         out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64,
-                                                   SM90_FEW_PROGRAMS_CLUSTER_2X, *SM90_FEW_PROGRAMS_CL_TREE.values())
+                                                   SM90_FEW_PROGRAMS_CLUSTER_2X, *SM90_FEW_PROGRAMS_CL_TREE.values(),
+                                                   *SM90_FEW_PROGRAMS_CL4_TREE.values())
                 for c in (False, True) if (head_dim, c) in table]
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
@@ -1195,14 +1216,19 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
             if v is not None:
                 return v
         kernel, config = table.get((head_dim, causal), (None, None))
-        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if few_rows and config is not None else None
+        if config is None:
+            continue
+        quad = SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal)) \
+            if few_rows and config.split_kv * programs <= FEW_ROWS_QUAD_CTAS * sm_count // 132 else None
+        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if quad is not None else None
         if early is not None and head_dim in early[2] and seq_k >= early[0] \
                 and config.split_kv * programs <= sm_count // early[1]:
-            return Variant(*SM90_FEW_PROGRAMS_CL_TREE[config.split_kv][(head_dim, causal)], dtype, head_dim, causal)
-        if config is not None and config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) \
-                and seq_k >= least_seq_k:
-            # pairs of parts as clusters (CL_TREE) where that part count has a cluster build at this head dim
-            kernel, config = SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal), (kernel, config))
+            return Variant(*quad, dtype, head_dim, causal)
+        if config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) and seq_k >= least_seq_k:
+            # each four parts one cluster (calls of few rows, where they fit), else pairs of parts as clusters (CL_TREE)
+            # where that part count has a cluster build at this head dim
+            kernel, config = quad or SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal),
+                                                                                           (kernel, config))
             return Variant(kernel, config, dtype, head_dim, causal)
     if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)
