@@ -417,7 +417,14 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                    (1, 4, 7, 96, (1024, 4096, 16384), ("q4", "q8", "cl8")),
                    (1, 16, 1, 128, (1024, 4096), ("q4", "cl4")),
                    (1, 2, 16, 128, (8192, 32768), ("q8", "q16", "cl16")))
-               for sk in sks]}
+               for sk in sks],
+          # session 48 call 11: issue 5's small shape and its neighbours on the two-CTA cluster builds (full rows: only
+          # the meeting area's layout and the copy's byte count at run time changed) against the module before
+          29: [(1, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64@prev")),
+               (1, 8, 8, 512, 512, 64, True, ("cl2n64", "cl2n64@prev")),
+               (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl2@prev")),
+               (1, 8, 8, 512, 512, 128, False, ("cl2n64", "cl2n64@prev")),
+               (2, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64@prev"))]}
 MODULES = {}
 
 
