@@ -2625,6 +2625,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     (attn_fwd_sm90_ws V_STAGE). o_half (with v_stage; session 40): the first consumer's O in a buffer of its own
     (attn_fwd_sm90_ws O_HALF); ignored with v_stage by non-causal calls. light_first (causal, two consumers, paired units,
     not balance; session 40): each unit's light tile first (attn_fwd_sm90_ws LIGHT_FIRST); non-causal calls ignore it.
+    cluster (with split_kv, not pack; session 43): pairs of a tile's parts as clusters of two CTAs (CLUSTER; launched by
+    cluster_launcher); cluster=4 (split_kv >= 4; session 48): each four parts one cluster of four (CLUSTER_N = 4).
     cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D

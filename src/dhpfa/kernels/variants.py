@@ -418,8 +418,9 @@ SM90_FEW_PROGRAMS_CL_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=di
 # key/value head's query heads the rows of one tile; MQA) split earlier: their cluster meetings copy only the rows
 # below S_q and their pairs split evenly (sm90_fwd._cluster_copy_bytes, CLUSTER_EVEN_ROWS, session 48: the same builds
 # x1.004-1.10 on such calls, call 1), so a part's chain may be shorter. FEW_ROWS_SPLIT_KV: {parts: (least seq_k, share
-# of the SMs as _SPLIT_KV_TABLES', head dims)}, the cluster-tree builds (SM90_FEW_PROGRAMS_CL_TREE). Session 48 call 2
-# (H100, graph replay, 11 rounds, us; the API's rule before / the cluster builds at 2 / 4 / 16 parts): D=64
+# of the SMs as _SPLIT_KV_TABLES', head dims)}, run on the clusters of four below (call 3 shipped it on the pairs'
+# trees with sixteen parts from 3,072 keys at D=64; call 8's quads replaced that). Session 48 call 2 (H100, graph
+# replay, 11 rounds, us; the API's rule before / the pairs' cluster builds at 2 / 4 / 16 parts): D=64
 # (1,8,8,4,S) 1,024 keys 6.93 / 6.77 / **6.43**, 1,536 8.56 / 8.33 / **7.26**, 3,072 9.90 / - / 9.77 / **9.03**, 4,096
 # (8 global parts) 10.30 / - / 11.64 / **9.49**, 6,144 12.71 / - / - / **11.66**; MQA (4,1,1,32,S) 1,024 7.73 / 6.88 /
 # **6.78**, 4,096 10.81 / - / - / **10.02**; (2,8,8,4,1024) 6.88 / 6.84 / **6.70**; D=128 (1,8,8,4,S) 1,024 8.62 /
@@ -783,9 +784,10 @@ class Variant:
     public_loads: tuple = field(default=())
 
     def __post_init__(self):
-        if self.config.split_kv > (4 if self.config.cluster == 4 else 2 if self.config.cluster else 1):  # the workspace holds partial states (secret);
-            # the flags only say who arrived (clusters of two parts meet in shared memory: neither; of more, the
-            # pairs' states meet in the workspace too: sm90_fwd CL_TREE)
+        cluster_parts = 4 if self.config.cluster == 4 else 2 if self.config.cluster else 1
+        if self.config.split_kv > cluster_parts:  # the workspace holds partial states (secret); the flags only say who
+            # arrived (a split whose parts are all one cluster meets in shared memory: neither; with more parts the
+            # clusters' states meet in the workspace too: sm90_fwd CL_TREE, CLUSTER_N = 4)
             object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
             object.__setattr__(self, "public_loads", tuple(dict.fromkeys(self.public_loads + ("FLAGS",))))
 
