@@ -1389,21 +1389,29 @@ def _stamp_at(stamps, idx):
 
 
 @gluon.jit
+def _cluster_area(XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, row_s: gl.constexpr,
+                  o_layout: gl.constexpr):
+    """A meeting area's byte offsets in shared memory, from XOFF: (O's in the wgmma accumulator's layout, m's, l's
+    in row_s). m, then l, then O row-major with each row's columns XOR 8 x (row % 4) (session 44): a warp's 8-byte
+    stores and loads of the accumulator touch 8 rows at once, which row-major puts on the same 8 banks (8-way
+    conflicts); swizzled, each such access takes the two wavefronts its 256 bytes need. Sender and receiver use these
+    offsets, so any bijection serves; O's rows stay whole, so a copy of the first rows (_cluster_copy_bytes) is one
+    range."""
+    rows_o = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
+    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    o_offs = XOFF + (2 * BLOCK_M + rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
+    m_offs = XOFF + gl.arange(0, BLOCK_M, layout=row_s) * 4
+    return o_offs, m_offs, m_offs + BLOCK_M * 4
+
+
+@gluon.jit
 def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
                      HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, stamps=None):
     """CLUSTER: (go, m, l, O): part 1 sends its state to part 0 (go False); part 0 (go True) merges it after its own.
     The copy carries O's first `rows` rows (_cluster_copy_bytes); part 0's O rows past them merge whatever its area
     holds, and are never stored."""
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    rows_o = gl.arange(0, BLOCK_M, layout=row_o)
-    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    # O row-major with each row's columns XOR 8 x (row % 4) (session 44): a warp's 8-byte stores and loads of the
-    # accumulator touch 8 rows at once, which row-major puts on the same 8 banks (8-way conflicts); swizzled, each such
-    # access takes the two wavefronts its 256 bytes need. Both parts use these offsets, so any bijection serves.
-    o_offs = XOFF + (2 * BLOCK_M + rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
-    rows_s = gl.arange(0, BLOCK_M, layout=row_s)
-    m_offs = XOFF + rows_s * 4
-    l_offs = m_offs + BLOCK_M * 4
+    o_offs, m_offs, l_offs = _cluster_area(XOFF, BLOCK_M, HEAD_DIM, row_s, o_layout)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     go = part == 0
     m_new = m_i
@@ -1510,12 +1518,7 @@ def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
     rank `peer`'s area (then it waits for the acknowledgement); where `recv`, rank `peer`'s state read from this area,
     acknowledged and merged after this part's own. Both public (the rank)."""
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
-    rows_o = gl.arange(0, BLOCK_M, layout=row_o)
-    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    o_offs = XOFF + (2 * BLOCK_M + rows_o[:, None] * HEAD_DIM + (cols_o[None, :] ^ ((rows_o[:, None] % 4) * 8))) * 4
-    rows_s = gl.arange(0, BLOCK_M, layout=row_s)
-    m_offs = XOFF + rows_s * 4
-    l_offs = m_offs + BLOCK_M * 4
+    o_offs, m_offs, l_offs = _cluster_area(XOFF, BLOCK_M, HEAD_DIM, row_s, o_layout)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     m_new = m_i
     l_new = l_i
