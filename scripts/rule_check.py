@@ -95,6 +95,13 @@ QUADS48 = [(1, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 2048, 64, False), (1, 3
            (1, 64, 8, 1, 4096, 128, False), (1, 32, 32, 1, 1024, 128, False), (1, 32, 8, 1, 16384, 64, False)]
 
 
+# --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
+# binary with the diagonal past every key, session 27) against each call on its own non-causal binary ("api_prev" here
+# is the API with the fold off): call 11 read the API at (1,8,512,128) 8.14 us against 7.46 for the non-causal build
+FOLD48 = [(1, 32, 8, 1, 4096, 128, False), (1, 32, 8, 1, 1024, 128, False), (1, 32, 8, 1, 4096, 64, False),
+          (1, 8, 8, 512, 512, 128, False), (1, 8, 8, 512, 512, 64, False), (4, 32, 1, 1, 8192, 128, False)]
+
+
 def api_fn(q, k, v, causal):
     return dhpfa.scaled_dot_product_attention(q, k, v, is_causal=causal, enable_gqa=k.shape[1] != q.shape[1])
 
@@ -102,6 +109,9 @@ def api_fn(q, k, v, causal):
 def api_prev(which="calls3"):
     if which == "fewrows":
         return patched_call(api_fn, variants, "FEW_ROWS_FILL", False)
+    if which == "fold48":
+        from dhpfa.kernels import dispatch
+        return patched_call(api_fn, dispatch, "SPLIT_KV_FULL_AS_CAUSAL", False, clear_launchers=True)
     if which == "quads48":
         return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL4_TREE", {})
     if which == "fewrows48":
@@ -146,12 +156,13 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
-                                                                  "fewrows48", "quads48"))
+                                                                  "fewrows48", "quads48", "fold48"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
-                                     "fewrows48": FEWROWS48, "quads48": QUADS48}.get(args.set, CASES):
+                                     "fewrows48": FEWROWS48, "quads48": QUADS48,
+                                     "fold48": FOLD48}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
