@@ -1556,6 +1556,31 @@ def _cluster4_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
 
 
 @gluon.jit
+def _cluster_start(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                   CLUSTER_N: gl.constexpr):
+    """CLUSTER, at each part's start: the opening of its cluster's meeting (rank: its rank in the cluster), two CTAs
+    (_cluster_open) or four (_cluster4_open)."""
+    if CLUSTER_N == 4:
+        _cluster4_open(rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM)
+    else:
+        _cluster_open(rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM)
+
+
+@gluon.jit
+def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                  row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr, stamps=None):
+    """CLUSTER: (go, m, l, O) of its cluster's meeting, two CTAs (_cluster_meeting, with its inner stamps where given)
+    or four (_cluster4_meeting); go in rank 0, which holds the merged state."""
+    if CLUSTER_N == 4:
+        go, m_i, l_i, acc = _cluster4_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM, row_s,
+                                              o_layout)
+    else:
+        go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM, row_s,
+                                             o_layout, stamps)
+    return go, m_i, l_i, acc
+
+
+@gluon.jit
 def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                            empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
                            BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, CAUSAL: gl.constexpr,
@@ -1579,11 +1604,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if STAMP:
         _stamp_at(kvs[3], 0)
     gl.static_assert(CLUSTER_N == 2 or (CLUSTER_N == 4 and PARTS >= 4), "clusters of two, or of four with 4+ parts")
-    if CLUSTER:  # part 0's mbarrier for the meeting, before anything else (CL_TREE: each pair's even part)
-        if CLUSTER_N == 4:
-            _cluster4_open(part % 4, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER, BLOCK_M, HEAD_DIM)
-        else:
-            _cluster_open(part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER, BLOCK_M, HEAD_DIM)
+    c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
+    if CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
+        _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
     s_layout: gl.constexpr = _acc_layout(num_warps, BLOCK_N)
@@ -1613,13 +1636,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
     elif CLUSTER and PARTS == CLUSTER_N:  # the tile's programs are one cluster: the meeting in part 0's shared memory
-        if CLUSTER_N == 4:  # (two levels: _cluster4_meeting)
-            go, m_i, l_i, acc = _cluster4_meeting(m_i, l_i, acc, part, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
-                                                  CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout)
-        else:
-            go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M), CLUSTER,
-                                                 BLOCK_M, HEAD_DIM, row_s, o_layout,
-                                                 kvs[3] if STAMP else None)
+        go, m_i, l_i, acc = _cluster_meet(m_i, l_i, acc, part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s,
+                                          o_layout, CLUSTER_N, kvs[3] if STAMP else None)
         if STAMP:
             _stamp_at(kvs[3], 3)
         if go:
@@ -1648,13 +1666,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         # (CLUSTER_N = 4: the first two levels in each quad's cluster, _cluster4_meeting; the workspace's from level 2)
         LVL0: gl.constexpr = (2 if CLUSTER_N == 4 else 1) if CLUSTER else 0
         if CLUSTER:
-            if CLUSTER_N == 4:
-                go, m_i, l_i, acc = _cluster4_meeting(m_i, l_i, acc, part % 4, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
-                                                      CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout)
-            else:
-                go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, part % 2, nonce, _cluster_rows(SEQ_Q, m0, BLOCK_M),
-                                                     CLUSTER, BLOCK_M, HEAD_DIM, row_s,
-                                                     o_layout)
+            go, m_i, l_i, acc = _cluster_meet(m_i, l_i, acc, part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM,
+                                              row_s, o_layout, CLUSTER_N)
         if STAMP and CLUSTER:
             _stamp_at(kvs[3], 3)
         if WS_MERGE:  # every meeting from the workspace: both states are there, so O is never held twice
