@@ -1,7 +1,7 @@
 #!/bin/bash
 # Session 49 call 1: what dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls on their causal binary) costs:
-# the API with the fold against the API without it on six split shapes (rule_check --set fold48); the non-causal
-# binaries compiled first in parallel (not in the precompiled set: the fold never launches them).
+# the API with the fold against the API without it on six split shapes (rule_check --set fold48); both forms' binaries
+# compiled first in parallel (session 48's run 12, which compiled the non-causal ones only).
 #   bash scripts/session49_run1.sh   (carry [".whl"]; writes under $OUT)
 source "$(dirname "$0")/device_prelude.sh"
 {
