@@ -59,7 +59,10 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "cl16": kv(16, True), "cl32": kv(32, True),
            # session 48 call 7: each four parts one cluster of four CTAs (sm90_fwd CLUSTER_N = 4: two levels in shared
            # memory, the rest in the workspace)
-           "q4": kv(4, 4), "q8": kv(8, 4), "q16": kv(16, 4)}
+           "q4": kv(4, 4), "q8": kv(8, 4), "q16": kv(16, 4),
+           # session 49 call 2: each eight parts one cluster of eight CTAs (sm90_fwd CLUSTER_N = 8: three levels in
+           # shared memory, the third in level 0's area; sixteen parts one global level above)
+           "o8": kv(8, 8), "o16": kv(16, 8)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -147,6 +150,20 @@ CHECKS27 = [(b, sq, sk, h, hk, d, causal, dt, name)
             for causal in (False, True)
             for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))] + \
            [(1, sq, 4096, 4, 4, 96, False, torch.bfloat16, name) for name in ("q4", "q8") for sq in (4, 64)]
+# session 49 call 2: clusters of eight (o8 / o16) as session 48's quads were checked, and the quads (their SASS changed
+# with the generalised meeting) on a subset
+CHECKS30 = [(b, sq, sk, h, hk, d, causal, dt, name)
+            for name in ("o8", "o16") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 1, 3001, 8, 2), (1, 4, 8192, 8, 8), (2, 31, 1100, 2, 1), (1, 32, 4096, 2, 2),
+                                     (1, 33, 700, 2, 1), (1, 100, 5000, 2, 2), (1, 64, 2100, 1, 1), (3, 5, 100, 4, 4),
+                                     (1, 7, 20000, 1, 1))
+            for causal in (False, True)
+            for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))] + \
+           [(1, sq, 4096, 4, 4, 96, False, torch.bfloat16, name) for name in ("o8", "o16") for sq in (4, 64)] + \
+           [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
+            for name in ("q4", "q8", "q16") for d in (64, 128)
+            for b, sq, sk, h, hk in ((1, 1, 3001, 8, 2), (2, 31, 1100, 2, 1), (1, 100, 5000, 2, 2), (3, 5, 100, 4, 4))
+            for causal in (False, True)]
 # session 47 call 4: 256-key blocks at D=64
 CHECKS23 = [(b, sq, sk, h, hk, 64, causal, dt, name)
             for name in ("kv2n256", "kv4n256", "kv8n256", "kv16n256")
@@ -424,7 +441,27 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 512, 512, 64, True, ("cl2n64", "cl2n64@prev")),
                (1, 8, 8, 512, 1024, 64, False, ("cl2", "cl2@prev")),
                (1, 8, 8, 512, 512, 128, False, ("cl2n64", "cl2n64@prev")),
-               (2, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64@prev"))]}
+               (2, 8, 8, 512, 512, 64, False, ("cl2n64", "cl2n64@prev"))],
+          # session 49 call 2: clusters of eight against the quads at the same part counts (and 16 parts as two clusters
+          # of eight under one global level); the quads against their binaries before the generalised meeting
+          # (kernels/_ab_prev.py, carried: 27cb87c)
+          30: [(1, 8, 8, 4, 2048, 128, False, ("q4", "q8", "o8")),
+               (1, 8, 8, 4, 4096, 128, False, ("q8", "q8@prev", "o8")),
+               (1, 8, 8, 4, 8192, 128, False, ("q8", "o8")),
+               (1, 8, 8, 4, 32768, 128, False, ("q8", "o8")),
+               (1, 8, 8, 4, 1024, 128, False, ("q4", "q4@prev", "o8")),
+               (1, 8, 8, 4, 1024, 64, False, ("q4", "o8")),
+               (1, 8, 8, 4, 2048, 64, False, ("q8", "o8")),
+               (1, 8, 8, 4, 4096, 64, False, ("q8", "q8@prev", "o8")),
+               (1, 8, 8, 4, 8192, 64, False, ("q8", "o8", "cl16")),
+               (4, 1, 1, 32, 4096, 128, False, ("q8", "o8", "o16")),
+               (4, 1, 1, 32, 8192, 128, False, ("q16", "q16@prev", "o8", "o16")),
+               (4, 1, 1, 32, 16384, 128, False, ("q16", "o16")),
+               (4, 1, 1, 32, 4096, 64, False, ("q8", "o8", "o16")),
+               (4, 1, 1, 32, 8192, 64, False, ("q8", "o8", "o16")),
+               (1, 4, 4, 7, 4096, 96, False, ("q8", "o8", "o16")),
+               (1, 4, 4, 7, 16384, 96, False, ("q16", "o16")),
+               (1, 2, 2, 16, 8192, 128, False, ("q16", "o8", "o16"))]}
 MODULES = {}
 
 
@@ -555,6 +592,8 @@ def main():
         CHECKS = CHECKS25
     if args.call == 27:
         CHECKS = CHECKS27
+    if args.call == 30:
+        CHECKS = CHECKS30
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -590,6 +629,8 @@ def main():
                (("cl8", (1, 8, 8, 4, 8192, 128)), ("cl16", (4, 1, 1, 32, 8192, 64))) if args.call == 25 else
                (("q8", (1, 8, 8, 4, 8192, 128)), ("q4", (1, 8, 8, 4, 1024, 64)),
                 ("q16", (4, 1, 1, 32, 8192, 128))) if args.call == 27 else
+               (("o8", (1, 8, 8, 4, 8192, 128)), ("o8", (1, 8, 8, 4, 1024, 64)), ("o16", (4, 1, 1, 32, 8192, 128)),
+                ("q8", (1, 8, 8, 4, 8192, 128))) if args.call == 30 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)

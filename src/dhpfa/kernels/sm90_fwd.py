@@ -424,6 +424,13 @@ def _cluster_split_even(SEQ_Q, m0, EVEN: gl.constexpr):
     return (SEQ_Q - m0 <= CLUSTER_EVEN_ROWS) | EVEN
 
 
+@gluon.constexpr_function
+def _bit_reverse(r, n):
+    """r's bits reversed within log2(n) bits (n a power of two)."""
+    bits = n.bit_length() - 1
+    return int(format(r, f"0{bits}b")[::-1], 2) if bits else 0
+
+
 @gluon.jit
 def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, even=False,
                    CLUSTER_N: gl.constexpr = 2):
@@ -431,22 +438,26 @@ def _split_kv_unit(n, part, PARTS: gl.constexpr = 2, CLUSTER: gl.constexpr = 0, 
     and the rest to the last (none for the later parts of short tiles). CLUSTER: pair k (parts 2k, 2k + 1, one cluster;
     two parts: pair 0, the whole tile) the k-th ceil(n / (PARTS / 2)) blocks, of which the odd part takes the first
     (p - 1) // 2 of its pair's p and the even part the rest, so the odd part's hand-over runs beside the even one's
-    last block; where `even` (_cluster_split_even, public) the first p // 2. CLUSTER_N = 4: quad k (parts 4k .. 4k + 3)
-    the k-th ceil(n / (PARTS / 4)) blocks, split in four as evenly as they go (the extra ones to ranks 0, 2, 1 in
-    turn: the receivers). Public: a block count and the program id."""
-    if CLUSTER and CLUSTER_N == 4:
-        n_q = (n + PARTS // 4 - 1) // (PARTS // 4)
-        q_lo = (part // 4) * n_q
+    last block; where `even` (_cluster_split_even, public) the first p // 2. CLUSTER_N = 4 / 8: cluster k (parts
+    CLUSTER_N k ..) the k-th ceil(n / (PARTS / CLUSTER_N)) blocks, split as evenly as they go (the extra ones to ranks 0,
+    2, 1 in turn for four, 0, 4, 2, 6, 1, 5, 3 for eight: the receivers first). Public: a block count and the program
+    id."""
+    if CLUSTER and CLUSTER_N >= 4:
+        n_q = (n + PARTS // CLUSTER_N - 1) // (PARTS // CLUSTER_N)
+        q_lo = (part // CLUSTER_N) * n_q
         q_cnt = gl.maximum(gl.minimum(n - q_lo, n_q), 0)
-        few = q_cnt // 4
-        extra = q_cnt % 4
-        c0 = few + (extra > 0).to(gl.int32)
-        c1 = few + (extra > 2).to(gl.int32)
-        c2 = few + (extra > 1).to(gl.int32)
-        c3 = few
-        r = part % 4
-        j_lo = q_lo + gl.where(r > 0, c0, 0) + gl.where(r > 1, c1, 0) + gl.where(r > 2, c2, 0)
-        n_cnt = gl.where(r == 0, c0, gl.where(r == 1, c1, gl.where(r == 2, c2, c3)))
+        few = q_cnt // CLUSTER_N
+        extra = q_cnt % CLUSTER_N
+        r = part % CLUSTER_N
+        # rank R's count: one extra where its bit-reversed rank is below `extra` (the receivers first: 0, 2, 1, 3 /
+        # 0, 4, 2, 6, 1, 5, 3, 7); the first block past the counts of the ranks below
+        n_cnt = few + (extra > _bit_reverse(CLUSTER_N - 1, CLUSTER_N)).to(gl.int32)
+        for i in gl.static_range(CLUSTER_N - 1):  # ranks CLUSTER_N - 2 down to 0
+            n_cnt = gl.where(r == CLUSTER_N - 2 - i,
+                             few + (extra > _bit_reverse(CLUSTER_N - 2 - i, CLUSTER_N)).to(gl.int32), n_cnt)
+        j_lo = q_lo
+        for R in gl.static_range(CLUSTER_N - 1):
+            j_lo += gl.where(r > R, few + (extra > _bit_reverse(R, CLUSTER_N)).to(gl.int32), 0)
     elif CLUSTER:
         n_pair = (n + PARTS // 2 - 1) // (PARTS // 2)
         p_lo = (part // 2) * n_pair
@@ -1454,7 +1465,17 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK
 # three L2 round trips (session 48 call 5: about 950 cycles against 2,200). Each level has its own area (cluster_bytes x
 # 2 past CLUSTER), its own mbarrier, ready word and acknowledgement mbarrier, so rank 2 may send before rank 0 has merged
 # rank 1's state. The levels above (parts >= 8) meet in the workspace's tree from level 2.
+# CLUSTER_N = 8 (session 49): each eight parts one cluster of eight CTAs (the portable cluster size), a third level in
+# shared memory (rank 4, with ranks 5-7 merged, to rank 0), so eight parts need no workspace and sixteen one global level.
+# Level L: rank r receives from r + 2^L where r % 2^(L+1) == 0 and sends to r - 2^L where r % 2^(L+1) == 2^L. Three full
+# areas do not fit beside D=128's tiles (248 KB), so level 2 reuses level 0's area with its own three words (24 bytes
+# past level 0's: cluster_level_words), and rank 0 tells rank 4 that the area is free only once every thread has read
+# level 0's state (a thread barrier, then a release store: _CL_TELL) instead of at its start; rank 4, which received at
+# level 0 in that area of its own, stages its level-2 state there after a thread barrier. Rank 4 needs the ready word
+# only after two levels of its own, so the later tell costs no wait where rank 0 is not late.
 _CL4_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 4;\n"
+                          "@p trap;\nmov.u32 $0, 0;\n}")
+_CL8_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 8;\n"
                           "@p trap;\nmov.u32 $0, 0;\n}")
 _CL4_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                          "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
@@ -1463,6 +1484,16 @@ _CL4_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 t
                          "@t0 fence.mbarrier_init.release.cluster;\n"
                          "add.u32 a, a, 8;\nmapa.shared::cluster.u32 r, a, $4;\n"
                          "@t0 st.relaxed.cluster.shared::cluster.b64 [r], $3;\nmov.u32 $0, 0;\n}")
+# (CLUSTER_N = 8, level 2's receiver) the mbarrier initialised and expecting the copy's bytes; its sender told later
+_CL_OPEN_RECV = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                             "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
+                             "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+                             "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
+                             "@t0 fence.mbarrier_init.release.cluster;\nmov.u32 $0, 0;\n}")
+# ... and told, after a thread barrier (every thread's reads of the area done): the nonce into the sender's ready word
+_CL_TELL = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                        "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, $4;\n"
+                        "@t0 st.release.cluster.shared::cluster.b64 [r], $2;\nmov.u32 $0, 0;\n}")
 _CL4_COPY = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, b, rb, n, x;\nmov.u32 tid, %tid.x;\n"
                          "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 b, a, $1;\ncvt.u32.u64 n, $2;\n"
                          "cvt.u32.u64 x, $3;\nadd.u32 a, a, x;\n"
@@ -1487,39 +1518,71 @@ def _cl4_one(ASM: gl.constexpr, off, key0, key1, rank):
 
 @gluon.constexpr_function
 def cluster4_area(block_m, head_dim):
-    """CLUSTER_N = 4: the bytes of one level's area (the state, its mbarrier, ready word and acknowledgement mbarrier),
-    128-byte aligned; level L's area starts L areas past CLUSTER."""
-    return -(-(cluster_state_bytes(block_m, head_dim) + 24) // 128) * 128
+    """CLUSTER_N = 4 / 8: the bytes of one level's area (the state, its mbarrier, ready word and acknowledgement
+    mbarrier, then CLUSTER_N = 8's level-2 triplet), 128-byte aligned; level L's area starts L areas past CLUSTER (level
+    2 of eight: level 0's, cluster_level_area)."""
+    return -(-(cluster_state_bytes(block_m, head_dim) + 48) // 128) * 128
+
+
+@gluon.constexpr_function
+def cluster_level_area(level, cluster_n, area):
+    """CLUSTER_N = 4 / 8: level `level`'s area, in bytes past CLUSTER: level L in area L; level 2 of eight in level 0's
+    (its words cluster_level_words past the area's BAR)."""
+    return 0 if cluster_n == 8 and level == 2 else level * area
+
+
+@gluon.constexpr_function
+def cluster_level_words(level, cluster_n):
+    """CLUSTER_N = 4 / 8: where level `level`'s mbarrier, ready word and acknowledgement lie past its area's BAR: at BAR,
+    level 2 of eight 24 bytes past it (level 0's three words come first in that area)."""
+    return 24 if cluster_n == 8 and level == 2 else 0
+
+
+@gluon.constexpr_function
+def cluster_levels(cluster_n):
+    """The meeting's levels in shared memory in a cluster of cluster_n CTAs (2, 4 or 8): log2."""
+    return {2: 1, 4: 2, 8: 3}[cluster_n]
 
 
 @gluon.jit
-def _cluster4_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr):
-    """CLUSTER_N = 4, at each part's start: launched in clusters of four (else a trap); each receiver's mbarrier of the
-    levels it receives at initialised and expecting the copy's bytes, its sender told (its ready word); each sender's
-    acknowledgement mbarrier of the level it sends at initialised. rank: the part's rank in its cluster (part % 4)."""
+def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                   CLUSTER_N: gl.constexpr):
+    """CLUSTER_N = 4 / 8, at each part's start: launched in clusters of CLUSTER_N (else a trap); each receiver's
+    mbarrier of the levels it receives at initialised and expecting the copy's bytes, its sender told (its ready word;
+    level 2 of eight: later, _clusterq_meeting); each sender's acknowledgement mbarrier of the level it sends at
+    initialised. rank: the part's rank in its cluster (part % CLUSTER_N)."""
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     nbytes = _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM)
-    _cl_one(_CL4_CHECK, 0, 0)
-    if rank % 2 == 0:  # receives at level 0 from rank + 1
-        _cl4_one(_CL4_OPEN, BAR, nbytes, nonce, rank + 1)
-    else:  # sends at level 0
-        _cl_one(_CL_OPEN_ACK, BAR + 16, 0)
-    if rank == 0:  # receives at level 1 from rank 2
-        _cl4_one(_CL4_OPEN, AREA + BAR, nbytes, nonce, 2)
-    if rank == 2:  # sends at level 1
-        _cl_one(_CL_OPEN_ACK, AREA + BAR + 16, 0)
+    if CLUSTER_N == 8:
+        _cl_one(_CL8_CHECK, 0, 0)
+    else:
+        _cl_one(_CL4_CHECK, 0, 0)
+    for L in gl.static_range(cluster_levels(CLUSTER_N)):
+        S = 1 << L
+        LBAR = cluster_level_area(L, CLUSTER_N, AREA) + BAR + cluster_level_words(L, CLUSTER_N)
+        if rank % (2 * S) == 0:  # receives at level L from rank + S
+            if CLUSTER_N == 8 and L == 2:
+                _cl_one(_CL_OPEN_RECV, LBAR, nbytes)
+            else:
+                _cl4_one(_CL4_OPEN, LBAR, nbytes, nonce, rank + S)
+        elif rank % (2 * S) == S:  # sends at level L
+            _cl_one(_CL_OPEN_ACK, LBAR + 16, 0)
 
 
 @gluon.jit
 def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
-                    HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr):
-    """One level of the four-CTA meeting in the area at XOFF: where `send`, this part's state staged and copied into
-    rank `peer`'s area (then it waits for the acknowledgement); where `recv`, rank `peer`'s state read from this area,
-    acknowledged and merged after this part's own. Both public (the rank)."""
+                    HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, W: gl.constexpr = 0,
+                    tell=False, TELL: gl.constexpr = 0, REUSED: gl.constexpr = False):
+    """One level of the four- or eight-CTA meeting in the area at XOFF (its words W bytes past its BAR): where `send`,
+    this part's state staged and copied into rank `peer`'s area (then it waits for the acknowledgement); where `recv`,
+    rank `peer`'s state read from this area, acknowledged and merged after this part's own. Both public (the rank).
+    TELL (CLUSTER_N = 8, level 0): where `tell` (rank 0), once every thread has read the state, rank TELL (4) told
+    that this area is free for its level-2 copy. REUSED (level 2 of eight): the sender read its own level-0 state from
+    this area: a thread barrier before it stages."""
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     o_offs, m_offs, l_offs = _cluster_area(XOFF, BLOCK_M, HEAD_DIM, row_s, o_layout)
-    BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
+    BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM) + W
     m_new = m_i
     l_new = l_i
     if recv:
@@ -1528,8 +1591,14 @@ def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
         m_o = _cl_get(m_offs)
         l_o = _cl_get(l_offs)
         _cl4_one(_CL4_ACK, BAR + 16, 0, 0, peer)  # the sender's copy has been read: it may go on
+        if TELL:
+            if tell:
+                gl.thread_barrier()  # every thread's reads of this area
+                _cl4_one(_CL_TELL, BAR + 24 + 8, nonce, 0, TELL)
         m_new, l_new, acc = _merge_states(m_i, l_i, acc, m_o, l_o, acc_o, row_o)
     if send:
+        if REUSED:
+            gl.thread_barrier()  # every thread's reads of the earlier level's state in this area
         _cl_stage2(acc, o_offs)
         _cl_stage(m_i, m_offs)
         _cl_stage(l_i, l_offs)
@@ -1543,15 +1612,19 @@ def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
 
 
 @gluon.jit
-def _cluster4_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
-                      HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr):
-    """CLUSTER_N = 4: (go, m, l, O): ranks 1 and 3 send to ranks 0 and 2 (level 0), rank 2 to rank 0 (level 1); rank 0
-    (go True) holds the four parts' merged state, in the order rank 0, 1, 2, 3 (the same bits every time)."""
+def _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+                      HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr):
+    """CLUSTER_N = 4 / 8: (go, m, l, O): at level L rank r + 2^L sends to rank r (r % 2^(L+1) == 0): four CTAs ranks 1
+    and 3 to 0 and 2, then 2 to 0; eight CTAs 1, 3, 5, 7 to 0, 2, 4, 6, then 2, 6 to 0, 4, then 4 to 0. Rank 0 (go True)
+    holds the parts' merged state, in the order rank 0, 1, 2, ... (the same bits every time)."""
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
-    m_i, l_i, acc = _cluster4_level(m_i, l_i, acc, rank % 2 == 1, rank % 2 == 0, rank ^ 1, nonce, rows, XOFF, BLOCK_M,
-                                    HEAD_DIM, row_s, o_layout)
-    m_i, l_i, acc = _cluster4_level(m_i, l_i, acc, rank == 2, rank == 0, rank ^ 2, nonce, rows, XOFF + AREA, BLOCK_M,
-                                    HEAD_DIM, row_s, o_layout)
+    for L in gl.static_range(cluster_levels(CLUSTER_N)):
+        S = 1 << L
+        TELL = 4 if CLUSTER_N == 8 and L == 0 else 0
+        m_i, l_i, acc = _cluster4_level(m_i, l_i, acc, rank % (2 * S) == S, rank % (2 * S) == 0, rank ^ S, nonce, rows,
+                                        XOFF + cluster_level_area(L, CLUSTER_N, AREA), BLOCK_M, HEAD_DIM, row_s,
+                                        o_layout, cluster_level_words(L, CLUSTER_N), rank == 0, TELL,
+                                        CLUSTER_N == 8 and L == 2)
     return rank == 0, m_i, l_i, acc
 
 
@@ -1559,9 +1632,9 @@ def _cluster4_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
 def _cluster_start(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
                    CLUSTER_N: gl.constexpr):
     """CLUSTER, at each part's start: the opening of its cluster's meeting (rank: its rank in the cluster), two CTAs
-    (_cluster_open) or four (_cluster4_open)."""
-    if CLUSTER_N == 4:
-        _cluster4_open(rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM)
+    (_cluster_open) or four / eight (_clusterq_open)."""
+    if CLUSTER_N >= 4:
+        _clusterq_open(rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM, CLUSTER_N)
     else:
         _cluster_open(rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM)
 
@@ -1570,10 +1643,10 @@ def _cluster_start(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
 def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
                   row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr, stamps=None):
     """CLUSTER: (go, m, l, O) of its cluster's meeting, two CTAs (_cluster_meeting, with its inner stamps where given)
-    or four (_cluster4_meeting); go in rank 0, which holds the merged state."""
-    if CLUSTER_N == 4:
-        go, m_i, l_i, acc = _cluster4_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM, row_s,
-                                              o_layout)
+    or four / eight (_clusterq_meeting); go in rank 0, which holds the merged state."""
+    if CLUSTER_N >= 4:
+        go, m_i, l_i, acc = _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM, row_s,
+                                              o_layout, CLUSTER_N)
     else:
         go, m_i, l_i, acc = _cluster_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF, BLOCK_M, HEAD_DIM, row_s,
                                              o_layout, stamps)
@@ -1603,7 +1676,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     ws, flags, nonce = kvs[0], kvs[1], kvs[2]
     if STAMP:
         _stamp_at(kvs[3], 0)
-    gl.static_assert(CLUSTER_N == 2 or (CLUSTER_N == 4 and PARTS >= 4), "clusters of two, or of four with 4+ parts")
+    gl.static_assert(CLUSTER_N == 2 or ((CLUSTER_N == 4 or CLUSTER_N == 8) and PARTS >= CLUSTER_N),
+                     "clusters of two, or of four / eight with at least that many parts")
     c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
     if CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
         _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
@@ -1663,8 +1737,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         # CL_TREE (CLUSTER with more than two parts, session 47): the tree's first level is each pair's cluster meeting
         # (_cluster_meeting: the odd part's state into the even one's shared memory), the levels above it in global
         # memory as below, from level 1 (the workspace's and flags' level-0 places unused)
-        # (CLUSTER_N = 4: the first two levels in each quad's cluster, _cluster4_meeting; the workspace's from level 2)
-        LVL0: gl.constexpr = (2 if CLUSTER_N == 4 else 1) if CLUSTER else 0
+        # (CLUSTER_N = 4 / 8: the first two / three levels in each cluster, _clusterq_meeting; the workspace's from
+        # level 2 / 3)
+        LVL0: gl.constexpr = cluster_levels(CLUSTER_N) if CLUSTER else 0
         if CLUSTER:
             go, m_i, l_i, acc = _cluster_meet(m_i, l_i, acc, part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM,
                                               row_s, o_layout, CLUSTER_N)
@@ -1998,8 +2073,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not CLUSTER or (SPLIT_KV >= 2 and not PACK), "clusters of two: SPLIT_KV >= 2, not packed")
-    gl.static_assert(CLUSTER_N == 2 or (CLUSTER and CLUSTER_N == 4 and SPLIT_KV >= 4),
-                     "clusters of four (CLUSTER_N = 4): CLUSTER with SPLIT_KV >= 4")
+    gl.static_assert(CLUSTER_N == 2 or (CLUSTER and (CLUSTER_N == 4 or CLUSTER_N == 8) and SPLIT_KV >= CLUSTER_N),
+                     "clusters of four / eight (CLUSTER_N): CLUSTER with SPLIT_KV >= CLUSTER_N")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -2642,7 +2717,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     (attn_fwd_sm90_ws O_HALF); ignored with v_stage by non-causal calls. light_first (causal, two consumers, paired units,
     not balance; session 40): each unit's light tile first (attn_fwd_sm90_ws LIGHT_FIRST); non-causal calls ignore it.
     cluster (with split_kv, not pack; session 43): pairs of a tile's parts as clusters of two CTAs (CLUSTER; launched by
-    cluster_launcher); cluster=4 (split_kv >= 4; session 48): each four parts one cluster of four (CLUSTER_N = 4).
+    cluster_launcher); cluster=4 (split_kv >= 4; session 48): each four parts one cluster of four (CLUSTER_N = 4);
+    cluster=8 (split_kv >= 8; session 49): each eight parts one cluster of eight (CLUSTER_N = 8).
     cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
@@ -2683,12 +2759,14 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             if pack:
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
-            if cluster == 4:  # (session 48) each four parts one cluster of four CTAs: two levels in shared memory
-                if parts < 4:
-                    raise ValueError(f"cluster=4: split_kv of 4 or more parts, got {parts}")
-                kwargs.update(CLUSTER_N=4)
-        if not cluster or parts > (4 if cluster == 4 else 2):  # the tree's meetings in global memory (two-part clusters,
-            # and four-part clusters of four, meet in shared memory only)
+            if cluster in (4, 8):  # (sessions 48, 49) each four / eight parts one cluster of that many CTAs: two /
+                # three levels in shared memory
+                if parts < cluster:
+                    raise ValueError(f"cluster={cluster}: split_kv of {cluster} or more parts, got {parts}")
+                kwargs.update(CLUSTER_N=int(cluster))
+        from .variants import cluster_parts
+        if parts > cluster_parts(cluster):  # the tree's meetings in global memory (a split whose parts
+            # are one cluster meets in shared memory only)
             ws, flags = workspace if workspace is not None else split_kv_workspace(q, block_m, parts, head_dim, pack,
                                                                                    k.shape[2])
             kwargs.update(WS=ws, FLAGS=flags)
@@ -2848,6 +2926,7 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     ck = attn_fwd_sm90_ws.warmup(*args, grid=grid, **kwargs)
     xoff = kwargs["CLUSTER"]
     ctas = kwargs.get("CLUSTER_N", 2)
+    # clusters of four and of eight: two level areas (eight's level 2 reuses level 0's: cluster_level_area)
     total = xoff + (cluster_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]) if ctas == 2 else
                     2 * cluster4_area(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]))
     if ck.metadata.shared <= 49152 < total:  # the driver's limit for this function stays at 48 KB (Triton raises it

@@ -35,7 +35,7 @@ class TileConfig:
     o_half: bool = False  # ... with v_stage: consumer 0's O in a buffer of its own, its store waited for later (O_HALF)
     light_first: bool = False  # Gluon kernel, split=2, causal paired units: each unit's light tile first (LIGHT_FIRST)
     cluster: bool = False  # Gluon kernel, split_kv: pairs of a tile's programs as clusters of two CTAs (CLUSTER); 4:
-    # each four as one cluster of four (CLUSTER_N = 4, split_kv >= 4; session 48)
+    # each four as one cluster of four (CLUSTER_N = 4, split_kv >= 4; session 48); 8: of eight (session 49)
     maxnreg: int = 0  # Gluon kernel: ptxas's register limit per thread at launch (0: none; 128: two CTAs an SM)
 
     def label(self) -> str:
@@ -48,9 +48,15 @@ class TileConfig:
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + ("oh" if self.o_half else "") + \
             ("lf" if self.light_first else "") + ("cl" if self.cluster else "") + \
-            ("4" if self.cluster == 4 else "") + \
+            (str(self.cluster) if self.cluster in (4, 8) else "") + \
             (f"r{self.maxnreg}" if self.maxnreg else "") + \
             ("-persistent" if self.persistent else "")
+
+
+def cluster_parts(cluster) -> int:
+    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4 or 8): a split of no more parts
+    meets in shared memory only; with more, its clusters' states meet in the workspace too (sm90_fwd CL_TREE)."""
+    return int(cluster) if cluster in (4, 8) else 2 if cluster else 1
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
@@ -784,10 +790,9 @@ class Variant:
     public_loads: tuple = field(default=())
 
     def __post_init__(self):
-        cluster_parts = 4 if self.config.cluster == 4 else 2 if self.config.cluster else 1
-        if self.config.split_kv > cluster_parts:  # the workspace holds partial states (secret); the flags only say who
-            # arrived (a split whose parts are all one cluster meets in shared memory: neither; with more parts the
-            # clusters' states meet in the workspace too: sm90_fwd CL_TREE, CLUSTER_N = 4)
+        if self.config.split_kv > cluster_parts(self.config.cluster):  # the workspace holds partial states (secret);
+            # the flags only say who arrived (a split whose parts are all one cluster meets in shared memory: neither;
+            # with more parts the clusters' states meet in the workspace too: sm90_fwd CL_TREE, CLUSTER_N = 4 / 8)
             object.__setattr__(self, "secret_args", tuple(dict.fromkeys(self.secret_args + ("WS",))))
             object.__setattr__(self, "public_loads", tuple(dict.fromkeys(self.public_loads + ("FLAGS",))))
 
