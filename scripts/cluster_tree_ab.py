@@ -62,7 +62,7 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "q4": kv(4, 4), "q8": kv(8, 4), "q16": kv(16, 4),
            # session 49 call 2: each eight parts one cluster of eight CTAs (sm90_fwd CLUSTER_N = 8: three levels in
            # shared memory, the third in level 0's area; sixteen parts one global level above)
-           "o8": kv(8, 8), "o16": kv(16, 8)}
+           "o8": kv(8, 8), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -461,7 +461,22 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 8192, 64, False, ("q8", "o8", "o16")),
                (1, 4, 4, 7, 4096, 96, False, ("q8", "o8", "o16")),
                (1, 4, 4, 7, 16384, 96, False, ("q16", "o16")),
-               (1, 2, 2, 16, 8192, 128, False, ("q16", "o8", "o16"))]}
+               (1, 2, 2, 16, 8192, 128, False, ("q16", "o8", "o16"))],
+          # session 49 call 3: 32 / 64 parts as clusters of eight (one or two tiles, long keys), eight parts in clusters
+          # of eight against sixteen as pairs where sixteen in clusters of eight do not fit (8 tiles at D=64), and 12-15
+          # tiles (eight parts: 96-120 CTAs) against the quads' four
+          31: [(1, 1, 1, 32, 16384, 128, False, ("kv32", "o16", "o32")),
+               (1, 1, 1, 32, 32768, 128, False, ("kv64", "o32", "o64")),
+               (1, 1, 1, 32, 65536, 128, False, ("kv64", "o32", "o64")),
+               (1, 1, 1, 32, 32768, 64, False, ("kv64", "o32", "o64")),
+               (2, 1, 1, 32, 32768, 128, False, ("kv32", "o16", "o32")),
+               (1, 8, 8, 4, 16384, 64, False, ("cl16", "o8")),
+               (1, 8, 8, 4, 32768, 64, False, ("cl16", "o8")),
+               (1, 8, 8, 4, 131072, 64, False, ("cl16", "o8")),
+               (1, 15, 15, 4, 1024, 128, False, ("q4", "o8")),
+               (1, 15, 15, 4, 4096, 128, False, ("q4", "o8")),
+               (1, 12, 12, 4, 2048, 64, False, ("q8", "q4", "o8")),
+               (1, 15, 15, 4, 8192, 64, False, ("q8", "o8"))]}
 MODULES = {}
 
 
@@ -594,6 +609,11 @@ def main():
         CHECKS = CHECKS27
     if args.call == 30:
         CHECKS = CHECKS30
+    if args.call == 31:  # 32 / 64 parts in clusters of eight
+        CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
+                  for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
+                                           (1, 7, 2000, 1, 1))
+                  for causal in (False, True)]
     if args.call == 13:  # the two-CTA builds' checks, on the edited module
         CHECKS = [c[:8] + (c[8] + "@chunk4",) for c in CHECKS if c[8] in ("cl2", "cl2n64")]
     if args.checks:
@@ -631,6 +651,7 @@ def main():
                 ("q16", (4, 1, 1, 32, 8192, 128))) if args.call == 27 else
                (("o8", (1, 8, 8, 4, 8192, 128)), ("o8", (1, 8, 8, 4, 1024, 64)), ("o16", (4, 1, 1, 32, 8192, 128)),
                 ("q8", (1, 8, 8, 4, 8192, 128))) if args.call == 30 else
+               (("o32", (1, 1, 1, 32, 32768, 128)), ("o64", (1, 1, 1, 32, 32768, 64))) if args.call == 31 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)

@@ -5,7 +5,7 @@ plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts f
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
     PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
-        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48]
+        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48|fold48|octs49]
 """
 import argparse
 import json
@@ -95,6 +95,13 @@ QUADS48 = [(1, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 2048, 64, False), (1, 3
            (1, 64, 8, 1, 4096, 128, False), (1, 32, 32, 1, 1024, 128, False), (1, 32, 8, 1, 16384, 64, False)]
 
 
+# --set octs49 (session 49 call 3): the API with clusters of eight for calls of few rows (variants.SM90_FEW_PROGRAMS_CL8_TREE,
+# with it FEW_ROWS_SPLIT_KV's eight parts from 1,024 keys at D = 64 / 96 / 128) against the API of the session's start
+# (quads, eight parts from 2,048 at D=64 only); quads48's cases and grids of 12-16 tiles
+OCTS49 = QUADS48 + [(1, 60, 15, 1, 2048, 128, False), (1, 48, 12, 1, 4096, 64, False), (1, 32, 4, 1, 4096, 128, False),
+                    (1, 32, 8, 4, 4096, 128, False), (2, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1536, 128, False)]
+
+
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
 # binary with the diagonal past every key, session 27) against each call on its own non-causal binary ("api_prev" here
 # is the API with the fold off): call 11 read the API at (1,8,512,128) 8.14 us against 7.46 for the non-causal build
@@ -112,6 +119,9 @@ def api_prev(which="calls3"):
     if which == "fold48":
         from dhpfa.kernels import dispatch
         return patched_call(api_fn, dispatch, "SPLIT_KV_FULL_AS_CAUSAL", False, clear_launchers=True)
+    if which == "octs49":
+        return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", {}), variants,
+                            "FEW_ROWS_SPLIT_KV", {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))})
     if which == "quads48":
         return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL4_TREE", {})
     if which == "fewrows48":
@@ -156,13 +166,13 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
-                                                                  "fewrows48", "quads48", "fold48"))
+                                                                  "fewrows48", "quads48", "fold48", "octs49"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
-                                     "fold48": FOLD48}.get(args.set, CASES):
+                                     "fold48": FOLD48, "octs49": OCTS49}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

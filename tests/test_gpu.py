@@ -74,9 +74,9 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
 @pytest.mark.parametrize("d", variants.HEAD_DIMS)
 @pytest.mark.parametrize("sq,sk,h,hk,causal,parts", [(512, 1024, 8, 8, False, 2), (100, 3001, 3, 1, True, 4),
                                                      (64, 4096, 8, 2, False, 8),
-                                                     (1, 1500, 2, 2, False, {64: 4, 96: 4, 128: 4, None: 2}),
-                                                     (4, 3100, 8, 8, False, {64: 8, None: 4}),
-                                                     (32, 1100, 1, 1, True, {64: 4, 96: 4, 128: 4, None: 2}),
+                                                     (1, 1500, 2, 2, False, {64: 8, 96: 8, 128: 8, None: 2}),
+                                                     (4, 3100, 8, 8, False, {64: 8, 96: 8, 128: 8, None: 4}),
+                                                     (32, 1100, 1, 1, True, {64: 8, 96: 8, 128: 8, None: 2}),
                                                      (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
                                                      (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
                                                      (1, 20000, 3, 3, True, (16, 32)), (65, 5000, 4, 4, True, 8),
@@ -94,9 +94,10 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     must be reset for the next call on the same workspace). Two parts at D <= 128: one cluster of two CTAs a tile,
     meeting in shared memory (session 43; the next test); 4, 8 or 16 at the head dims of variants.SPLIT_KV_CLUSTER_DIMS:
     each pair of parts one cluster, the levels above in global memory (session 47). Calls of at most 32 queries
-    (variants.FEW_ROWS_SPLIT_KV, session 48; `parts` a dict by head dim, None the rest): 4 parts from 1,024 keys at
-    D = 64 / 96 / 128, 8 from 2,048 at D = 64, each four parts one cluster of four CTAs where they fit, their meetings
-    copying only the rows below S_q."""
+    (variants.FEW_ROWS_SPLIT_KV, sessions 48-49; `parts` a dict by head dim, None the rest): 8 parts from 1,024 keys at
+    D = 64 / 96 / 128 where eight times the grid fits the SMs (else 4 where four times it fits half), each eight parts
+    one cluster of eight CTAs (each four one of four) where they fit, their meetings copying only the rows below
+    S_q."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
@@ -110,10 +111,13 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
         # two parts at D <= 128, and 4 / 8 / 16 at the head dims variants.SPLIT_KV_CLUSTER_DIMS lists (CL_TREE, session
         # 47): pairs of parts as clusters of two CTAs
         cl_tree = d in variants.SPLIT_KV_CLUSTER_DIMS.get(parts, ())
-        # calls of at most 32 queries: each four parts one cluster of four where the clusters fit (session 48)
-        quad = sq <= variants.FEW_ROWS_SPLIT_KV_MAX_Q and parts * h * -(-sq // 64) <= variants.FEW_ROWS_QUAD_CTAS \
-            and (d, causal) in variants.SM90_FEW_PROGRAMS_CL4_TREE.get(parts, {})
-        assert plan.variant.config.cluster == (4 if quad else (parts == 2 and d <= 128) or cl_tree), plan.variant.name
+        # calls of at most 32 queries: each eight or four parts one cluster of eight / four where the clusters fit
+        # (sessions 48, 49)
+        fits = sq <= variants.FEW_ROWS_SPLIT_KV_MAX_Q and parts * h * -(-sq // 64) <= variants.FEW_ROWS_QUAD_CTAS
+        cluster = 8 if fits and (d, causal) in variants.SM90_FEW_PROGRAMS_CL8_TREE.get(parts, {}) else \
+            4 if fits and (d, causal) in variants.SM90_FEW_PROGRAMS_CL4_TREE.get(parts, {}) else \
+            (parts == 2 and d <= 128) or cl_tree
+        assert plan.variant.config.cluster == cluster, plan.variant.name
     assert plan.variant.config.split_kv and plan.variant in variants.shipped_variants()
     g = torch.Generator(device="cuda").manual_seed(d)
     q = torch.randn(1, sq, h, d, device="cuda", dtype=dtype, generator=g)

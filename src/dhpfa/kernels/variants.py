@@ -449,10 +449,25 @@ FEW_ROWS_SPLIT_KV_MAX_Q = 32
 # 15.44 / - / - / **14.04**; D=96 (1,4,4,7,4096) 12.98 / - / **11.65**. Sixteen parts at D=64 lost (MQA 4,096 keys 12.36
 # against eight's 8.84: the same pattern as the pairs' eight parts there, unexplained), and clusters of four over more
 # than 30 clusters run in two waves ((1,8,8,4,4096,64) sixteen parts 14.86; call 7), hence the table and the CTA bound.
-FEW_ROWS_SPLIT_KV = {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))}
+FEW_ROWS_SPLIT_KV = {8: (1024, 1, (64, 96, 128)), 4: (1024, 2, (64, 96, 128))}
 FEW_ROWS_QUAD_CTAS = 120
 SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=4)
                               for parts, dims in {4: (64, 96, 128), 8: (64, 96, 128), 16: (96, 128)}.items()}
+# ... and where the part count has one, each eight parts one cluster of eight CTAs (sm90_fwd CLUSTER_N = 8,
+# TileConfig.cluster = 8, session 49) in place of the quads: a third level in shared memory instead of a global one, so
+# eight parts meet without the workspace and sixteen with one global level (15 clusters of eight are resident at one
+# CTA an SM, session 45 call 15: the same 120 CTAs as 30 quads, FEW_ROWS_QUAD_CTAS); with them eight parts from 1,024
+# keys at D = 64 / 96 / 128 (FEW_ROWS_SPLIT_KV). Session 49 call 2 (H100, graph replay, 15 rounds, us; the API (the
+# quads' rule) / quads at the part count / eight-CTA clusters at 8 / 16 parts; packed decode as the API runs it):
+# D=128 (1,8,8,4,S) 1,024 7.23 / 7.41 (q4) / **6.64**, 2,048 9.68 / 9.97 (q4) / **8.49**, 4,096 13.66 / 13.79 / **12.18**,
+# 8,192 19.10 / 19.88 / **17.37**, 32,768 52.29 / 54.44 / **50.56**; D=64 1,024 6.23 / 6.09 (q4) / **5.54**, 2,048 7.20
+# / 7.36 / **6.47**, 4,096 9.18 / 9.31 / **8.72**, 8,192 13.37 (16 pairs) / 13.53 / **12.70**; MQA (4,1,1,32,S) D=128
+# 4,096 12.99 / 12.98 / **11.55** / 12.35, 8,192 17.45 / 17.70 (q16) / 15.88 / **15.87**, 16,384 23.23 / 23.30 (q16) /
+# - / **21.52**; D=64 4,096 9.26 / 9.18 / 8.32 / **8.23**, 8,192 12.21 / 12.74 / 12.00 / **10.21**; D=96 (1,4,4,7,S) 4,096
+# 11.46 / 11.44 / **10.12** / 10.49, 16,384 19.88 / 20.07 (q16) / - / **18.51**; (1,2,2,16,8192,128) 14.30 / 14.41 (q16)
+# / 14.61 / **13.15**.
+SM90_FEW_PROGRAMS_CL8_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=(64, 96, 128), cluster=8)
+                              for parts in (8, 16)}
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
@@ -823,7 +838,8 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
                 if (head_dim, c) in table]
         out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64,
                                                    SM90_FEW_PROGRAMS_CLUSTER_2X, *SM90_FEW_PROGRAMS_CL_TREE.values(),
-                                                   *SM90_FEW_PROGRAMS_CL4_TREE.values())
+                                                   *SM90_FEW_PROGRAMS_CL4_TREE.values(),
+                                                   *SM90_FEW_PROGRAMS_CL8_TREE.values())
                 for c in (False, True) if (head_dim, c) in table]
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
@@ -1214,8 +1230,9 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, or all at D <= SPLIT_KV_ALL_SMS_MAX_D, from
     FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from
     FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. seq_q (queries per head; None: not known)
-    of at most FEW_ROWS_SPLIT_KV_MAX_Q: the cluster-tree splits of FEW_ROWS_SPLIT_KV from their keys too. Shapes and
-    the GPU decide (public)."""
+    of at most FEW_ROWS_SPLIT_KV_MAX_Q: the splits run as clusters of eight (SM90_FEW_PROGRAMS_CL8_TREE) or four
+    (SM90_FEW_PROGRAMS_CL4_TREE) where their part count has such a build and FEW_ROWS_QUAD_CTAS fit, and those of
+    FEW_ROWS_SPLIT_KV from their keys too. Shapes and the GPU decide (public)."""
     few_rows = seq_q is not None and seq_q <= FEW_ROWS_SPLIT_KV_MAX_Q
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         if table is SM90_FEW_PROGRAMS_SPLIT_KV:  # two programs a tile: as one cluster where it has the head dim
@@ -1225,15 +1242,16 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is None:
             continue
-        quad = SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal)) \
-            if few_rows and config.split_kv * programs <= FEW_ROWS_QUAD_CTAS * sm_count // 132 else None
+        fits = few_rows and config.split_kv * programs <= FEW_ROWS_QUAD_CTAS * sm_count // 132
+        quad = (SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
+                or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
         early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if quad is not None else None
         if early is not None and head_dim in early[2] and seq_k >= early[0] \
                 and config.split_kv * programs <= sm_count // early[1]:
             return Variant(*quad, dtype, head_dim, causal)
         if config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) and seq_k >= least_seq_k:
-            # each four parts one cluster (calls of few rows, where they fit), else pairs of parts as clusters (CL_TREE)
-            # where that part count has a cluster build at this head dim
+            # each eight or four parts one cluster (calls of few rows, where they fit), else pairs of parts as
+            # clusters (CL_TREE) where that part count has a cluster build at this head dim
             kernel, config = quad or SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal),
                                                                                            (kernel, config))
             return Variant(kernel, config, dtype, head_dim, causal)
