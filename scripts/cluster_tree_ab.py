@@ -476,7 +476,16 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 15, 15, 4, 1024, 128, False, ("q4", "o8")),
                (1, 15, 15, 4, 4096, 128, False, ("q4", "o8")),
                (1, 12, 12, 4, 2048, 64, False, ("q8", "q4", "o8")),
-               (1, 15, 15, 4, 8192, 64, False, ("q8", "o8"))]}
+               (1, 15, 15, 4, 8192, 64, False, ("q8", "o8"))],
+          # session 49 call 4: level 2's ready word as an mbarrier in rank 4 (rank 0's release arrival; _CL_TELL) against
+          # the ready word call 2-3 spun on (kernels/_ab_prev.py, carried: 2c9fd0a)
+          32: [(1, 8, 8, 4, 4096, 128, False, ("o8", "o8@prev")),
+               (1, 8, 8, 4, 1024, 64, False, ("o8", "o8@prev")),
+               (1, 8, 8, 4, 2048, 128, False, ("o8", "o8@prev")),
+               (4, 1, 1, 32, 8192, 128, False, ("o16", "o16@prev")),
+               (4, 1, 1, 32, 8192, 64, False, ("o16", "o16@prev")),
+               (1, 1, 1, 32, 16384, 128, False, ("o32", "o32@prev")),
+               (1, 1, 1, 32, 65536, 128, False, ("o64", "o64@prev"))]}
 MODULES = {}
 
 
@@ -609,6 +618,11 @@ def main():
         CHECKS = CHECKS27
     if args.call == 30:
         CHECKS = CHECKS30
+    if args.call == 32:  # the clusters of eight with level 2's ready mbarrier
+        CHECKS = [c for c in CHECKS30 if c[8] in ("o8", "o16")] + \
+            [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (96, 128)
+             for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1), (1, 7, 2000, 1, 1))
+             for causal in (False, True)]
     if args.call == 31:  # 32 / 64 parts in clusters of eight
         CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
@@ -652,6 +666,8 @@ def main():
                (("o8", (1, 8, 8, 4, 8192, 128)), ("o8", (1, 8, 8, 4, 1024, 64)), ("o16", (4, 1, 1, 32, 8192, 128)),
                 ("q8", (1, 8, 8, 4, 8192, 128))) if args.call == 30 else
                (("o32", (1, 1, 1, 32, 32768, 128)), ("o64", (1, 1, 1, 32, 32768, 64))) if args.call == 31 else
+               (("o8", (1, 8, 8, 4, 8192, 128)), ("o16", (4, 1, 1, 32, 8192, 128)),
+                ("o64", (1, 1, 1, 32, 65536, 96))) if args.call == 32 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)

@@ -99,7 +99,10 @@ QUADS48 = [(1, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 2048, 64, False), (1, 3
 # with it FEW_ROWS_SPLIT_KV's eight parts from 1,024 keys at D = 64 / 96 / 128) against the API of the session's start
 # (quads, eight parts from 2,048 at D=64 only); quads48's cases and grids of 12-16 tiles
 OCTS49 = QUADS48 + [(1, 60, 15, 1, 2048, 128, False), (1, 48, 12, 1, 4096, 64, False), (1, 32, 4, 1, 4096, 128, False),
-                    (1, 32, 8, 4, 4096, 128, False), (2, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1536, 128, False)]
+                    (1, 32, 8, 4, 4096, 128, False), (2, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1536, 128, False),
+                    # (call 4) 32 / 64 parts as clusters of eight at D = 96 / 128: MQA of one or two sequences
+                    (1, 32, 1, 1, 16384, 128, False), (1, 32, 1, 1, 32768, 128, False), (2, 32, 1, 1, 32768, 128, False),
+                    (1, 28, 1, 1, 65536, 96, False)]
 
 
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal

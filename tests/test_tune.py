@@ -616,15 +616,16 @@ def test_splits_of_four_to_sixteen_parts_pair_their_parts_as_clusters(monkeypatc
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_calls_of_few_query_rows_split_earlier_as_clusters_of_four(monkeypatch, causal):
-    """Session 48: calls of at most variants.FEW_ROWS_SPLIT_KV_MAX_Q queries a head (decode as the API packs it; MQA)
-    run each four parts of a split as one cluster of four CTAs (SM90_FEW_PROGRAMS_CL4_TREE: 4 / 8 parts at D = 64 / 96 /
-    128, 16 at D = 96 / 128) where the grid's clusters of four fit (parts x programs <= FEW_ROWS_QUAD_CTAS on 132
-    SMs), and take FEW_ROWS_SPLIT_KV's part counts from fewer keys (4 from 1,024 at D = 64 / 96 / 128 where four times
-    the grid fits half of the SMs, 8 from 2,048 at D = 64); calls of more queries, grids past those bounds, the other
-    head dims, fewer keys and the same calls without seq_q keep the earlier rule (pairs of parts as clusters).
-    Through tune.choose, which passes seq_q. The quad builds keep the workspace (secret) and flags (public loads) where
-    a level meets above the cluster (8 or 16 parts), and neither with 4."""
+def test_calls_of_few_query_rows_split_earlier_as_clusters_of_eight_or_four(monkeypatch, causal):
+    """Sessions 48-49: calls of at most variants.FEW_ROWS_SPLIT_KV_MAX_Q queries a head (decode as the API packs it;
+    MQA) run each eight parts of a split as one cluster of eight CTAs (SM90_FEW_PROGRAMS_CL8_TREE: 8 / 16 parts at D =
+    64 / 96 / 128, 32 / 64 at D = 96 / 128), else each four as one of four (SM90_FEW_PROGRAMS_CL4_TREE: 4 / 8 parts at
+    D = 64 / 96 / 128, 16 at D = 96 / 128), where the grid's clusters fit (parts x programs <= FEW_ROWS_QUAD_CTAS on 132
+    SMs), and take FEW_ROWS_SPLIT_KV's part counts from fewer keys (8 from 1,024 at D = 64 / 96 / 128 where eight times
+    the grid fits the SMs, else 4 from 1,024 where four times it fits half of them); calls of more queries, grids past
+    those bounds, the other head dims, fewer keys and the same calls without seq_q keep the earlier rule (pairs of
+    parts as clusters). Through tune.choose, which passes seq_q. The cluster builds keep the workspace (secret) and
+    flags (public loads) where a level meets above the cluster, and neither where the split is one cluster."""
     monkeypatch.setattr(dispatch, "sm_count", lambda device: 132)
     few = variants.FEW_ROWS_SPLIT_KV_MAX_Q
 
@@ -634,31 +635,42 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_four(monkeypatch, 
         return (v.config.split_kv, v.config.cluster)
     for d in (64, 96, 128):
         for seq_k in (1024, 1536, 2047):
-            assert pick(d, seq_k, 8, 4) == (4, 4), (d, seq_k)
-            assert pick(d, seq_k, 16, few) == (4, 4), (d, seq_k)
+            assert pick(d, seq_k, 8, 4) == (8, 8), (d, seq_k)
+            assert pick(d, seq_k, 15, few) == (8, 8), (d, seq_k)
+            assert pick(d, seq_k, 16, few) == (4, 4), (d, seq_k)             # 8 x 16 CTAs: 16 clusters of eight
             assert pick(d, seq_k, 8, few + 1) == (2, True), (d, seq_k)       # more rows: two parts below 2,048 keys
             assert pick(d, seq_k, 17, 1) == (2, True), (d, seq_k)            # four times the grid past half the SMs
             assert variants.few_programs_variant(torch.bfloat16, d, causal, seq_k, 8, 132).config.split_kv == 2
         assert pick(d, 1023, 8, 4) == (2, True)
     for seq_k in (2048, 3072, 4096, 8191):
-        assert pick(64, seq_k, 8, 4) == (8, 4), seq_k
-        assert pick(64, seq_k, 15, 4) == (8, 4), seq_k
-        assert pick(64, seq_k, 16, 4) != (8, 4), seq_k                       # 8 x 16 CTAs: 32 clusters of four
-    assert pick(64, 8192, 8, 4) == (16, True)                                # sixteen at D=64: pairs
+        assert pick(64, seq_k, 8, 4) == (8, 8), seq_k
+        assert pick(64, seq_k, 15, 4) == (8, 8), seq_k
+        assert pick(64, seq_k, 16, 4) != (8, 8), seq_k                       # 8 x 16 CTAs: 16 clusters of eight
+    assert pick(64, 8192, 8, 4) == (16, True)                                # 16 x 8 CTAs past 120: pairs
+    assert pick(64, 8192, 4, 4) == (16, 8)
     assert pick(64, 2048, 8, few + 1) == (4, True)                           # more rows: the pairs' four parts
-    assert pick(128, 4096, 8, 4) == (8, 4) and pick(96, 4096, 8, 7) == (8, 4)
-    assert pick(128, 8192, 4, 32) == (16, 4) and pick(128, 8192, 4, few + 1) == (16, True)
+    assert pick(128, 4096, 8, 4) == (8, 8) and pick(96, 4096, 8, 7) == (8, 8)
+    assert pick(128, 8192, 4, 32) == (16, 8) and pick(128, 8192, 4, few + 1) == (16, True)
     assert pick(128, 4096, 8, few + 1) == (8, True)
+    assert pick(128, 16384, 1, 32) == (32, 8) and pick(128, 32768, 1, 32) == (64, 8)
+    assert pick(128, 32768, 2, 32) == (32, 8) and pick(96, 40000, 1, 7) == (64, 8)
+    assert pick(64, 16384, 1, 32) == (32, False) and pick(64, 32768, 1, 32) == (64, False)  # D=64: global trees
     assert pick(32, 1024, 8, 4) == (2, True) and pick(32, 4096, 8, 4) == (8, False)
-    for parts, table in variants.SM90_FEW_PROGRAMS_CL4_TREE.items():
-        for (d, c), (kernel, config) in table.items():
-            v = variants.Variant(kernel, config, torch.bfloat16, d, c)
-            assert config.cluster == 4 and config.split_kv == parts and v in variants.shipped_variants()
-            assert ("WS" in v.secret_args and v.public_loads == ("FLAGS",)) == (parts > 4), v.name
+    for cluster, tables in ((4, variants.SM90_FEW_PROGRAMS_CL4_TREE), (8, variants.SM90_FEW_PROGRAMS_CL8_TREE)):
+        for parts, table in tables.items():
+            for (d, c), (kernel, config) in table.items():
+                v = variants.Variant(kernel, config, torch.bfloat16, d, c)
+                assert config.cluster == cluster and config.split_kv == parts and v in variants.shipped_variants()
+                assert ("WS" in v.secret_args and v.public_loads == ("FLAGS",)) == (parts > cluster), v.name
     v = variants.few_programs_variant(torch.bfloat16, 128, causal, 4096, 8, 132, 4)
     q = torch.empty(1, 4, 8, 128, dtype=torch.bfloat16)
     k = torch.empty(1, 4096, 8, 128, dtype=torch.bfloat16)
     grid, _args, kwargs = dispatch.launch_args(v, q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.1, causal,
                                                4096 - 4)
-    assert grid == (8 * 8,) and kwargs["SPLIT_KV"] == 8 and kwargs["CLUSTER"] > 0 and kwargs["CLUSTER_N"] == 4
-    assert kwargs["FLAGS"].numel() == 8 * 7 and kwargs["WS"].numel() == 8 * 14 * 64 * 130
+    assert grid == (8 * 8,) and kwargs["SPLIT_KV"] == 8 and kwargs["CLUSTER"] > 0 and kwargs["CLUSTER_N"] == 8
+    assert "FLAGS" not in kwargs and "WS" not in kwargs
+    v = variants.few_programs_variant(torch.bfloat16, 128, causal, 16384, 4, 132, 4)
+    grid, _args, kwargs = dispatch.launch_args(v, q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.1, causal,
+                                               4096 - 4)
+    assert grid == (8 * 16,) and kwargs["SPLIT_KV"] == 16 and kwargs["CLUSTER_N"] == 8
+    assert kwargs["FLAGS"].numel() == 8 * 15 and kwargs["WS"].numel() == 8 * 30 * 64 * 130

@@ -1470,9 +1470,13 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK
 # Level L: rank r receives from r + 2^L where r % 2^(L+1) == 0 and sends to r - 2^L where r % 2^(L+1) == 2^L. Three full
 # areas do not fit beside D=128's tiles (248 KB), so level 2 reuses level 0's area with its own three words (24 bytes
 # past level 0's: cluster_level_words), and rank 0 tells rank 4 that the area is free only once every thread has read
-# level 0's state (a thread barrier, then a release store: _CL_TELL) instead of at its start; rank 4, which received at
-# level 0 in that area of its own, stages its level-2 state there after a thread barrier. Rank 4 needs the ready word
-# only after two levels of its own, so the later tell costs no wait where rank 0 is not late.
+# level 0's state instead of at its start: level 2's ready word is an mbarrier in rank 4 (initialised at its start, which
+# it tells rank 0 through rank 0's word in the same place: _CL_OPEN_READY), on which rank 0 arrives with a release at
+# cluster scope (_CL_TELL: one MEMBAR.ALL.GPU) after a thread barrier. So rank 4's wait for it is an mbarrier wait, not a
+# spin on a shared-memory load (a timing-driven count of LSU instructions: session 49 call 3's counters), and rank 0's
+# check of rank 4's word comes thousands of cycles after rank 4's start. Rank 4, which received at level 0 in that area
+# of its own, stages its level-2 state there after a thread barrier; it needs the area only after two levels of its own,
+# so the later tell costs no wait where rank 0 is not late.
 _CL4_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 4;\n"
                           "@p trap;\nmov.u32 $0, 0;\n}")
 _CL8_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 8;\n"
@@ -1490,10 +1494,16 @@ _CL_OPEN_RECV = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, tx;\nmov.u32 
                              "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
                              "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
                              "@t0 fence.mbarrier_init.release.cluster;\nmov.u32 $0, 0;\n}")
-# ... and told, after a thread barrier (every thread's reads of the area done): the nonce into the sender's ready word
+# (CLUSTER_N = 8, level 2's sender) its ready mbarrier initialised (rank 0 arrives on it once level 0's area is free),
+# and rank 0 told so through its word for it (uninitialised, cleared once seen, as the ready words)
+_CL_OPEN_READY = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                              "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+                              "@t0 fence.mbarrier_init.release.cluster;\nmapa.shared::cluster.u32 r, a, $4;\n"
+                              "@t0 st.relaxed.cluster.shared::cluster.b64 [r], $3;\nmov.u32 $0, 0;\n}")
+# ... and rank 0's arrival on it, a release at cluster scope (every thread's reads of the area done before it)
 _CL_TELL = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                         "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, $4;\n"
-                        "@t0 st.release.cluster.shared::cluster.b64 [r], $2;\nmov.u32 $0, 0;\n}")
+                        "@t0 mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
 _CL4_COPY = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, b, rb, n, x;\nmov.u32 tid, %tid.x;\n"
                          "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 b, a, $1;\ncvt.u32.u64 n, $2;\n"
                          "cvt.u32.u64 x, $3;\nadd.u32 a, a, x;\n"
@@ -1567,6 +1577,8 @@ def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
             else:
                 _cl4_one(_CL4_OPEN, LBAR, nbytes, nonce, rank + S)
         elif rank % (2 * S) == S:  # sends at level L
+            if CLUSTER_N == 8 and L == 2:
+                _cl4_one(_CL_OPEN_READY, LBAR + 8, 0, nonce, rank - S)
             _cl_one(_CL_OPEN_ACK, LBAR + 16, 0)
 
 
@@ -1578,8 +1590,9 @@ def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
     this part's state staged and copied into rank `peer`'s area (then it waits for the acknowledgement); where `recv`,
     rank `peer`'s state read from this area, acknowledged and merged after this part's own. Both public (the rank).
     TELL (CLUSTER_N = 8, level 0): where `tell` (rank 0), once every thread has read the state, rank TELL (4) told
-    that this area is free for its level-2 copy. REUSED (level 2 of eight): the sender read its own level-0 state from
-    this area: a thread barrier before it stages."""
+    that this area is free for its level-2 copy (an arrival on its level-2 ready mbarrier, once rank TELL's word here
+    says that it is initialised). REUSED (level 2 of eight): the sender read its own level-0 state from this area (a
+    thread barrier before it stages), and waits for that arrival instead of a ready word."""
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     o_offs, m_offs, l_offs = _cluster_area(XOFF, BLOCK_M, HEAD_DIM, row_s, o_layout)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM) + W
@@ -1592,9 +1605,11 @@ def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
         l_o = _cl_get(l_offs)
         _cl4_one(_CL4_ACK, BAR + 16, 0, 0, peer)  # the sender's copy has been read: it may go on
         if TELL:
-            if tell:
-                gl.thread_barrier()  # every thread's reads of this area
-                _cl4_one(_CL_TELL, BAR + 24 + 8, nonce, 0, TELL)
+            if tell:  # rank TELL's level-2 ready mbarrier (its word here says it is initialised): this area is free
+                _cl_one(_CL_READY, BAR + 24 + 8, nonce)
+                gl.thread_barrier()  # every thread's reads of this area, and every thread has seen the word
+                _cl_one(_CL_CLEAR, BAR + 24 + 8, 0)
+                _cl4_one(_CL_TELL, BAR + 24 + 8, 0, 0, TELL)
         m_new, l_new, acc = _merge_states(m_i, l_i, acc, m_o, l_o, acc_o, row_o)
     if send:
         if REUSED:
@@ -1603,9 +1618,13 @@ def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
         _cl_stage(m_i, m_offs)
         _cl_stage(l_i, l_offs)
         _cl_one(_CL_FENCE, 0, 0)  # the generic stores before the bulk copy (async proxy) reads them
-        _cl_one(_CL_READY, BAR + 8, nonce)
-        gl.thread_barrier()  # every thread's stores, and every thread has seen the ready word
-        _cl_one(_CL_CLEAR, BAR + 8, 0)
+        if REUSED:  # the receiver's arrival on this level's ready mbarrier: its area is free
+            _cl_one(_CL_WAIT, BAR + 8, 0)
+            gl.thread_barrier()  # every thread's stores
+        else:
+            _cl_one(_CL_READY, BAR + 8, nonce)
+            gl.thread_barrier()  # every thread's stores, and every thread has seen the ready word
+            _cl_one(_CL_CLEAR, BAR + 8, 0)
         _cl4_one(_CL4_COPY, BAR, _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM), XOFF, peer)
         _cl_one(_CL_WAIT, BAR + 16, 0)  # the receiver has the state: this area is free
     return m_new, l_new, acc
