@@ -478,7 +478,7 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 12, 12, 4, 2048, 64, False, ("q8", "q4", "o8")),
                (1, 15, 15, 4, 8192, 64, False, ("q8", "o8"))],
           # session 49 call 4: level 2's ready word as an mbarrier in rank 4 (rank 0's release arrival; _CL_TELL) against
-          # the ready word call 2-3 spun on (kernels/_ab_prev.py, carried: 2c9fd0a)
+          # the ready word calls 2-3 spun on (kernels/_ab_prev.py, carried: f577f3c)
           32: [(1, 8, 8, 4, 4096, 128, False, ("o8", "o8@prev")),
                (1, 8, 8, 4, 1024, 64, False, ("o8", "o8@prev")),
                (1, 8, 8, 4, 2048, 128, False, ("o8", "o8@prev")),
