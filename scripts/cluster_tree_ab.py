@@ -485,7 +485,14 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 8192, 128, False, ("o16", "o16@prev")),
                (4, 1, 1, 32, 8192, 64, False, ("o16", "o16@prev")),
                (1, 1, 1, 32, 16384, 128, False, ("o32", "o32@prev")),
-               (1, 1, 1, 32, 65536, 128, False, ("o64", "o64@prev"))]}
+               (1, 1, 1, 32, 65536, 128, False, ("o64", "o64@prev"))],
+          # session 49 call 5: part counts for one tile of 32 rows at D=128 (MQA of one sequence, where cuDNN read x1.3-1.4
+          # ahead in call 4) and of 7 at D=96
+          33: [(1, 1, 1, 32, 4096, 128, False, ("o8", "o16", "o32")),
+               (1, 1, 1, 32, 8192, 128, False, ("o16", "o32", "o64")),
+               (1, 1, 1, 32, 16384, 128, False, ("o32", "o64")),
+               (1, 1, 1, 28, 16384, 96, False, ("o32", "o64")),
+               (1, 4, 4, 8, 4096, 128, False, ("o8", "o16"))]}
 MODULES = {}
 
 

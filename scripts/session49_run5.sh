@@ -1,0 +1,16 @@
+#!/bin/bash
+# Session 49 call 5: the whole of test_gpu.py on the final kernels and rules (every shipped variant precompiled first);
+# before it, part counts for one tile at D = 96 / 128 (cluster_tree_ab --call 33, timing only).
+#   bash scripts/session49_run5.sh   (carry [".whl"]; writes under $OUT)
+source "$(dirname "$0")/device_prelude.sh"
+mkdir -p build
+{
+timeout 200 python3 scripts/precompile.py --jobs 16 2>&1 | tail -1
+echo "precompile $(( $(date +%s) - t0 )) s"
+timeout 90 python3 scripts/cluster_tree_ab.py --out "$OUT/ab33" --call 33 --timing-only --precompile 8 --rounds 11 2>&1
+echo "elapsed $(( $(date +%s) - t0 )) s"
+timeout 280 python3 -m pytest -q -m gpu -n 6 --dist loadgroup tests/test_gpu.py -o cache_dir=build/pcb -rf \
+  > "$OUT/gpu_tests.log" 2>&1
+echo "test_gpu rc $? $(( $(date +%s) - t0 )) s"; grep -E "passed|failed" "$OUT/gpu_tests.log" | tail -2
+grep "^FAILED" "$OUT/gpu_tests.log" | head -20
+} 2>&1 | tee "$OUT/run.log"
