@@ -492,7 +492,15 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 1, 1, 32, 8192, 128, False, ("o16", "o32", "o64")),
                (1, 1, 1, 32, 16384, 128, False, ("o32", "o64")),
                (1, 1, 1, 28, 16384, 96, False, ("o32", "o64")),
-               (1, 4, 4, 8, 4096, 128, False, ("o8", "o16"))]}
+               (1, 4, 4, 8, 4096, 128, False, ("o8", "o16"))],
+          # session 49 call 6: D=64 cluster builds with global levels above their clusters, merging in registers (as
+          # shipped) / from the workspace (@wsm)
+          34: [(1, 1, 1, 32, 32768, 64, False, ("kv64", "o64", "o64@wsm", "o32@wsm")),
+               (1, 1, 1, 32, 16384, 64, False, ("kv32", "o32", "o32@wsm")),
+               (4, 1, 1, 32, 8192, 64, False, ("o16", "o16@wsm")),
+               (1, 8, 8, 4, 16384, 64, False, ("cl16", "cl16@wsm")),
+               (1, 8, 8, 4, 4096, 64, False, ("o8", "cl8", "cl8@wsm")),
+               (1, 8, 8, 4, 32768, 64, False, ("cl16", "cl16@wsm"))]}
 MODULES = {}
 
 
@@ -521,6 +529,10 @@ EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(
          "even": ("        n1 = (n - 1) // 2\n", "        n1 = n // 2\n"),
          "more": ("        n1 = (n - 1) // 2\n", "        n1 = n // 3\n"),
          "skew0": ("CL_SKEW = gl.constexpr(1)", "CL_SKEW = gl.constexpr(0)"),
+         # session 49 call 6: the workspace merge (WS_MERGE) for cluster builds with a global level above their clusters
+         # at every head dim (at D <= 64 they merge in registers, where cl8 pairs, q16, o32 and o64 lost)
+         "wsm": ("WS_MERGE: gl.constexpr = HEAD_DIM > 128 or",
+                 "WS_MERGE: gl.constexpr = (CLUSTER > 0 and (PARTS >> cluster_levels(CLUSTER_N)) >= 2) or HEAD_DIM > 128 or"),
          # call 13: the two-CTA meeting's bulk copy as four copies of a quarter each, one per warp (lane 0)
          "chunk4": ('"setp.eq.u32 t0, tid, 0;\\nmov.u32 a, global_smem;\\nadd.u32 b, a, $1;\\ncvt.u32.u64 n, $2;\\n"\n'
                     '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\n"',
@@ -630,6 +642,11 @@ def main():
             [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (96, 128)
              for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1), (1, 7, 2000, 1, 1))
              for causal in (False, True)]
+    if args.call == 34:  # the workspace merge at D=64
+        CHECKS = [(b, sq, sk, h, hk, 64, causal, torch.bfloat16, name)
+                  for name in ("o64@wsm", "o32@wsm", "o16@wsm", "cl16@wsm", "cl8@wsm")
+                  for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 100, 5000, 1, 1), (2, 7, 3000, 2, 2))
+                  for causal in (False, True)]
     if args.call == 31:  # 32 / 64 parts in clusters of eight
         CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
@@ -675,6 +692,7 @@ def main():
                (("o32", (1, 1, 1, 32, 32768, 128)), ("o64", (1, 1, 1, 32, 32768, 64))) if args.call == 31 else
                (("o8", (1, 8, 8, 4, 8192, 128)), ("o16", (4, 1, 1, 32, 8192, 128)),
                 ("o64", (1, 1, 1, 32, 65536, 96))) if args.call == 32 else
+               (("o64@wsm", (1, 1, 1, 32, 32768, 64)), ("cl16@wsm", (1, 8, 8, 4, 16384, 64))) if args.call == 34 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)
