@@ -102,7 +102,10 @@ OCTS49 = QUADS48 + [(1, 60, 15, 1, 2048, 128, False), (1, 48, 12, 1, 4096, 64, F
                     (1, 32, 8, 4, 4096, 128, False), (2, 32, 8, 1, 1024, 64, False), (1, 32, 8, 1, 1536, 128, False),
                     # (call 4) 32 / 64 parts as clusters of eight at D = 96 / 128: MQA of one or two sequences
                     (1, 32, 1, 1, 16384, 128, False), (1, 32, 1, 1, 32768, 128, False), (2, 32, 1, 1, 32768, 128, False),
-                    (1, 28, 1, 1, 65536, 96, False)]
+                    (1, 28, 1, 1, 65536, 96, False),
+                    # (call 7) and at D=64, merging from the workspace
+                    (1, 32, 1, 1, 16384, 64, False), (1, 32, 1, 1, 32768, 64, False), (2, 32, 1, 1, 32768, 64, False),
+                    (1, 16, 1, 1, 65536, 64, False)]
 
 
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
@@ -122,6 +125,9 @@ def api_prev(which="calls3"):
     if which == "fold48":
         from dhpfa.kernels import dispatch
         return patched_call(api_fn, dispatch, "SPLIT_KV_FULL_AS_CAUSAL", False, clear_launchers=True)
+    if which == "octs49d64":  # (call 7) the D=64 cases, against the rule without 32 / 64 parts as clusters of eight
+        return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE",
+                            {p: t for p, t in variants.SM90_FEW_PROGRAMS_CL8_TREE.items() if p <= 16})
     if which == "octs49":
         return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", {}), variants,
                             "FEW_ROWS_SPLIT_KV", {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))})
@@ -169,13 +175,14 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
-                                                                  "fewrows48", "quads48", "fold48", "octs49"))
+                                                                  "fewrows48", "quads48", "fold48", "octs49", "octs49d64"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
-                                     "fold48": FOLD48, "octs49": OCTS49}.get(args.set, CASES):
+                                     "fold48": FOLD48, "octs49": OCTS49,
+                                     "octs49d64": OCTS49[-4:]}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

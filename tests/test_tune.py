@@ -619,7 +619,7 @@ def test_splits_of_four_to_sixteen_parts_pair_their_parts_as_clusters(monkeypatc
 def test_calls_of_few_query_rows_split_earlier_as_clusters_of_eight_or_four(monkeypatch, causal):
     """Sessions 48-49: calls of at most variants.FEW_ROWS_SPLIT_KV_MAX_Q queries a head (decode as the API packs it;
     MQA) run each eight parts of a split as one cluster of eight CTAs (SM90_FEW_PROGRAMS_CL8_TREE: 8 / 16 parts at D =
-    64 / 96 / 128, 32 / 64 at D = 96 / 128), else each four as one of four (SM90_FEW_PROGRAMS_CL4_TREE: 4 / 8 parts at
+    64 / 96 / 128, 32 / 64 too), else each four as one of four (SM90_FEW_PROGRAMS_CL4_TREE: 4 / 8 parts at
     D = 64 / 96 / 128, 16 at D = 96 / 128), where the grid's clusters fit (parts x programs <= FEW_ROWS_QUAD_CTAS on 132
     SMs), and take FEW_ROWS_SPLIT_KV's part counts from fewer keys (8 from 1,024 at D = 64 / 96 / 128 where eight times
     the grid fits the SMs, else 4 from 1,024 where four times it fits half of them); calls of more queries, grids past
@@ -654,7 +654,8 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_eight_or_four(monk
     assert pick(128, 4096, 8, few + 1) == (8, True)
     assert pick(128, 16384, 1, 32) == (32, 8) and pick(128, 32768, 1, 32) == (64, 8)
     assert pick(128, 32768, 2, 32) == (32, 8) and pick(96, 40000, 1, 7) == (64, 8)
-    assert pick(64, 16384, 1, 32) == (32, False) and pick(64, 32768, 1, 32) == (64, False)  # D=64: global trees
+    assert pick(64, 16384, 1, 32) == (32, 8) and pick(64, 32768, 1, 32) == (64, 8)
+    assert pick(64, 16384, 1, few + 1) == (32, False)                        # more rows: the global tree
     assert pick(32, 1024, 8, 4) == (2, True) and pick(32, 4096, 8, 4) == (8, False)
     for cluster, tables in ((4, variants.SM90_FEW_PROGRAMS_CL4_TREE), (8, variants.SM90_FEW_PROGRAMS_CL8_TREE)):
         for parts, table in tables.items():

@@ -1744,8 +1744,12 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         # where the deeper tree's index arithmetic spilled once the shape arguments were no longer specialised, packed
         # builds included (their per-head row masks spill 64 bytes in the register merge; session 16); packed builds at
         # D=96 / 128 with 4 parts too (session 17 runs 7 and 11: in the register merge their 8-slot build ran x0.90 of
-        # the 4-slot one at (4,32,8,4,8192,128), a spill slot and ptxas's schedule of the main loop apart)
-        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and (PARTS >= 8 or (PACK > 0 and PARTS >= 4)))
+        # the 4-slot one at (4,32,8,4,8192,128), a spill slot and ptxas's schedule of the main loop apart); and clusters
+        # of eight with two or more global levels above them at any head dim (session 49 call 6, D=64, H100, graph
+        # replay, us: (1,1,1,32,16384) 32 parts 12.37 from the workspace / 14.46 in registers (the global tree 14.07),
+        # (1,1,1,32,32768) 64 parts 15.25 / 20.38 (16.42); with one, sixteen parts, registers won: 10.48 / 11.32)
+        WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and (PARTS >= 8 or (PACK > 0 and PARTS >= 4))) \
+            or (CLUSTER > 0 and CLUSTER_N == 8 and PARTS >= 32)
         SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
         NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
         rows_o = gl.arange(0, BLOCK_M, layout=row_o)

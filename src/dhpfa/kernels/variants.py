@@ -469,16 +469,17 @@ SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=d
 # levels) against the global trees at D=128, one tile of 32 rows (4,1,1,32,S) -> (1,1,1,32,S): 16,384 keys kv32 21.87 /
 # o16 19.09 / **o32 17.02**, 32,768 kv64 27.41 / o32 22.22 / **o64 22.12**, 65,536 kv64 32.60 / o32 30.52 / **o64
 # 28.17**; two tiles (2,1,1,32,32768) kv32 30.01 / o16 27.36 / **o32 24.31**; at D=64 they lost ((1,1,1,32,32768) kv64
-# **15.77** / o32 18.31 / o64 18.79: the register merge's pattern of sessions 47-48 with global levels below the root),
-# hence D = 96 / 128 only. Eight parts as one cluster against sixteen as pairs where sixteen in clusters of eight do
+# **15.77** / o32 18.31 / o64 18.79: the register merge's pattern of sessions 47-48 with global levels below the root);
+# call 6 merged them from the workspace as at D = 96 / 128 (sm90_fwd WS_MERGE), and they won: (1,1,1,32,16384,64) kv32
+# 14.07 / o32 **12.37**, (1,1,1,32,32768,64) kv64 16.42 / o64 **15.25** / o32 16.33. Eight parts as one cluster against sixteen as pairs where sixteen in clusters of eight do
 # not fit (8 tiles at D=64): (1,8,8,4,S) 8,192 o8 12.70 / cl16 13.65 (call 2), 16,384 19.40 / 19.08, 32,768 32.83 /
 # 30.47, 131,072 113.78 / 94.94: the rule keeps the pairs there. Grids of 12-15 tiles, eight parts (96-120 CTAs)
 # against the quads' four: (1,15,15,4,1024,128) o8 7.05 / q4 7.43, 4,096 16.21 / 16.21, (1,12,12,4,2048,64) o8 6.46 /
 # q8 7.19 / q4 7.46, (1,15,15,4,8192,64) o8 15.69 / q8 16.17; the rule check's (1,60,15,1,2048,128) read 11.39 against
 # the quads' 11.04 (x0.97, the one loss of the 27 cases).
 SM90_FEW_PROGRAMS_CL8_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=8)
-                              for parts, dims in {8: (64, 96, 128), 16: (64, 96, 128), 32: (96, 128),
-                                                  64: (96, 128)}.items()}
+                              for parts, dims in {8: (64, 96, 128), 16: (64, 96, 128), 32: (64, 96, 128),
+                                                  64: (64, 96, 128)}.items()}
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
