@@ -1583,7 +1583,7 @@ def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
 
 
 @gluon.jit
-def _cluster4_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+def _clusterq_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
                     HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, W: gl.constexpr = 0,
                     tell=False, TELL: gl.constexpr = 0, REUSED: gl.constexpr = False):
     """One level of the four- or eight-CTA meeting in the area at XOFF (its words W bytes past its BAR): where `send`,
@@ -1640,7 +1640,7 @@ def _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     for L in gl.static_range(cluster_levels(CLUSTER_N)):
         S = 1 << L
         TELL = 4 if CLUSTER_N == 8 and L == 0 else 0
-        m_i, l_i, acc = _cluster4_level(m_i, l_i, acc, rank % (2 * S) == S, rank % (2 * S) == 0, rank ^ S, nonce, rows,
+        m_i, l_i, acc = _clusterq_level(m_i, l_i, acc, rank % (2 * S) == S, rank % (2 * S) == 0, rank ^ S, nonce, rows,
                                         XOFF + cluster_level_area(L, CLUSTER_N, AREA), BLOCK_M, HEAD_DIM, row_s,
                                         o_layout, cluster_level_words(L, CLUSTER_N), rank == 0, TELL,
                                         CLUSTER_N == 8 and L == 2)
