@@ -493,9 +493,9 @@ def test_every_shipped_variant_on_a_full_grid(variant):
             _check_packed_grid(variant, 64, 6, 1024, 56, 8, calls=10)
         return
     s = 1024
-    # 32 / 64 parts: 4 of the 16 sequences (still 344-512 tiles of 32 / 64 programs each): on all 16 one call's
+    # 32 / 64 parts: 4 of the 16 sequences (still 512-4,096 tiles of 32 / 64 programs each): on all 16 one call's
     # workspace takes 17-22 GB and two calls' overlap in the caching allocator, which ran the big-workspace worker out
-    # of memory beside five others once 48 such variants shared it (session 49 call 8; each had passed alone)
+    # of memory beside five others once session 49's 24 such variants joined it (call 8; each had passed before)
     batch = 16384 // s // (4 if variant.config.split_kv >= 32 else 1)
     try:
         check_variant_on_grid(variant, batch, 2048 // variant.head_dim, s, calls=10, tol=TOL[variant.dtype],
