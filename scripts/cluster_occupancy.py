@@ -1,4 +1,4 @@
-"""Session 44: how many thread-block clusters of 2, 4 and 8 CTAs of the two-CTA cluster build can be resident at once
+"""Session 44: how many thread-block clusters of 2, 4 and 8 CTAs (and 16, session 49) of the two-CTA cluster build can be resident at once
 (cuOccupancyMaxActiveClusters through ctypes), with its registers and shared memory (CLUSTER + cluster_bytes), at the
 kernel's 255 registers and at 128 (maxnreg: two CTAs an SM by registers). Calls 1 and 6 read clusters of four over
 about 128 CTAs as two waves; this says how many fit. The query needs only the binary's resources, so the two-part build
@@ -51,8 +51,10 @@ def main():
         ck._init_handles()
         smem = kwargs["CLUSTER"] + sm90_fwd.cluster_bytes(64, kwargs["HEAD_DIM"])
         cuda.cuFuncSetAttribute(ctypes.c_void_p(ck.function), 8, smem)  # MAX_DYNAMIC_SHARED_SIZE_BYTES
+        # (session 49) sixteen CTAs, a non-portable cluster size: NON_PORTABLE_CLUSTER_SIZE_ALLOWED (14) first
+        cuda.cuFuncSetAttribute(ctypes.c_void_p(ck.function), 14, 1)
         threads = ck.metadata.num_warps * 32
-        row = {size: max_clusters(ck.function, threads, smem, size) for size in (1, 2, 4, 8)}
+        row = {size: max_clusters(ck.function, threads, smem, size) for size in (1, 2, 4, 8, 16)}
         print(f"n{bn}s{st} D={d} maxnreg={maxnreg or 'default'}{' tight' if tight else ''} ({ck.n_regs} registers, {threads} threads, {smem} bytes "
               f"of shared memory): resident clusters by size " +
               ", ".join(f"{s}: {n} ({n * s if isinstance(n, int) else '-'} CTAs)" for s, n in row.items()), flush=True)

@@ -62,7 +62,10 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "q4": kv(4, 4), "q8": kv(8, 4), "q16": kv(16, 4),
            # session 49 call 2: each eight parts one cluster of eight CTAs (sm90_fwd CLUSTER_N = 8: three levels in
            # shared memory, the third in level 0's area; sixteen parts one global level above)
-           "o8": kv(8, 8), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8)}
+           "o8": kv(8, 8), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8),
+           # session 49 (prepared for session 50): clusters of sixteen CTAs (a non-portable size: four levels in shared
+           # memory, levels 2 and 3 in the areas of levels 0 and 1)
+           "x16": kv(16, 16), "x32": kv(32, 16), "x64": kv(64, 16)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -500,7 +503,17 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 8192, 64, False, ("o16", "o16@wsm")),
                (1, 8, 8, 4, 16384, 64, False, ("cl16", "cl16@wsm")),
                (1, 8, 8, 4, 4096, 64, False, ("o8", "cl8", "cl8@wsm")),
-               (1, 8, 8, 4, 32768, 64, False, ("cl16", "cl16@wsm"))]}
+               (1, 8, 8, 4, 32768, 64, False, ("cl16", "cl16@wsm"))],
+          # prepared in session 49 (not run): clusters of sixteen against eight at the same part counts, where MQA of
+          # one sequence reads x0.68-0.80 of cuDNN (one or two tiles of 32 rows) and MQA of four at D=128
+          35: [(1, 1, 1, 32, 16384, 128, False, ("o32", "x32", "x16")),
+               (1, 1, 1, 32, 32768, 128, False, ("o64", "x64", "x32")),
+               (1, 1, 1, 32, 8192, 128, False, ("o16", "x16")),
+               (1, 1, 1, 32, 16384, 64, False, ("o32", "x32")),
+               (1, 1, 1, 32, 32768, 64, False, ("o64", "x64")),
+               (2, 1, 1, 32, 32768, 128, False, ("o32", "x32")),
+               (4, 1, 1, 32, 8192, 128, False, ("o16", "x16")),
+               (1, 4, 4, 7, 4096, 96, False, ("o8", "x16"))]}
 MODULES = {}
 
 
@@ -647,6 +660,12 @@ def main():
                   for name in ("o64@wsm", "o32@wsm", "o16@wsm", "cl16@wsm", "cl8@wsm")
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 100, 5000, 1, 1), (2, 7, 3000, 2, 2))
                   for causal in (False, True)]
+    if args.call == 35:  # clusters of sixteen
+        CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name) for name in ("x16", "x32", "x64") for d in (64, 128)
+                  for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
+                                           (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4))
+                  for causal in (False, True)
+                  for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
     if args.call == 31:  # 32 / 64 parts in clusters of eight
         CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
@@ -693,6 +712,7 @@ def main():
                (("o8", (1, 8, 8, 4, 8192, 128)), ("o16", (4, 1, 1, 32, 8192, 128)),
                 ("o64", (1, 1, 1, 32, 65536, 96))) if args.call == 32 else
                (("o64@wsm", (1, 1, 1, 32, 32768, 64)), ("cl16@wsm", (1, 8, 8, 4, 16384, 64))) if args.call == 34 else
+               (("x32", (1, 1, 1, 32, 16384, 128)), ("x16", (4, 1, 1, 32, 8192, 128))) if args.call == 35 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)

@@ -370,9 +370,10 @@ def test_cluster_launcher_asks_for_clusters_of_two_and_the_meetings_bytes(monkey
         sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, 0.125)
 
 
-@pytest.mark.parametrize("ctas", [4, 8])
+@pytest.mark.parametrize("ctas", [4, 8, 16])
 def test_cluster_launcher_runs_clusters_of_four_and_eight(monkeypatch, ctas):
-    """cluster=4 / 8 (sessions 48, 49): each four / eight parts of a split one cluster of that many CTAs, the launch
+    """cluster=4 / 8 (sessions 48, 49; 16: experiments, the non-portable size allowed on the function before its first
+    launch): each four / eight parts of a split one cluster of that many CTAs, the launch
     asking for CLUSTER + two level areas (eight's third level reuses the first's area) over grid / ctas clusters; no
     workspace where the split has no more parts than a cluster, the tree's workspace and flags above it; fewer parts
     than a cluster refused with the argument named. A stand-in for the compiled kernel (no GPU here)."""
@@ -391,6 +392,8 @@ def test_cluster_launcher_runs_clusters_of_four_and_eight(monkeypatch, ctas):
                                      packed_metadata=(4, 1, 0), function=object(), run=Run())
     monkeypatch.setattr(sm90_fwd.attn_fwd_sm90_ws, "warmup", warmup)
     monkeypatch.setattr(dispatch, "_current_stream", lambda index: 0)
+    allowed = []  # (clusters of sixteen, experiments: the non-portable size allowed on the function first)
+    monkeypatch.setattr(sm90_fwd, "_allow_non_portable_clusters", allowed.append)
     q = torch.empty(1, 4, 8, 128, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, 128, dtype=torch.bfloat16)
     tensors = (q, k, k, torch.empty_like(q), torch.empty(1, 8, 4))
@@ -404,6 +407,7 @@ def test_cluster_launcher_runs_clusters_of_four_and_eight(monkeypatch, ctas):
         area = sm90_fwd.cluster4_area(64, 128)
         assert launcher.kernel.packed_metadata == (4, ctas, kwargs["CLUSTER"] + 2 * area)
         assert kwargs["CLUSTER"] + 2 * area <= sm90_fwd.SMEM_LIMIT
+        assert (launcher.kernel in allowed) == (ctas > 8)
     with pytest.raises(ValueError, match=f"cluster={ctas}"):
         sm90_fwd.launch_args(*tensors, 0.125, False, 0, block_m=64, block_n=128, stages=2, warp_specialized=True,
                              split_kv=ctas // 2, pv_overlap=True, cluster=ctas)
@@ -414,19 +418,20 @@ import json, re, torch
 from dhpfa.audit import _compile, audit_triton
 from dhpfa.kernels import sm90_fwd
 rows = []
-for d, parts in ((128, 8), (128, 16), (64, 8)):
+for d, parts, ctas in ((128, 8, 8), (128, 16, 8), (64, 8, 8), (128, 32, 16)):
     q = torch.empty(1, 4, 8, d, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, d, dtype=torch.bfloat16)
     grid, args, kwargs = sm90_fwd.launch_args(q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.125, True, 2 ** 30,
                                               block_m=64, block_n=128, stages=2, warp_specialized=True,
-                                              split_kv=parts, pv_overlap=True, cluster=8)
+                                              split_kv=parts, pv_overlap=True, cluster=ctas)
     reports, compiled = audit_triton(sm90_fwd.attn_fwd_sm90_ws, args, kwargs,
-                                     public_params=("FLAGS",) if parts > 8 else ())
+                                     public_params=("FLAGS",) if parts > ctas else ())
     text = _compile.sass_text(compiled.cubin)
     res = _compile.resource_usage(compiled.cubin)[compiled.name]
     rows.append(dict(ok=all(r.ok for r in reports), findings=[str(f) for r in reports for f in r.findings][:5],
                      stack=res["stack"], spills=text.count("LDL") + text.count("STL"), copies=text.count("UBLKCP.S.S"),
-                     atomics=len(re.findall(r"\\bATOMG", text)), membar_gpu=text.count("MEMBAR.ALL.GPU"), parts=parts))
+                     atomics=len(re.findall(r"\\bATOMG", text)), membar_gpu=text.count("MEMBAR.ALL.GPU"), parts=parts,
+                     ctas=ctas))
 print(json.dumps(rows))
 """
 
@@ -435,13 +440,15 @@ def test_clusters_of_eight_compile_to_three_bulk_copy_levels():
     """cluster=8 (session 49; offline SASS, sm_90a, bf16): the eight-CTA meeting's three levels are three smem-to-smem
     bulk copies (UBLKCP.S.S), eight parts meet with no global atomic, sixteen with one global level (one flag exchange
     behind its fence); one MEMBAR.ALL.GPU besides: rank 0's release store telling rank 4 that level 0's area is free
-    (sm90_fwd _CL_TELL); no stack or spills; the audit finds nothing (the flags public loads)."""
+    (sm90_fwd _CL_TELL); no stack or spills; the audit finds nothing (the flags public loads). The experiments' clusters
+    of sixteen (no shipped build): four copies, two tells."""
     rows = _offline(CLUSTER8_SASS)
-    assert len(rows) == 3, rows
-    for r in rows:
+    assert len(rows) == 4, rows
+    for r in rows:  # (the last: clusters of sixteen, experiments: four levels, two tells, one global level at 32 parts)
+        levels, tells = {8: (3, 1), 16: (4, 2)}[r["ctas"]]
         assert r["ok"] and not r["findings"], r
-        assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == 3, r
-        assert r["atomics"] == (r["parts"] > 8) and r["membar_gpu"] == 1 + (r["parts"] > 8), r
+        assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == levels, r
+        assert r["atomics"] == (r["parts"] > r["ctas"]) and r["membar_gpu"] == tells + (r["parts"] > r["ctas"]), r
 
 
 CLUSTER_SASS = """

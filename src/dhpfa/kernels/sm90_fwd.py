@@ -1481,6 +1481,9 @@ _CL4_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_n
                           "@p trap;\nmov.u32 $0, 0;\n}")
 _CL8_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 8;\n"
                           "@p trap;\nmov.u32 $0, 0;\n}")
+# (experiments, session 49: clusters of sixteen, a non-portable size; no shipped build)
+_CL16_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 16;\n"
+                           "@p trap;\nmov.u32 $0, 0;\n}")
 _CL4_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                          "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
                          "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
@@ -1536,22 +1539,29 @@ def cluster4_area(block_m, head_dim):
 
 @gluon.constexpr_function
 def cluster_level_area(level, cluster_n, area):
-    """CLUSTER_N = 4 / 8: level `level`'s area, in bytes past CLUSTER: level L in area L; level 2 of eight in level 0's
-    (its words cluster_level_words past the area's BAR)."""
-    return 0 if cluster_n == 8 and level == 2 else level * area
+    """CLUSTER_N = 4 / 8 / 16: level `level`'s area, in bytes past CLUSTER: levels 0 and 1 in areas 0 and 1; level L >= 2
+    (clusters of eight or more) in level L - 2's (area L % 2), its words cluster_level_words past the area's BAR."""
+    return (level % 2) * area
 
 
 @gluon.constexpr_function
 def cluster_level_words(level, cluster_n):
-    """CLUSTER_N = 4 / 8: where level `level`'s mbarrier, ready word and acknowledgement lie past its area's BAR: at BAR,
-    level 2 of eight 24 bytes past it (level 0's three words come first in that area)."""
-    return 24 if cluster_n == 8 and level == 2 else 0
+    """CLUSTER_N = 4 / 8 / 16: where level `level`'s mbarrier, ready word and acknowledgement lie past its area's BAR: at
+    BAR for levels 0 and 1, 24 bytes past it for levels 2 and 3 (the earlier level's three words come first there)."""
+    return 24 if level >= 2 else 0
+
+
+@gluon.constexpr_function
+def cluster_tells(level, cluster_n):
+    """CLUSTER_N >= 8: whether a receiver at level `level` tells the sender of level + 2 (into the same area) that the
+    area is free once it has read this level's state: where that level exists."""
+    return level + 2 < {2: 1, 4: 2, 8: 3, 16: 4}[cluster_n]
 
 
 @gluon.constexpr_function
 def cluster_levels(cluster_n):
-    """The meeting's levels in shared memory in a cluster of cluster_n CTAs (2, 4 or 8): log2."""
-    return {2: 1, 4: 2, 8: 3}[cluster_n]
+    """The meeting's levels in shared memory in a cluster of cluster_n CTAs (2, 4, 8 or 16): log2."""
+    return {2: 1, 4: 2, 8: 3, 16: 4}[cluster_n]
 
 
 @gluon.jit
@@ -1564,7 +1574,9 @@ def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     nbytes = _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM)
-    if CLUSTER_N == 8:
+    if CLUSTER_N == 16:
+        _cl_one(_CL16_CHECK, 0, 0)
+    elif CLUSTER_N == 8:
         _cl_one(_CL8_CHECK, 0, 0)
     else:
         _cl_one(_CL4_CHECK, 0, 0)
@@ -1572,12 +1584,12 @@ def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
         S = 1 << L
         LBAR = cluster_level_area(L, CLUSTER_N, AREA) + BAR + cluster_level_words(L, CLUSTER_N)
         if rank % (2 * S) == 0:  # receives at level L from rank + S
-            if CLUSTER_N == 8 and L == 2:
+            if L >= 2:
                 _cl_one(_CL_OPEN_RECV, LBAR, nbytes)
             else:
                 _cl4_one(_CL4_OPEN, LBAR, nbytes, nonce, rank + S)
         elif rank % (2 * S) == S:  # sends at level L
-            if CLUSTER_N == 8 and L == 2:
+            if L >= 2:
                 _cl4_one(_CL_OPEN_READY, LBAR + 8, 0, nonce, rank - S)
             _cl_one(_CL_OPEN_ACK, LBAR + 16, 0)
 
@@ -1585,14 +1597,15 @@ def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
 @gluon.jit
 def _clusterq_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
                     HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, W: gl.constexpr = 0,
-                    tell=False, TELL: gl.constexpr = 0, REUSED: gl.constexpr = False):
+                    tell=False, TELL: gl.constexpr = False, REUSED: gl.constexpr = False, tell_to=0):
     """One level of the four- or eight-CTA meeting in the area at XOFF (its words W bytes past its BAR): where `send`,
     this part's state staged and copied into rank `peer`'s area (then it waits for the acknowledgement); where `recv`,
     rank `peer`'s state read from this area, acknowledged and merged after this part's own. Both public (the rank).
-    TELL (CLUSTER_N = 8, level 0): where `tell` (rank 0), once every thread has read the state, rank TELL (4) told
-    that this area is free for its level-2 copy (an arrival on its level-2 ready mbarrier, once rank TELL's word here
-    says that it is initialised). REUSED (level 2 of eight): the sender read its own level-0 state from this area (a
-    thread barrier before it stages), and waits for that arrival instead of a ready word."""
+    TELL (clusters of eight or more, level L with a level L + 2): where `tell` (the receivers of level L + 2), once
+    every thread has read the state, rank `tell_to` (the sender of level L + 2) told that this area is free for its copy
+    (an arrival on its ready mbarrier, once its word here says that it is initialised). REUSED (levels 2 and 3): the
+    sender read its own state of level L - 2 from this area (a thread barrier before it stages), and waits for that
+    arrival instead of a ready word."""
     row_o: gl.constexpr = gl.SliceLayout(1, o_layout)
     o_offs, m_offs, l_offs = _cluster_area(XOFF, BLOCK_M, HEAD_DIM, row_s, o_layout)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM) + W
@@ -1609,7 +1622,7 @@ def _clusterq_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
                 _cl_one(_CL_READY, BAR + 24 + 8, nonce)
                 gl.thread_barrier()  # every thread's reads of this area, and every thread has seen the word
                 _cl_one(_CL_CLEAR, BAR + 24 + 8, 0)
-                _cl4_one(_CL_TELL, BAR + 24 + 8, 0, 0, TELL)
+                _cl4_one(_CL_TELL, BAR + 24 + 8, 0, 0, tell_to)
         m_new, l_new, acc = _merge_states(m_i, l_i, acc, m_o, l_o, acc_o, row_o)
     if send:
         if REUSED:
@@ -1639,11 +1652,12 @@ def _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
     for L in gl.static_range(cluster_levels(CLUSTER_N)):
         S = 1 << L
-        TELL = 4 if CLUSTER_N == 8 and L == 0 else 0
         m_i, l_i, acc = _clusterq_level(m_i, l_i, acc, rank % (2 * S) == S, rank % (2 * S) == 0, rank ^ S, nonce, rows,
                                         XOFF + cluster_level_area(L, CLUSTER_N, AREA), BLOCK_M, HEAD_DIM, row_s,
-                                        o_layout, cluster_level_words(L, CLUSTER_N), rank == 0, TELL,
-                                        CLUSTER_N == 8 and L == 2)
+                                        o_layout, cluster_level_words(L, CLUSTER_N),
+                                        rank == 0 if CLUSTER_N == 8 else rank % (8 * S) == 0,
+                                        cluster_tells(L, CLUSTER_N), L >= 2,
+                                        4 * S if CLUSTER_N == 8 else rank + 4 * S)
     return rank == 0, m_i, l_i, acc
 
 
@@ -1695,8 +1709,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     ws, flags, nonce = kvs[0], kvs[1], kvs[2]
     if STAMP:
         _stamp_at(kvs[3], 0)
-    gl.static_assert(CLUSTER_N == 2 or ((CLUSTER_N == 4 or CLUSTER_N == 8) and PARTS >= CLUSTER_N),
-                     "clusters of two, or of four / eight with at least that many parts")
+    gl.static_assert(CLUSTER_N == 2 or ((CLUSTER_N == 4 or CLUSTER_N == 8 or CLUSTER_N == 16) and PARTS >= CLUSTER_N),
+                     "clusters of two, or of four / eight / sixteen with at least that many parts")
     c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
     if CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
         _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
@@ -1749,7 +1763,7 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         # replay, us: (1,1,1,32,16384) 32 parts 12.37 from the workspace / 14.46 in registers (the global tree 14.07),
         # (1,1,1,32,32768) 64 parts 15.25 / 20.38 (16.42); with one, sixteen parts, registers won: 10.48 / 11.32)
         WS_MERGE: gl.constexpr = HEAD_DIM > 128 or (HEAD_DIM > 64 and (PARTS >= 8 or (PACK > 0 and PARTS >= 4))) \
-            or (CLUSTER > 0 and CLUSTER_N == 8 and PARTS >= 32)
+            or (CLUSTER > 0 and CLUSTER_N >= 8 and (PARTS >> cluster_levels(CLUSTER_N)) >= 4)
         SLOTS: gl.constexpr = 2 * PARTS - 2  # the nodes of the tree of meetings below its root (split_kv_workspace)
         NFLAGS: gl.constexpr = PARTS - 1  # its inner nodes: one flag per meeting
         rows_o = gl.arange(0, BLOCK_M, layout=row_o)
@@ -2096,8 +2110,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(SPLIT >= 2 or not PINGPONG, "ping-pong needs two or three consumer warpgroups")
     gl.static_assert(SPLIT <= 3, "one, two or three consumer warpgroups")
     gl.static_assert(not CLUSTER or (SPLIT_KV >= 2 and not PACK), "clusters of two: SPLIT_KV >= 2, not packed")
-    gl.static_assert(CLUSTER_N == 2 or (CLUSTER and (CLUSTER_N == 4 or CLUSTER_N == 8) and SPLIT_KV >= CLUSTER_N),
-                     "clusters of four / eight (CLUSTER_N): CLUSTER with SPLIT_KV >= CLUSTER_N")
+    gl.static_assert(CLUSTER_N == 2 or (CLUSTER and (CLUSTER_N == 4 or CLUSTER_N == 8 or CLUSTER_N == 16)
+                                        and SPLIT_KV >= CLUSTER_N),
+                     "clusters of four / eight / sixteen (CLUSTER_N): CLUSTER with SPLIT_KV >= CLUSTER_N")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -2741,7 +2756,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     not balance; session 40): each unit's light tile first (attn_fwd_sm90_ws LIGHT_FIRST); non-causal calls ignore it.
     cluster (with split_kv, not pack; session 43): pairs of a tile's parts as clusters of two CTAs (CLUSTER; launched by
     cluster_launcher); cluster=4 (split_kv >= 4; session 48): each four parts one cluster of four (CLUSTER_N = 4);
-    cluster=8 (split_kv >= 8; session 49): each eight parts one cluster of eight (CLUSTER_N = 8).
+    cluster=8 (split_kv >= 8; session 49): each eight parts one cluster of eight (CLUSTER_N = 8); cluster=16
+    (experiments): of sixteen, a non-portable cluster size (cluster_launcher allows it on the function).
     cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
@@ -2782,8 +2798,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             if pack:
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
-            if cluster in (4, 8):  # (sessions 48, 49) each four / eight parts one cluster of that many CTAs: two /
-                # three levels in shared memory
+            if cluster in (4, 8, 16):  # (sessions 48, 49) each four / eight parts one cluster of that many CTAs: two
+                # / three levels in shared memory (16: experiments, a non-portable cluster size, four levels)
                 if parts < cluster:
                     raise ValueError(f"cluster={cluster}: split_kv of {cluster} or more parts, got {parts}")
                 kwargs.update(CLUSTER_N=int(cluster))
@@ -2938,6 +2954,16 @@ def cluster_offset(block_m, block_n, head_dim, stages, tight=False):
 _cluster_launchers = {}  # (experiments' launch(): the API's launchers are dispatch's)
 
 
+def _allow_non_portable_clusters(kernel):
+    """(experiments: clusters of sixteen) CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (14 in cuda.h) set on the
+    compiled kernel's function (loaded first), through the driver; raises with the driver's code where it refuses."""
+    import ctypes
+    kernel.run  # loads the module: the function handle exists from here on
+    err = ctypes.CDLL("libcuda.so.1").cuFuncSetAttribute(ctypes.c_void_p(kernel.function), 14, 1)
+    if err:
+        raise RuntimeError(f"CLUSTER: the driver refused non-portable cluster sizes for this kernel (CUresult {err})")
+
+
 def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     """The launcher (dispatch._Launcher) of a CLUSTER build: the JIT's binary, compiled for one CTA per cluster (Triton
     3.6's Gluon takes no layouts across CTAs), with metadata that asks for clusters of two CTAs and CLUSTER +
@@ -2966,6 +2992,8 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     if clustered is None:
         clustered = copy.copy(ck)
         clustered.packed_metadata = (ck.metadata.num_warps, ctas, total)
+        if ctas > 8:  # (experiments) past the portable cluster size: the function must allow it before a launch
+            _allow_non_portable_clusters(clustered)
         ck._dhpfa_clustered = clustered
     launcher = dispatch._make_launcher(attn_fwd_sm90_ws, clustered, (grid[0] // ctas,), args, kwargs, tensors,
                                        softmax_scale, constant_floats=len(tensors) > 5)

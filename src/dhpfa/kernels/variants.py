@@ -48,15 +48,16 @@ class TileConfig:
             (f"pk{self.pack}" if self.pack else "") + ("bal" if self.balance else "") + \
             ("or" if self.o_regs else "") + ("vs" if self.v_stage else "") + ("oh" if self.o_half else "") + \
             ("lf" if self.light_first else "") + ("cl" if self.cluster else "") + \
-            (str(self.cluster) if self.cluster in (4, 8) else "") + \
+            (str(self.cluster) if self.cluster in (4, 8, 16) else "") + \
             (f"r{self.maxnreg}" if self.maxnreg else "") + \
             ("-persistent" if self.persistent else "")
 
 
 def cluster_parts(cluster) -> int:
-    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4 or 8): a split of no more parts
-    meets in shared memory only; with more, its clusters' states meet in the workspace too (sm90_fwd CL_TREE)."""
-    return int(cluster) if cluster in (4, 8) else 2 if cluster else 1
+    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4, 8 or 16 (experiments)): a split
+    of no more parts meets in shared memory only; with more, its clusters' states meet in the workspace too (sm90_fwd
+    CL_TREE)."""
+    return int(cluster) if cluster in (4, 8, 16) else 2 if cluster else 1
 
 
 TRITON_KERNELS = ("attn_fwd", "attn_fwd_tma")  # portable: also run in the CPU interpreter
