@@ -1477,6 +1477,10 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK
 # check of rank 4's word comes thousands of cycles after rank 4's start. Rank 4, which received at level 0 in that area
 # of its own, stages its level-2 state there after a thread barrier; it needs the area only after two levels of its own,
 # so the later tell costs no wait where rank 0 is not late.
+# CLUSTER_N = 16 (experiments, prepared in session 49, not measured; no shipped build): a non-portable cluster size
+# (cluster_launcher allows it on the function), four levels; level L >= 2 lies in level L - 2's area (area L % 2) with
+# its words 24 bytes past that level's, and each receiver of level L >= 2 tells its sender after its reads of level
+# L - 2 (cluster_tells), as level 2 of eight does.
 _CL4_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 4;\n"
                           "@p trap;\nmov.u32 $0, 0;\n}")
 _CL8_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 8;\n"
