@@ -1650,9 +1650,9 @@ def _clusterq_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
 @gluon.jit
 def _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
                       HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr):
-    """CLUSTER_N = 4 / 8: (go, m, l, O): at level L rank r + 2^L sends to rank r (r % 2^(L+1) == 0): four CTAs ranks 1
-    and 3 to 0 and 2, then 2 to 0; eight CTAs 1, 3, 5, 7 to 0, 2, 4, 6, then 2, 6 to 0, 4, then 4 to 0. Rank 0 (go True)
-    holds the parts' merged state, in the order rank 0, 1, 2, ... (the same bits every time)."""
+    """CLUSTER_N = 4 / 8 (16: experiments): (go, m, l, O): at level L rank r + 2^L sends to rank r (r % 2^(L+1) == 0):
+    four CTAs ranks 1 and 3 to 0 and 2, then 2 to 0; eight CTAs 1, 3, 5, 7 to 0, 2, 4, 6, then 2, 6 to 0, 4, then 4 to
+    0. Rank 0 (go True) holds the parts' merged state, in the order rank 0, 1, 2, ... (the same bits every time)."""
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
     for L in gl.static_range(cluster_levels(CLUSTER_N)):
         S = 1 << L
@@ -2979,7 +2979,7 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     ck = attn_fwd_sm90_ws.warmup(*args, grid=grid, **kwargs)
     xoff = kwargs["CLUSTER"]
     ctas = kwargs.get("CLUSTER_N", 2)
-    # clusters of four and of eight: two level areas (eight's level 2 reuses level 0's: cluster_level_area)
+    # clusters of four, eight and sixteen: two level areas (levels 2 and 3 reuse those of 0 and 1: cluster_level_area)
     total = xoff + (cluster_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]) if ctas == 2 else
                     2 * cluster4_area(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]))
     if ck.metadata.shared <= 49152 < total:  # the driver's limit for this function stays at 48 KB (Triton raises it

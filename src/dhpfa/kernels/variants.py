@@ -54,9 +54,9 @@ class TileConfig:
 
 
 def cluster_parts(cluster) -> int:
-    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4, 8 or 16 (experiments)): a split
-    of no more parts meets in shared memory only; with more, its clusters' states meet in the workspace too (sm90_fwd
-    CL_TREE)."""
+    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4, 8 or 16 (experiments)): a
+    split of no more parts meets in shared memory only; with more, its clusters' states meet in the workspace too
+    (sm90_fwd CL_TREE)."""
     return int(cluster) if cluster in (4, 8, 16) else 2 if cluster else 1
 
 
@@ -472,9 +472,9 @@ SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=d
 # 28.17**; two tiles (2,1,1,32,32768) kv32 30.01 / o16 27.36 / **o32 24.31**; at D=64 they lost ((1,1,1,32,32768) kv64
 # **15.77** / o32 18.31 / o64 18.79: the register merge's pattern of sessions 47-48 with global levels below the root);
 # call 6 merged them from the workspace as at D = 96 / 128 (sm90_fwd WS_MERGE), and they won: (1,1,1,32,16384,64) kv32
-# 14.07 / o32 **12.37**, (1,1,1,32,32768,64) kv64 16.42 / o64 **15.25** / o32 16.33. Eight parts as one cluster against sixteen as pairs where sixteen in clusters of eight do
-# not fit (8 tiles at D=64): (1,8,8,4,S) 8,192 o8 12.70 / cl16 13.65 (call 2), 16,384 19.40 / 19.08, 32,768 32.83 /
-# 30.47, 131,072 113.78 / 94.94: the rule keeps the pairs there. Grids of 12-15 tiles, eight parts (96-120 CTAs)
+# 14.07 / o32 **12.37**, (1,1,1,32,32768,64) kv64 16.42 / o64 **15.25** / o32 16.33. Eight parts as one cluster
+# against sixteen as pairs where sixteen in clusters of eight do not fit (8 tiles at D=64): (1,8,8,4,S) 8,192 o8 12.70 /
+# cl16 13.65 (call 2), 16,384 19.40 / 19.08, 32,768 32.83 / 30.47, 131,072 113.78 / 94.94: the rule keeps the pairs. Grids of 12-15 tiles, eight parts (96-120 CTAs)
 # against the quads' four: (1,15,15,4,1024,128) o8 7.05 / q4 7.43, 4,096 16.21 / 16.21, (1,12,12,4,2048,64) o8 6.46 /
 # q8 7.19 / q4 7.46, (1,15,15,4,8192,64) o8 15.69 / q8 16.17; the rule check's (1,60,15,1,2048,128) read 11.39 against
 # the quads' 11.04 (x0.97, the one loss of the 27 cases).
@@ -1256,17 +1256,17 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         if config is None:
             continue
         fits = few_rows and config.split_kv * programs <= FEW_ROWS_QUAD_CTAS * sm_count // 132
-        quad = (SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
-                or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
-        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if quad is not None else None
+        clustered = (SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
+                     or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
+        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if clustered is not None else None
         if early is not None and head_dim in early[2] and seq_k >= early[0] \
                 and config.split_kv * programs <= sm_count // early[1]:
-            return Variant(*quad, dtype, head_dim, causal)
+            return Variant(*clustered, dtype, head_dim, causal)
         if config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) and seq_k >= least_seq_k:
             # each eight or four parts one cluster (calls of few rows, where they fit), else pairs of parts as
             # clusters (CL_TREE) where that part count has a cluster build at this head dim
-            kernel, config = quad or SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal),
-                                                                                           (kernel, config))
+            kernel, config = clustered or SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal),
+                                                                                                (kernel, config))
             return Variant(kernel, config, dtype, head_dim, causal)
     if programs <= sm_count and (head_dim, causal) in SM90_FEW_PROGRAMS_LONG and seq_k >= FEW_PROGRAMS_LONG_SEQ[causal]:
         return Variant(*SM90_FEW_PROGRAMS_LONG[(head_dim, causal)], dtype, head_dim, causal)
