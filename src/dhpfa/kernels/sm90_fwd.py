@@ -1303,9 +1303,12 @@ def cluster_bytes(block_m, head_dim):
     return cluster_state_bytes(block_m, head_dim) + 24
 
 
-# a CLUSTER build launched without clusters of two (each CTA a cluster of one) would wait for a partner forever: trap
-_CL_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 2;\n@p trap;\n"
-                         "mov.u32 $0, 0;\n}")
+@gluon.constexpr_function
+def cluster_check_asm(ctas):
+    """A CLUSTER build launched without clusters of `ctas` CTAs (e.g. each CTA a cluster of one) would wait for its
+    partners forever: the asm that traps instead."""
+    return ("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\n"
+            f"setp.ne.u32 p, n, {ctas};\n@p trap;\nmov.u32 $0, 0;\n}}")
 _CL_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                         "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
                         "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
@@ -1379,7 +1382,7 @@ def _cluster_open(part, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, 
     initialised and expecting the copy's bytes (_cluster_copy_bytes of the tile's `rows`), part 1 told; part 1's
     acknowledgement mbarrier initialised."""
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
-    _cl_one(_CL_CHECK, 0, 0)
+    _cl_one(cluster_check_asm(2), 0, 0)
     if part == 0:
         _cl_one(_CL_OPEN, BAR, _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM), nonce)
     else:
@@ -1481,13 +1484,6 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK
 # (cluster_launcher allows it on the function), four levels; level L >= 2 lies in level L - 2's area (area L % 2) with
 # its words 24 bytes past that level's, and each receiver of level L >= 2 tells its sender after its reads of level
 # L - 2 (cluster_tells), as level 2 of eight does.
-_CL4_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 4;\n"
-                          "@p trap;\nmov.u32 $0, 0;\n}")
-_CL8_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 8;\n"
-                          "@p trap;\nmov.u32 $0, 0;\n}")
-# (experiments, session 49: clusters of sixteen, a non-portable size; no shipped build)
-_CL16_CHECK = gl.constexpr("{\n.reg .pred p;\n.reg .u32 n;\nmov.u32 n, %cluster_nctarank;\nsetp.ne.u32 p, n, 16;\n"
-                           "@p trap;\nmov.u32 $0, 0;\n}")
 _CL4_OPEN = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid, a, r, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                          "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
                          "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
@@ -1541,15 +1537,18 @@ def cluster4_area(block_m, head_dim):
     return -(-(cluster_state_bytes(block_m, head_dim) + 48) // 128) * 128
 
 
+_CLUSTER_LEVELS = {2: 1, 4: 2, 8: 3, 16: 4}  # the meeting's levels in shared memory by cluster size: log2
+
+
 @gluon.constexpr_function
-def cluster_level_area(level, cluster_n, area):
+def cluster_level_area(level, area):
     """CLUSTER_N = 4 / 8 / 16: level `level`'s area, in bytes past CLUSTER: levels 0 and 1 in areas 0 and 1; level L >= 2
     (clusters of eight or more) in level L - 2's (area L % 2), its words cluster_level_words past the area's BAR."""
     return (level % 2) * area
 
 
 @gluon.constexpr_function
-def cluster_level_words(level, cluster_n):
+def cluster_level_words(level):
     """CLUSTER_N = 4 / 8 / 16: where level `level`'s mbarrier, ready word and acknowledgement lie past its area's BAR: at
     BAR for levels 0 and 1, 24 bytes past it for levels 2 and 3 (the earlier level's three words come first there)."""
     return 24 if level >= 2 else 0
@@ -1559,13 +1558,13 @@ def cluster_level_words(level, cluster_n):
 def cluster_tells(level, cluster_n):
     """CLUSTER_N >= 8: whether a receiver at level `level` tells the sender of level + 2 (into the same area) that the
     area is free once it has read this level's state: where that level exists."""
-    return level + 2 < {2: 1, 4: 2, 8: 3, 16: 4}[cluster_n]
+    return level + 2 < _CLUSTER_LEVELS[cluster_n]
 
 
 @gluon.constexpr_function
 def cluster_levels(cluster_n):
     """The meeting's levels in shared memory in a cluster of cluster_n CTAs (2, 4, 8 or 16): log2."""
-    return {2: 1, 4: 2, 8: 3, 16: 4}[cluster_n]
+    return _CLUSTER_LEVELS[cluster_n]
 
 
 @gluon.jit
@@ -1578,15 +1577,10 @@ def _clusterq_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
     BAR: gl.constexpr = XOFF + cluster_state_bytes(BLOCK_M, HEAD_DIM)
     nbytes = _cluster_copy_bytes(rows, BLOCK_M, HEAD_DIM)
-    if CLUSTER_N == 16:
-        _cl_one(_CL16_CHECK, 0, 0)
-    elif CLUSTER_N == 8:
-        _cl_one(_CL8_CHECK, 0, 0)
-    else:
-        _cl_one(_CL4_CHECK, 0, 0)
+    _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
     for L in gl.static_range(cluster_levels(CLUSTER_N)):
         S = 1 << L
-        LBAR = cluster_level_area(L, CLUSTER_N, AREA) + BAR + cluster_level_words(L, CLUSTER_N)
+        LBAR = cluster_level_area(L, AREA) + BAR + cluster_level_words(L)
         if rank % (2 * S) == 0:  # receives at level L from rank + S
             if L >= 2:
                 _cl_one(_CL_OPEN_RECV, LBAR, nbytes)
@@ -1657,11 +1651,9 @@ def _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     for L in gl.static_range(cluster_levels(CLUSTER_N)):
         S = 1 << L
         m_i, l_i, acc = _clusterq_level(m_i, l_i, acc, rank % (2 * S) == S, rank % (2 * S) == 0, rank ^ S, nonce, rows,
-                                        XOFF + cluster_level_area(L, CLUSTER_N, AREA), BLOCK_M, HEAD_DIM, row_s,
-                                        o_layout, cluster_level_words(L, CLUSTER_N),
-                                        rank == 0 if CLUSTER_N == 8 else rank % (8 * S) == 0,
-                                        cluster_tells(L, CLUSTER_N), L >= 2,
-                                        4 * S if CLUSTER_N == 8 else rank + 4 * S)
+                                        XOFF + cluster_level_area(L, AREA), BLOCK_M, HEAD_DIM, row_s,
+                                        o_layout, cluster_level_words(L),
+                                        rank % (8 * S) == 0, cluster_tells(L, CLUSTER_N), L >= 2, rank + 4 * S)
     return rank == 0, m_i, l_i, acc
 
 
@@ -1713,8 +1705,6 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     ws, flags, nonce = kvs[0], kvs[1], kvs[2]
     if STAMP:
         _stamp_at(kvs[3], 0)
-    gl.static_assert(CLUSTER_N == 2 or ((CLUSTER_N == 4 or CLUSTER_N == 8 or CLUSTER_N == 16) and PARTS >= CLUSTER_N),
-                     "clusters of two, or of four / eight / sixteen with at least that many parts")
     c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
     if CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
         _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
