@@ -5,7 +5,7 @@ plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts f
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
     PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
-        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48|fold48|octs49]
+        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48|fold48|octs49|x16]
 """
 import argparse
 import json
@@ -108,6 +108,17 @@ OCTS49 = QUADS48 + [(1, 60, 15, 1, 2048, 128, False), (1, 48, 12, 1, 4096, 64, F
                     (1, 16, 1, 1, 65536, 64, False)]
 
 
+# --set x16 (session 50 call 2): the API with clusters of sixteen for calls of few rows (variants.SM90_FEW_PROGRAMS_CL16_TREE,
+# FEW_ROWS_X16_CTAS; FEW_ROWS_SPLIT_KV's sixteen parts from 4,096 keys) against session 49's rule (clusters of eight)
+X16 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 32, 1, 1, 16384, 128, False),
+       (1, 32, 1, 1, 32768, 128, False), (1, 32, 1, 1, 65536, 128, False), (1, 32, 1, 1, 4096, 64, False),
+       (1, 32, 1, 1, 16384, 64, False), (1, 32, 1, 1, 32768, 64, False), (4, 32, 1, 1, 4096, 128, False),
+       (4, 32, 1, 1, 8192, 128, False), (4, 32, 1, 1, 16384, 128, False), (1, 32, 4, 1, 4096, 128, False),
+       (1, 32, 4, 1, 16384, 128, False), (1, 28, 4, 1, 16384, 96, False), (2, 32, 1, 1, 32768, 128, False),
+       (1, 28, 7, 1, 8192, 128, False), (2, 32, 2, 1, 16384, 128, False), (1, 8, 1, 4, 16384, 128, False),
+       (1, 2, 2, 16, 8192, 128, True), (1, 32, 8, 1, 8192, 128, False)]
+
+
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
 # binary with the diagonal past every key, session 27) against each call on its own non-causal binary ("api_prev" here
 # is the API with the fold off): call 11 read the API at (1,8,512,128) 8.14 us against 7.46 for the non-causal build
@@ -128,6 +139,9 @@ def api_prev(which="calls3"):
     if which == "octs49d64":  # (call 7) the D=64 cases, against the rule without 32 / 64 parts as clusters of eight
         return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE",
                             {p: t for p, t in variants.SM90_FEW_PROGRAMS_CL8_TREE.items() if p <= 16})
+    if which == "x16":
+        return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL16_TREE", {}), variants,
+                            "FEW_ROWS_SPLIT_KV", {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
     if which == "octs49":
         return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", {}), variants,
                             "FEW_ROWS_SPLIT_KV", {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))})
@@ -175,14 +189,14 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
-                                                                  "fewrows48", "quads48", "fold48", "octs49", "octs49d64"))
+                                                                  "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
-                                     "octs49d64": OCTS49[-4:]}.get(args.set, CASES):
+                                     "octs49d64": OCTS49[-4:], "x16": X16}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -450,7 +450,7 @@ FEW_ROWS_SPLIT_KV_MAX_Q = 32
 # 15.44 / - / - / **14.04**; D=96 (1,4,4,7,4096) 12.98 / - / **11.65**. Sixteen parts at D=64 lost (MQA 4,096 keys 12.36
 # against eight's 8.84: the same pattern as the pairs' eight parts there, unexplained), and clusters of four over more
 # than 30 clusters run in two waves ((1,8,8,4,4096,64) sixteen parts 14.86; call 7), hence the table and the CTA bound.
-FEW_ROWS_SPLIT_KV = {8: (1024, 1, (64, 96, 128)), 4: (1024, 2, (64, 96, 128))}
+FEW_ROWS_SPLIT_KV = {16: (4096, 1, (64, 96, 128)), 8: (1024, 1, (64, 96, 128)), 4: (1024, 2, (64, 96, 128))}
 FEW_ROWS_QUAD_CTAS = 120
 SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=4)
                               for parts, dims in {4: (64, 96, 128), 8: (64, 96, 128), 16: (96, 128)}.items()}
@@ -481,6 +481,19 @@ SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=d
 SM90_FEW_PROGRAMS_CL8_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=8)
                               for parts, dims in {8: (64, 96, 128), 16: (64, 96, 128), 32: (64, 96, 128),
                                                   64: (64, 96, 128)}.items()}
+# ... and where the grid's clusters of sixteen fit (parts x programs <= FEW_ROWS_X16_CTAS of 132 SMs: the driver's
+# occupancy query read 7 clusters of sixteen resident at one CTA an SM, session 50 call 1), each sixteen parts one
+# cluster of sixteen CTAs (sm90_fwd CLUSTER_N = 16, a non-portable cluster size that cluster_launcher allows on the
+# function; TileConfig.cluster = 16): a fourth level in shared memory, levels 2 and 3 in the areas of levels 0 and 1,
+# so sixteen parts meet without the workspace and 32 / 64 with one / two global levels. Session 50 call 1 (H200, graph
+# replay, 15 rounds, us; clusters of eight / sixteen at the same part count): (1,1,1,32,S) D=128 8,192 keys 16 parts
+# 13.87 / **12.10**, 16,384 32 parts 16.20 / **15.33**, 32,768 64 parts 21.25 / **19.76**; D=64 16,384 12.62 / **10.63**,
+# 32,768 14.66 / **13.33**; (4,1,1,32,8192,128) 15.27 / **13.44**; (2,1,1,32,32768,128) 32 parts 23.98 / 24.00; D=96
+# (1,4,4,7,4096) eight parts (the rule's) 10.41 against sixteen as one cluster **9.12**, hence FEW_ROWS_SPLIT_KV's
+# sixteen parts from 4,096 keys where they fit.
+FEW_ROWS_X16_CTAS = 112
+SM90_FEW_PROGRAMS_CL16_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=(64, 96, 128), cluster=16)
+                               for parts in (16, 32, 64)}
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
@@ -852,7 +865,8 @@ def candidates(head_dim: int, sm90: bool, causal=None, packed=False):
         out += [table[(head_dim, c)] for table in (SM90_FEW_PROGRAMS_CLUSTER, SM90_FEW_PROGRAMS_CLUSTER_N64,
                                                    SM90_FEW_PROGRAMS_CLUSTER_2X, *SM90_FEW_PROGRAMS_CL_TREE.values(),
                                                    *SM90_FEW_PROGRAMS_CL4_TREE.values(),
-                                                   *SM90_FEW_PROGRAMS_CL8_TREE.values())
+                                                   *SM90_FEW_PROGRAMS_CL8_TREE.values(),
+                                                   *SM90_FEW_PROGRAMS_CL16_TREE.values())
                 for c in (False, True) if (head_dim, c) in table]
         if packed:
             out += [table[(head_dim, c)] for table, _, _ in _PACKED_SPLIT_KV_TABLES for c in (False, True)]
@@ -1243,8 +1257,9 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, or all at D <= SPLIT_KV_ALL_SMS_MAX_D, from
     FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from
     FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. seq_q (queries per head; None: not known)
-    of at most FEW_ROWS_SPLIT_KV_MAX_Q: the splits run as clusters of eight (SM90_FEW_PROGRAMS_CL8_TREE) or four
-    (SM90_FEW_PROGRAMS_CL4_TREE) where their part count has such a build and FEW_ROWS_QUAD_CTAS fit, and those of
+    of at most FEW_ROWS_SPLIT_KV_MAX_Q: the splits run as clusters of sixteen (SM90_FEW_PROGRAMS_CL16_TREE, where
+    FEW_ROWS_X16_CTAS fit), eight (SM90_FEW_PROGRAMS_CL8_TREE) or four (SM90_FEW_PROGRAMS_CL4_TREE) where their part
+    count has such a build and FEW_ROWS_QUAD_CTAS fit, and those of
     FEW_ROWS_SPLIT_KV from their keys too. Shapes and the GPU decide (public)."""
     few_rows = seq_q is not None and seq_q <= FEW_ROWS_SPLIT_KV_MAX_Q
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
@@ -1256,14 +1271,18 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         if config is None:
             continue
         fits = few_rows and config.split_kv * programs <= FEW_ROWS_QUAD_CTAS * sm_count // 132
-        clustered = (SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
+        fits16 = few_rows and config.split_kv * programs <= FEW_ROWS_X16_CTAS * sm_count // 132
+        clustered = ((SM90_FEW_PROGRAMS_CL16_TREE.get(config.split_kv, {}).get((head_dim, causal)) if fits16 else None)
+                     or SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
                      or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
-        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if clustered is not None else None
+        # the earlier part counts only where one cluster holds every part (no global level)
+        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) \
+            if clustered is not None and cluster_parts(clustered[1].cluster) >= config.split_kv else None
         if early is not None and head_dim in early[2] and seq_k >= early[0] \
                 and config.split_kv * programs <= sm_count // early[1]:
             return Variant(*clustered, dtype, head_dim, causal)
         if config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) and seq_k >= least_seq_k:
-            # each eight or four parts one cluster (calls of few rows, where they fit), else pairs of parts as
+            # each sixteen, eight or four parts one cluster (calls of few rows, where they fit), else pairs of parts as
             # clusters (CL_TREE) where that part count has a cluster build at this head dim
             kernel, config = clustered or SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal),
                                                                                                 (kernel, config))
