@@ -109,14 +109,21 @@ OCTS49 = QUADS48 + [(1, 60, 15, 1, 2048, 128, False), (1, 48, 12, 1, 4096, 64, F
 
 
 # --set x16 (session 50 call 2): the API with clusters of sixteen for calls of few rows (variants.SM90_FEW_PROGRAMS_CL16_TREE,
-# FEW_ROWS_X16_CTAS; FEW_ROWS_SPLIT_KV's sixteen parts from 4,096 keys) against session 49's rule (clusters of eight)
+# FEW_ROWS_X16_CTAS; FEW_ROWS_SPLIT_KV's sixteen parts from 4,096 keys in call 2, 2,048 after it) against session 49's rule
+# (clusters of eight)
 X16 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 32, 1, 1, 16384, 128, False),
        (1, 32, 1, 1, 32768, 128, False), (1, 32, 1, 1, 65536, 128, False), (1, 32, 1, 1, 4096, 64, False),
        (1, 32, 1, 1, 16384, 64, False), (1, 32, 1, 1, 32768, 64, False), (4, 32, 1, 1, 4096, 128, False),
        (4, 32, 1, 1, 8192, 128, False), (4, 32, 1, 1, 16384, 128, False), (1, 32, 4, 1, 4096, 128, False),
        (1, 32, 4, 1, 16384, 128, False), (1, 28, 4, 1, 16384, 96, False), (2, 32, 1, 1, 32768, 128, False),
        (1, 28, 7, 1, 8192, 128, False), (2, 32, 2, 1, 16384, 128, False), (1, 8, 1, 4, 16384, 128, False),
-       (1, 2, 2, 16, 8192, 128, True), (1, 32, 8, 1, 8192, 128, False)]
+       (1, 2, 2, 16, 8192, 128, True), (1, 32, 8, 1, 8192, 128, False),
+       # (call 3) the rule after call 2: sixteen parts from 2,048 keys on up to four tiles, one cluster of sixteen past
+       # the share of the SMs, D=64's smaller part counts where the split's clusters do not fit
+       (1, 32, 1, 1, 2048, 128, False), (1, 32, 1, 1, 2048, 64, False), (4, 32, 1, 1, 2048, 128, False),
+       (1, 32, 4, 1, 2048, 96, False), (1, 28, 7, 1, 16384, 128, False), (1, 20, 5, 1, 8192, 128, False),
+       (2, 32, 1, 1, 32768, 64, False), (4, 32, 1, 1, 32768, 64, False), (4, 32, 1, 1, 16384, 64, False),
+       (1, 28, 7, 1, 4096, 128, False)]
 
 
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
@@ -139,9 +146,16 @@ def api_prev(which="calls3"):
     if which == "octs49d64":  # (call 7) the D=64 cases, against the rule without 32 / 64 parts as clusters of eight
         return patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE",
                             {p: t for p, t in variants.SM90_FEW_PROGRAMS_CL8_TREE.items() if p <= 16})
-    if which == "x16":
-        return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL16_TREE", {}), variants,
-                            "FEW_ROWS_SPLIT_KV", {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "x16":  # session 49's rule: its tables of clusters of eight and four (session 50 trimmed them)
+        dims = (64, 96, 128)
+        cl8 = {p: variants._cluster_tables(128, 2, parts=p, dims=dims, cluster=8) for p in (8, 16, 32, 64)}
+        cl4 = {p: variants._cluster_tables(128, 2, parts=p, dims=dims if p < 16 else (96, 128), cluster=4)
+               for p in (4, 8, 16)}
+        fn = patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL16_TREE", {})
+        fn = patched_call(patched_call(fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", cl8), variants,
+                          "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
+        return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
+                            {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
     if which == "octs49":
         return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", {}), variants,
                             "FEW_ROWS_SPLIT_KV", {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))})

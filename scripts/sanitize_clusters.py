@@ -35,5 +35,11 @@ for b, h, hk, sq, sk, d, causal in ((1, 32, 8, 1, 1024 + 5, 64, False), (1, 32, 
     q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
     dhpfa.flash_attn_func(q, k, v, causal=causal)
+# session 50: clusters of sixteen (MQA of one sequence: 16 / 32 / 64 parts; seven tiles of 16 parts), odd key counts
+for b, h, hk, sq, sk, d, causal in ((1, 32, 1, 1, 2048 + 5, 64, False), (1, 32, 1, 1, 16384 + 3, 128, True),
+                                    (1, 32, 1, 1, 32768 + 1, 64, False), (1, 28, 7, 1, 8192 + 9, 128, False)):
+    q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    dhpfa.flash_attn_func(q, k, v, causal=causal)
 torch.cuda.synchronize()
 print("child done")

@@ -80,7 +80,11 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
                                                      (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
                                                      (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
                                                      (1, 20000, 3, 3, True, (16, 32)), (65, 5000, 4, 4, True, 8),
-                                                     (1, 20000, 1, 1, False, 32), (30, 40000, 1, 1, True, 64)])
+                                                     (1, 20000, 1, 1, False, 32), (30, 40000, 1, 1, True, 64),
+                                                     (32, 2048, 1, 1, False, {64: 16, 96: 16, 128: 16, None: 4}),
+                                                     (5, 9000, 7, 7, False, {32: 16, 64: 16, 96: 16, 128: 16,
+                                                                             None: 8}),
+                                                     (1, 33000, 4, 4, False, {32: 32, None: 16})])
 def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype):
     """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ keys: two programs
     per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; four (SPLIT_KV4) where four
@@ -94,10 +98,12 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     must be reset for the next call on the same workspace). Two parts at D <= 128: one cluster of two CTAs a tile,
     meeting in shared memory (session 43; the next test); 4, 8 or 16 at the head dims of variants.SPLIT_KV_CLUSTER_DIMS:
     each pair of parts one cluster, the levels above in global memory (session 47). Calls of at most 32 queries
-    (variants.FEW_ROWS_SPLIT_KV, sessions 48-49; `parts` a dict by head dim, None the rest): 8 parts from 1,024 keys at
-    D = 64 / 96 / 128 where eight times the grid fits the SMs (else 4 where four times it fits half), each eight parts
-    one cluster of eight CTAs (each four one of four) where they fit, their meetings copying only the rows below
-    S_q."""
+    (variants.FEW_ROWS_SPLIT_KV, sessions 48-50; `parts` a dict by head dim, None the rest): 16 parts from 2,048 keys at
+    D = 64 / 96 / 128 where sixteen times the grid fits half the SMs, 8 from 1,024 where eight times it fits the SMs
+    (else 4 where four times it fits half), each sixteen parts one cluster of sixteen CTAs where those fit (then
+    wherever they fit from 8,192 keys, and at D = 64 in place of twice the parts whose clusters would not fit: session
+    50), else each eight one of eight (each four one of four) where they fit, their meetings copying only the rows
+    below S_q."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
@@ -111,10 +117,12 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
         # two parts at D <= 128, and 4 / 8 / 16 at the head dims variants.SPLIT_KV_CLUSTER_DIMS lists (CL_TREE, session
         # 47): pairs of parts as clusters of two CTAs
         cl_tree = d in variants.SPLIT_KV_CLUSTER_DIMS.get(parts, ())
-        # calls of at most 32 queries: each eight or four parts one cluster of eight / four where the clusters fit
-        # (sessions 48, 49)
+        # calls of at most 32 queries: each sixteen, eight or four parts one cluster of sixteen / eight / four where
+        # the clusters fit (sessions 48-50)
         fits = sq <= variants.FEW_ROWS_SPLIT_KV_MAX_Q and parts * h * -(-sq // 64) <= variants.FEW_ROWS_QUAD_CTAS
-        cluster = 8 if fits and (d, causal) in variants.SM90_FEW_PROGRAMS_CL8_TREE.get(parts, {}) else \
+        fits16 = fits and parts * h * -(-sq // 64) <= variants.FEW_ROWS_X16_CTAS
+        cluster = 16 if fits16 and (d, causal) in variants.SM90_FEW_PROGRAMS_CL16_TREE.get(parts, {}) else \
+            8 if fits and (d, causal) in variants.SM90_FEW_PROGRAMS_CL8_TREE.get(parts, {}) else \
             4 if fits and (d, causal) in variants.SM90_FEW_PROGRAMS_CL4_TREE.get(parts, {}) else \
             (parts == 2 and d <= 128) or cl_tree
         assert plan.variant.config.cluster == cluster, plan.variant.name

@@ -371,8 +371,8 @@ def test_cluster_launcher_asks_for_clusters_of_two_and_the_meetings_bytes(monkey
 
 
 @pytest.mark.parametrize("ctas", [4, 8, 16])
-def test_cluster_launcher_runs_clusters_of_four_and_eight(monkeypatch, ctas):
-    """cluster=4 / 8 (sessions 48, 49; 16: experiments, the non-portable size allowed on the function before its first
+def test_cluster_launcher_runs_clusters_of_four_eight_and_sixteen(monkeypatch, ctas):
+    """cluster=4 / 8 / 16 (sessions 48-50; 16 a non-portable size, allowed on the function before its first
     launch): each four / eight parts of a split one cluster of that many CTAs, the launch
     asking for CLUSTER + two level areas (eight's third level reuses the first's area) over grid / ctas clusters; no
     workspace where the split has no more parts than a cluster, the tree's workspace and flags above it; fewer parts
@@ -392,7 +392,7 @@ def test_cluster_launcher_runs_clusters_of_four_and_eight(monkeypatch, ctas):
                                      packed_metadata=(4, 1, 0), function=object(), run=Run())
     monkeypatch.setattr(sm90_fwd.attn_fwd_sm90_ws, "warmup", warmup)
     monkeypatch.setattr(dispatch, "_current_stream", lambda index: 0)
-    allowed = []  # (clusters of sixteen, experiments: the non-portable size allowed on the function first)
+    allowed = []  # (clusters of sixteen: the non-portable size allowed on the function first)
     monkeypatch.setattr(sm90_fwd, "_allow_non_portable_clusters", allowed.append)
     q = torch.empty(1, 4, 8, 128, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, 128, dtype=torch.bfloat16)
@@ -418,7 +418,7 @@ import json, re, torch
 from dhpfa.audit import _compile, audit_triton
 from dhpfa.kernels import sm90_fwd
 rows = []
-for d, parts, ctas in ((128, 8, 8), (128, 16, 8), (64, 8, 8), (128, 32, 16)):
+for d, parts, ctas in ((128, 8, 8), (128, 16, 8), (64, 8, 8), (128, 32, 16), (64, 16, 16)):
     q = torch.empty(1, 4, 8, d, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, d, dtype=torch.bfloat16)
     grid, args, kwargs = sm90_fwd.launch_args(q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.125, True, 2 ** 30,
@@ -436,15 +436,15 @@ print(json.dumps(rows))
 """
 
 
-def test_clusters_of_eight_compile_to_three_bulk_copy_levels():
+def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     """cluster=8 (session 49; offline SASS, sm_90a, bf16): the eight-CTA meeting's three levels are three smem-to-smem
     bulk copies (UBLKCP.S.S), eight parts meet with no global atomic, sixteen with one global level (one flag exchange
     behind its fence); one MEMBAR.ALL.GPU besides: rank 0's release store telling rank 4 that level 0's area is free
-    (sm90_fwd _CL_TELL); no stack or spills; the audit finds nothing (the flags public loads). The experiments' clusters
-    of sixteen (no shipped build): four copies, two tells."""
+    (sm90_fwd _CL_TELL); no stack or spills; the audit finds nothing (the flags public loads). Clusters of sixteen
+    (session 50): four copies, two tells, one global level at 32 parts."""
     rows = _offline(CLUSTER8_SASS)
-    assert len(rows) == 4, rows
-    for r in rows:  # (the last: clusters of sixteen, experiments: four levels, two tells, one global level at 32 parts)
+    assert len(rows) == 5, rows
+    for r in rows:  # (the last two: clusters of sixteen)
         levels, tells = {8: (3, 1), 16: (4, 2)}[r["ctas"]]
         assert r["ok"] and not r["findings"], r
         assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == levels, r

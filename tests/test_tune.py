@@ -616,13 +616,16 @@ def test_splits_of_four_to_sixteen_parts_pair_their_parts_as_clusters(monkeypatc
 
 
 @pytest.mark.parametrize("causal", [False, True])
-def test_calls_of_few_query_rows_split_earlier_as_clusters_of_eight_or_four(monkeypatch, causal):
-    """Sessions 48-49: calls of at most variants.FEW_ROWS_SPLIT_KV_MAX_Q queries a head (decode as the API packs it;
-    MQA) run each eight parts of a split as one cluster of eight CTAs (SM90_FEW_PROGRAMS_CL8_TREE: 8 / 16 parts at D =
-    64 / 96 / 128, 32 / 64 too), else each four as one of four (SM90_FEW_PROGRAMS_CL4_TREE: 4 / 8 parts at
-    D = 64 / 96 / 128, 16 at D = 96 / 128), where the grid's clusters fit (parts x programs <= FEW_ROWS_QUAD_CTAS on 132
-    SMs), and take FEW_ROWS_SPLIT_KV's part counts from fewer keys (8 from 1,024 at D = 64 / 96 / 128 where eight times
-    the grid fits the SMs, else 4 from 1,024 where four times it fits half of them); calls of more queries, grids past
+def test_calls_of_few_query_rows_split_earlier_as_clusters_of_sixteen_eight_or_four(monkeypatch, causal):
+    """Sessions 48-50: calls of at most variants.FEW_ROWS_SPLIT_KV_MAX_Q queries a head (decode as the API packs it;
+    MQA) run each sixteen parts of a split as one cluster of sixteen CTAs (SM90_FEW_PROGRAMS_CL16_TREE: 16 / 32 / 64
+    parts at D = 64 / 96 / 128) where those clusters fit (parts x programs <= FEW_ROWS_X16_CTAS on 132 SMs), a split of
+    eight as one cluster of eight (SM90_FEW_PROGRAMS_CL8_TREE), of four as one of four (SM90_FEW_PROGRAMS_CL4_TREE),
+    where the grid's clusters fit (FEW_ROWS_QUAD_CTAS), and take FEW_ROWS_SPLIT_KV's part counts from fewer keys (16
+    from 2,048 where sixteen times the grid fits half the SMs, 8 from 1,024 at D = 64 / 96 / 128 where eight times
+    the grid fits the SMs, else 4 from 1,024 where four times it fits half of them); sixteen parts as one cluster run
+    wherever the clusters fit, past D > 64's share of the SMs; at D = 64 a split whose clusters do not fit gives way to
+    half its parts where those fit as clusters of sixteen (session 50); calls of more queries, grids past
     those bounds, the other head dims, fewer keys and the same calls without seq_q keep the earlier rule (pairs of
     parts as clusters). Through tune.choose, which passes seq_q. The cluster builds keep the workspace (secret) and
     flags (public loads) where a level meets above the cluster, and neither where the split is one cluster."""
@@ -646,18 +649,28 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_eight_or_four(monk
         assert pick(64, seq_k, 8, 4) == (8, 8), seq_k
         assert pick(64, seq_k, 15, 4) == (8, 8), seq_k
         assert pick(64, seq_k, 16, 4) != (8, 8), seq_k                       # 8 x 16 CTAs: 16 clusters of eight
+    for d in (64, 96, 128):
+        for seq_k in (2048, 4096, 8191):
+            assert pick(d, seq_k, 1, 1) == (16, 16) and pick(d, seq_k, 4, few) == (16, 16), (d, seq_k)
+            assert pick(d, seq_k, 5, 4) == (8, 8), (d, seq_k)                 # 16 x 5 CTAs past half the SMs
+        for programs in (5, 7):                                              # past half the SMs from 8,192 keys
+            assert pick(d, 8192, programs, 1) == (16, 16) and pick(d, 65536, programs, 1) == (16, 16), d
+        assert pick(d, 8192, 8, 1) != (16, 16)                               # 16 x 8 CTAs past 112
+        assert pick(d, 16384, 1, 32) == (32, 16) and pick(d, 32768, 1, 32) == (64, 16), d
+        assert pick(d, 32768, 2, 32) == (32, 16) and pick(d, 40000, 1, 7) == (64, 16), d
+        assert pick(d, 16384, 3, 32) == ((32, 16) if d == 64 else (16, 16)), d
+        assert pick(d, 4096, 1, few + 1) != (16, 16) and pick(d, 8192, 1, few + 1)[1] != 16, d  # more rows
+    assert pick(64, 16384, 4, 4) == (16, 16) and pick(64, 32768, 2, 4) == (32, 16)  # D=64: half the parts
+    assert pick(64, 16384, 4, few + 1) == (32, False)                        # more rows: the global tree
     assert pick(64, 8192, 8, 4) == (16, True)                                # 16 x 8 CTAs past 120: pairs
-    assert pick(64, 8192, 4, 4) == (16, 8)
     assert pick(64, 2048, 8, few + 1) == (4, True)                           # more rows: the pairs' four parts
     assert pick(128, 4096, 8, 4) == (8, 8) and pick(96, 4096, 8, 7) == (8, 8)
-    assert pick(128, 8192, 4, 32) == (16, 8) and pick(128, 8192, 4, few + 1) == (16, True)
-    assert pick(128, 4096, 8, few + 1) == (8, True)
-    assert pick(128, 16384, 1, 32) == (32, 8) and pick(128, 32768, 1, 32) == (64, 8)
-    assert pick(128, 32768, 2, 32) == (32, 8) and pick(96, 40000, 1, 7) == (64, 8)
-    assert pick(64, 16384, 1, 32) == (32, 8) and pick(64, 32768, 1, 32) == (64, 8)
+    assert pick(128, 8192, 4, few + 1) == (16, True) and pick(128, 4096, 8, few + 1) == (8, True)
     assert pick(64, 16384, 1, few + 1) == (32, False)                        # more rows: the global tree
     assert pick(32, 1024, 8, 4) == (2, True) and pick(32, 4096, 8, 4) == (8, False)
-    for cluster, tables in ((4, variants.SM90_FEW_PROGRAMS_CL4_TREE), (8, variants.SM90_FEW_PROGRAMS_CL8_TREE)):
+    assert pick(32, 2048, 1, 1) == (4, True) and pick(32, 16384, 1, 1) == (32, False)   # no clusters of sixteen at D=32
+    for cluster, tables in ((4, variants.SM90_FEW_PROGRAMS_CL4_TREE), (8, variants.SM90_FEW_PROGRAMS_CL8_TREE),
+                            (16, variants.SM90_FEW_PROGRAMS_CL16_TREE)):
         for parts, table in tables.items():
             for (d, c), (kernel, config) in table.items():
                 v = variants.Variant(kernel, config, torch.bfloat16, d, c)
@@ -670,8 +683,8 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_eight_or_four(monk
                                                4096 - 4)
     assert grid == (8 * 8,) and kwargs["SPLIT_KV"] == 8 and kwargs["CLUSTER"] > 0 and kwargs["CLUSTER_N"] == 8
     assert "FLAGS" not in kwargs and "WS" not in kwargs
-    v = variants.few_programs_variant(torch.bfloat16, 128, causal, 16384, 4, 132, 4)
+    v = variants.few_programs_variant(torch.bfloat16, 128, causal, 16384, 1, 132, 4)
     grid, _args, kwargs = dispatch.launch_args(v, q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.1, causal,
                                                4096 - 4)
-    assert grid == (8 * 16,) and kwargs["SPLIT_KV"] == 16 and kwargs["CLUSTER_N"] == 8
-    assert kwargs["FLAGS"].numel() == 8 * 15 and kwargs["WS"].numel() == 8 * 30 * 64 * 130
+    assert grid == (8 * 32,) and kwargs["SPLIT_KV"] == 32 and kwargs["CLUSTER_N"] == 16
+    assert kwargs["FLAGS"].numel() == 8 * 31 and kwargs["WS"].numel() == 8 * 62 * 64 * 130

@@ -1480,7 +1480,7 @@ def _cluster_meeting(m_i, l_i, acc, part, nonce, rows, XOFF: gl.constexpr, BLOCK
 # check of rank 4's word comes thousands of cycles after rank 4's start. Rank 4, which received at level 0 in that area
 # of its own, stages its level-2 state there after a thread barrier; it needs the area only after two levels of its own,
 # so the later tell costs no wait where rank 0 is not late.
-# CLUSTER_N = 16 (experiments, prepared in session 49, not measured; no shipped build): a non-portable cluster size
+# CLUSTER_N = 16 (prepared in session 49, shipped in session 50: variants.SM90_FEW_PROGRAMS_CL16_TREE): a non-portable size
 # (cluster_launcher allows it on the function), four levels; level L >= 2 lies in level L - 2's area (area L % 2) with
 # its words 24 bytes past that level's, and each receiver of level L >= 2 tells its sender after its reads of level
 # L - 2 (cluster_tells), as level 2 of eight does.
@@ -1644,7 +1644,7 @@ def _clusterq_level(m_i, l_i, acc, send, recv, peer, nonce, rows, XOFF: gl.const
 @gluon.jit
 def _clusterq_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
                       HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr):
-    """CLUSTER_N = 4 / 8 (16: experiments): (go, m, l, O): at level L rank r + 2^L sends to rank r (r % 2^(L+1) == 0):
+    """CLUSTER_N = 4 / 8 / 16: (go, m, l, O): at level L rank r + 2^L sends to rank r (r % 2^(L+1) == 0):
     four CTAs ranks 1 and 3 to 0 and 2, then 2 to 0; eight CTAs 1, 3, 5, 7 to 0, 2, 4, 6, then 2, 6 to 0, 4, then 4 to
     0. Rank 0 (go True) holds the parts' merged state, in the order rank 0, 1, 2, ... (the same bits every time)."""
     AREA: gl.constexpr = cluster4_area(BLOCK_M, HEAD_DIM)
@@ -2751,7 +2751,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     cluster (with split_kv, not pack; session 43): pairs of a tile's parts as clusters of two CTAs (CLUSTER; launched by
     cluster_launcher); cluster=4 (split_kv >= 4; session 48): each four parts one cluster of four (CLUSTER_N = 4);
     cluster=8 (split_kv >= 8; session 49): each eight parts one cluster of eight (CLUSTER_N = 8); cluster=16
-    (experiments): of sixteen, a non-portable cluster size (cluster_launcher allows it on the function).
+    (split_kv >= 16; session 50): of sixteen, a non-portable cluster size (cluster_launcher allows it on the function).
     cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
@@ -2793,7 +2793,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
             if cluster in (4, 8, 16):  # (sessions 48, 49) each four / eight parts one cluster of that many CTAs: two
-                # / three levels in shared memory (16: experiments, a non-portable cluster size, four levels)
+                # / three levels in shared memory (16: a non-portable cluster size, four levels)
                 if parts < cluster:
                     raise ValueError(f"cluster={cluster}: split_kv of {cluster} or more parts, got {parts}")
                 kwargs.update(CLUSTER_N=int(cluster))
@@ -2949,7 +2949,7 @@ _cluster_launchers = {}  # (experiments' launch(): the API's launchers are dispa
 
 
 def _allow_non_portable_clusters(kernel):
-    """(experiments: clusters of sixteen) CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (14 in cuda.h) set on the
+    """(clusters of sixteen) CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (14 in cuda.h) set on the
     compiled kernel's function (loaded first), through the driver; raises with the driver's code where it refuses."""
     import ctypes
     kernel.run  # loads the module: the function handle exists from here on

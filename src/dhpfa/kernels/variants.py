@@ -35,7 +35,8 @@ class TileConfig:
     o_half: bool = False  # ... with v_stage: consumer 0's O in a buffer of its own, its store waited for later (O_HALF)
     light_first: bool = False  # Gluon kernel, split=2, causal paired units: each unit's light tile first (LIGHT_FIRST)
     cluster: bool = False  # Gluon kernel, split_kv: pairs of a tile's programs as clusters of two CTAs (CLUSTER); 4:
-    # each four as one cluster of four (CLUSTER_N = 4, split_kv >= 4; session 48); 8: of eight (session 49)
+    # each four as one cluster of four (CLUSTER_N = 4, split_kv >= 4; session 48); 8: of eight (session 49); 16: of
+    # sixteen (session 50)
     maxnreg: int = 0  # Gluon kernel: ptxas's register limit per thread at launch (0: none; 128: two CTAs an SM)
 
     def label(self) -> str:
@@ -54,7 +55,7 @@ class TileConfig:
 
 
 def cluster_parts(cluster) -> int:
-    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4, 8 or 16 (experiments)): a
+    """The parts of a split one cluster holds (TileConfig.cluster: False, True (pairs), 4, 8 or 16): a
     split of no more parts meets in shared memory only; with more, its clusters' states meet in the workspace too
     (sm90_fwd CL_TREE)."""
     return int(cluster) if cluster in (4, 8, 16) else 2 if cluster else 1
@@ -450,10 +451,11 @@ FEW_ROWS_SPLIT_KV_MAX_Q = 32
 # 15.44 / - / - / **14.04**; D=96 (1,4,4,7,4096) 12.98 / - / **11.65**. Sixteen parts at D=64 lost (MQA 4,096 keys 12.36
 # against eight's 8.84: the same pattern as the pairs' eight parts there, unexplained), and clusters of four over more
 # than 30 clusters run in two waves ((1,8,8,4,4096,64) sixteen parts 14.86; call 7), hence the table and the CTA bound.
-FEW_ROWS_SPLIT_KV = {16: (4096, 1, (64, 96, 128)), 8: (1024, 1, (64, 96, 128)), 4: (1024, 2, (64, 96, 128))}
+FEW_ROWS_SPLIT_KV = {16: (2048, 2, (64, 96, 128)), 8: (1024, 1, (64, 96, 128)), 4: (1024, 2, (64, 96, 128))}
 FEW_ROWS_QUAD_CTAS = 120
-SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=4)
-                              for parts, dims in {4: (64, 96, 128), 8: (64, 96, 128), 16: (96, 128)}.items()}
+# (Their 8- and 16-part builds left the table in session 50: no grid reached them past the clusters of eight and
+# sixteen below, which take the same part counts wherever the quads fit.)
+SM90_FEW_PROGRAMS_CL4_TREE = {4: _cluster_tables(128, 2, parts=4, dims=(64, 96, 128), cluster=4)}
 # ... and where the part count has one, each eight parts one cluster of eight CTAs (sm90_fwd CLUSTER_N = 8,
 # TileConfig.cluster = 8, session 49) in place of the quads: a third level in shared memory instead of a global one, so
 # eight parts meet without the workspace and sixteen with one global level (15 clusters of eight are resident at one
@@ -478,9 +480,9 @@ SM90_FEW_PROGRAMS_CL4_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=d
 # against the quads' four: (1,15,15,4,1024,128) o8 7.05 / q4 7.43, 4,096 16.21 / 16.21, (1,12,12,4,2048,64) o8 6.46 /
 # q8 7.19 / q4 7.46, (1,15,15,4,8192,64) o8 15.69 / q8 16.17; the rule check's (1,60,15,1,2048,128) read 11.39 against
 # the quads' 11.04 (x0.97, the one loss of the 27 cases).
-SM90_FEW_PROGRAMS_CL8_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=dims, cluster=8)
-                              for parts, dims in {8: (64, 96, 128), 16: (64, 96, 128), 32: (64, 96, 128),
-                                                  64: (64, 96, 128)}.items()}
+# (Their 16-, 32- and 64-part builds left the table in session 50: clusters of sixteen take those part counts wherever
+# clusters of eight would fit, FEW_ROWS_X16_CTAS and FEW_ROWS_QUAD_CTAS leaving no multiple of sixteen between them.)
+SM90_FEW_PROGRAMS_CL8_TREE = {8: _cluster_tables(128, 2, parts=8, dims=(64, 96, 128), cluster=8)}
 # ... and where the grid's clusters of sixteen fit (parts x programs <= FEW_ROWS_X16_CTAS of 132 SMs: the driver's
 # occupancy query read 7 clusters of sixteen resident at one CTA an SM, session 50 call 1), each sixteen parts one
 # cluster of sixteen CTAs (sm90_fwd CLUSTER_N = 16, a non-portable cluster size that cluster_launcher allows on the
@@ -489,8 +491,17 @@ SM90_FEW_PROGRAMS_CL8_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=d
 # replay, 15 rounds, us; clusters of eight / sixteen at the same part count): (1,1,1,32,S) D=128 8,192 keys 16 parts
 # 13.87 / **12.10**, 16,384 32 parts 16.20 / **15.33**, 32,768 64 parts 21.25 / **19.76**; D=64 16,384 12.62 / **10.63**,
 # 32,768 14.66 / **13.33**; (4,1,1,32,8192,128) 15.27 / **13.44**; (2,1,1,32,32768,128) 32 parts 23.98 / 24.00; D=96
-# (1,4,4,7,4096) eight parts (the rule's) 10.41 against sixteen as one cluster **9.12**, hence FEW_ROWS_SPLIT_KV's
-# sixteen parts from 4,096 keys where they fit.
+# (1,4,4,7,4096) eight parts (the rule's) 10.41 against sixteen as one cluster **9.12**. Call 2 (H200, 11 rounds, us;
+# clusters of eight / sixteen): (1,1,1,32,S) D=128 2,048 keys eight parts 9.21 / sixteen 9.18, 4,096 11.22 / **10.19**
+# (32 parts 12.05); (4,1,1,32,S) 2,048 9.13 / 9.10, 4,096 11.45 / **10.56**; (7,1,1,32,4096) **12.43** / 12.54 (112
+# CTAs); D=64 (1,1,1,32,S) 2,048 7.08 / **6.74**, 4,096 8.60 / **7.58**: hence FEW_ROWS_SPLIT_KV's sixteen parts from
+# 2,048 keys where sixteen times the grid fits half of the SMs (at most four tiles). Past that sixteen parts keep their
+# keys (8,192) and, as one cluster of sixteen, run wherever the clusters fit (past the share of the SMs that
+# _SPLIT_KV_TABLES give D > 64): on seven tiles they won, (7,1,1,32,16384,128) 16 parts 25.14 / **22.21**,
+# (7,1,1,32,8192,64) 11.63 / **10.70**, and rule_check's (1,28,7,1,8192,128) read 14.15 against the eight parts of
+# session 49's rule 15.82. And at D <= SPLIT_KV_ALL_SMS_MAX_D, where the split tables fill every SM, a
+# part count whose clusters do not fit gives way to half as many parts where those fit as clusters of sixteen:
+# (4,1,1,32,16384,64) 32 parts in a global tree 16.18 against sixteen as one cluster **13.70**.
 FEW_ROWS_X16_CTAS = 112
 SM90_FEW_PROGRAMS_CL16_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=(64, 96, 128), cluster=16)
                                for parts in (16, 32, 64)}
@@ -1275,13 +1286,20 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         clustered = ((SM90_FEW_PROGRAMS_CL16_TREE.get(config.split_kv, {}).get((head_dim, causal)) if fits16 else None)
                      or SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
                      or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
-        # the earlier part counts only where one cluster holds every part (no global level)
-        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) \
-            if clustered is not None and cluster_parts(clustered[1].cluster) >= config.split_kv else None
+        half = config.split_kv // 2  # (few rows, D <= 64) the split's clusters do not fit, half as many parts' do
+        if few_rows and not fits and seq_k >= least_seq_k and (head_dim, causal) in SM90_FEW_PROGRAMS_CL16_TREE.get(
+                half, {}) and half * programs <= FEW_ROWS_X16_CTAS * sm_count // 132:
+            continue
+        # the earlier part counts only where one cluster holds every part (no global level); one cluster of sixteen
+        # runs wherever its clusters fit, past its share of the SMs
+        one = clustered is not None and cluster_parts(clustered[1].cluster) >= config.split_kv
+        early = FEW_ROWS_SPLIT_KV.get(config.split_kv) if one else None
         if early is not None and head_dim in early[2] and seq_k >= early[0] \
                 and config.split_kv * programs <= sm_count // early[1]:
             return Variant(*clustered, dtype, head_dim, causal)
-        if config.split_kv * programs <= sm_count // _split_kv_share(head_dim, share) and seq_k >= least_seq_k:
+        bound = FEW_ROWS_X16_CTAS * sm_count // 132 if one and clustered[1].cluster == 16 else \
+            sm_count // _split_kv_share(head_dim, share)
+        if config.split_kv * programs <= bound and seq_k >= least_seq_k:
             # each sixteen, eight or four parts one cluster (calls of few rows, where they fit), else pairs of parts as
             # clusters (CL_TREE) where that part count has a cluster build at this head dim
             kernel, config = clustered or SM90_FEW_PROGRAMS_CL_TREE.get(config.split_kv, {}).get((head_dim, causal),
