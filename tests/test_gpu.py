@@ -84,7 +84,8 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
                                                      (32, 2048, 1, 1, False, {64: 16, 96: 16, 128: 16, None: 4}),
                                                      (5, 9000, 7, 7, False, {32: 16, 64: 16, 96: 16, 128: 16,
                                                                              None: 8}),
-                                                     (1, 33000, 4, 4, False, {32: 32, None: 16})])
+                                                     (1, 20000, 4, 4, False, {32: 32, None: 16}),
+                                                     (1, 33000, 4, 4, False, {32: 32, 64: 32, None: 16})])
 def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype):
     """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ keys: two programs
     per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; four (SPLIT_KV4) where four

@@ -625,7 +625,8 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_sixteen_eight_or_f
     from 2,048 where sixteen times the grid fits half the SMs, 8 from 1,024 at D = 64 / 96 / 128 where eight times
     the grid fits the SMs, else 4 from 1,024 where four times it fits half of them); sixteen parts as one cluster run
     wherever the clusters fit, past D > 64's share of the SMs; at D = 64 a split whose clusters do not fit gives way to
-    half its parts where those fit as clusters of sixteen (session 50); calls of more queries, grids past
+    half its parts where those fit as clusters of sixteen and take at most FEW_ROWS_HALF_KEYS keys each (session 50);
+    calls of more queries, grids past
     those bounds, the other head dims, fewer keys and the same calls without seq_q keep the earlier rule (pairs of
     parts as clusters). Through tune.choose, which passes seq_q. The cluster builds keep the workspace (secret) and
     flags (public loads) where a level meets above the cluster, and neither where the split is one cluster."""
@@ -660,7 +661,9 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_sixteen_eight_or_f
         assert pick(d, 32768, 2, 32) == (32, 16) and pick(d, 40000, 1, 7) == (64, 16), d
         assert pick(d, 16384, 3, 32) == ((32, 16) if d == 64 else (16, 16)), d
         assert pick(d, 4096, 1, few + 1) != (16, 16) and pick(d, 8192, 1, few + 1)[1] != 16, d  # more rows
-    assert pick(64, 16384, 4, 4) == (16, 16) and pick(64, 32768, 2, 4) == (32, 16)  # D=64: half the parts
+    assert pick(64, 16384, 4, 4) == (16, 16) and pick(64, 32768, 2, 4) == (32, 16)  # D=64: half the parts ...
+    assert pick(64, 24576, 4, 4) == (16, 16) and pick(64, 49152, 2, 4) == (32, 16)  # ... of at most 1,536 keys
+    assert pick(64, 24577, 4, 4) == (32, False) and pick(64, 65536, 2, 4) == (64, False)
     assert pick(64, 16384, 4, few + 1) == (32, False)                        # more rows: the global tree
     assert pick(64, 8192, 8, 4) == (16, True)                                # 16 x 8 CTAs past 120: pairs
     assert pick(64, 2048, 8, few + 1) == (4, True)                           # more rows: the pairs' four parts

@@ -501,7 +501,12 @@ SM90_FEW_PROGRAMS_CL8_TREE = {8: _cluster_tables(128, 2, parts=8, dims=(64, 96, 
 # (7,1,1,32,8192,64) 11.63 / **10.70**, and rule_check's (1,28,7,1,8192,128) read 14.15 against the eight parts of
 # session 49's rule 15.82. And at D <= SPLIT_KV_ALL_SMS_MAX_D, where the split tables fill every SM, a
 # part count whose clusters do not fit gives way to half as many parts where those fit as clusters of sixteen:
-# (4,1,1,32,16384,64) 32 parts in a global tree 16.18 against sixteen as one cluster **13.70**.
+# (4,1,1,32,16384,64) 32 parts in a global tree 16.18 against sixteen as one cluster **13.70**, where those take at
+# most FEW_ROWS_HALF_KEYS keys a part. Call 3 (rule_check --set x16, 7 rounds, us; the API / session 49's rule /
+# cuDNN): (4,32,1,1,16384,64) **13.48** / 15.26 / 13.34, (2,32,1,1,32768,64) 32 parts as two clusters **14.97** /
+# 16.65 (64 in a global tree) / 14.87, but (4,32,1,1,32768,64) 16 parts of 2,048 keys 20.90 / **20.00** / 18.74: the
+# bound lies between 1,024 keys a part (x1.12 / x1.11) and 2,048 (x0.96), 1,536 an interpolation, not measured there.
+FEW_ROWS_HALF_KEYS = 1536
 FEW_ROWS_X16_CTAS = 112
 SM90_FEW_PROGRAMS_CL16_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=(64, 96, 128), cluster=16)
                                for parts in (16, 32, 64)}
@@ -1287,8 +1292,8 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
                      or SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
                      or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
         half = config.split_kv // 2  # (few rows, D <= 64) the split's clusters do not fit, half as many parts' do
-        if few_rows and not fits and seq_k >= least_seq_k and (head_dim, causal) in SM90_FEW_PROGRAMS_CL16_TREE.get(
-                half, {}) and half * programs <= FEW_ROWS_X16_CTAS * sm_count // 132:
+        if few_rows and not fits and least_seq_k <= seq_k <= FEW_ROWS_HALF_KEYS * half and (head_dim, causal) in \
+                SM90_FEW_PROGRAMS_CL16_TREE.get(half, {}) and half * programs <= FEW_ROWS_X16_CTAS * sm_count // 132:
             continue
         # the earlier part counts only where one cluster holds every part (no global level); one cluster of sixteen
         # runs wherever its clusters fit, past its share of the SMs
