@@ -23,6 +23,14 @@ CASES = [("cl16", 1, 8, 4, 4096, 64), ("kv16", 1, 8, 4, 4096, 64), ("cl4", 1, 8,
          ("cl16", 1, 8, 4, 32768, 64)]
 
 
+# --set x16 (session 50, prepared for the next session): MQA of one sequence on clusters of sixteen (and eight), where
+# it still reads x0.72-0.86 of cuDNN: stamp 3 of a CLUSTER_N cluster build lies after its whole shared-memory meeting
+# (all levels), so its root (rank 0 of the tile's first cluster) reports that meeting as one span (root_cluster_*)
+CASES_X16 = [("x16", 1, 1, 32, 2048, 128), ("x16", 1, 1, 32, 4096, 128), ("x16", 1, 1, 32, 8192, 128),
+             ("x32", 1, 1, 32, 16384, 128), ("o8", 1, 1, 32, 2048, 128), ("x16", 1, 1, 32, 4096, 64),
+             ("x16", 4, 1, 32, 8192, 128)]
+
+
 def run(name, b, h, sq, sk, d, launches):
     tiles = CONFIGS[name]
     parts = tiles["split_kv"]
@@ -46,6 +54,7 @@ def run(name, b, h, sq, sk, d, launches):
     cl = bool(tiles.get("cluster"))
     levels = parts.bit_length() - 1  # log2(parts): level 0 .. levels - 1; the root's meeting is level levels - 1
     res = {}
+    ctas = tiles.get("cluster") if tiles.get("cluster") in (4, 8, 16) else 0
 
     def add(key, val):
         res.setdefault(key, []).append(float(val))
@@ -58,6 +67,17 @@ def run(name, b, h, sq, sk, d, launches):
         add("blocks_done_last_ns", gt[:, 2].max() - g0)
         add("span_ns", gt[:, 4].max() - g0)
         add("cyc_per_ns", ((c[:, 4] - c[:, 0]) / (gt[:, 4] - gt[:, 0]).clamp(min=1)).median())
+        if ctas:  # CLUSTER_N clusters: stamp 3 after the whole shared-memory meeting; rank 0 of the tile's first one
+            for t in range(units):
+                prog = [t * parts + p for p in range(parts)]
+                p = prog[0]
+                add("root_blocks_done_ns", gt[p, 2] - g0)
+                add("last_blocks_done_ns", max(gt[q_, 2] for q_ in prog) - g0)
+                add("root_cluster_meeting_cyc", c[p, 3] - c[p, 2])
+                add("root_cluster_wait_ns", gt[p, 3] - max(gt[q_, 2] for q_ in prog[:ctas]))
+                add("root_after_meeting_cyc", c[p, 4] - c[p, 3])  # global levels (parts > ctas), merge and store
+                add("root_end_ns", gt[p, 4] - g0)
+            continue
         for t in range(units):
             prog = [p * units + t for p in range(parts)] if not cl else [t * parts + p for p in range(parts)]
             top = 4 + levels - 1 if levels > 1 else 3  # the root's last stamp: level levels - 1 (5, 6, 7), or 3
@@ -83,11 +103,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default="out")
     ap.add_argument("--launches", type=int, default=30)
+    ap.add_argument("--set", default="", choices=("", "x16"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     from dhpfa.measure.bench import interleaved_ms
     out = {}
-    for name, b, h, sq, sk, d in CASES:
+    for name, b, h, sq, sk, d in CASES_X16 if args.set == "x16" else CASES:
         r, _ = run(name, b, h, sq, sk, d, args.launches)
         fn = launch_fn(name)
         g = torch.Generator(device="cuda").manual_seed(2)
