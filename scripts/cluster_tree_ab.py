@@ -529,7 +529,13 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 1, 1, 32, 2048, 64, False, ("o8", "x16")),
                (1, 1, 1, 32, 4096, 64, False, ("o8", "x16")),
                (1, 1, 1, 32, 8192, 64, False, ("o16", "x16", "x32")),
-               (7, 1, 1, 32, 8192, 64, False, ("o16", "x16"))]}
+               (7, 1, 1, 32, 8192, 64, False, ("o16", "x16"))],
+          # session 50 call 7: the edge of FEW_ROWS_HALF_KEYS (1,536 keys a part, interpolated in call 3) and MQA of
+          # four sequences at 2,048 keys (x0.93 of cuDNN)
+          37: [(4, 1, 1, 32, 24576, 64, False, ("kv32", "x16")),
+               (2, 1, 1, 32, 49152, 64, False, ("kv64", "x32")),
+               (4, 1, 1, 32, 20480, 64, False, ("kv32", "x16")),
+               (4, 1, 1, 32, 2048, 128, False, ("o8", "x16", "q4"))]}
 MODULES = {}
 
 
