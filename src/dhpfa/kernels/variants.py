@@ -505,7 +505,9 @@ SM90_FEW_PROGRAMS_CL8_TREE = {8: _cluster_tables(128, 2, parts=8, dims=(64, 96, 
 # most FEW_ROWS_HALF_KEYS keys a part. Call 3 (rule_check --set x16, 7 rounds, us; the API / session 49's rule /
 # cuDNN): (4,32,1,1,16384,64) **13.48** / 15.26 / 13.34, (2,32,1,1,32768,64) 32 parts as two clusters **14.97** /
 # 16.65 (64 in a global tree) / 14.87, but (4,32,1,1,32768,64) 16 parts of 2,048 keys 20.90 / **20.00** / 18.74: the
-# bound lies between 1,024 keys a part (x1.12 / x1.11) and 2,048 (x0.96), 1,536 an interpolation, not measured there.
+# bound lies between 1,024 keys a part (x1.12 / x1.11) and 2,048 (x0.96). Call 7 (15 rounds, us; the split's global
+# tree / half its parts as clusters of sixteen) at 1,536 keys a part: (4,1,1,32,24576,64) 17.64 / **16.87**,
+# (2,1,1,32,49152,64) 19.46 / **18.31**; at 1,280: (4,1,1,32,20480,64) 16.52 / **14.95**.
 FEW_ROWS_HALF_KEYS = 1536
 FEW_ROWS_X16_CTAS = 112
 SM90_FEW_PROGRAMS_CL16_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=(64, 96, 128), cluster=16)
