@@ -147,9 +147,15 @@ def patched_call(call, obj, name, value, clear_launchers=False):
         try:
             return call(q, k, v, causal)
         finally:
+            names = sorted({p.variant.name for p in api._PLANS.values() if p.variant is not None})
+            if names:  # (the innermost patch sees the plans; the outer ones keep its record)
+                PATCHED_VARIANTS[:] = names
             put(name, saved)
             forget()
     return fn
+
+
+PATCHED_VARIANTS = []  # the variants the last patched_call planned (rule_check.py's record of the rule before)
 
 
 def module_variant(module, old, new, name):
