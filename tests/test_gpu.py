@@ -102,9 +102,9 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     (variants.FEW_ROWS_SPLIT_KV, sessions 48-50; `parts` a dict by head dim, None the rest): 16 parts from 2,048 keys at
     D = 64 / 96 / 128 where sixteen times the grid fits half the SMs, 8 from 1,024 where eight times it fits the SMs
     (else 4 where four times it fits half), each sixteen parts one cluster of sixteen CTAs where those fit (then
-    wherever they fit from 8,192 keys, and at D = 64 in place of twice the parts whose clusters would not fit: session
-    50), else each eight one of eight (each four one of four) where they fit, their meetings copying only the rows
-    below S_q."""
+    wherever they fit from 8,192 keys, and at D = 64 in place of twice the parts whose clusters would not fit, where
+    those take at most FEW_ROWS_HALF_KEYS keys each: session 50), else each eight one of eight (each four one of four)
+    where they fit, their meetings copying only the rows below S_q."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
