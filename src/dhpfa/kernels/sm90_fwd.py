@@ -2792,8 +2792,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             if pack:
                 raise ValueError(f"cluster: split_kv without pack, got pack={pack}")
             kwargs.update(CLUSTER=cluster_offset(block_m, block_n, head_dim, stages, cluster_tight))
-            if cluster in (4, 8, 16):  # (sessions 48, 49) each four / eight parts one cluster of that many CTAs: two
-                # / three levels in shared memory (16: a non-portable cluster size, four levels)
+            if cluster in (4, 8, 16):  # (sessions 48-50) each four / eight / sixteen parts one cluster of that many
+                # CTAs: two / three / four levels in shared memory (16 a non-portable cluster size)
                 if parts < cluster:
                     raise ValueError(f"cluster={cluster}: split_kv of {cluster} or more parts, got {parts}")
                 kwargs.update(CLUSTER_N=int(cluster))
@@ -2986,7 +2986,7 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     if clustered is None:
         clustered = copy.copy(ck)
         clustered.packed_metadata = (ck.metadata.num_warps, ctas, total)
-        if ctas > 8:  # (experiments) past the portable cluster size: the function must allow it before a launch
+        if ctas > 8:  # past the portable cluster size: the function must allow it before a launch
             _allow_non_portable_clusters(clustered)
         ck._dhpfa_clustered = clustered
     launcher = dispatch._make_launcher(attn_fwd_sm90_ws, clustered, (grid[0] // ctas,), args, kwargs, tensors,

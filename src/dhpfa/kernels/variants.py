@@ -1280,6 +1280,7 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     count has such a build and FEW_ROWS_QUAD_CTAS fit, and those of
     FEW_ROWS_SPLIT_KV from their keys too. Shapes and the GPU decide (public)."""
     few_rows = seq_q is not None and seq_q <= FEW_ROWS_SPLIT_KV_MAX_Q
+    quad_ctas, x16_ctas = FEW_ROWS_QUAD_CTAS * sm_count // 132, FEW_ROWS_X16_CTAS * sm_count // 132  # on this GPU
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         if table is SM90_FEW_PROGRAMS_SPLIT_KV:  # two programs a tile: as one cluster where it has the head dim
             v = cluster_variant(dtype, head_dim, causal, seq_k, programs, sm_count)
@@ -1288,14 +1289,14 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         kernel, config = table.get((head_dim, causal), (None, None))
         if config is None:
             continue
-        fits = few_rows and config.split_kv * programs <= FEW_ROWS_QUAD_CTAS * sm_count // 132
-        fits16 = few_rows and config.split_kv * programs <= FEW_ROWS_X16_CTAS * sm_count // 132
+        fits = few_rows and config.split_kv * programs <= quad_ctas
+        fits16 = few_rows and config.split_kv * programs <= x16_ctas
         clustered = ((SM90_FEW_PROGRAMS_CL16_TREE.get(config.split_kv, {}).get((head_dim, causal)) if fits16 else None)
                      or SM90_FEW_PROGRAMS_CL8_TREE.get(config.split_kv, {}).get((head_dim, causal))
                      or SM90_FEW_PROGRAMS_CL4_TREE.get(config.split_kv, {}).get((head_dim, causal))) if fits else None
         half = config.split_kv // 2  # (few rows, D <= 64) the split's clusters do not fit, half as many parts' do
         if few_rows and not fits and least_seq_k <= seq_k <= FEW_ROWS_HALF_KEYS * half and (head_dim, causal) in \
-                SM90_FEW_PROGRAMS_CL16_TREE.get(half, {}) and half * programs <= FEW_ROWS_X16_CTAS * sm_count // 132:
+                SM90_FEW_PROGRAMS_CL16_TREE.get(half, {}) and half * programs <= x16_ctas:
             continue
         # the earlier part counts only where one cluster holds every part (no global level); one cluster of sixteen
         # runs wherever its clusters fit, past its share of the SMs
@@ -1304,8 +1305,7 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
         if early is not None and head_dim in early[2] and seq_k >= early[0] \
                 and config.split_kv * programs <= sm_count // early[1]:
             return Variant(*clustered, dtype, head_dim, causal)
-        bound = FEW_ROWS_X16_CTAS * sm_count // 132 if one and clustered[1].cluster == 16 else \
-            sm_count // _split_kv_share(head_dim, share)
+        bound = x16_ctas if one and clustered[1].cluster == 16 else sm_count // _split_kv_share(head_dim, share)
         if config.split_kv * programs <= bound and seq_k >= least_seq_k:
             # each sixteen, eight or four parts one cluster (calls of few rows, where they fit), else pairs of parts as
             # clusters (CL_TREE) where that part count has a cluster build at this head dim
