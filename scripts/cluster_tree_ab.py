@@ -65,7 +65,10 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "o8": kv(8, 8), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8),
            # session 49 (prepared for session 50): clusters of sixteen CTAs (a non-portable size: four levels in shared
            # memory, levels 2 and 3 in the areas of levels 0 and 1)
-           "x16": kv(16, 16), "x32": kv(32, 16), "x64": kv(64, 16)}
+           "x16": kv(16, 16), "x32": kv(32, 16), "x64": kv(64, 16),
+           # session 51: the one-cluster meetings in one exchange (sm90_fwd CL_PULL), against the trees of levels
+           "x16p": kv(16, 16, cluster_pull=True), "o8p": kv(8, 8, cluster_pull=True),
+           "q4p": kv(4, 4, cluster_pull=True)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -535,7 +538,16 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
           37: [(4, 1, 1, 32, 24576, 64, False, ("kv32", "x16")),
                (2, 1, 1, 32, 49152, 64, False, ("kv64", "x32")),
                (4, 1, 1, 32, 20480, 64, False, ("kv32", "x16")),
-               (4, 1, 1, 32, 2048, 128, False, ("o8", "x16", "q4"))]}
+               (4, 1, 1, 32, 2048, 128, False, ("o8", "x16", "q4"))],
+          # session 51: the one-exchange meeting (CL_PULL) against the tree of levels, where the API runs one cluster
+          38: [(1, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "o8", "o8p")),
+               (1, 1, 1, 32, 4096, 128, False, ("x16", "x16p")),
+               (1, 1, 1, 32, 16384, 128, False, ("x16", "x16p")),
+               (1, 1, 1, 32, 4096, 64, False, ("x16", "x16p")),
+               (1, 1, 1, 32, 16384, 64, False, ("x16", "x16p")),
+               (4, 1, 1, 32, 8192, 128, False, ("x16", "x16p")),
+               (4, 1, 1, 32, 2048, 128, False, ("o8", "o8p", "x16", "x16p", "q4", "q4p")),
+               (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p"))]}
 MODULES = {}
 
 
@@ -688,6 +700,13 @@ def main():
                                            (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4))
                   for causal in (False, True)
                   for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
+    if args.call == 38:  # the one-exchange meeting
+        CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name) for name in ("x16p", "o8p", "q4p") for d in (64, 128)
+                  for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
+                                           (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4), (2, 65, 3000, 2, 1),
+                                           (1, 32, 8192, 1, 1))
+                  for causal in (False, True)
+                  for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
     if args.call == 31:  # 32 / 64 parts in clusters of eight
         CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
@@ -735,6 +754,8 @@ def main():
                 ("o64", (1, 1, 1, 32, 65536, 96))) if args.call == 32 else
                (("o64@wsm", (1, 1, 1, 32, 32768, 64)), ("cl16@wsm", (1, 8, 8, 4, 16384, 64))) if args.call == 34 else
                (("x32", (1, 1, 1, 32, 16384, 128)), ("x16", (4, 1, 1, 32, 8192, 128))) if args.call == 35 else
+               (("x16p", (1, 1, 1, 32, 16384, 128)), ("x16p", (4, 1, 1, 32, 8192, 64)),
+                ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64))) if args.call == 38 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)

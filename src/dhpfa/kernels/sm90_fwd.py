@@ -1682,6 +1682,217 @@ def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M:
     return go, m_i, l_i, acc
 
 
+# CL_PULL (session 51): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (PARTS == CLUSTER_N, D = 64 / 128) in
+# one all-to-all exchange instead of log2(CLUSTER_N) serial levels (session 50 call 6: four levels of sixteen took about
+# 6,900 cycles at D=128, each level's time following its bytes). Rank r owns O's columns [r C, (r + 1) C), C = HEAD_DIM /
+# CLUSTER_N. Each rank stages its state in its own area (m and l of each row side by side, then O as CLUSTER_N column
+# slices, each BLOCK_M x C row-major) and sends every rank q (itself included) its m / l rows and its slice q with two
+# bulk copies that complete on q's receive mbarrier (each rank's copies run at once, so a rank takes in one state's
+# bytes, as one level did, and all ranks at the same time). Once its mbarrier has all CLUSTER_N x 2 copies' bytes, a rank
+# acknowledges each sender (an arrival on its acknowledgement mbarrier, count CLUSTER_N), merges its slice of the
+# CLUSTER_N states in rank order (the same bits every time; every rank computes the same m and l), and stores that slice
+# of O straight to global memory (O_PTR and its strides, masked to the tile's rows below SEQ_Q: public); rank 0 stores
+# LSE. A rank exits once every rank has acknowledged its copies (they read its area). Each receiver's mbarriers are
+# initialised at its start, after which it writes the call's nonce into its ready word in every rank (as _CL4_OPEN does
+# for one sender); a sender copies into rank q once it has seen q's word, which it clears (never initialised: a later
+# CTA on that SM finds it cleared). No global memory but O and LSE, no atomics; every address and predicate is a public
+# offset (ranks, rows, strides); the waits' trip counts depend on timing only.
+@gluon.constexpr_function
+def cluster_pull_area(block_m, head_dim, cluster_n):
+    """CL_PULL: (stage, recv, words, total) byte offsets past CLUSTER: the staged state (m / l pairs, then O's
+    cluster_n column slices), the receive area (cluster_n m / l blocks, then cluster_n slices), the words (receive
+    mbarrier, acknowledgement mbarrier, cluster_n ready words), and the bytes of all three (128-byte aligned)."""
+    stage = block_m * (8 + 4 * head_dim)
+    recv = block_m * (8 * cluster_n + 4 * head_dim)
+    return 0, stage, stage + recv, -(-(stage + recv + 16 + 8 * cluster_n) // 128) * 128
+
+
+def cluster_pull_bytes(block_m, head_dim, cluster_n):
+    """CL_PULL: the bytes of the meeting's areas past CLUSTER (cluster_launcher)."""
+    return cluster_pull_area(block_m, head_dim, cluster_n)[3]
+
+
+CL_PULL_DEFAULT = False  # launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok
+
+
+def cluster_pull_ok(out, head_dim, parts, cluster_n):
+    """Whether a CLUSTER_N build of `parts` parts at the kernel's head dim `head_dim` can meet in one exchange
+    (CL_PULL): one cluster a tile, D = 64 or 128 (each rank's columns a power of two, at least 4) and out (B, S, H, D)
+    of that head dim with unit column stride and the other strides multiples of 8 (its parts' vector stores)."""
+    return (cluster_n in (4, 8, 16) and parts == cluster_n and head_dim in (64, 128) and out.shape[3] == head_dim
+            and out.stride(3) == 1 and all(st % 8 == 0 for st in out.stride()[:3]))
+
+
+@gluon.constexpr_function
+def _clp_open_asm(cluster_n):
+    """CL_PULL's opening (thread 0): the receive mbarrier ($1) initialised expecting $2 bytes, the acknowledgement
+    mbarrier (8 bytes past it) initialised for cluster_n arrivals, then the nonce ($3) into this rank's ($4) ready word
+    of every rank of the cluster (16 bytes past the receive mbarrier, 8 a rank)."""
+    stores = "".join(f"mapa.shared::cluster.u32 r, w, {q};\n@t0 st.relaxed.cluster.shared::cluster.b64 [r], $3;\n"
+                     for q in range(cluster_n))
+    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w, r, tx, me;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
+            "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+            "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
+            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n};\n"
+            "@t0 fence.mbarrier_init.release.cluster;\n"
+            "shl.b32 me, $4, 3;\nadd.u32 w, a, 16;\nadd.u32 w, w, me;\n" + stores + "mov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_ready_asm(cluster_n, words):
+    """CL_PULL: every thread waits until each rank's ready word in this CTA (at words + 16, 8 a rank) holds the nonce
+    ($1): all ranks' mbarriers are initialised. One round loads every word (fixed addresses: the auditor reads them as
+    cells only stored with public values, _clp_clear_asm) and compares them all."""
+    loads = "".join(f"ld.acquire.cluster.shared::cta.b64 v, [x+{words + 16 + 8 * q}];\n"
+                    f"setp.ne.or.b64 p, v, $1, p;\n" for q in range(cluster_n))
+    return ("{\n.reg .pred p;\n.reg .b64 v;\n.reg .u32 a, x;\nmov.u32 a, global_smem;\nadd.u32 x, a, $5;\n"
+            "CLPS${:uid}:\nsetp.ne.u32 p, 0, 0;\n" + loads + "@p bra CLPS${:uid};\nmov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_clear_asm(cluster_n, words):
+    """CL_PULL: thread 0 clears the ready words (once every thread has seen them: a thread barrier before)."""
+    stores = "".join(f"@t0 st.shared.b64 [x+{words + 16 + 8 * q}], 0;\n" for q in range(cluster_n))
+    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, x;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+            "mov.u32 a, global_smem;\nadd.u32 x, a, $5;\n" + stores + "mov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_send_asm(cluster_n, recv, words, block_m, slice_bytes):
+    """CL_PULL's sends (once _clp_ready_asm has seen every rank's word): thread t < cluster_n copies this rank's ($4) m /
+    l rows ($2 bytes, staged at 0) and O slice t ($3 bytes) into rank t's receive area (at `recv`), completing on rank
+    t's receive mbarrier (at `words`). Offsets past CLUSTER ($5)."""
+    return ("{\n.reg .pred s;\n.reg .u32 tid, a, x, src, dst, rd, rb, t, n1, n2;\n"
+            f"mov.u32 tid, %tid.x;\nsetp.lt.u32 s, tid, {cluster_n};\n@!s bra CLPD${{:uid}};\n"
+            "mov.u32 a, global_smem;\nadd.u32 x, a, $5;\n"
+            f"add.u32 rb, x, {words};\nmapa.shared::cluster.u32 rb, rb, tid;\n"
+            "cvt.u32.u64 n1, $2;\ncvt.u32.u64 n2, $3;\n"
+            f"mul.lo.u32 t, $4, {block_m * 8};\nadd.u32 dst, x, {recv};\nadd.u32 dst, dst, t;\n"
+            "mapa.shared::cluster.u32 rd, dst, tid;\n"
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [x], n1, [rb];\n"
+            f"mul.lo.u32 t, $4, {slice_bytes};\nadd.u32 dst, x, {recv + cluster_n * block_m * 8};\n"
+            "add.u32 dst, dst, t;\nmapa.shared::cluster.u32 rd, dst, tid;\n"
+            f"mul.lo.u32 t, tid, {slice_bytes};\nadd.u32 src, x, {block_m * 8};\nadd.u32 src, src, t;\n"
+            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [src], n2, [rb];\n"
+            "CLPD${:uid}:\nmov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_ack_asm(cluster_n):
+    """CL_PULL's acknowledgements: thread t < cluster_n arrives on rank t's acknowledgement mbarrier ($1)."""
+    return ("{\n.reg .pred s;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\n"
+            f"setp.lt.u32 s, tid, {cluster_n};\nand.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
+            "add.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, tid;\n"
+            "@s mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
+
+
+_CLP_GET4 = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $4;\n"
+                         "ld.shared.v4.f32 {$0, $1, $2, $3}, [a];\n}")
+
+
+@gluon.jit
+def _clp_asm(ASM: gl.constexpr, nonce, x, y, rank, xoff):
+    """One CL_PULL inline-asm block in every thread of the warpgroup: $1 nonce (int64), $2 / $3 int64, $4 the rank,
+    $5 an offset."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    a = gl.full([1], 0, gl.int64, one) + nonce
+    b = gl.full([1], 0, gl.int64, one) + x
+    c = gl.full([1], 0, gl.int64, one) + y
+    r = gl.full([1], 0, gl.int32, one) + rank
+    o = gl.full([1], 0, gl.int32, one) + xoff
+    gl.inline_asm_elementwise(ASM, "=r,l,l,l,r,r", [a, b, c, r, o], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _clp_get(offs, VEC: gl.constexpr):
+    """VEC (2 or a multiple of 4) consecutive floats of each thread from shared memory at offs (past global_smem)."""
+    if VEC == 2:
+        return _cl_get2(offs)
+    else:
+        return gl.inline_asm_elementwise(_CLP_GET4, "=f,=f,=f,=f,r,r,r,r", [offs], dtype=gl.float32, is_pure=False,
+                                         pack=4)
+
+
+@gluon.jit
+def _clusterp_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                   CLUSTER_N: gl.constexpr):
+    """CL_PULL, at each part's start: launched in clusters of CLUSTER_N (else a trap); this rank's receive mbarrier
+    expecting CLUSTER_N copies of the m / l rows and of a slice of the tile's `rows` rows, its acknowledgement mbarrier,
+    and its ready word in every rank."""
+    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
+    C: gl.constexpr = HEAD_DIM // CLUSTER_N
+    _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
+    nbytes = CLUSTER_N * (((rows + 1) // 2) * 16 + rows * (C * 4))
+    _cl4_one(_clp_open_asm(CLUSTER_N), XOFF + WORDS, nbytes, nonce, rank)
+
+
+@gluon.jit
+def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+                      HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr,
+                      o_ptrs, LSE, b, h, bh, m0, SEQ_Q, dtype: gl.constexpr, stamps=None):
+    """CL_PULL: the one-cluster meeting in one exchange; stores this rank's columns of O (and in rank 0 LSE)."""
+    STAGE: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
+    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
+    C: gl.constexpr = HEAD_DIM // CLUSTER_N
+    VEC: gl.constexpr = C // 2
+    SLICE: gl.constexpr = BLOCK_M * C * 4
+    gl.static_assert(VEC == 2 or VEC % 4 == 0, "CL_PULL: a rank's columns in pairs of 2 or of multiples of 4")
+    # the staged state: m / l of row i at 8 i, O's (row i, column j) in slice j // C at row-major (i, j % C)
+    rows_o = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
+    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    o_offs = XOFF + BLOCK_M * 8 + ((cols_o[None, :] // C) * BLOCK_M + rows_o[:, None]) * (C * 4) \
+        + (cols_o[None, :] % C) * 4
+    ml_offs = XOFF + gl.arange(0, BLOCK_M, layout=row_s) * 8
+    _cl_stage2(acc, o_offs)
+    _cl_stage(m_i, ml_offs)
+    _cl_stage(l_i, ml_offs + 4)
+    _cl_one(_CL_FENCE, 0, 0)  # the generic stores before the bulk copies (async proxy) read them
+    gl.thread_barrier()  # every thread's stores
+    if stamps is not None:
+        _stamp_at(stamps, 5)
+    _clp_asm(_clp_ready_asm(CLUSTER_N, WORDS), nonce, 0, 0, rank, XOFF)  # every rank's mbarriers initialised
+    _clp_asm(_clp_send_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE), nonce, ((rows + 1) // 2) * 16,
+             rows * (C * 4), rank, XOFF)
+    _cl_one(_CL_WAIT, XOFF + WORDS, 0)  # every rank's m / l rows and slice `rank` have arrived
+    _cl_one(_clp_ack_asm(CLUSTER_N), XOFF + WORDS + 8, 0)  # each sender's copies have read its area
+    if stamps is not None:
+        _stamp_at(stamps, 6)
+    # this rank's columns of every state, merged in rank order
+    pl: gl.constexpr = gl.BlockedLayout([1, VEC], [16, 2], [4, 1], [1, 0])
+    prow: gl.constexpr = gl.SliceLayout(1, pl)
+    r_p = gl.arange(0, BLOCK_M, layout=prow)
+    c_p = gl.arange(0, C, layout=gl.SliceLayout(0, pl))
+    ML: gl.constexpr = XOFF + STAGE
+    OS: gl.constexpr = XOFF + STAGE + CLUSTER_N * BLOCK_M * 8
+    m_f = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=prow)
+    for q in gl.static_range(CLUSTER_N):
+        m_f = gl.maximum(m_f, _cl_get(ML + q * BLOCK_M * 8 + r_p * 8))
+    m_sub = gl.where(m_f == float("-inf"), 0.0, m_f)
+    l_f = gl.zeros([BLOCK_M], gl.float32, layout=prow)
+    o_f = gl.zeros([BLOCK_M, C], gl.float32, layout=pl)
+    for q in gl.static_range(CLUSTER_N):
+        w = gl.exp2(_cl_get(ML + q * BLOCK_M * 8 + r_p * 8) - m_sub)
+        l_f = l_f + _cl_get(ML + q * BLOCK_M * 8 + r_p * 8 + 4) * w
+        o_f = o_f + _clp_get(OS + q * SLICE + r_p[:, None] * (C * 4) + c_p[None, :] * 4, VEC) * w[:, None]
+    empty_row = l_f == 0.0
+    l_safe = gl.where(empty_row, 1.0, l_f)
+    AL: gl.constexpr = 8 if VEC >= 8 else VEC
+    o_ptr, o_sb, o_ss, o_sh = o_ptrs  # strides: multiples of 8 elements (cluster_pull_ok)
+    base = o_ptr + gl.multiple_of(b.to(gl.int64) * o_sb, AL) + gl.multiple_of(h.to(gl.int64) * o_sh, AL) + rank * C
+    row_offs = gl.multiple_of((m0 + r_p).to(gl.int64) * o_ss, AL)
+    gl.store(base + row_offs[:, None] + c_p[None, :], (o_f * (1.0 / l_safe)[:, None]).to(dtype),
+             mask=(r_p < rows)[:, None])
+    if rank == 0:
+        lse = gl.where(empty_row, float("-inf"), (m_f + gl.log2(l_safe)) * 0.6931471805599453)
+        gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
+    if stamps is not None:
+        _stamp_at(stamps, 7)
+    gl.thread_barrier()  # every thread has seen the ready words
+    _clp_asm(_clp_clear_asm(CLUSTER_N, WORDS), nonce, 0, 0, rank, XOFF)
+    _cl_one(_CL_WAIT, XOFF + WORDS + 8, 0)  # every rank has this rank's copies: its area may go
+
+
 @gluon.jit
 def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k,
                            empty_v, kvs, part, u, i, c, b, h, bh, m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET,
@@ -1689,7 +1900,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
                            STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                            PARTS: gl.constexpr = 2, PV_OVERLAP: gl.constexpr = False,
                            ROWS_MASKED: gl.constexpr = False, PACK: gl.constexpr = 0, pk=None,
-                           CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False, CLUSTER_N: gl.constexpr = 2):
+                           CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False, CLUSTER_N: gl.constexpr = 2,
+                           CL_PULL: gl.constexpr = False):
     """SPLIT_KV (few-program grids, sessions 12 and 14): PARTS (2, 4, 8 or 16) programs share the BLOCK_M rows from m0
     (work unit u), program `part` computing part `part` of the tile's n key blocks (_split_kv_unit), so the tile's
     serial chain runs on PARTS SMs. Programs meet in a binary tree (_hand_over): parts 2k and 2k + 1 at flag k of
@@ -1706,7 +1918,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if STAMP:
         _stamp_at(kvs[3], 0)
     c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
-    if CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
+    if CL_PULL:  # (one cluster of CLUSTER_N, one exchange) this rank's mbarriers, and its ready word in every rank
+        _clusterp_open(part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
+    elif CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
         _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
                      or (PARTS == 1 and PACK > 0), "split KV: 2, 4, 8, 16, 32 or 64 programs per tile (1: packed)")
@@ -1736,6 +1950,13 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
+    elif CL_PULL:  # the tile's programs are one cluster meeting in one exchange: each stores its columns of O
+        _clusterp_meeting(m_i, l_i, acc, part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
+                          (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
+                          kvs[3] if STAMP else None)
+        if STAMP:
+            _stamp_at(kvs[3], 3)
+            _stamp_at(kvs[3], 4)
     elif CLUSTER and PARTS == CLUSTER_N:  # the tile's programs are one cluster: the meeting in part 0's shared memory
         go, m_i, l_i, acc = _cluster_meet(m_i, l_i, acc, part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s,
                                           o_layout, CLUSTER_N, kvs[3] if STAMP else None)
@@ -2020,7 +2241,7 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
                           CAUSAL: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, O_SMEM: gl.constexpr,
                           PARTS: gl.constexpr, PV_OVERLAP: gl.constexpr = False, ROWS_MASKED: gl.constexpr = False,
                           PACK: gl.constexpr = 0, CLUSTER: gl.constexpr = 0, STAMP: gl.constexpr = False,
-                          CLUSTER_N: gl.constexpr = 2):
+                          CLUSTER_N: gl.constexpr = 2, CL_PULL: gl.constexpr = False):
     """SPLIT_KV: the consumer of this program's part of its tile (_split_kv_tile)."""
     (o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, qk_scale, BH,
      H, SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -2035,7 +2256,8 @@ def _ws_consumer_split_kv(rt, kvs, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr,
         _consume_tile_split_kv(o_desc, LSE, q_smem.index(0), o_smem.index(0), k_ring, v_ring, q_bar, q_empty, ready_k,
                                ready_v, empty_k, empty_v, kvs, part, unit, 0, 0, bh // H, bh % H, bh,
                                m0, n, qk_scale, SEQ_Q, SEQ_K, CAUSAL_OFFSET, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, None, CLUSTER, STAMP, CLUSTER_N)
+                               num_warps, O_SMEM, PARTS, PV_OVERLAP, ROWS_MASKED, PACK, None, CLUSTER, STAMP, CLUSTER_N,
+                               CL_PULL)
 
 
 @gluon.jit(do_not_specialize=SHAPE_ARGS + O_STRIDE_ARGS)
@@ -2051,7 +2273,8 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                      BALANCE: gl.constexpr = False, TRACE: gl.constexpr = False, O_REG: gl.constexpr = 0,
                      O_PTR=None, O_SB=None, O_SS=None, O_SH=None, V_STAGE: gl.constexpr = False,
                      O_HALF: gl.constexpr = False, LIGHT_FIRST: gl.constexpr = False, CLUSTER: gl.constexpr = 0,
-                     STAMPS=None, STAMP: gl.constexpr = False, CLUSTER_N: gl.constexpr = 2):
+                     STAMPS=None, STAMP: gl.constexpr = False, CLUSTER_N: gl.constexpr = 2,
+                     CL_PULL: gl.constexpr = False):
     """Warp-specialised, over a static schedule: program p takes work units p, p + P, ... (P = the grid;
     persistent when P is the number of SMs, one unit per program when P is the number of units). A 1-warp
     TMA producer feeds a ring of K/V slots. SPLIT=1: one consumer partition (num_warps warps) owns the
@@ -2107,6 +2330,9 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(CLUSTER_N == 2 or (CLUSTER and (CLUSTER_N == 4 or CLUSTER_N == 8 or CLUSTER_N == 16)
                                         and SPLIT_KV >= CLUSTER_N),
                      "clusters of four / eight / sixteen (CLUSTER_N): CLUSTER with SPLIT_KV >= CLUSTER_N")
+    gl.static_assert(not CL_PULL or (CLUSTER_N >= 4 and SPLIT_KV == CLUSTER_N and BLOCK_M == 64 and num_warps == 4
+                                     and (HEAD_DIM == 64 or HEAD_DIM == 128)),
+                     "the one-exchange meeting: one cluster of 4 / 8 / 16 a tile, 64-row tiles, D = 64 / 128")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -2217,10 +2443,11 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
                                             BALANCE, TRACE, LIGHT_FIRST))],
                            [4, 1], [CONSUMER_REGS, 24])
     elif SPLIT_KV:
-        kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
+        kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS, O_PTR, O_SB, O_SS, O_SH) if CL_PULL \
+            else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
         gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
                                                      O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK, CLUSTER,
-                                                     STAMP, CLUSTER_N)),
+                                                     STAMP, CLUSTER_N, CL_PULL)),
                             (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK, CLUSTER,
                                                      CLUSTER_N))],
                            [1], [24])
@@ -2725,7 +2952,7 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 num_sms=None, skip_masked=None, split_k=False, maxnreg=None, q_double=False, defer_store=False,
                 split_kv=False, workspace=None, pv_overlap=False, paired=True, kv_rows=True, pack=0, balance=False,
                 trace=False, o_regs=False, v_stage=False, o_half=False, light_first=False, cluster=False,
-                stamps=None, cluster_tight=False):
+                stamps=None, cluster_tight=False, cluster_pull=None):
     """(grid, args, kwargs) on (B, S, H, D) views; fp16/bf16. Warp-specialised: the default partition has
     consumer_rows // 16 warps (one warpgroup per 64 rows); the grid is one program per work unit, or
     (persistent) one per SM with O in a shared buffer of its own when it fits. num_sms: the GPU's SM
@@ -2752,7 +2979,10 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
     cluster_launcher); cluster=4 (split_kv >= 4; session 48): each four parts one cluster of four (CLUSTER_N = 4);
     cluster=8 (split_kv >= 8; session 49): each eight parts one cluster of eight (CLUSTER_N = 8); cluster=16
     (split_kv >= 16; session 50): of sixteen, a non-portable cluster size (cluster_launcher allows it on the function).
-    cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True)."""
+    cluster_tight (with cluster; experiments, session 45): the meeting area at cluster_offset(tight=True).
+    cluster_pull (cluster 4 / 8 / 16 with split_kv of as many parts, D = 64 / 128; session 51): the tile's one cluster
+    meets in one exchange and each part stores its columns of O (attn_fwd_sm90_ws CL_PULL; out's head dim the kernel's,
+    unit column stride, other strides multiples of 8); None: where those hold (cluster_pull_ok)."""
     batch, seq_q, heads, head_dim = q.shape
     head_dim = kernel_head_dim(head_dim)  # D=96 / 192 run as 128 / 256: TMA zero-fills the columns past D
     rows = consumer_rows(block_m, split, split_k)
@@ -2797,6 +3027,13 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 if parts < cluster:
                     raise ValueError(f"cluster={cluster}: split_kv of {cluster} or more parts, got {parts}")
                 kwargs.update(CLUSTER_N=int(cluster))
+            pull_ok = cluster_pull_ok(out, head_dim, parts, cluster if cluster in (4, 8, 16) else 2)
+            if cluster_pull and not pull_ok:
+                raise ValueError(f"cluster_pull: one cluster of 4, 8 or 16 parts a tile (split_kv={parts}, cluster="
+                                 f"{cluster}), head dim 64 or 128 ({out.shape[3]}) and out with unit column stride and "
+                                 f"other strides multiples of 8 (strides {tuple(out.stride())})")
+            if pull_ok and (cluster_pull or (cluster_pull is None and CL_PULL_DEFAULT)):
+                kwargs.update(CL_PULL=True, O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1), O_SH=out.stride(2))
         from .variants import cluster_parts
         if parts > cluster_parts(cluster):  # the tree's meetings in global memory (a split whose parts
             # are one cluster meets in shared memory only)
@@ -2971,6 +3208,7 @@ def cluster_launcher(grid, args, kwargs, tensors, softmax_scale):
     ctas = kwargs.get("CLUSTER_N", 2)
     # clusters of four, eight and sixteen: two level areas (levels 2 and 3 reuse those of 0 and 1: cluster_level_area)
     total = xoff + (cluster_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]) if ctas == 2 else
+                    cluster_pull_bytes(kwargs["BLOCK_M"], kwargs["HEAD_DIM"], ctas) if kwargs.get("CL_PULL") else
                     2 * cluster4_area(kwargs["BLOCK_M"], kwargs["HEAD_DIM"]))
     if ck.metadata.shared <= 49152 < total:  # the driver's limit for this function stays at 48 KB (Triton raises it
         # only for binaries past it): the launch would fail with an invalid argument (clusters of four at D=32)
