@@ -5,7 +5,7 @@ plan chose. Rules: variants.SPLIT_KV_ALL_SMS_MAX_D (split-KV grids of 8+ parts f
 variants.SM90_LONG_FILL_X2 (the 128-row two-consumer build in long_tiles_fill's wave model).
 
     PYTHONPATH=src:scripts python3 scripts/rule_check.py --out DIR [--rounds 9]
-        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48|fold48|octs49|x16]
+        [--set calls3|fewrows|causalmid|packed|cltree|fewrows48|quads48|fold48|octs49|x16|pull51]
 """
 import argparse
 import json
@@ -127,6 +127,9 @@ X16 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 32,
        (1, 28, 7, 1, 4096, 128, False)]
 
 
+# --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT)
+# against the same rule with the trees of levels (X16's cases)
+
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
 # binary with the diagonal past every key, session 27) against each call on its own non-causal binary ("api_prev" here
 # is the API with the fold off): call 11 read the API at (1,8,512,128) 8.14 us against 7.46 for the non-causal build
@@ -157,6 +160,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "pull51":  # the one-cluster meetings as the trees of levels (session 50's kernel)
+        from dhpfa.kernels import sm90_fwd
+        return patched_call(api_fn, sm90_fwd, "CL_PULL_DEFAULT", False, clear_launchers=True)
     if which == "octs49":
         return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", {}), variants,
                             "FEW_ROWS_SPLIT_KV", {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))})
@@ -204,14 +210,15 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
-                                                                  "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16"))
+                                                                  "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
+                                                                  "pull51"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
-                                     "octs49d64": OCTS49[-4:], "x16": X16}.get(args.set, CASES):
+                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

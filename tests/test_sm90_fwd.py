@@ -402,15 +402,45 @@ def test_cluster_launcher_runs_clusters_of_four_eight_and_sixteen(monkeypatch, c
                                                   warp_specialized=True, split_kv=parts, pv_overlap=True, cluster=ctas)
         assert grid == (8 * parts,) and kwargs["CLUSTER_N"] == ctas
         assert ("WS" in kwargs and "FLAGS" in kwargs) == (parts > ctas), sorted(kwargs)
+        # (session 51) one cluster a tile meets in one exchange (CL_PULL): its areas, and O's pointer and strides
+        assert kwargs.get("CL_PULL", False) == (parts == ctas), sorted(kwargs)
+        if parts == ctas:
+            assert kwargs["O_PTR"] is tensors[3] and (kwargs["O_SB"], kwargs["O_SS"], kwargs["O_SH"]) == \
+                tensors[3].stride()[:3]
         launcher = sm90_fwd.cluster_launcher(grid, args, kwargs, tensors, 0.125)
         assert launcher.grid == (8 * parts // ctas, 1, 1)
-        area = sm90_fwd.cluster4_area(64, 128)
-        assert launcher.kernel.packed_metadata == (4, ctas, kwargs["CLUSTER"] + 2 * area)
-        assert kwargs["CLUSTER"] + 2 * area <= sm90_fwd.SMEM_LIMIT
+        area = sm90_fwd.cluster_pull_bytes(64, 128, ctas) if parts == ctas else 2 * sm90_fwd.cluster4_area(64, 128)
+        assert launcher.kernel.packed_metadata == (4, ctas, kwargs["CLUSTER"] + area)
+        assert kwargs["CLUSTER"] + area <= sm90_fwd.SMEM_LIMIT
         assert (launcher.kernel in allowed) == (ctas > 8)
     with pytest.raises(ValueError, match=f"cluster={ctas}"):
         sm90_fwd.launch_args(*tensors, 0.125, False, 0, block_m=64, block_n=128, stages=2, warp_specialized=True,
                              split_kv=ctas // 2, pv_overlap=True, cluster=ctas)
+
+
+def test_one_cluster_splits_meet_in_one_exchange_where_out_allows():
+    """cluster_pull (session 51, sm90_fwd CL_PULL): a split of one cluster of four, eight or sixteen parts a tile at
+    D = 64 / 128 meets in one exchange by default (None) and stores O through its pointer and strides; not at D=96 (run
+    as 128: a part's columns past O's head dim), with more parts than a cluster (the global levels need one merged
+    state); asked for there, refused with the argument named; cluster_pull=False keeps the tree of levels. (out's
+    strides are multiples of 8 wherever its TMA descriptor is made, as the parts' vector stores need.)"""
+    from dhpfa.kernels import sm90_fwd
+
+    def kw(d=128, parts=16, ctas=16, out=None, **extra):
+        q = torch.empty(1, 4, 8, d, dtype=torch.bfloat16)
+        k = torch.empty(1, 8192, 8, d, dtype=torch.bfloat16)
+        out = torch.empty_like(q) if out is None else out
+        return sm90_fwd.launch_args(q, k, k, out, torch.empty(1, 8, 4), 0.125, False, 8188, block_m=64, block_n=128,
+                                    stages=2, warp_specialized=True, split_kv=parts, pv_overlap=True, cluster=ctas,
+                                    **extra)[2]
+    for d, parts, ctas in ((128, 16, 16), (64, 16, 16), (128, 8, 8), (64, 4, 4)):
+        assert kw(d, parts, ctas)["CL_PULL"] and kw(d, parts, ctas, cluster_pull=True)["CL_PULL"]
+        assert "CL_PULL" not in kw(d, parts, ctas, cluster_pull=False) and "O_PTR" not in kw(d, parts, ctas,
+                                                                                            cluster_pull=False)
+    for bad in (dict(d=96), dict(parts=32)):
+        assert "CL_PULL" not in kw(**bad), bad
+        with pytest.raises(ValueError, match="cluster_pull"):
+            kw(cluster_pull=True, **bad)
 
 
 CLUSTER8_SASS = """
@@ -418,12 +448,13 @@ import json, re, torch
 from dhpfa.audit import _compile, audit_triton
 from dhpfa.kernels import sm90_fwd
 rows = []
-for d, parts, ctas in ((128, 8, 8), (128, 16, 8), (64, 8, 8), (128, 32, 16), (64, 16, 16)):
+for d, parts, ctas, pull in ((128, 8, 8, False), (128, 16, 8, None), (64, 8, 8, False), (128, 32, 16, None),
+                             (64, 16, 16, False), (128, 16, 16, None), (64, 8, 8, None), (128, 4, 4, None)):
     q = torch.empty(1, 4, 8, d, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, d, dtype=torch.bfloat16)
     grid, args, kwargs = sm90_fwd.launch_args(q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.125, True, 2 ** 30,
                                               block_m=64, block_n=128, stages=2, warp_specialized=True,
-                                              split_kv=parts, pv_overlap=True, cluster=ctas)
+                                              split_kv=parts, pv_overlap=True, cluster=ctas, cluster_pull=pull)
     reports, compiled = audit_triton(sm90_fwd.attn_fwd_sm90_ws, args, kwargs,
                                      public_params=("FLAGS",) if parts > ctas else ())
     text = _compile.sass_text(compiled.cubin)
@@ -431,7 +462,7 @@ for d, parts, ctas in ((128, 8, 8), (128, 16, 8), (64, 8, 8), (128, 32, 16), (64
     rows.append(dict(ok=all(r.ok for r in reports), findings=[str(f) for r in reports for f in r.findings][:5],
                      stack=res["stack"], spills=text.count("LDL") + text.count("STL"), copies=text.count("UBLKCP.S.S"),
                      atomics=len(re.findall(r"\\bATOMG", text)), membar_gpu=text.count("MEMBAR.ALL.GPU"), parts=parts,
-                     ctas=ctas))
+                     ctas=ctas, pull=kwargs.get("CL_PULL", False), stores=len(re.findall(r"\\bSTG", text)), d=d))
 print(json.dumps(rows))
 """
 
@@ -441,13 +472,23 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     bulk copies (UBLKCP.S.S), eight parts meet with no global atomic, sixteen with one global level (one flag exchange
     behind its fence); one MEMBAR.ALL.GPU besides: rank 0's release store telling rank 4 that level 0's area is free
     (sm90_fwd _CL_TELL); no stack or spills; the audit finds nothing (the flags public loads). Clusters of sixteen
-    (session 50): four copies, two tells, one global level at 32 parts."""
+    (session 50): four copies, two tells, one global level at 32 parts. Session 51: a split of one cluster of four,
+    eight or sixteen meets in one exchange by default (CL_PULL): two bulk copies (each part's m / l rows and one column
+    slice of O to each rank, issued by one thread a rank), no MEMBAR.ALL.GPU and no global atomic, and global
+    stores of its columns of O and of LSE (rank 0); cluster_pull=False keeps the tree of levels."""
     rows = _offline(CLUSTER8_SASS)
-    assert len(rows) == 5, rows
-    for r in rows:  # (the last two: clusters of sixteen)
-        levels, tells = {8: (3, 1), 16: (4, 2)}[r["ctas"]]
+    assert len(rows) == 8, rows
+    assert [r["pull"] for r in rows] == [False] * 5 + [True] * 3, rows
+    for r in rows:
         assert r["ok"] and not r["findings"], r
-        assert r["stack"] == 0 and r["spills"] == 0 and r["copies"] == levels, r
+        assert r["stack"] == 0 and r["spills"] == 0, r
+        if r["pull"]:
+            # (O's: a part's columns in 16-byte stores, two at D=128 in clusters of four)
+            assert r["copies"] == 2 and r["atomics"] == 0 and r["membar_gpu"] == 0, r
+            assert r["stores"] == 1 + max(1, r["d"] // r["ctas"] // 16), r
+            continue
+        levels, tells = {8: (3, 1), 16: (4, 2)}[r["ctas"]]
+        assert r["copies"] == levels, r
         assert r["atomics"] == (r["parts"] > r["ctas"]) and r["membar_gpu"] == tells + (r["parts"] > r["ctas"]), r
 
 

@@ -1712,7 +1712,7 @@ def cluster_pull_bytes(block_m, head_dim, cluster_n):
     return cluster_pull_area(block_m, head_dim, cluster_n)[3]
 
 
-CL_PULL_DEFAULT = False  # launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok
+CL_PULL_DEFAULT = True  # launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok
 
 
 def cluster_pull_ok(out, head_dim, parts, cluster_n):
