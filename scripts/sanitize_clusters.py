@@ -2,7 +2,7 @@
 128-key blocks; D = 64 / 128, causal and not, through the API; session 45: 72 programs with 1,061 keys, the two-CTA
 clusters two an SM at D = 64, split keys in one program at D = 128), for a device run after a change to the cluster
 builds only (session 44), without the whole child's precompile; session 47: the 4 / 8 / 16-part splits whose pairs of
-parts are clusters (CL_TREE).
+parts are clusters (CL_TREE); session 51: the one-exchange meetings (CL_PULL).
 
     compute-sanitizer --tool memcheck --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py
 """
@@ -30,7 +30,11 @@ CASES = (  # (B, H, H_kv, S_q, S_k, D, causal), through the API
     (4, 32, 1, 1, 1024 + 7, 128, False), (1, 4, 4, 100, 1100, 64, True), (1, 2, 2, 33, 2100, 128, False),
     # session 50: clusters of sixteen (MQA of one sequence: 16 / 32 / 64 parts; seven tiles of 16 parts), odd key counts
     (1, 32, 1, 1, 2048 + 5, 64, False), (1, 32, 1, 1, 16384 + 3, 128, True), (1, 32, 1, 1, 32768 + 1, 64, False),
-    (1, 28, 7, 1, 8192 + 9, 128, False))
+    (1, 28, 7, 1, 8192 + 9, 128, False),
+    # session 51: one cluster of 4 / 8 / 16 parts a tile meeting in one exchange (sm90_fwd CL_PULL): MQA of one and four
+    # sequences (sixteen parts), grouped heads (eight parts; sixteen), D=64, odd key counts
+    (1, 32, 1, 1, 2048 + 5, 128, False), (4, 32, 1, 1, 2048 + 7, 128, True), (1, 32, 8, 1, 8192 + 9, 128, False),
+    (1, 32, 4, 1, 4096 + 1, 128, False), (1, 32, 1, 1, 4096 + 3, 64, False), (4, 32, 1, 1, 1024 + 7, 128, False))
 for b, h, hk, sq, sk, d, causal in CASES:
     q = torch.randn(b, sq, h, d, device="cuda", dtype=torch.bfloat16, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
