@@ -127,8 +127,8 @@ X16 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 32,
        (1, 28, 7, 1, 4096, 128, False)]
 
 
-# --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT)
-# against the same rule with the trees of levels (X16's cases)
+# --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
+# call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
 # --set fold48 (session 48 call 12): dispatch.SPLIT_KV_FULL_AS_CAUSAL (non-causal split-KV calls run their causal
 # binary with the diagonal past every key, session 27) against each call on its own non-causal binary ("api_prev" here
@@ -160,9 +160,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which == "pull51":  # the one-cluster meetings as the trees of levels (session 50's kernel)
-        from dhpfa.kernels import sm90_fwd
-        return patched_call(api_fn, sm90_fwd, "CL_PULL_DEFAULT", False, clear_launchers=True)
+    if which == "pull51":  # the one-cluster meetings in the other form than CL_PULL_DEFAULT's (call 2 ran it on: there
+        from dhpfa.kernels import sm90_fwd  # api_prev was the tree of levels; with it off, api_prev is the exchange)
+        return patched_call(api_fn, sm90_fwd, "CL_PULL_DEFAULT", not sm90_fwd.CL_PULL_DEFAULT, clear_launchers=True)
     if which == "octs49":
         return patched_call(patched_call(api_fn, variants, "SM90_FEW_PROGRAMS_CL8_TREE", {}), variants,
                             "FEW_ROWS_SPLIT_KV", {8: (2048, 1, (64,)), 4: (1024, 2, (64, 96, 128))})

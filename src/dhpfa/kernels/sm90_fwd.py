@@ -1712,7 +1712,13 @@ def cluster_pull_bytes(block_m, head_dim, cluster_n):
     return cluster_pull_area(block_m, head_dim, cluster_n)[3]
 
 
-CL_PULL_DEFAULT = True  # launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok
+# launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok. Off (session 51, H200): alone on the
+# GPU it was right (float64, bitwise repeats, full grids) and fast (MQA (1,32,1,1,2048,128) 6.44 us against the tree's
+# 8.83 and cuDNN's 6.99), but compute-sanitizer's memcheck flagged its bulk copies ("Access ... is not located in remote
+# CTA", on the first copy of every CTA, even of one tile) and its full-grid GPU tests failed while other processes
+# shared the device (pytest-xdist), where the tree's passed; opened with a cluster barrier instead of ready words it hung
+# (docs/experiments/session51_clpull_cluster_barrier.diff). docs/perf-log.md "Session 51".
+CL_PULL_DEFAULT = False
 
 
 def cluster_pull_ok(out, head_dim, parts, cluster_n):
