@@ -595,6 +595,12 @@ EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(
          # at every head dim (at D <= 64 they merge in registers, where cl8 pairs, q16, o32 and o64 lost)
          "wsm": ("WS_MERGE: gl.constexpr = HEAD_DIM > 128 or",
                  "WS_MERGE: gl.constexpr = (CLUSTER > 0 and (PARTS >> cluster_levels(CLUSTER_N)) >= 2) or HEAD_DIM > 128 or"),
+         # session 51 (for session 52): the one-exchange meeting (x16p / o8p / q4p) without copies into the CTA itself,
+         # with thread 0 issuing every copy, and both (sm90_fwd CLP_NOSELF / CLP_T0_SENDS)
+         "noself": ("CLP_NOSELF = gl.constexpr(False)", "CLP_NOSELF = gl.constexpr(True)"),
+         "t0send": ("CLP_T0_SENDS = gl.constexpr(False)", "CLP_T0_SENDS = gl.constexpr(True)"),
+         "nst0": ("CLP_NOSELF = gl.constexpr(False)\nCLP_T0_SENDS = gl.constexpr(False)",
+                  "CLP_NOSELF = gl.constexpr(True)\nCLP_T0_SENDS = gl.constexpr(True)"),
          # call 13: the two-CTA meeting's bulk copy as four copies of a quarter each, one per warp (lane 0)
          "chunk4": ('"setp.eq.u32 t0, tid, 0;\\nmov.u32 a, global_smem;\\nadd.u32 b, a, $1;\\ncvt.u32.u64 n, $2;\\n"\n'
                     '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\n"',

@@ -1366,6 +1366,17 @@ def _cl_stage2(x, offs):
     gl.inline_asm_elementwise(_CL_STAGE2, "=r,=r,r,r,f,f", [offs, x], dtype=gl.int32, is_pure=False, pack=2)
 
 
+_CL_STAGE2P = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nsetp.ne.u32 p, $4, 0;\nmov.u32 a, global_smem;\n"
+                           "add.u32 a, a, $2;\n@p st.shared.v2.f32 [a], {$6, $7};\nmov.u32 $0, 0;\nmov.u32 $1, 0;\n}")
+
+
+@gluon.jit
+def _cl_stage2p(x, offs, pred):
+    """_cl_stage2 where pred (int32, public, one per element; a pair's first decides) is non-zero."""
+    gl.inline_asm_elementwise(_CL_STAGE2P, "=r,=r,r,r,r,r,f,f", [offs, pred, x], dtype=gl.int32, is_pure=False,
+                              pack=2)
+
+
 @gluon.jit
 def _cl_get2(offs):
     return gl.inline_asm_elementwise(_CL_GET2, "=f,=f,r,r", [offs], dtype=gl.float32, is_pure=False, pack=2)
@@ -1729,8 +1740,16 @@ def cluster_pull_ok(out, head_dim, parts, cluster_n):
             and out.stride(3) == 1 and all(st % 8 == 0 for st in out.stride()[:3]))
 
 
+# (experiments, session 51: for the next session's memcheck runs; see CL_PULL_DEFAULT) CLP_NOSELF: a rank's own m / l
+# rows and O slice are staged straight into its receive area by its threads (no copy into itself, and its mbarriers
+# count one rank fewer); CLP_T0_SENDS: thread 0 issues every copy (the trees' way) instead of thread t the copies to
+# rank t. Both off: the form session 51 measured.
+CLP_NOSELF = gl.constexpr(False)
+CLP_T0_SENDS = gl.constexpr(False)
+
+
 @gluon.constexpr_function
-def _clp_open_asm(cluster_n):
+def _clp_open_asm(cluster_n, noself=False):
     """CL_PULL's opening (thread 0): the receive mbarrier ($1) initialised expecting $2 bytes, the acknowledgement
     mbarrier (8 bytes past it) initialised for cluster_n arrivals, then the nonce ($3) into this rank's ($4) ready word
     of every rank of the cluster (16 bytes past the receive mbarrier, 8 a rank)."""
@@ -1740,7 +1759,7 @@ def _clp_open_asm(cluster_n):
             "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
             "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
             "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
-            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n};\n"
+            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n - 1 if noself else cluster_n};\n"
             "@t0 fence.mbarrier_init.release.cluster;\n"
             "shl.b32 me, $4, 3;\nadd.u32 w, a, 16;\nadd.u32 w, w, me;\n" + stores + "mov.u32 $0, 0;\n}")
 
@@ -1765,12 +1784,32 @@ def _clp_clear_asm(cluster_n, words):
 
 
 @gluon.constexpr_function
-def _clp_send_asm(cluster_n, recv, words, block_m, slice_bytes):
+def _clp_send_t0_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False):
+    """(CLP_T0_SENDS) _clp_send_asm's copies, every one issued by thread 0 (rank t's two, for t = 0 .. cluster_n - 1;
+    noself: not its own)."""
+    body = ""
+    for t in range(cluster_n):
+        body += (f"setp.ne.u32 q, $4, {t};\nand.pred q, q, t0;\n" if noself else "mov.pred q, t0;\n") + \
+            (f"add.u32 rb, x, {words};\nmapa.shared::cluster.u32 rb, rb, {t};\n"
+             f"add.u32 dst, x, {recv};\nadd.u32 dst, dst, m8;\nmapa.shared::cluster.u32 rd, dst, {t};\n"
+             "@q cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [x], n1, [rb];\n"
+             f"add.u32 dst, x, {recv + cluster_n * block_m * 8};\nadd.u32 dst, dst, ms;\n"
+             f"mapa.shared::cluster.u32 rd, dst, {t};\nadd.u32 src, x, {block_m * 8 + t * slice_bytes};\n"
+             "@q cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [src], n2, [rb];\n")
+    return ("{\n.reg .pred t0, q;\n.reg .u32 tid, a, x, src, dst, rd, rb, m8, ms, n1, n2;\nmov.u32 tid, %tid.x;\n"
+            "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 x, a, $5;\ncvt.u32.u64 n1, $2;\n"
+            f"cvt.u32.u64 n2, $3;\nmul.lo.u32 m8, $4, {block_m * 8};\nmul.lo.u32 ms, $4, {slice_bytes};\n" + body +
+            "mov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_send_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False):
     """CL_PULL's sends (once _clp_ready_asm has seen every rank's word): thread t < cluster_n copies this rank's ($4) m /
     l rows ($2 bytes, staged at 0) and O slice t ($3 bytes) into rank t's receive area (at `recv`), completing on rank
     t's receive mbarrier (at `words`). Offsets past CLUSTER ($5)."""
     return ("{\n.reg .pred s;\n.reg .u32 tid, a, x, src, dst, rd, rb, t, n1, n2;\n"
-            f"mov.u32 tid, %tid.x;\nsetp.lt.u32 s, tid, {cluster_n};\n@!s bra CLPD${{:uid}};\n"
+            f"mov.u32 tid, %tid.x;\nsetp.lt.u32 s, tid, {cluster_n};\n"
+            + ("setp.ne.and.u32 s, tid, $4, s;\n" if noself else "") + "@!s bra CLPD${:uid};\n"
             "mov.u32 a, global_smem;\nadd.u32 x, a, $5;\n"
             f"add.u32 rb, x, {words};\nmapa.shared::cluster.u32 rb, rb, tid;\n"
             "cvt.u32.u64 n1, $2;\ncvt.u32.u64 n2, $3;\n"
@@ -1785,10 +1824,13 @@ def _clp_send_asm(cluster_n, recv, words, block_m, slice_bytes):
 
 
 @gluon.constexpr_function
-def _clp_ack_asm(cluster_n):
-    """CL_PULL's acknowledgements: thread t < cluster_n arrives on rank t's acknowledgement mbarrier ($1)."""
-    return ("{\n.reg .pred s;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\n"
-            f"setp.lt.u32 s, tid, {cluster_n};\nand.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
+def _clp_ack_asm(cluster_n, noself=False):
+    """CL_PULL's acknowledgements: thread t < cluster_n arrives on rank t's acknowledgement mbarrier ($1); noself: not
+    on its own ($2: the rank)."""
+    return ("{\n.reg .pred s;\n.reg .u32 tid, a, r, me;\nmov.u32 tid, %tid.x;\n"
+            f"setp.lt.u32 s, tid, {cluster_n};\n" + ("cvt.u32.u64 me, $2;\nsetp.ne.and.u32 s, tid, me, s;\n"
+                                                      if noself else "") +
+            f"and.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
             "add.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, tid;\n"
             "@s mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
 
@@ -1829,8 +1871,8 @@ def _clusterp_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
     WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
     _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
-    nbytes = CLUSTER_N * (((rows + 1) // 2) * 16 + rows * (C * 4))
-    _cl4_one(_clp_open_asm(CLUSTER_N), XOFF + WORDS, nbytes, nonce, rank)
+    nbytes = (CLUSTER_N - 1 if CLP_NOSELF else CLUSTER_N) * (((rows + 1) // 2) * 16 + rows * (C * 4))
+    _cl4_one(_clp_open_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS, nbytes, nonce, rank)
 
 
 @gluon.jit
@@ -1853,15 +1895,25 @@ def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     _cl_stage2(acc, o_offs)
     _cl_stage(m_i, ml_offs)
     _cl_stage(l_i, ml_offs + 4)
+    if CLP_NOSELF:  # its own m / l rows and O slice straight into its receive area's slot `rank`
+        _cl_stage(m_i, ml_offs + STAGE + rank * (BLOCK_M * 8))
+        _cl_stage(l_i, ml_offs + STAGE + rank * (BLOCK_M * 8) + 4)
+        own = XOFF + STAGE + CLUSTER_N * BLOCK_M * 8 + rank * SLICE + rows_o[:, None] * (C * 4) \
+            + (cols_o[None, :] % C) * 4
+        _cl_stage2p(acc, own, (cols_o[None, :] // C == rank).to(gl.int32) + rows_o[:, None] * 0)
     _cl_one(_CL_FENCE, 0, 0)  # the generic stores before the bulk copies (async proxy) read them
     gl.thread_barrier()  # every thread's stores
     if stamps is not None:
         _stamp_at(stamps, 5)
     _clp_asm(_clp_ready_asm(CLUSTER_N, WORDS), nonce, 0, 0, rank, XOFF)  # every rank's mbarriers initialised
-    _clp_asm(_clp_send_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE), nonce, ((rows + 1) // 2) * 16,
-             rows * (C * 4), rank, XOFF)
+    if CLP_T0_SENDS:
+        _clp_asm(_clp_send_t0_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), nonce,
+                 ((rows + 1) // 2) * 16, rows * (C * 4), rank, XOFF)
+    else:
+        _clp_asm(_clp_send_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), nonce, ((rows + 1) // 2) * 16,
+                 rows * (C * 4), rank, XOFF)
     _cl_one(_CL_WAIT, XOFF + WORDS, 0)  # every rank's m / l rows and slice `rank` have arrived
-    _cl_one(_clp_ack_asm(CLUSTER_N), XOFF + WORDS + 8, 0)  # each sender's copies have read its area
+    _cl_one(_clp_ack_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS + 8, rank)  # each sender's copies have read its area
     if stamps is not None:
         _stamp_at(stamps, 6)
     # this rank's columns of every state, merged in rank order
