@@ -1,5 +1,6 @@
 #!/bin/bash
 # Session 51 call 7: one full-grid test of a one-exchange build alone (its error), and the same with the tree of levels.
+# (DHPFA_CL_PULL: a switch sm90_fwd read from the environment during calls 7-8 only; now launch_args(cluster_pull=).)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {

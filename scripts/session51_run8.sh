@@ -1,6 +1,7 @@
 #!/bin/bash
 # Session 51 call 8: call 6's full-grid tests (four processes, no load groups) on the tree of levels (DHPFA_CL_PULL=0):
 # whether their failures follow the one-exchange meeting.
+# (DHPFA_CL_PULL: a switch sm90_fwd read from the environment during calls 7-8 only; now launch_args(cluster_pull=).)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {
