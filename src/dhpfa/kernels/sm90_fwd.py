@@ -1766,21 +1766,22 @@ def _clp_open_asm(cluster_n, noself=False):
 
 @gluon.constexpr_function
 def _clp_ready_asm(cluster_n, words):
-    """CL_PULL: every thread waits until each rank's ready word in this CTA (at words + 16, 8 a rank) holds the nonce
-    ($1): all ranks' mbarriers are initialised. One round loads every word (fixed addresses: the auditor reads them as
-    cells only stored with public values, _clp_clear_asm) and compares them all."""
+    """CL_PULL: every thread waits until each rank's ready word in this CTA (at words + 16, 8 a rank, past CLUSTER: $1)
+    holds the nonce ($2): all ranks' mbarriers are initialised. One round loads every word (fixed addresses: the
+    auditor reads them as cells only stored with public values, _clp_clear_asm) and compares them all."""
     loads = "".join(f"ld.acquire.cluster.shared::cta.b64 v, [x+{words + 16 + 8 * q}];\n"
-                    f"setp.ne.or.b64 p, v, $1, p;\n" for q in range(cluster_n))
-    return ("{\n.reg .pred p;\n.reg .b64 v;\n.reg .u32 a, x;\nmov.u32 a, global_smem;\nadd.u32 x, a, $5;\n"
+                    f"setp.ne.or.b64 p, v, $2, p;\n" for q in range(cluster_n))
+    return ("{\n.reg .pred p;\n.reg .b64 v;\n.reg .u32 a, x;\nmov.u32 a, global_smem;\nadd.u32 x, a, $1;\n"
             "CLPS${:uid}:\nsetp.ne.u32 p, 0, 0;\n" + loads + "@p bra CLPS${:uid};\nmov.u32 $0, 0;\n}")
 
 
 @gluon.constexpr_function
 def _clp_clear_asm(cluster_n, words):
-    """CL_PULL: thread 0 clears the ready words (once every thread has seen them: a thread barrier before)."""
+    """CL_PULL: thread 0 clears the ready words (past CLUSTER: $1; once every thread has seen them: a thread barrier
+    before)."""
     stores = "".join(f"@t0 st.shared.b64 [x+{words + 16 + 8 * q}], 0;\n" for q in range(cluster_n))
     return ("{\n.reg .pred t0;\n.reg .u32 tid, a, x;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-            "mov.u32 a, global_smem;\nadd.u32 x, a, $5;\n" + stores + "mov.u32 $0, 0;\n}")
+            "mov.u32 a, global_smem;\nadd.u32 x, a, $1;\n" + stores + "mov.u32 $0, 0;\n}")
 
 
 @gluon.constexpr_function
@@ -1797,7 +1798,7 @@ def _clp_send_t0_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False)
              f"mapa.shared::cluster.u32 rd, dst, {t};\nadd.u32 src, x, {block_m * 8 + t * slice_bytes};\n"
              "@q cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [src], n2, [rb];\n")
     return ("{\n.reg .pred t0, q;\n.reg .u32 tid, a, x, src, dst, rd, rb, m8, ms, n1, n2;\nmov.u32 tid, %tid.x;\n"
-            "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 x, a, $5;\ncvt.u32.u64 n1, $2;\n"
+            "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 x, a, $1;\ncvt.u32.u64 n1, $2;\n"
             f"cvt.u32.u64 n2, $3;\nmul.lo.u32 m8, $4, {block_m * 8};\nmul.lo.u32 ms, $4, {slice_bytes};\n" + body +
             "mov.u32 $0, 0;\n}")
 
@@ -1806,11 +1807,11 @@ def _clp_send_t0_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False)
 def _clp_send_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False):
     """CL_PULL's sends (once _clp_ready_asm has seen every rank's word): thread t < cluster_n copies this rank's ($4) m /
     l rows ($2 bytes, staged at 0) and O slice t ($3 bytes) into rank t's receive area (at `recv`), completing on rank
-    t's receive mbarrier (at `words`). Offsets past CLUSTER ($5)."""
+    t's receive mbarrier (at `words`). Offsets past CLUSTER ($1). Launched through _cl4_one."""
     return ("{\n.reg .pred s;\n.reg .u32 tid, a, x, src, dst, rd, rb, t, n1, n2;\n"
             f"mov.u32 tid, %tid.x;\nsetp.lt.u32 s, tid, {cluster_n};\n"
             + ("setp.ne.and.u32 s, tid, $4, s;\n" if noself else "") + "@!s bra CLPD${:uid};\n"
-            "mov.u32 a, global_smem;\nadd.u32 x, a, $5;\n"
+            "mov.u32 a, global_smem;\nadd.u32 x, a, $1;\n"
             f"add.u32 rb, x, {words};\nmapa.shared::cluster.u32 rb, rb, tid;\n"
             "cvt.u32.u64 n1, $2;\ncvt.u32.u64 n2, $3;\n"
             f"mul.lo.u32 t, $4, {block_m * 8};\nadd.u32 dst, x, {recv};\nadd.u32 dst, dst, t;\n"
@@ -1837,19 +1838,6 @@ def _clp_ack_asm(cluster_n, noself=False):
 
 _CLP_GET4 = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $4;\n"
                          "ld.shared.v4.f32 {$0, $1, $2, $3}, [a];\n}")
-
-
-@gluon.jit
-def _clp_asm(ASM: gl.constexpr, nonce, x, y, rank, xoff):
-    """One CL_PULL inline-asm block in every thread of the warpgroup: $1 nonce (int64), $2 / $3 int64, $4 the rank,
-    $5 an offset."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    a = gl.full([1], 0, gl.int64, one) + nonce
-    b = gl.full([1], 0, gl.int64, one) + x
-    c = gl.full([1], 0, gl.int64, one) + y
-    r = gl.full([1], 0, gl.int32, one) + rank
-    o = gl.full([1], 0, gl.int32, one) + xoff
-    gl.inline_asm_elementwise(ASM, "=r,l,l,l,r,r", [a, b, c, r, o], dtype=gl.int32, is_pure=False, pack=1)
 
 
 @gluon.jit
@@ -1905,13 +1893,13 @@ def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     gl.thread_barrier()  # every thread's stores
     if stamps is not None:
         _stamp_at(stamps, 5)
-    _clp_asm(_clp_ready_asm(CLUSTER_N, WORDS), nonce, 0, 0, rank, XOFF)  # every rank's mbarriers initialised
+    _cl_one(_clp_ready_asm(CLUSTER_N, WORDS), XOFF, nonce)  # every rank's mbarriers initialised
     if CLP_T0_SENDS:
-        _clp_asm(_clp_send_t0_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), nonce,
-                 ((rows + 1) // 2) * 16, rows * (C * 4), rank, XOFF)
+        _cl4_one(_clp_send_t0_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), XOFF, ((rows + 1) // 2) * 16,
+                 rows * (C * 4), rank)
     else:
-        _clp_asm(_clp_send_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), nonce, ((rows + 1) // 2) * 16,
-                 rows * (C * 4), rank, XOFF)
+        _cl4_one(_clp_send_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), XOFF, ((rows + 1) // 2) * 16,
+                 rows * (C * 4), rank)
     _cl_one(_CL_WAIT, XOFF + WORDS, 0)  # every rank's m / l rows and slice `rank` have arrived
     _cl_one(_clp_ack_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS + 8, rank)  # each sender's copies have read its area
     if stamps is not None:
@@ -1947,7 +1935,7 @@ def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     if stamps is not None:
         _stamp_at(stamps, 7)
     gl.thread_barrier()  # every thread has seen the ready words
-    _clp_asm(_clp_clear_asm(CLUSTER_N, WORDS), nonce, 0, 0, rank, XOFF)
+    _cl_one(_clp_clear_asm(CLUSTER_N, WORDS), XOFF, 0)
     _cl_one(_CL_WAIT, XOFF + WORDS + 8, 0)  # every rank has this rank's copies: its area may go
 
 
