@@ -548,6 +548,14 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 8192, 128, False, ("x16", "x16p")),
                (4, 1, 1, 32, 2048, 128, False, ("o8", "o8p", "x16", "x16p", "q4", "q4p")),
                (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p"))],
+          # session 52: the exchange opened through the cluster barrier (CLP_CBAR, four producer warps: x16p / o8p / q4p)
+          # against session 51's ready words (@words: one producer warp) and the tree of levels
+          40: [(1, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@words", "o8p", "o8p@words")),
+               (1, 1, 1, 32, 8192, 128, False, ("x16", "x16p", "x16p@words")),
+               (1, 1, 1, 32, 2048, 64, False, ("x16", "x16p", "x16p@words")),
+               (4, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@words", "q4p", "q4p@words")),
+               (4, 1, 1, 32, 16384, 128, False, ("x16", "x16p", "x16p@words")),
+               (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p", "x16p@words"))],
           # session 51 call 2: where one cluster (one exchange) now wins over more parts, and over eight parts; the API
           # with CL_PULL_DEFAULT on, the rule unchanged
           39: [(1, 1, 1, 32, 1024, 128, False, ("o8p", "x16p")),
@@ -601,6 +609,8 @@ EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(
          "t0send": ("CLP_T0_SENDS = gl.constexpr(False)", "CLP_T0_SENDS = gl.constexpr(True)"),
          "nst0": ("CLP_NOSELF = gl.constexpr(False)\nCLP_T0_SENDS = gl.constexpr(False)",
                   "CLP_NOSELF = gl.constexpr(True)\nCLP_T0_SENDS = gl.constexpr(True)"),
+         # session 52: session 51's opening (ready words stored into every rank at its start, one producer warp)
+         "words": ("CLP_CBAR = gl.constexpr(True)", "CLP_CBAR = gl.constexpr(False)"),
          # call 13: the two-CTA meeting's bulk copy as four copies of a quarter each, one per warp (lane 0)
          "chunk4": ('"setp.eq.u32 t0, tid, 0;\\nmov.u32 a, global_smem;\\nadd.u32 b, a, $1;\\ncvt.u32.u64 n, $2;\\n"\n'
                     '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\n"',
@@ -721,7 +731,7 @@ def main():
                                            (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4))
                   for causal in (False, True)
                   for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
-    if args.call == 38:  # the one-exchange meeting
+    if args.call in (38, 40):  # the one-exchange meeting
         CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name) for name in ("x16p", "o8p", "q4p") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
                                            (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4), (2, 65, 3000, 2, 1),
@@ -776,7 +786,7 @@ def main():
                (("o64@wsm", (1, 1, 1, 32, 32768, 64)), ("cl16@wsm", (1, 8, 8, 4, 16384, 64))) if args.call == 34 else
                (("x32", (1, 1, 1, 32, 16384, 128)), ("x16", (4, 1, 1, 32, 8192, 128))) if args.call == 35 else
                (("x16p", (1, 1, 1, 32, 16384, 128)), ("x16p", (4, 1, 1, 32, 8192, 64)),
-                ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64))) if args.call == 38 else
+                ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64))) if args.call in (38, 40) else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)

@@ -246,6 +246,28 @@ def test_uniform_partition_dispatch_is_public_and_goes_to_its_table():
     assert bad.by_kind()["branch"] >= 1 and any("BRXU" in f.instr for f in bad.findings)
 
 
+def _dispatch_two(index_load, first="ISETP.NE.U32.AND P0, PT, R2, RZ, PT", then="ISETP.NE.U32.AND P0, PT, R2, 0x1, PT"):
+    # session 52: every worker warp in one partition (CL_PULL's four producer warps), so Triton's switch has two cases
+    # (run the partition, exit) and ptxas emits compares: state 0 falls through to the partition, else at 0x80 state 1
+    # exits
+    return _sass("S2UR UR4, SR_CgaCtaId", "BAR.SYNC.DEFER_BLOCKING 0x1", "IMAD.U32 R2, RZ, RZ, UR5", index_load, first,
+                 "@P0 BRA 0x80", "MOV R7, 0x1", "EXIT", then, "@!P0 EXIT", "BAR.SYNC.DEFER_BLOCKING 0x1", "EXIT")
+
+
+def test_two_state_partition_dispatch_is_public_but_a_data_compare_is_not():
+    (ok,) = audit_sass(_dispatch_two("LDS.U8 R2, [R2+UR24+0x24124]"))
+    assert ok.ok, [f.instr for f in ok.findings]
+    (bad,) = audit_sass(_dispatch_two("LDG.E.U8 R2, desc[UR4][R2.64]"))
+    assert bad.by_kind()["branch"] >= 1, "a byte from global memory is data"
+    (other,) = audit_sass(_dispatch_two("LDS.U8 R2, [R2+UR24+0x24124]", first="ISETP.NE.U32.AND P0, PT, R2, 0x7, PT"))
+    assert not other.ok, "only the compare with 0 then 1 is the dispatch shape"
+    (no_exit,) = audit_sass(_dispatch_two("LDS.U8 R2, [R2+UR24+0x24124]", then="ISETP.NE.U32.AND P0, PT, R2, 0x2, PT"))
+    assert not no_exit.ok, "state 1 must be the exit"
+    no_bar = _dispatch_two("LDS.U8 R2, [R2+UR24+0x24124]").replace("BAR.SYNC.DEFER_BLOCKING 0x1 ;", "NOP ;", 1)
+    (unsynced,) = audit_sass(no_bar)
+    assert not unsynced.ok, "the load follows the partitions' barrier"
+
+
 def test_capture_cells_public_only_when_every_store_is_public():
     # A worker partition reads a trip count its default partition stored at a uniform shared address.
     def kernel(store_value_from):

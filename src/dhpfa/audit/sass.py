@@ -167,7 +167,46 @@ def dispatch_state_loads(instrs):
                 break
             else:
                 break
-    return set(found)
+    return set(found) | _two_state_dispatch_loads(instrs)
+
+
+def _state_compare(ins, reg, zero):
+    """`ISETP.NE.U32.AND Pp, PT, Ry, RZ, PT` (zero) or `ISETP.NE.U32.AND Pp, PT, Ry, 0x1, PT`: the predicate Pp, or
+    None."""
+    ops = ins.operands
+    if ins.opcode != "ISETP.NE.U32.AND" or ins.guard is not None or len(ops) != 5 or not ops[0].preds:
+        return None
+    if ops[1].text != "PT" or ops[4].text != "PT" or ops[2].regs != [reg] or ops[3].text != ("RZ" if zero else "0x1"):
+        return None
+    return ops[0].preds[0]
+
+
+def _two_state_dispatch_loads(instrs):
+    """Indices of the dispatch loads of a warp specialisation whose worker warps all run one partition (session 52:
+    CL_PULL's four producer warps, so that every warp reaches the cluster barrier), where Triton's switch has two
+    cases and ptxas emits compares instead of a jump table: `LDS.U8 Ry` (unguarded, right after the partitions'
+    `BAR.SYNC.DEFER_BLOCKING 0x1` and a base move) -> `ISETP.NE.U32.AND Pp, PT, Ry, RZ, PT` -> `@Pp BRA t`, and at t
+    `ISETP.NE.U32.AND Pq, PT, Ry, 0x1, PT` -> `@!Pq EXIT` (state 0: run the partition; 1: exit). As with the jump table,
+    Triton's runtime writes the byte with constants, so it selects code by role; the auditor trusts this shape only."""
+    by_addr = {ins.addr: i for i, ins in enumerate(instrs)}
+    found = set()
+    for k, ins in enumerate(instrs):
+        if ins.opcode != "LDS.U8" or ins.guard is not None or k + 2 >= len(instrs) or not ins.operands[0].regs:
+            continue
+        if not any(p.opcode == "BAR.SYNC.DEFER_BLOCKING" and p.operands and p.operands[0].text == "0x1"
+                   for p in instrs[max(0, k - 4):k]):
+            continue
+        y = ins.operands[0].regs[0]
+        p0, bra = _state_compare(instrs[k + 1], y, True), instrs[k + 2]
+        if p0 is None or bra.root != "BRA" or bra.guard != p0 or bra.guard_neg or bra.target not in by_addr:
+            continue
+        t = by_addr[bra.target]
+        if t + 1 >= len(instrs):
+            continue
+        p1, ex = _state_compare(instrs[t], y, False), instrs[t + 1]
+        if p1 is not None and ex.root == "EXIT" and ex.guard == p1 and ex.guard_neg:
+            found.add(k)
+    return found
 
 
 def parse_functions(sass: str) -> dict:

@@ -1715,7 +1715,8 @@ def cluster_pull_area(block_m, head_dim, cluster_n):
     mbarrier, acknowledgement mbarrier, cluster_n ready words), and the bytes of all three (128-byte aligned)."""
     stage = block_m * (8 + 4 * head_dim)
     recv = block_m * (8 * cluster_n + 4 * head_dim)
-    return 0, stage, stage + recv, -(-(stage + recv + 16 + 8 * cluster_n) // 128) * 128
+    words = 16 if CLP_CBAR else 16 + 8 * cluster_n  # (CLP_CBAR: no ready words)
+    return 0, stage, stage + recv, -(-(stage + recv + words) // 128) * 128
 
 
 def cluster_pull_bytes(block_m, head_dim, cluster_n):
@@ -1746,6 +1747,31 @@ def cluster_pull_ok(out, head_dim, parts, cluster_n):
 # rank t. Both off: the form session 51 measured.
 CLP_NOSELF = gl.constexpr(False)
 CLP_T0_SENDS = gl.constexpr(False)
+# (session 52) CLP_CBAR: the opening through the cluster barrier instead of ready words. Every CTA of a cluster must have
+# started before another reaches its shared memory (CUDA's rule for distributed shared memory: a cluster barrier first;
+# compute-sanitizer checks it); the ready words were stored into the other ranks at each rank's start, before anything
+# said those ranks had started. Here each rank initialises its mbarriers and arrives (relaxed, after
+# fence.mbarrier_init) at its start, and waits (acquire) at the meeting, before its first copy, so the barrier's latency
+# hides under the key blocks. Every thread of the CTA must arrive: Triton parks the warps no partition uses (the kernel
+# runs 8 warps, 4 consumers and 1 producer), and parked warps never arrive (session 51 call 9 hung), so the producer
+# partition runs 4 warps here (all arrive at its start; its TMA and mbarrier operations elect one thread as with one
+# warp; 24 registers a thread either way).
+CLP_CBAR = gl.constexpr(True)
+_CLP_CWAIT = gl.constexpr("barrier.cluster.wait.acquire;\nmov.u32 $0, 0;")
+_CLP_CARRIVE = gl.constexpr("barrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;")
+
+
+@gluon.constexpr_function
+def _clp_open_cbar_asm(cluster_n):
+    """CL_PULL (CLP_CBAR)'s opening: thread 0 initialises the receive mbarrier ($1) expecting $2 bytes and the
+    acknowledgement mbarrier (8 bytes past it) for cluster_n arrivals, then fence.mbarrier_init (their release to the
+    cluster); every thread then arrives at the cluster barrier (relaxed)."""
+    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
+            "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
+            "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
+            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n};\n"
+            "@t0 fence.mbarrier_init.release.cluster;\nbarrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;\n}")
 
 
 @gluon.constexpr_function
@@ -1860,7 +1886,10 @@ def _clusterp_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
     _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
     nbytes = (CLUSTER_N - 1 if CLP_NOSELF else CLUSTER_N) * (((rows + 1) // 2) * 16 + rows * (C * 4))
-    _cl4_one(_clp_open_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS, nbytes, nonce, rank)
+    if CLP_CBAR:
+        _cl_one(_clp_open_cbar_asm(CLUSTER_N), XOFF + WORDS, nbytes)
+    else:
+        _cl4_one(_clp_open_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS, nbytes, nonce, rank)
 
 
 @gluon.jit
@@ -1893,7 +1922,10 @@ def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
     gl.thread_barrier()  # every thread's stores
     if stamps is not None:
         _stamp_at(stamps, 5)
-    _cl_one(_clp_ready_asm(CLUSTER_N, WORDS), XOFF, nonce)  # every rank's mbarriers initialised
+    if CLP_CBAR:  # every CTA of the cluster has started, its mbarriers initialised
+        _cl_one(_CLP_CWAIT, 0, 0)
+    else:
+        _cl_one(_clp_ready_asm(CLUSTER_N, WORDS), XOFF, nonce)  # every rank's mbarriers initialised
     if CLP_T0_SENDS:
         _cl4_one(_clp_send_t0_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), XOFF, ((rows + 1) // 2) * 16,
                  rows * (C * 4), rank)
@@ -1934,8 +1966,9 @@ def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOC
         gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
     if stamps is not None:
         _stamp_at(stamps, 7)
-    gl.thread_barrier()  # every thread has seen the ready words
-    _cl_one(_clp_clear_asm(CLUSTER_N, WORDS), XOFF, 0)
+    if not CLP_CBAR:
+        gl.thread_barrier()  # every thread has seen the ready words
+        _cl_one(_clp_clear_asm(CLUSTER_N, WORDS), XOFF, 0)
     _cl_one(_CL_WAIT, XOFF + WORDS + 8, 0)  # every rank has this rank's copies: its area may go
 
 
@@ -2255,9 +2288,12 @@ def _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M: gl.constexpr, BLOCK
 @gluon.jit
 def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
                           CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0,
-                          CLUSTER: gl.constexpr = 0, CLUSTER_N: gl.constexpr = 2):
+                          CLUSTER: gl.constexpr = 0, CLUSTER_N: gl.constexpr = 2, CL_PULL: gl.constexpr = False):
     """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
-    then that part's key blocks (_split_kv_unit)."""
+    then that part's key blocks (_split_kv_unit). CL_PULL with CLP_CBAR: its warps arrive at the cluster barrier
+    first (they never wait for it: they reach no other CTA's shared memory)."""
+    if CL_PULL and CLP_CBAR:
+        _cl_one(_CLP_CARRIVE, 0, 0)
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
     part, _unit, bh, m0, n = _split_kv_tile(SEQ_Q, SEQ_K, CAUSAL_OFFSET, BH, BLOCK_M, BLOCK_N, CAUSAL, CLUSTER, PARTS)
@@ -2491,12 +2527,20 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS, O_PTR, O_SB, O_SS, O_SH) if CL_PULL \
             else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
-        gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
-                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK, CLUSTER,
-                                                     STAMP, CLUSTER_N, CL_PULL)),
-                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK, CLUSTER,
-                                                     CLUSTER_N))],
-                           [1], [24])
+        if CL_PULL and CLP_CBAR:  # four producer warps: every warp of the kernel arrives at the cluster barrier
+            gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                                                         num_warps, O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK,
+                                                         CLUSTER, STAMP, CLUSTER_N, CL_PULL)),
+                                (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK,
+                                                         CLUSTER, CLUSTER_N, CL_PULL))],
+                               [4], [24])
+        else:
+            gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
+                                                         num_warps, O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK,
+                                                         CLUSTER, STAMP, CLUSTER_N, CL_PULL)),
+                                (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK,
+                                                         CLUSTER, CLUSTER_N))],
+                               [1], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
