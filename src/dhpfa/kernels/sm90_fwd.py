@@ -1714,7 +1714,7 @@ def cluster_pull_area(block_m, head_dim, cluster_n):
     cluster_n column slices), the receive area (cluster_n m / l blocks, then cluster_n slices), the words (receive
     mbarrier, acknowledgement mbarrier, cluster_n ready words), and the bytes of all three (128-byte aligned)."""
     stage = block_m * (8 + 4 * head_dim)
-    recv = block_m * (8 * cluster_n + 4 * head_dim)
+    recv = 0 if CLP_LOADS else block_m * (8 * cluster_n + 4 * head_dim)  # (CLP_LOADS: each rank reads the others')
     words = 16 if CLP_CBAR else 16 + 8 * cluster_n  # (CLP_CBAR: no ready words)
     return 0, stage, stage + recv, -(-(stage + recv + words) // 128) * 128
 
@@ -1757,6 +1757,66 @@ CLP_T0_SENDS = gl.constexpr(False)
 # partition runs 4 warps here (all arrive at its start; its TMA and mbarrier operations elect one thread as with one
 # warp; 24 registers a thread either way).
 CLP_CBAR = gl.constexpr(True)
+# (session 52) CLP_LOADS (with CLP_CBAR): no bulk copies. compute-sanitizer's memcheck flagged every bulk copy of the
+# exchange ("Access to ... is not located in remote CTA") with ready words or the cluster barrier, from one thread or
+# sixteen, while the trees' copies (destination offset = source offset) pass it (session 52 call 2). Here each rank
+# stages its state in its own area, tells every rank so (an arrival, release at cluster scope, on rank t's staged
+# mbarrier, count CLUSTER_N), waits until every rank has (acquire at cluster scope), then reads its columns of each
+# rank's state straight from that rank's shared memory (ld.shared::cluster at public offsets, predicated on the tile's
+# rows: public), merges them in rank order, and tells each rank it is done reading (release arrivals on rank t's done
+# mbarrier); a rank exits once every rank is done with its area. No receive area (the area is the staged state).
+CLP_LOADS = gl.constexpr(True)
+_CL_WAIT_CLUSTER = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
+                                "CLWC${:uid}:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [a], 0;\n"
+                                "@!p bra CLWC${:uid};\nmov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_open_loads_asm(cluster_n):
+    """CL_PULL (CLP_LOADS)'s opening: thread 0 initialises the staged mbarrier ($1) and the done mbarrier (8 bytes past
+    it) for cluster_n arrivals each, then fence.mbarrier_init; every thread arrives at the cluster barrier (relaxed)."""
+    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
+            f"@t0 mbarrier.init.shared::cta.b64 [a], {cluster_n};\n"
+            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n};\n"
+            "@t0 fence.mbarrier_init.release.cluster;\nbarrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_tell_asm(cluster_n):
+    """CL_PULL (CLP_LOADS): thread t < cluster_n arrives (release at cluster scope: after a thread barrier, every
+    thread's shared-memory accesses before it) on rank t's mbarrier at $1."""
+    return ("{\n.reg .pred s;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\n"
+            f"setp.lt.u32 s, tid, {cluster_n};\nand.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
+            "add.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, tid;\n"
+            "@s mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
+
+
+@gluon.constexpr_function
+def _clp_rget_asm(q, vec):
+    """CL_PULL (CLP_LOADS): vec (1, 2 or 4) consecutive floats of rank q's shared memory at the offset $vec (past
+    global_smem), where $(vec + 1) is not 0 (else zeros)."""
+    outs = ", ".join(f"${i}" for i in range(vec))
+    zero = "".join(f"mov.b32 ${i}, 0;\n" for i in range(vec))
+    kind = "" if vec == 1 else f".v{vec}"
+    return ("{\n.reg .pred p;\n.reg .u32 a, r;\n" + zero + f"setp.ne.u32 p, ${2 * vec}, 0;\n"
+            f"mov.u32 a, global_smem;\nadd.u32 a, a, ${vec};\nmapa.shared::cluster.u32 r, a, {q};\n"
+            f"@p ld.shared::cluster{kind}.f32 " + ("{" + outs + "}" if vec > 1 else outs) + ", [r];\n}")
+
+
+@gluon.jit
+def _clp_rget(offs, ok, q: gl.constexpr, VEC: gl.constexpr):
+    """CL_PULL (CLP_LOADS): rank q's floats at offs (past global_smem) where ok (int32) is not 0, else 0; VEC (1, 2 or a
+    multiple of 4) consecutive floats a thread."""
+    if VEC == 1:
+        return gl.inline_asm_elementwise(_clp_rget_asm(q, 1), "=f,r,r", [offs, ok], dtype=gl.float32, is_pure=False,
+                                         pack=1)
+    elif VEC == 2:
+        return gl.inline_asm_elementwise(_clp_rget_asm(q, 2), "=f,=f,r,r,r,r", [offs, ok], dtype=gl.float32,
+                                         is_pure=False, pack=2)
+    else:
+        return gl.inline_asm_elementwise(_clp_rget_asm(q, 4), "=f,=f,=f,=f,r,r,r,r,r,r,r,r", [offs, ok],
+                                         dtype=gl.float32, is_pure=False, pack=4)
 _CLP_CWAIT = gl.constexpr("barrier.cluster.wait.acquire;\nmov.u32 $0, 0;")
 _CLP_CARRIVE = gl.constexpr("barrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;")
 
@@ -1886,10 +1946,79 @@ def _clusterp_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
     _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
     nbytes = (CLUSTER_N - 1 if CLP_NOSELF else CLUSTER_N) * (((rows + 1) // 2) * 16 + rows * (C * 4))
-    if CLP_CBAR:
+    if CLP_LOADS:
+        gl.static_assert(CLP_CBAR, "CL_PULL: CLP_LOADS opens through the cluster barrier")
+        _cl_one(_clp_open_loads_asm(CLUSTER_N), XOFF + WORDS, 0)
+    elif CLP_CBAR:
         _cl_one(_clp_open_cbar_asm(CLUSTER_N), XOFF + WORDS, nbytes)
     else:
         _cl4_one(_clp_open_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS, nbytes, nonce, rank)
+
+
+@gluon.jit
+def _clusterp_meeting_loads(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
+                            HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr,
+                            CLUSTER_N: gl.constexpr, o_ptrs, LSE, b, h, bh, m0, SEQ_Q, dtype: gl.constexpr, stamps=None):
+    """CL_PULL with CLP_LOADS: stage this rank's state (m / l pairs, then O's column slices) in its area, tell every
+    rank, read this rank's columns of every rank's state from that rank's shared memory, merge them in rank order,
+    store them to O (rank 0: LSE), tell every rank it is done, and wait until every rank is done with this area."""
+    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
+    C: gl.constexpr = HEAD_DIM // CLUSTER_N
+    VEC: gl.constexpr = C // 2
+    SLICE: gl.constexpr = BLOCK_M * C * 4
+    gl.static_assert(VEC == 2 or VEC % 4 == 0, "CL_PULL: a rank's columns in pairs of 2 or of multiples of 4")
+    # the staged state (as _clusterp_meeting's): m / l of row i at 8 i, O's (row i, column j) in slice j // C at
+    # row-major (i, j % C)
+    rows_o = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
+    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
+    o_offs = XOFF + BLOCK_M * 8 + ((cols_o[None, :] // C) * BLOCK_M + rows_o[:, None]) * (C * 4) \
+        + (cols_o[None, :] % C) * 4
+    ml_offs = XOFF + gl.arange(0, BLOCK_M, layout=row_s) * 8
+    _cl_stage2(acc, o_offs)
+    _cl_stage(m_i, ml_offs)
+    _cl_stage(l_i, ml_offs + 4)
+    gl.thread_barrier()  # every thread's stores, before thread t tells rank t
+    if stamps is not None:
+        _stamp_at(stamps, 5)
+    _cl_one(_CLP_CWAIT, 0, 0)  # every CTA of the cluster has started, its mbarriers initialised
+    _cl_one(_clp_tell_asm(CLUSTER_N), XOFF + WORDS, 0)  # this rank's state is staged
+    _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS, 0)  # every rank's is
+    if stamps is not None:
+        _stamp_at(stamps, 6)
+    pl: gl.constexpr = gl.BlockedLayout([1, VEC], [16, 2], [4, 1], [1, 0])
+    prow: gl.constexpr = gl.SliceLayout(1, pl)
+    r_p = gl.arange(0, BLOCK_M, layout=prow)
+    c_p = gl.arange(0, C, layout=gl.SliceLayout(0, pl))
+    OS: gl.constexpr = XOFF + BLOCK_M * 8
+    live = (r_p < rows).to(gl.int32)  # the tile's rows below SEQ_Q (public): the others are never stored
+    live2 = live[:, None] + c_p[None, :] * 0
+    o_src = OS + rank * SLICE + r_p[:, None] * (C * 4) + c_p[None, :] * 4  # slice `rank` of a rank's staged O
+    m_f = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=prow)
+    for q in gl.static_range(CLUSTER_N):
+        m_f = gl.maximum(m_f, _clp_rget(XOFF + r_p * 8, live, q, 1))
+    m_sub = gl.where(m_f == float("-inf"), 0.0, m_f)
+    l_f = gl.zeros([BLOCK_M], gl.float32, layout=prow)
+    o_f = gl.zeros([BLOCK_M, C], gl.float32, layout=pl)
+    for q in gl.static_range(CLUSTER_N):
+        w = gl.exp2(_clp_rget(XOFF + r_p * 8, live, q, 1) - m_sub)
+        l_f = l_f + _clp_rget(XOFF + r_p * 8 + 4, live, q, 1) * w
+        o_f = o_f + _clp_rget(o_src, live2, q, VEC) * w[:, None]
+    gl.thread_barrier()  # every thread's reads, before thread t tells rank t
+    _cl_one(_clp_tell_asm(CLUSTER_N), XOFF + WORDS + 8, 0)  # done with every rank's area
+    empty_row = l_f == 0.0
+    l_safe = gl.where(empty_row, 1.0, l_f)
+    AL: gl.constexpr = 8 if VEC >= 8 else VEC
+    o_ptr, o_sb, o_ss, o_sh = o_ptrs  # strides: multiples of 8 elements (cluster_pull_ok)
+    base = o_ptr + gl.multiple_of(b.to(gl.int64) * o_sb, AL) + gl.multiple_of(h.to(gl.int64) * o_sh, AL) + rank * C
+    row_offs = gl.multiple_of((m0 + r_p).to(gl.int64) * o_ss, AL)
+    gl.store(base + row_offs[:, None] + c_p[None, :], (o_f * (1.0 / l_safe)[:, None]).to(dtype),
+             mask=(r_p < rows)[:, None])
+    if rank == 0:
+        lse = gl.where(empty_row, float("-inf"), (m_f + gl.log2(l_safe)) * 0.6931471805599453)
+        gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
+    if stamps is not None:
+        _stamp_at(stamps, 7)
+    _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS + 8, 0)  # every rank is done with this rank's area: it may go
 
 
 @gluon.jit
@@ -2029,6 +2158,13 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
+    elif CL_PULL and CLP_LOADS:  # one cluster meeting in one exchange of loads: each stores its columns of O
+        _clusterp_meeting_loads(m_i, l_i, acc, part, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
+                                (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
+                                kvs[3] if STAMP else None)
+        if STAMP:
+            _stamp_at(kvs[3], 3)
+            _stamp_at(kvs[3], 4)
     elif CL_PULL:  # the tile's programs are one cluster meeting in one exchange: each stores its columns of O
         _clusterp_meeting(m_i, l_i, acc, part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
                           (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
