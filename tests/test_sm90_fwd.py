@@ -466,7 +466,9 @@ for d, parts, ctas, pull in ((128, 8, 8, None), (128, 16, 8, None), (64, 8, 8, F
     rows.append(dict(ok=all(r.ok for r in reports), findings=[str(f) for r in reports for f in r.findings][:5],
                      stack=res["stack"], spills=text.count("LDL") + text.count("STL"), copies=text.count("UBLKCP.S.S"),
                      atomics=len(re.findall(r"\\bATOMG", text)), membar_gpu=text.count("MEMBAR.ALL.GPU"), parts=parts,
-                     ctas=ctas, pull=kwargs.get("CL_PULL", False), stores=len(re.findall(r"\\bSTG", text)), d=d))
+                     ctas=ctas, pull=kwargs.get("CL_PULL", False), stores=len(re.findall(r"\\bSTG", text)), d=d,
+                     remote_loads=len(re.findall(r"\\bLD\\.E", text)), cbar_arrive=text.count("UCGABAR_ARV"),
+                     cbar_wait=text.count("UCGABAR_WAIT")))
 print(json.dumps(rows))
 """
 
@@ -480,7 +482,10 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     eight or sixteen meets in one exchange by default (CL_PULL): two bulk copies (each part's m / l rows and one column
     slice of O to each rank, issued by one thread a rank), no MEMBAR.ALL.GPU and no global atomic, and global
     stores of its columns of O and of LSE (rank 0) where asked for (cluster_pull=True; off by default: it failed
-    under other processes' load on the device, session 51); else the tree of levels."""
+    under other processes' load on the device, session 51); else the tree of levels. Session 52: the exchange opens
+    through the cluster barrier (an arrival in the consumer and one in the producer partition, one wait) and reads the
+    other ranks' states with loads from their shared memory (sm90_fwd CLP_LOADS): no bulk copy, and two release
+    arrivals (staged, done: MEMBAR.ALL.GPU each)."""
     rows = _offline(CLUSTER8_SASS)
     assert len(rows) == 8, rows
     assert [r["pull"] for r in rows] == [False] * 5 + [True] * 3, rows
@@ -489,7 +494,8 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
         assert r["stack"] == 0 and r["spills"] == 0, r
         if r["pull"]:
             # (O's: a part's columns in 16-byte stores, two at D=128 in clusters of four)
-            assert r["copies"] == 2 and r["atomics"] == 0 and r["membar_gpu"] == 0, r
+            assert r["copies"] == 0 and r["atomics"] == 0 and r["membar_gpu"] == 2 and r["remote_loads"] > 0, r
+            assert r["cbar_arrive"] == 2 and r["cbar_wait"] == 1, r
             assert r["stores"] == 1 + max(1, r["d"] // r["ctas"] // 16), r
             continue
         levels, tells = {8: (3, 1), 16: (4, 2)}[r["ctas"]]
