@@ -397,14 +397,15 @@ def test_cluster_launcher_runs_clusters_of_four_eight_and_sixteen(monkeypatch, c
     q = torch.empty(1, 4, 8, 128, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, 128, dtype=torch.bfloat16)
     tensors = (q, k, k, torch.empty_like(q), torch.empty(1, 8, 4))
-    for parts, pull in ((ctas, None), (2 * ctas, None), (ctas, True)):
+    for parts, asked in ((ctas, None), (2 * ctas, None), (ctas, True), (ctas, False)):
         grid, args, kwargs = sm90_fwd.launch_args(*tensors, 0.125, False, 0, block_m=64, block_n=128, stages=2,
                                                   warp_specialized=True, split_kv=parts, pv_overlap=True, cluster=ctas,
-                                                  cluster_pull=pull)
+                                                  cluster_pull=asked)
         assert grid == (8 * parts,) and kwargs["CLUSTER_N"] == ctas
         assert ("WS" in kwargs and "FLAGS" in kwargs) == (parts > ctas), sorted(kwargs)
-        # (session 51, off by default) one cluster a tile meeting in one exchange (CL_PULL): its areas, and O's pointer
-        # and strides
+        # (session 51; on by default since session 52) one cluster a tile meeting in one exchange (CL_PULL): its areas,
+        # and O's pointer and strides; not with more parts than the cluster, nor where refused (False)
+        pull = parts == ctas and asked is not False and (asked or sm90_fwd.CL_PULL_DEFAULT)
         assert kwargs.get("CL_PULL", False) == bool(pull), sorted(kwargs)
         if pull:
             assert kwargs["O_PTR"] is tensors[3] and (kwargs["O_SB"], kwargs["O_SS"], kwargs["O_SH"]) == \
@@ -422,8 +423,8 @@ def test_cluster_launcher_runs_clusters_of_four_eight_and_sixteen(monkeypatch, c
 
 def test_one_cluster_splits_meet_in_one_exchange_where_out_allows():
     """cluster_pull (session 51, sm90_fwd CL_PULL): a split of one cluster of four, eight or sixteen parts a tile at
-    D = 64 / 128 meets in one exchange where asked for (True; the default None follows CL_PULL_DEFAULT, off since
-    session 51's device runs: see sm90_fwd) and stores O through its pointer and strides; not at D=96 (run as 128: a
+    D = 64 / 128 meets in one exchange where asked for (True; the default None follows CL_PULL_DEFAULT, on since
+    session 52's device runs: see sm90_fwd) and stores O through its pointer and strides; not at D=96 (run as 128: a
     part's columns past O's head dim) or with more parts than a cluster (the global levels need one merged state): asked
     for there, refused with the argument named; False keeps the tree of levels. (out's strides are multiples of 8
     wherever its TMA descriptor is made, as the parts' vector stores need.)"""
@@ -439,6 +440,7 @@ def test_one_cluster_splits_meet_in_one_exchange_where_out_allows():
     for d, parts, ctas in ((128, 16, 16), (64, 16, 16), (128, 8, 8), (64, 4, 4)):
         assert kw(d, parts, ctas, cluster_pull=True)["CL_PULL"]
         assert kw(d, parts, ctas).get("CL_PULL", False) == sm90_fwd.CL_PULL_DEFAULT
+        assert sm90_fwd.CL_PULL_DEFAULT, "on by default since session 52"
         assert "CL_PULL" not in kw(d, parts, ctas, cluster_pull=False) and "O_PTR" not in kw(d, parts, ctas,
                                                                                             cluster_pull=False)
     for bad in (dict(d=96), dict(parts=32)):
@@ -452,8 +454,8 @@ import json, re, torch
 from dhpfa.audit import _compile, audit_triton
 from dhpfa.kernels import sm90_fwd
 rows = []
-for d, parts, ctas, pull in ((128, 8, 8, None), (128, 16, 8, None), (64, 8, 8, False), (128, 32, 16, None),
-                             (64, 16, 16, None), (128, 16, 16, True), (64, 8, 8, True), (128, 4, 4, True)):
+for d, parts, ctas, pull in ((128, 8, 8, False), (128, 16, 8, None), (64, 8, 8, False), (128, 32, 16, None),
+                             (64, 16, 16, False), (128, 16, 16, None), (64, 8, 8, True), (128, 4, 4, None)):
     q = torch.empty(1, 4, 8, d, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, d, dtype=torch.bfloat16)
     grid, args, kwargs = sm90_fwd.launch_args(q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.125, True, 2 ** 30,
@@ -481,8 +483,8 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     (session 50): four copies, two tells, one global level at 32 parts. Session 51: a split of one cluster of four,
     eight or sixteen meets in one exchange by default (CL_PULL): two bulk copies (each part's m / l rows and one column
     slice of O to each rank, issued by one thread a rank), no MEMBAR.ALL.GPU and no global atomic, and global
-    stores of its columns of O and of LSE (rank 0) where asked for (cluster_pull=True; off by default: it failed
-    under other processes' load on the device, session 51); else the tree of levels. Session 52: the exchange opens
+    stores of its columns of O and of LSE (rank 0) where asked for (cluster_pull=True; on by default since session
+    52: None), else the tree of levels (cluster_pull=False, or more parts than the cluster). Session 52: the exchange opens
     through the cluster barrier (an arrival in the consumer and one in the producer partition, one wait) and reads the
     other ranks' states with loads from their shared memory (sm90_fwd CLP_LOADS): no bulk copy, and two release
     arrivals (staged, done: MEMBAR.ALL.GPU each)."""

@@ -1724,13 +1724,17 @@ def cluster_pull_bytes(block_m, head_dim, cluster_n):
     return cluster_pull_area(block_m, head_dim, cluster_n)[3]
 
 
-# launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok. Off (session 51, H200): alone on the
-# GPU it was right (float64, bitwise repeats, full grids) and fast (MQA (1,32,1,1,2048,128) 6.44 us against the tree's
-# 8.83 and cuDNN's 6.99), but compute-sanitizer's memcheck flagged its bulk copies ("Access ... is not located in remote
-# CTA", on the first copy of every CTA, even of one tile) and its full-grid GPU tests failed while other processes
-# shared the device (pytest-xdist), where the tree's passed; opened with a cluster barrier instead of ready words it hung
-# (docs/experiments/session51_clpull_cluster_barrier.diff). docs/perf-log.md "Session 51".
-CL_PULL_DEFAULT = False
+# launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok. Session 51 built it with bulk copies
+# and ready words and left it off: compute-sanitizer's memcheck flagged the copies ("Access ... is not located in remote
+# CTA") and full-grid GPU tests failed while other processes shared the device. Session 52 (H200): opened through the
+# cluster barrier (CLP_CBAR) the full grids passed in four processes at once, memcheck still flagged the copies; by
+# loads from each rank's shared memory (CLP_LOADS) memcheck and synccheck are clean (direct launches of 4 / 8 / 16
+# CTAs, sanitize_clusters.py with it on), the whole test_gpu.py passed with it on (2,887), 96 float64 checks and bitwise
+# repeats. Speed through the API (rule_check --set pull51, call 3; us, exchange / tree / cuDNN): MQA (1,32,1,1,2048,128)
+# 7.41 / 8.66 / 7.15, (4,32,1,1,2048,128) 7.78 / 8.77 / 7.74; elsewhere within the run's noise (0.95-1.08; D=96, whose
+# binary is the same in both, read 0.95). The bulk copies were about 0.6 us faster (call 3, x16p@copies) but are not
+# sanitizer-clean. docs/perf-log.md "Session 52".
+CL_PULL_DEFAULT = True
 
 
 def cluster_pull_ok(out, head_dim, parts, cluster_n):
