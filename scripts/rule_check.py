@@ -127,6 +127,14 @@ X16 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 32,
        (1, 28, 7, 1, 4096, 128, False)]
 
 
+# --set pull52 (session 52 call 5): the exchange on by default (loads from each rank's shared memory) against the tree
+# ("api_prev" flips CL_PULL_DEFAULT, as pull51) on X16's first twenty cases (call 3 read the other eleven) and on
+# small grids whose split may be one cluster (the (1,8,512,64) goal of issue 5 among them)
+PULL52 = X16[:20] + [(1, 8, 8, 512, 512, 64, False), (1, 8, 8, 512, 512, 128, False), (1, 16, 16, 512, 1024, 64, False),
+                     (1, 4, 4, 512, 2048, 64, False), (1, 2, 2, 512, 4096, 128, False), (1, 8, 8, 512, 512, 64, True),
+                     (1, 32, 8, 1, 1024, 128, False), (1, 32, 8, 1, 4096, 64, False)]
+
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -160,7 +168,7 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which == "pull51":  # the one-cluster meetings in the other form than CL_PULL_DEFAULT's (call 2 ran it on: there
+    if which in ("pull51", "pull52"):  # the one-cluster meetings in the other form than CL_PULL_DEFAULT's (call 2 ran it on: there
         from dhpfa.kernels import sm90_fwd  # api_prev was the tree of levels; with it off, api_prev is the exchange)
         return patched_call(api_fn, sm90_fwd, "CL_PULL_DEFAULT", not sm90_fwd.CL_PULL_DEFAULT, clear_launchers=True)
     if which == "octs49":
@@ -211,14 +219,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51"))
+                                                                  "pull51", "pull52"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
-                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16}.get(args.set, CASES):
+                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
