@@ -1693,7 +1693,10 @@ def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M:
     return go, m_i, l_i, acc
 
 
-# CL_PULL (session 51): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (PARTS == CLUSTER_N, D = 64 / 128) in
+# CL_PULL (session 51; on by default since session 52, in the form CLP_CBAR / CLP_LOADS below describe: opened through
+# the cluster barrier, each rank reading its columns of the others' staged states; what follows is the bulk-copy
+# form, still built with CLP_LOADS off): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (PARTS ==
+# CLUSTER_N, D = 64 / 128) in
 # one all-to-all exchange instead of log2(CLUSTER_N) serial levels (session 50 call 6: four levels of sixteen took about
 # 6,900 cycles at D=128, each level's time following its bytes). Rank r owns O's columns [r C, (r + 1) C), C = HEAD_DIM /
 # CLUSTER_N. Each rank stages its state in its own area (m and l of each row side by side, then O as CLUSTER_N column
