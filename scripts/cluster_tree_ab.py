@@ -550,13 +550,15 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p"))],
           # session 52: the exchange opened through the cluster barrier (CLP_CBAR, four producer warps: x16p / o8p / q4p)
           # against the tree of levels; call 1 (the first commit of this list) against session 51's ready words
-          # (@words), call 3 by loads from each rank's shared memory (CLP_LOADS) against call 1's bulk copies (@copies)
-          40: [(1, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@copies", "o8p", "o8p@copies")),
-               (1, 1, 1, 32, 8192, 128, False, ("x16", "x16p", "x16p@copies")),
-               (1, 1, 1, 32, 2048, 64, False, ("x16", "x16p", "x16p@copies")),
-               (4, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@copies", "q4p", "q4p@copies")),
-               (4, 1, 1, 32, 16384, 128, False, ("x16", "x16p", "x16p@copies")),
-               (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p", "x16p@copies"))],
+          # (@words), call 3 by loads from each rank's shared memory (CLP_LOADS) against call 1's bulk copies (@copies),
+          # call 6 the loads merged as they arrive (one round) against call 3's two rounds (@s52a: a8cae62's sm90_fwd,
+          # carried as src/dhpfa/kernels/_ab_s52a.py)
+          40: [(1, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@s52a", "o8p", "o8p@s52a")),
+               (1, 1, 1, 32, 8192, 128, False, ("x16", "x16p", "x16p@s52a")),
+               (1, 1, 1, 32, 2048, 64, False, ("x16", "x16p", "x16p@s52a")),
+               (4, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@s52a", "q4p", "q4p@s52a")),
+               (4, 1, 1, 32, 16384, 128, False, ("x16", "x16p", "x16p@s52a")),
+               (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p", "x16p@s52a"))],
           # session 51 call 2: where one cluster (one exchange) now wins over more parts, and over eight parts; the API
           # with CL_PULL_DEFAULT on, the rule unchanged
           39: [(1, 1, 1, 32, 1024, 128, False, ("o8p", "x16p")),
@@ -604,16 +606,8 @@ EDITS = {"nosw": ("CL_SWIZZLE = gl.constexpr(True)", "CL_SWIZZLE = gl.constexpr(
          # at every head dim (at D <= 64 they merge in registers, where cl8 pairs, q16, o32 and o64 lost)
          "wsm": ("WS_MERGE: gl.constexpr = HEAD_DIM > 128 or",
                  "WS_MERGE: gl.constexpr = (CLUSTER > 0 and (PARTS >> cluster_levels(CLUSTER_N)) >= 2) or HEAD_DIM > 128 or"),
-         # session 51 (for session 52): the one-exchange meeting (x16p / o8p / q4p) without copies into the CTA itself,
-         # with thread 0 issuing every copy, and both (sm90_fwd CLP_NOSELF / CLP_T0_SENDS)
-         "noself": ("CLP_NOSELF = gl.constexpr(False)", "CLP_NOSELF = gl.constexpr(True)"),
-         "t0send": ("CLP_T0_SENDS = gl.constexpr(False)", "CLP_T0_SENDS = gl.constexpr(True)"),
-         "nst0": ("CLP_NOSELF = gl.constexpr(False)\nCLP_T0_SENDS = gl.constexpr(False)",
-                  "CLP_NOSELF = gl.constexpr(True)\nCLP_T0_SENDS = gl.constexpr(True)"),
-         # session 52: the exchange by bulk copies opened through the cluster barrier (call 1's x16p: memcheck flagged
-         # the copies), against the default's loads from each rank's shared memory (CLP_LOADS); session 51's ready words
-         # were "words" in call 1 (CLP_CBAR off, which needs CLP_LOADS off too)
-         "copies": ("CLP_LOADS = gl.constexpr(True)", "CLP_LOADS = gl.constexpr(False)"),
+         # (session 51-52's switches of the exchange's earlier forms, noself / t0send / nst0 / words / copies, left
+         # with them: their sm90_fwd is in commit a8cae62; session 52's last calls carried that file as _ab_s52a)
          # call 13: the two-CTA meeting's bulk copy as four copies of a quarter each, one per warp (lane 0)
          "chunk4": ('"setp.eq.u32 t0, tid, 0;\\nmov.u32 a, global_smem;\\nadd.u32 b, a, $1;\\ncvt.u32.u64 n, $2;\\n"\n'
                     '                        "cvt.u32.u64 x, $3;\\nadd.u32 a, a, x;\\n"',

@@ -1,6 +1,6 @@
 """Session 51: one call of the one-exchange meeting for compute-sanitizer alone. With no config: through the API (MQA,
 one tile of sixteen parts; the API runs the exchange only where sm90_fwd.CL_PULL_DEFAULT is on). With a config of
-cluster_tree_ab.py (e.g. x16p, x16p@noself): that build launched directly on (B, H, H_kv, S_q, S_k, D).
+cluster_tree_ab.py (e.g. x16p, x16p@s52a): that build launched directly on (B, H, H_kv, S_q, S_k, D).
 
     compute-sanitizer --tool memcheck python3 scripts/pull_one.py [CONFIG [B H HKV SQ SK D]]
 """

@@ -486,7 +486,7 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     stores of its columns of O and of LSE (rank 0) where asked for (cluster_pull=True; on by default since session
     52: None), else the tree of levels (cluster_pull=False, or more parts than the cluster). Session 52: the exchange opens
     through the cluster barrier (an arrival in the consumer and one in the producer partition, one wait) and reads the
-    other ranks' states with loads from their shared memory (sm90_fwd CLP_LOADS): no bulk copy, and two release
+    other ranks' states with loads from their shared memory (sm90_fwd _clusterp_meeting): no bulk copy, and two release
     arrivals (staged, done: MEMBAR.ALL.GPU each)."""
     rows = _offline(CLUSTER8_SASS)
     assert len(rows) == 8, rows

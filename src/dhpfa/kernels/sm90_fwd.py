@@ -1693,50 +1693,45 @@ def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M:
     return go, m_i, l_i, acc
 
 
-# CL_PULL (session 51; on by default since session 52, in the form CLP_CBAR / CLP_LOADS below describe: opened through
-# the cluster barrier, each rank reading its columns of the others' staged states; what follows is the bulk-copy
-# form, still built with CLP_LOADS off): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (PARTS ==
-# CLUSTER_N, D = 64 / 128) in
-# one all-to-all exchange instead of log2(CLUSTER_N) serial levels (session 50 call 6: four levels of sixteen took about
-# 6,900 cycles at D=128, each level's time following its bytes). Rank r owns O's columns [r C, (r + 1) C), C = HEAD_DIM /
-# CLUSTER_N. Each rank stages its state in its own area (m and l of each row side by side, then O as CLUSTER_N column
-# slices, each BLOCK_M x C row-major) and sends every rank q (itself included) its m / l rows and its slice q with two
-# bulk copies that complete on q's receive mbarrier (each rank's copies run at once, so a rank takes in one state's
-# bytes, as one level did, and all ranks at the same time). Once its mbarrier has all CLUSTER_N x 2 copies' bytes, a rank
-# acknowledges each sender (an arrival on its acknowledgement mbarrier, count CLUSTER_N), merges its slice of the
-# CLUSTER_N states in rank order (the same bits every time; every rank computes the same m and l), and stores that slice
-# of O straight to global memory (O_PTR and its strides, masked to the tile's rows below SEQ_Q: public); rank 0 stores
-# LSE. A rank exits once every rank has acknowledged its copies (they read its area). Each receiver's mbarriers are
-# initialised at its start, after which it writes the call's nonce into its ready word in every rank (as _CL4_OPEN does
-# for one sender); a sender copies into rank q once it has seen q's word, which it clears (never initialised: a later
-# CTA on that SM finds it cleared). No global memory but O and LSE, no atomics; every address and predicate is a public
-# offset (ranks, rows, strides); the waits' trip counts depend on timing only.
+# CL_PULL (session 51; this form session 52): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (PARTS ==
+# CLUSTER_N, D = 64 / 128) in one all-to-all exchange instead of log2(CLUSTER_N) serial levels (session 50 call 6: four
+# levels of sixteen took about 6,900 cycles at D=128, each level's time following its bytes). Rank r owns O's columns
+# [r C, (r + 1) C), C = HEAD_DIM / CLUSTER_N. At its start each rank initialises two mbarriers (staged, done: CLUSTER_N
+# arrivals each) and arrives at the cluster barrier (relaxed, after fence.mbarrier_init). At the meeting it stages its
+# state in its own area (m and l of each row side by side, then O as CLUSTER_N column slices, each BLOCK_M x C
+# row-major), waits at the cluster barrier (acquire: every CTA of the cluster has started and initialised its
+# mbarriers, CUDA's rule before any distributed shared memory access), tells every rank its state is staged (thread t
+# arrives, release at cluster scope, on rank t's staged mbarrier), waits until every rank has, reads its slice of every
+# rank's state straight from that rank's shared memory (ld.shared::cluster, predicated on the tile's rows below SEQ_Q:
+# public) and merges the states in rank order as it goes (the same bits every time; every rank computes the same m and
+# l), tells every rank it is done reading (release arrivals on rank t's done mbarrier), stores its slice of O straight
+# to global memory (O_PTR and its strides; rank 0 stores LSE), and exits once every rank is done with its area. Every
+# thread of the CTA must arrive at the cluster barrier: Triton parks the warps no partition uses and parked warps never
+# arrive (session 51 call 9 hung), so these builds run four producer warps (attn_fwd_sm90_ws), all arriving at the
+# producer's start. No global memory but O and LSE, no atomics; every address and predicate is a public offset (ranks,
+# rows, strides); the waits' trip counts depend on timing only. History (docs/perf-log.md, sessions 51-52): bulk copies
+# pushed each rank's slices into the others' receive areas, opened by ready words stored into every rank at its start
+# (full grids failed while other processes shared the device; memcheck flagged the copies), then opened by the cluster
+# barrier (full grids passed; memcheck still flagged every copy, "Access ... is not located in remote CTA", while the
+# trees' copies pass); the copies were about 0.6 us faster than these loads (session 52 call 3; commit a8cae62 has them).
 @gluon.constexpr_function
 def cluster_pull_area(block_m, head_dim, cluster_n):
-    """CL_PULL: (stage, recv, words, total) byte offsets past CLUSTER: the staged state (m / l pairs, then O's
-    cluster_n column slices), the receive area (cluster_n m / l blocks, then cluster_n slices), the words (receive
-    mbarrier, acknowledgement mbarrier, cluster_n ready words), and the bytes of all three (128-byte aligned)."""
+    """CL_PULL: (stage, words, total) byte offsets past CLUSTER: the staged state (m / l pairs, then O's cluster_n
+    column slices), the words (staged mbarrier, done mbarrier), and the bytes of both (128-byte aligned)."""
     stage = block_m * (8 + 4 * head_dim)
-    recv = 0 if CLP_LOADS else block_m * (8 * cluster_n + 4 * head_dim)  # (CLP_LOADS: each rank reads the others')
-    words = 16 if CLP_CBAR else 16 + 8 * cluster_n  # (CLP_CBAR: no ready words)
-    return 0, stage, stage + recv, -(-(stage + recv + words) // 128) * 128
+    return 0, stage, -(-(stage + 16) // 128) * 128
 
 
 def cluster_pull_bytes(block_m, head_dim, cluster_n):
-    """CL_PULL: the bytes of the meeting's areas past CLUSTER (cluster_launcher)."""
-    return cluster_pull_area(block_m, head_dim, cluster_n)[3]
+    """CL_PULL: the bytes of the meeting's area past CLUSTER (cluster_launcher)."""
+    return cluster_pull_area(block_m, head_dim, cluster_n)[2]
 
 
-# launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok. Session 51 built it with bulk copies
-# and ready words and left it off: compute-sanitizer's memcheck flagged the copies ("Access ... is not located in remote
-# CTA") and full-grid GPU tests failed while other processes shared the device. Session 52 (H200): opened through the
-# cluster barrier (CLP_CBAR) the full grids passed in four processes at once, memcheck still flagged the copies; by
-# loads from each rank's shared memory (CLP_LOADS) memcheck and synccheck are clean (direct launches of 4 / 8 / 16
-# CTAs, sanitize_clusters.py with it on), the whole test_gpu.py passed with it on (2,887), 96 float64 checks and bitwise
-# repeats. Speed through the API (rule_check --set pull51, call 3; us, exchange / tree / cuDNN): MQA (1,32,1,1,2048,128)
-# 7.41 / 8.66 / 7.15, (4,32,1,1,2048,128) 7.78 / 8.77 / 7.74; elsewhere within the run's noise (0.95-1.08; D=96, whose
-# binary is the same in both, read 0.95). The bulk copies were about 0.6 us faster (call 3, x16p@copies) but are not
-# sanitizer-clean. docs/perf-log.md "Session 52".
+# launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok (session 52, H200): memcheck and
+# synccheck clean (direct launches of 4 / 8 / 16 CTAs; sanitize_clusters.py), the whole test_gpu.py passed with it on
+# (2,887), full grids in four processes at once, float64 checks and bitwise repeats; through the API (rule_check --set
+# pull52, graph replay, us, exchange / tree / cuDNN) MQA (1,32,1,1,4096,128) 8.49 / 11.13 / 7.95, (4,32,1,1,8192,128)
+# 11.64 / 15.17 / 15.01. docs/perf-log.md "Session 52".
 CL_PULL_DEFAULT = True
 
 
@@ -1748,40 +1743,18 @@ def cluster_pull_ok(out, head_dim, parts, cluster_n):
             and out.stride(3) == 1 and all(st % 8 == 0 for st in out.stride()[:3]))
 
 
-# (experiments, session 51: for the next session's memcheck runs; see CL_PULL_DEFAULT) CLP_NOSELF: a rank's own m / l
-# rows and O slice are staged straight into its receive area by its threads (no copy into itself, and its mbarriers
-# count one rank fewer); CLP_T0_SENDS: thread 0 issues every copy (the trees' way) instead of thread t the copies to
-# rank t. Both off: the form session 51 measured.
-CLP_NOSELF = gl.constexpr(False)
-CLP_T0_SENDS = gl.constexpr(False)
-# (session 52) CLP_CBAR: the opening through the cluster barrier instead of ready words. Every CTA of a cluster must have
-# started before another reaches its shared memory (CUDA's rule for distributed shared memory: a cluster barrier first;
-# compute-sanitizer checks it); the ready words were stored into the other ranks at each rank's start, before anything
-# said those ranks had started. Here each rank initialises its mbarriers and arrives (relaxed, after
-# fence.mbarrier_init) at its start, and waits (acquire) at the meeting, before its first copy, so the barrier's latency
-# hides under the key blocks. Every thread of the CTA must arrive: Triton parks the warps no partition uses (the kernel
-# runs 8 warps, 4 consumers and 1 producer), and parked warps never arrive (session 51 call 9 hung), so the producer
-# partition runs 4 warps here (all arrive at its start; its TMA and mbarrier operations elect one thread as with one
-# warp; 24 registers a thread either way).
-CLP_CBAR = gl.constexpr(True)
-# (session 52) CLP_LOADS (with CLP_CBAR): no bulk copies. compute-sanitizer's memcheck flagged every bulk copy of the
-# exchange ("Access to ... is not located in remote CTA") with ready words or the cluster barrier, from one thread or
-# sixteen, while the trees' copies (destination offset = source offset) pass it (session 52 call 2). Here each rank
-# stages its state in its own area, tells every rank so (an arrival, release at cluster scope, on rank t's staged
-# mbarrier, count CLUSTER_N), waits until every rank has (acquire at cluster scope), then reads its columns of each
-# rank's state straight from that rank's shared memory (ld.shared::cluster at public offsets, predicated on the tile's
-# rows: public), merges them in rank order, and tells each rank it is done reading (release arrivals on rank t's done
-# mbarrier); a rank exits once every rank is done with its area. No receive area (the area is the staged state).
-CLP_LOADS = gl.constexpr(True)
+_CLP_CWAIT = gl.constexpr("barrier.cluster.wait.acquire;\nmov.u32 $0, 0;")
+_CLP_CARRIVE = gl.constexpr("barrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;")
 _CL_WAIT_CLUSTER = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
                                 "CLWC${:uid}:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [a], 0;\n"
                                 "@!p bra CLWC${:uid};\nmov.u32 $0, 0;\n}")
 
 
 @gluon.constexpr_function
-def _clp_open_loads_asm(cluster_n):
-    """CL_PULL (CLP_LOADS)'s opening: thread 0 initialises the staged mbarrier ($1) and the done mbarrier (8 bytes past
-    it) for cluster_n arrivals each, then fence.mbarrier_init; every thread arrives at the cluster barrier (relaxed)."""
+def _clp_open_asm(cluster_n):
+    """CL_PULL's opening: thread 0 initialises the staged mbarrier ($1) and the done mbarrier (8 bytes past it) for
+    cluster_n arrivals each, then fence.mbarrier_init (their release to the cluster); every thread arrives at the
+    cluster barrier (relaxed)."""
     return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
             "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
             f"@t0 mbarrier.init.shared::cta.b64 [a], {cluster_n};\n"
@@ -1791,8 +1764,8 @@ def _clp_open_loads_asm(cluster_n):
 
 @gluon.constexpr_function
 def _clp_tell_asm(cluster_n):
-    """CL_PULL (CLP_LOADS): thread t < cluster_n arrives (release at cluster scope: after a thread barrier, every
-    thread's shared-memory accesses before it) on rank t's mbarrier at $1."""
+    """CL_PULL: thread t < cluster_n arrives (release at cluster scope: after a thread barrier, every thread's
+    shared-memory accesses before it) on rank t's mbarrier at $1."""
     return ("{\n.reg .pred s;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\n"
             f"setp.lt.u32 s, tid, {cluster_n};\nand.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
             "add.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, tid;\n"
@@ -1801,8 +1774,8 @@ def _clp_tell_asm(cluster_n):
 
 @gluon.constexpr_function
 def _clp_rget_asm(q, vec):
-    """CL_PULL (CLP_LOADS): vec (1, 2 or 4) consecutive floats of rank q's shared memory at the offset $vec (past
-    global_smem), where $(vec + 1) is not 0 (else zeros)."""
+    """CL_PULL: vec (1, 2 or 4) consecutive floats of rank q's shared memory at the offset $vec (past global_smem),
+    where $(2 vec) is not 0 (else zeros)."""
     outs = ", ".join(f"${i}" for i in range(vec))
     zero = "".join(f"mov.b32 ${i}, 0;\n" for i in range(vec))
     kind = "" if vec == 1 else f".v{vec}"
@@ -1813,8 +1786,8 @@ def _clp_rget_asm(q, vec):
 
 @gluon.jit
 def _clp_rget(offs, ok, q: gl.constexpr, VEC: gl.constexpr):
-    """CL_PULL (CLP_LOADS): rank q's floats at offs (past global_smem) where ok (int32) is not 0, else 0; VEC (1, 2 or a
-    multiple of 4) consecutive floats a thread."""
+    """CL_PULL: rank q's floats at offs (past global_smem) where ok (int32) is not 0, else 0; VEC (1, 2 or a multiple
+    of 4) consecutive floats a thread."""
     if VEC == 1:
         return gl.inline_asm_elementwise(_clp_rget_asm(q, 1), "=f,r,r", [offs, ok], dtype=gl.float32, is_pure=False,
                                          pack=1)
@@ -1824,158 +1797,29 @@ def _clp_rget(offs, ok, q: gl.constexpr, VEC: gl.constexpr):
     else:
         return gl.inline_asm_elementwise(_clp_rget_asm(q, 4), "=f,=f,=f,=f,r,r,r,r,r,r,r,r", [offs, ok],
                                          dtype=gl.float32, is_pure=False, pack=4)
-_CLP_CWAIT = gl.constexpr("barrier.cluster.wait.acquire;\nmov.u32 $0, 0;")
-_CLP_CARRIVE = gl.constexpr("barrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;")
-
-
-@gluon.constexpr_function
-def _clp_open_cbar_asm(cluster_n):
-    """CL_PULL (CLP_CBAR)'s opening: thread 0 initialises the receive mbarrier ($1) expecting $2 bytes and the
-    acknowledgement mbarrier (8 bytes past it) for cluster_n arrivals, then fence.mbarrier_init (their release to the
-    cluster); every thread then arrives at the cluster barrier (relaxed)."""
-    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w, tx;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
-            "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
-            "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
-            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n};\n"
-            "@t0 fence.mbarrier_init.release.cluster;\nbarrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_open_asm(cluster_n, noself=False):
-    """CL_PULL's opening (thread 0): the receive mbarrier ($1) initialised expecting $2 bytes, the acknowledgement
-    mbarrier (8 bytes past it) initialised for cluster_n arrivals, then the nonce ($3) into this rank's ($4) ready word
-    of every rank of the cluster (16 bytes past the receive mbarrier, 8 a rank)."""
-    stores = "".join(f"mapa.shared::cluster.u32 r, w, {q};\n@t0 st.relaxed.cluster.shared::cluster.b64 [r], $3;\n"
-                     for q in range(cluster_n))
-    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w, r, tx, me;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\ncvt.u32.u64 tx, $2;\n"
-            "@t0 mbarrier.init.shared::cta.b64 [a], 1;\n"
-            "@t0 mbarrier.arrive.expect_tx.shared::cta.b64 _, [a], tx;\n"
-            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n - 1 if noself else cluster_n};\n"
-            "@t0 fence.mbarrier_init.release.cluster;\n"
-            "shl.b32 me, $4, 3;\nadd.u32 w, a, 16;\nadd.u32 w, w, me;\n" + stores + "mov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_ready_asm(cluster_n, words):
-    """CL_PULL: every thread waits until each rank's ready word in this CTA (at words + 16, 8 a rank, past CLUSTER: $1)
-    holds the nonce ($2): all ranks' mbarriers are initialised. One round loads every word (fixed addresses: the
-    auditor reads them as cells only stored with public values, _clp_clear_asm) and compares them all."""
-    loads = "".join(f"ld.acquire.cluster.shared::cta.b64 v, [x+{words + 16 + 8 * q}];\n"
-                    f"setp.ne.or.b64 p, v, $2, p;\n" for q in range(cluster_n))
-    return ("{\n.reg .pred p;\n.reg .b64 v;\n.reg .u32 a, x;\nmov.u32 a, global_smem;\nadd.u32 x, a, $1;\n"
-            "CLPS${:uid}:\nsetp.ne.u32 p, 0, 0;\n" + loads + "@p bra CLPS${:uid};\nmov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_clear_asm(cluster_n, words):
-    """CL_PULL: thread 0 clears the ready words (past CLUSTER: $1; once every thread has seen them: a thread barrier
-    before)."""
-    stores = "".join(f"@t0 st.shared.b64 [x+{words + 16 + 8 * q}], 0;\n" for q in range(cluster_n))
-    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, x;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-            "mov.u32 a, global_smem;\nadd.u32 x, a, $1;\n" + stores + "mov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_send_t0_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False):
-    """(CLP_T0_SENDS) _clp_send_asm's copies, every one issued by thread 0 (rank t's two, for t = 0 .. cluster_n - 1;
-    noself: not its own)."""
-    body = ""
-    for t in range(cluster_n):
-        body += (f"setp.ne.u32 q, $4, {t};\nand.pred q, q, t0;\n" if noself else "mov.pred q, t0;\n") + \
-            (f"add.u32 rb, x, {words};\nmapa.shared::cluster.u32 rb, rb, {t};\n"
-             f"add.u32 dst, x, {recv};\nadd.u32 dst, dst, m8;\nmapa.shared::cluster.u32 rd, dst, {t};\n"
-             "@q cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [x], n1, [rb];\n"
-             f"add.u32 dst, x, {recv + cluster_n * block_m * 8};\nadd.u32 dst, dst, ms;\n"
-             f"mapa.shared::cluster.u32 rd, dst, {t};\nadd.u32 src, x, {block_m * 8 + t * slice_bytes};\n"
-             "@q cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [src], n2, [rb];\n")
-    return ("{\n.reg .pred t0, q;\n.reg .u32 tid, a, x, src, dst, rd, rb, m8, ms, n1, n2;\nmov.u32 tid, %tid.x;\n"
-            "setp.eq.u32 t0, tid, 0;\nmov.u32 a, global_smem;\nadd.u32 x, a, $1;\ncvt.u32.u64 n1, $2;\n"
-            f"cvt.u32.u64 n2, $3;\nmul.lo.u32 m8, $4, {block_m * 8};\nmul.lo.u32 ms, $4, {slice_bytes};\n" + body +
-            "mov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_send_asm(cluster_n, recv, words, block_m, slice_bytes, noself=False):
-    """CL_PULL's sends (once _clp_ready_asm has seen every rank's word): thread t < cluster_n copies this rank's ($4) m /
-    l rows ($2 bytes, staged at 0) and O slice t ($3 bytes) into rank t's receive area (at `recv`), completing on rank
-    t's receive mbarrier (at `words`). Offsets past CLUSTER ($1). Launched through _cl4_one."""
-    return ("{\n.reg .pred s;\n.reg .u32 tid, a, x, src, dst, rd, rb, t, n1, n2;\n"
-            f"mov.u32 tid, %tid.x;\nsetp.lt.u32 s, tid, {cluster_n};\n"
-            + ("setp.ne.and.u32 s, tid, $4, s;\n" if noself else "") + "@!s bra CLPD${:uid};\n"
-            "mov.u32 a, global_smem;\nadd.u32 x, a, $1;\n"
-            f"add.u32 rb, x, {words};\nmapa.shared::cluster.u32 rb, rb, tid;\n"
-            "cvt.u32.u64 n1, $2;\ncvt.u32.u64 n2, $3;\n"
-            f"mul.lo.u32 t, $4, {block_m * 8};\nadd.u32 dst, x, {recv};\nadd.u32 dst, dst, t;\n"
-            "mapa.shared::cluster.u32 rd, dst, tid;\n"
-            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [x], n1, [rb];\n"
-            f"mul.lo.u32 t, $4, {slice_bytes};\nadd.u32 dst, x, {recv + cluster_n * block_m * 8};\n"
-            "add.u32 dst, dst, t;\nmapa.shared::cluster.u32 rd, dst, tid;\n"
-            f"mul.lo.u32 t, tid, {slice_bytes};\nadd.u32 src, x, {block_m * 8};\nadd.u32 src, src, t;\n"
-            "cp.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes [rd], [src], n2, [rb];\n"
-            "CLPD${:uid}:\nmov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_ack_asm(cluster_n, noself=False):
-    """CL_PULL's acknowledgements: thread t < cluster_n arrives on rank t's acknowledgement mbarrier ($1); noself: not
-    on its own ($2: the rank)."""
-    return ("{\n.reg .pred s;\n.reg .u32 tid, a, r, me;\nmov.u32 tid, %tid.x;\n"
-            f"setp.lt.u32 s, tid, {cluster_n};\n" + ("cvt.u32.u64 me, $2;\nsetp.ne.and.u32 s, tid, me, s;\n"
-                                                      if noself else "") +
-            f"and.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
-            "add.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, tid;\n"
-            "@s mbarrier.arrive.relaxed.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
-
-
-_CLP_GET4 = gl.constexpr("{\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $4;\n"
-                         "ld.shared.v4.f32 {$0, $1, $2, $3}, [a];\n}")
 
 
 @gluon.jit
-def _clp_get(offs, VEC: gl.constexpr):
-    """VEC (2 or a multiple of 4) consecutive floats of each thread from shared memory at offs (past global_smem)."""
-    if VEC == 2:
-        return _cl_get2(offs)
-    else:
-        return gl.inline_asm_elementwise(_CLP_GET4, "=f,=f,=f,=f,r,r,r,r", [offs], dtype=gl.float32, is_pure=False,
-                                         pack=4)
-
-
-@gluon.jit
-def _clusterp_open(rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
-                   CLUSTER_N: gl.constexpr):
-    """CL_PULL, at each part's start: launched in clusters of CLUSTER_N (else a trap); this rank's receive mbarrier
-    expecting CLUSTER_N copies of the m / l rows and of a slice of the tile's `rows` rows, its acknowledgement mbarrier,
-    and its ready word in every rank."""
-    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
-    C: gl.constexpr = HEAD_DIM // CLUSTER_N
+def _clusterp_open(XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, CLUSTER_N: gl.constexpr):
+    """CL_PULL, at each part's start: launched in clusters of CLUSTER_N (else a trap); this rank's staged and done
+    mbarriers, and its arrival at the cluster barrier (_clp_open_asm)."""
+    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
     _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
-    nbytes = (CLUSTER_N - 1 if CLP_NOSELF else CLUSTER_N) * (((rows + 1) // 2) * 16 + rows * (C * 4))
-    if CLP_LOADS:
-        gl.static_assert(CLP_CBAR, "CL_PULL: CLP_LOADS opens through the cluster barrier")
-        _cl_one(_clp_open_loads_asm(CLUSTER_N), XOFF + WORDS, 0)
-    elif CLP_CBAR:
-        _cl_one(_clp_open_cbar_asm(CLUSTER_N), XOFF + WORDS, nbytes)
-    else:
-        _cl4_one(_clp_open_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS, nbytes, nonce, rank)
+    _cl_one(_clp_open_asm(CLUSTER_N), XOFF + WORDS, 0)
 
 
 @gluon.jit
-def _clusterp_meeting_loads(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
-                            HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr,
-                            CLUSTER_N: gl.constexpr, o_ptrs, LSE, b, h, bh, m0, SEQ_Q, dtype: gl.constexpr, stamps=None):
-    """CL_PULL with CLP_LOADS: stage this rank's state (m / l pairs, then O's column slices) in its area, tell every
-    rank, read this rank's columns of every rank's state from that rank's shared memory, merge them in rank order,
-    store them to O (rank 0: LSE), tell every rank it is done, and wait until every rank is done with this area."""
-    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
+def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
+                      row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr, o_ptrs, LSE, b, h, bh, m0,
+                      SEQ_Q, dtype: gl.constexpr, stamps=None):
+    """CL_PULL: the one-cluster meeting in one exchange (see cluster_pull_area's comment); stores this rank's columns
+    of O (and in rank 0 LSE)."""
+    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
     VEC: gl.constexpr = C // 2
     SLICE: gl.constexpr = BLOCK_M * C * 4
     gl.static_assert(VEC == 2 or VEC % 4 == 0, "CL_PULL: a rank's columns in pairs of 2 or of multiples of 4")
-    # the staged state (as _clusterp_meeting's): m / l of row i at 8 i, O's (row i, column j) in slice j // C at
-    # row-major (i, j % C)
+    # the staged state: m / l of row i at 8 i, O's (row i, column j) in slice j // C at row-major (i, j % C)
     rows_o = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
     cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
     o_offs = XOFF + BLOCK_M * 8 + ((cols_o[None, :] // C) * BLOCK_M + rows_o[:, None]) * (C * 4) \
@@ -1992,24 +1836,29 @@ def _clusterp_meeting_loads(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK
     _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS, 0)  # every rank's is
     if stamps is not None:
         _stamp_at(stamps, 6)
+    # this rank's columns of every rank's state, merged in rank order as they are read
     pl: gl.constexpr = gl.BlockedLayout([1, VEC], [16, 2], [4, 1], [1, 0])
     prow: gl.constexpr = gl.SliceLayout(1, pl)
     r_p = gl.arange(0, BLOCK_M, layout=prow)
     c_p = gl.arange(0, C, layout=gl.SliceLayout(0, pl))
-    OS: gl.constexpr = XOFF + BLOCK_M * 8
     live = (r_p < rows).to(gl.int32)  # the tile's rows below SEQ_Q (public): the others are never stored
     live2 = live[:, None] + c_p[None, :] * 0
-    o_src = OS + rank * SLICE + r_p[:, None] * (C * 4) + c_p[None, :] * 4  # slice `rank` of a rank's staged O
+    ml_src = XOFF + r_p * 8
+    o_src = XOFF + BLOCK_M * 8 + rank * SLICE + r_p[:, None] * (C * 4) + c_p[None, :] * 4  # slice `rank`
     m_f = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=prow)
-    for q in gl.static_range(CLUSTER_N):
-        m_f = gl.maximum(m_f, _clp_rget(XOFF + r_p * 8, live, q, 1))
-    m_sub = gl.where(m_f == float("-inf"), 0.0, m_f)
     l_f = gl.zeros([BLOCK_M], gl.float32, layout=prow)
     o_f = gl.zeros([BLOCK_M, C], gl.float32, layout=pl)
     for q in gl.static_range(CLUSTER_N):
-        w = gl.exp2(_clp_rget(XOFF + r_p * 8, live, q, 1) - m_sub)
-        l_f = l_f + _clp_rget(XOFF + r_p * 8 + 4, live, q, 1) * w
-        o_f = o_f + _clp_rget(o_src, live2, q, VEC) * w[:, None]
+        m_q = _clp_rget(ml_src, live, q, 1)
+        l_q = _clp_rget(ml_src + 4, live, q, 1)
+        o_q = _clp_rget(o_src, live2, q, VEC)
+        m_n = gl.maximum(m_f, m_q)
+        m_s = gl.where(m_n == float("-inf"), 0.0, m_n)
+        a = gl.exp2(m_f - m_s)
+        w = gl.exp2(m_q - m_s)
+        l_f = l_f * a + l_q * w
+        o_f = o_f * a[:, None] + o_q * w[:, None]
+        m_f = m_n
     gl.thread_barrier()  # every thread's reads, before thread t tells rank t
     _cl_one(_clp_tell_asm(CLUSTER_N), XOFF + WORDS + 8, 0)  # done with every rank's area
     empty_row = l_f == 0.0
@@ -2026,86 +1875,6 @@ def _clusterp_meeting_loads(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK
     if stamps is not None:
         _stamp_at(stamps, 7)
     _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS + 8, 0)  # every rank is done with this rank's area: it may go
-
-
-@gluon.jit
-def _clusterp_meeting(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr,
-                      HEAD_DIM: gl.constexpr, row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr,
-                      o_ptrs, LSE, b, h, bh, m0, SEQ_Q, dtype: gl.constexpr, stamps=None):
-    """CL_PULL: the one-cluster meeting in one exchange; stores this rank's columns of O (and in rank 0 LSE)."""
-    STAGE: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
-    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[2]
-    C: gl.constexpr = HEAD_DIM // CLUSTER_N
-    VEC: gl.constexpr = C // 2
-    SLICE: gl.constexpr = BLOCK_M * C * 4
-    gl.static_assert(VEC == 2 or VEC % 4 == 0, "CL_PULL: a rank's columns in pairs of 2 or of multiples of 4")
-    # the staged state: m / l of row i at 8 i, O's (row i, column j) in slice j // C at row-major (i, j % C)
-    rows_o = gl.arange(0, BLOCK_M, layout=gl.SliceLayout(1, o_layout))
-    cols_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, o_layout))
-    o_offs = XOFF + BLOCK_M * 8 + ((cols_o[None, :] // C) * BLOCK_M + rows_o[:, None]) * (C * 4) \
-        + (cols_o[None, :] % C) * 4
-    ml_offs = XOFF + gl.arange(0, BLOCK_M, layout=row_s) * 8
-    _cl_stage2(acc, o_offs)
-    _cl_stage(m_i, ml_offs)
-    _cl_stage(l_i, ml_offs + 4)
-    if CLP_NOSELF:  # its own m / l rows and O slice straight into its receive area's slot `rank`
-        _cl_stage(m_i, ml_offs + STAGE + rank * (BLOCK_M * 8))
-        _cl_stage(l_i, ml_offs + STAGE + rank * (BLOCK_M * 8) + 4)
-        own = XOFF + STAGE + CLUSTER_N * BLOCK_M * 8 + rank * SLICE + rows_o[:, None] * (C * 4) \
-            + (cols_o[None, :] % C) * 4
-        _cl_stage2p(acc, own, (cols_o[None, :] // C == rank).to(gl.int32) + rows_o[:, None] * 0)
-    _cl_one(_CL_FENCE, 0, 0)  # the generic stores before the bulk copies (async proxy) read them
-    gl.thread_barrier()  # every thread's stores
-    if stamps is not None:
-        _stamp_at(stamps, 5)
-    if CLP_CBAR:  # every CTA of the cluster has started, its mbarriers initialised
-        _cl_one(_CLP_CWAIT, 0, 0)
-    else:
-        _cl_one(_clp_ready_asm(CLUSTER_N, WORDS), XOFF, nonce)  # every rank's mbarriers initialised
-    if CLP_T0_SENDS:
-        _cl4_one(_clp_send_t0_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), XOFF, ((rows + 1) // 2) * 16,
-                 rows * (C * 4), rank)
-    else:
-        _cl4_one(_clp_send_asm(CLUSTER_N, STAGE, WORDS, BLOCK_M, SLICE, CLP_NOSELF), XOFF, ((rows + 1) // 2) * 16,
-                 rows * (C * 4), rank)
-    _cl_one(_CL_WAIT, XOFF + WORDS, 0)  # every rank's m / l rows and slice `rank` have arrived
-    _cl_one(_clp_ack_asm(CLUSTER_N, CLP_NOSELF), XOFF + WORDS + 8, rank)  # each sender's copies have read its area
-    if stamps is not None:
-        _stamp_at(stamps, 6)
-    # this rank's columns of every state, merged in rank order
-    pl: gl.constexpr = gl.BlockedLayout([1, VEC], [16, 2], [4, 1], [1, 0])
-    prow: gl.constexpr = gl.SliceLayout(1, pl)
-    r_p = gl.arange(0, BLOCK_M, layout=prow)
-    c_p = gl.arange(0, C, layout=gl.SliceLayout(0, pl))
-    ML: gl.constexpr = XOFF + STAGE
-    OS: gl.constexpr = XOFF + STAGE + CLUSTER_N * BLOCK_M * 8
-    m_f = gl.full([BLOCK_M], float("-inf"), gl.float32, layout=prow)
-    for q in gl.static_range(CLUSTER_N):
-        m_f = gl.maximum(m_f, _cl_get(ML + q * BLOCK_M * 8 + r_p * 8))
-    m_sub = gl.where(m_f == float("-inf"), 0.0, m_f)
-    l_f = gl.zeros([BLOCK_M], gl.float32, layout=prow)
-    o_f = gl.zeros([BLOCK_M, C], gl.float32, layout=pl)
-    for q in gl.static_range(CLUSTER_N):
-        w = gl.exp2(_cl_get(ML + q * BLOCK_M * 8 + r_p * 8) - m_sub)
-        l_f = l_f + _cl_get(ML + q * BLOCK_M * 8 + r_p * 8 + 4) * w
-        o_f = o_f + _clp_get(OS + q * SLICE + r_p[:, None] * (C * 4) + c_p[None, :] * 4, VEC) * w[:, None]
-    empty_row = l_f == 0.0
-    l_safe = gl.where(empty_row, 1.0, l_f)
-    AL: gl.constexpr = 8 if VEC >= 8 else VEC
-    o_ptr, o_sb, o_ss, o_sh = o_ptrs  # strides: multiples of 8 elements (cluster_pull_ok)
-    base = o_ptr + gl.multiple_of(b.to(gl.int64) * o_sb, AL) + gl.multiple_of(h.to(gl.int64) * o_sh, AL) + rank * C
-    row_offs = gl.multiple_of((m0 + r_p).to(gl.int64) * o_ss, AL)
-    gl.store(base + row_offs[:, None] + c_p[None, :], (o_f * (1.0 / l_safe)[:, None]).to(dtype),
-             mask=(r_p < rows)[:, None])
-    if rank == 0:
-        lse = gl.where(empty_row, float("-inf"), (m_f + gl.log2(l_safe)) * 0.6931471805599453)
-        gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
-    if stamps is not None:
-        _stamp_at(stamps, 7)
-    if not CLP_CBAR:
-        gl.thread_barrier()  # every thread has seen the ready words
-        _cl_one(_clp_clear_asm(CLUSTER_N, WORDS), XOFF, 0)
-    _cl_one(_CL_WAIT, XOFF + WORDS + 8, 0)  # every rank has this rank's copies: its area may go
 
 
 @gluon.jit
@@ -2133,8 +1902,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if STAMP:
         _stamp_at(kvs[3], 0)
     c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
-    if CL_PULL:  # (one cluster of CLUSTER_N, one exchange) this rank's mbarriers, and its ready word in every rank
-        _clusterp_open(part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
+    if CL_PULL:  # (one cluster of CLUSTER_N, one exchange) this rank's mbarriers, and its cluster-barrier arrival
+        _clusterp_open(CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
     elif CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
         _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
@@ -2165,15 +1934,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if PARTS == 1:  # PACK without a split (packed grids the split rules leave unsplit): one program per packed tile
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
-    elif CL_PULL and CLP_LOADS:  # one cluster meeting in one exchange of loads: each stores its columns of O
-        _clusterp_meeting_loads(m_i, l_i, acc, part, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
-                                (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
-                                kvs[3] if STAMP else None)
-        if STAMP:
-            _stamp_at(kvs[3], 3)
-            _stamp_at(kvs[3], 4)
     elif CL_PULL:  # the tile's programs are one cluster meeting in one exchange: each stores its columns of O
-        _clusterp_meeting(m_i, l_i, acc, part, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
+        _clusterp_meeting(m_i, l_i, acc, part, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
                           (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
                           kvs[3] if STAMP else None)
         if STAMP:
@@ -2433,9 +2195,9 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
                           CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0,
                           CLUSTER: gl.constexpr = 0, CLUSTER_N: gl.constexpr = 2, CL_PULL: gl.constexpr = False):
     """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
-    then that part's key blocks (_split_kv_unit). CL_PULL with CLP_CBAR: its warps arrive at the cluster barrier
+    then that part's key blocks (_split_kv_unit). CL_PULL: its warps arrive at the cluster barrier
     first (they never wait for it: they reach no other CTA's shared memory)."""
-    if CL_PULL and CLP_CBAR:
+    if CL_PULL:
         _cl_one(_CLP_CARRIVE, 0, 0)
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
      SEQ_Q, SEQ_K, CAUSAL_OFFSET) = rt
@@ -2670,7 +2432,7 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS, O_PTR, O_SB, O_SS, O_SH) if CL_PULL \
             else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
-        if CL_PULL and CLP_CBAR:  # four producer warps: every warp of the kernel arrives at the cluster barrier
+        if CL_PULL:  # four producer warps: every warp of the kernel arrives at the cluster barrier
             gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
                                                          num_warps, O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK,
                                                          CLUSTER, STAMP, CLUSTER_N, CL_PULL)),
