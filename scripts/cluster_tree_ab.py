@@ -59,13 +59,15 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "cl16": kv(16, True), "cl32": kv(32, True),
            # session 48 call 7: each four parts one cluster of four CTAs (sm90_fwd CLUSTER_N = 4: two levels in shared
            # memory, the rest in the workspace)
-           "q4": kv(4, 4), "q8": kv(8, 4), "q16": kv(16, 4),
+           # (session 52: the one-cluster splits pinned to the tree, cluster_pull=False, now that the exchange is the
+           # default; session 52 call 6's "x16" read the exchange)
+           "q4": kv(4, 4, cluster_pull=False), "q8": kv(8, 4), "q16": kv(16, 4),
            # session 49 call 2: each eight parts one cluster of eight CTAs (sm90_fwd CLUSTER_N = 8: three levels in
            # shared memory, the third in level 0's area; sixteen parts one global level above)
-           "o8": kv(8, 8), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8),
+           "o8": kv(8, 8, cluster_pull=False), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8),
            # session 49 (prepared for session 50): clusters of sixteen CTAs (a non-portable size: four levels in shared
            # memory, levels 2 and 3 in the areas of levels 0 and 1)
-           "x16": kv(16, 16), "x32": kv(32, 16), "x64": kv(64, 16),
+           "x16": kv(16, 16, cluster_pull=False), "x32": kv(32, 16), "x64": kv(64, 16),
            # session 51: the one-cluster meetings in one exchange (sm90_fwd CL_PULL), against the trees of levels
            "x16p": kv(16, 16, cluster_pull=True), "o8p": kv(8, 8, cluster_pull=True),
            "q4p": kv(4, 4, cluster_pull=True)}
