@@ -6,6 +6,7 @@
 # ready words failed there), the ready words (@words) as session 51's control; then call 40 (float64 checks, bitwise
 # repeats, timing against @words and the tree) and rule_check --set pull51 (the API with the exchange against it).
 #   bash scripts/session52_run1.sh   (carry [".whl"]; writes under $OUT)
+# (Ran at 04ea113: x16p@t0send and x16p@words need that commit's sm90_fwd switches, removed in 39849c4.)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {

@@ -4,6 +4,7 @@
 # with the tree (x16) as the control and the forms without copies into the CTA itself (@noself) and with thread 0
 # issuing every copy (@t0send).
 #   bash scripts/session52_run2.sh   (carry [".whl"]; writes under $OUT)
+# (Ran at 3e4f2df: x16p@noself / x16p@t0send need that commit's sm90_fwd switches, removed in 39849c4.)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {

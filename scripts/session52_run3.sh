@@ -6,6 +6,7 @@
 # exchange on by default (CL_PULL_DEFAULT, in this call's copy of the tree): the whole test_gpu.py and memcheck /
 # synccheck over sanitize_clusters.py.
 #   bash scripts/session52_run3.sh   (carry [".whl"]; writes under $OUT)
+# (Ran at 845628d: x16p@copies needs that commit's sm90_fwd switches, removed in 39849c4.)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {

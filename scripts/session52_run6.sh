@@ -5,6 +5,7 @@
 # carried as src/dhpfa/kernels/_ab_s52a.py, and the tree); then the whole test_gpu.py (on by default) and memcheck /
 # synccheck over sanitize_clusters.py.
 #   bash scripts/session52_run6.sh   (carry [".whl", "src/dhpfa/kernels/_ab_s52a.py"]; writes under $OUT)
+# (_ab_s52a.py is git-ignored: git show a8cae62:src/dhpfa/kernels/sm90_fwd.py > src/dhpfa/kernels/_ab_s52a.py)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {

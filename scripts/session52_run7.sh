@@ -2,6 +2,7 @@
 # Session 52 call 7: after the cleanup (one round of loads): counters (5 classes x 5 repeats) and dudect (1,000 samples
 # a class) at MQA (1,32,1,1,2048,128) through the API, and call 40's timing with the trees pinned (cluster_pull=False).
 #   bash scripts/session52_run7.sh   (carry [".whl", "src/dhpfa/kernels/_ab_s52a.py"]; writes under $OUT)
+# (_ab_s52a.py is git-ignored: git show a8cae62:src/dhpfa/kernels/sm90_fwd.py > src/dhpfa/kernels/_ab_s52a.py)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {
