@@ -561,6 +561,14 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@s52a", "q4p", "q4p@s52a")),
                (4, 1, 1, 32, 16384, 128, False, ("x16", "x16p", "x16p@s52a")),
                (1, 8, 8, 4, 4096, 128, False, ("x16", "x16p", "x16p@s52a"))],
+          # session 52 call 8: the exchange's staged / done signals as phases 2 / 3 of the cluster barrier (@cphase:
+          # docs/experiments/session52_clpull_cluster_phases.diff applied, carried as src/dhpfa/kernels/_ab_cphase.py)
+          # against the mbarriers' remote release arrivals (x16p) and the tree
+          41: [(1, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@cphase", "o8p", "o8p@cphase")),
+               (1, 1, 1, 32, 8192, 128, False, ("x16", "x16p", "x16p@cphase")),
+               (1, 1, 1, 32, 2048, 64, False, ("x16", "x16p", "x16p@cphase")),
+               (4, 1, 1, 32, 2048, 128, False, ("x16", "x16p", "x16p@cphase", "q4p", "q4p@cphase")),
+               (4, 1, 1, 32, 16384, 128, False, ("x16", "x16p", "x16p@cphase"))],
           # session 51 call 2: where one cluster (one exchange) now wins over more parts, and over eight parts; the API
           # with CL_PULL_DEFAULT on, the rule unchanged
           39: [(1, 1, 1, 32, 1024, 128, False, ("o8p", "x16p")),
@@ -730,13 +738,15 @@ def main():
                                            (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4))
                   for causal in (False, True)
                   for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
-    if args.call in (38, 40):  # the one-exchange meeting
+    if args.call in (38, 40, 41):  # the one-exchange meeting (41: the experiment's module, @cphase)
         CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name) for name in ("x16p", "o8p", "q4p") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
                                            (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4), (2, 65, 3000, 2, 1),
                                            (1, 32, 8192, 1, 1))
                   for causal in (False, True)
                   for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
+    if args.call == 41:
+        CHECKS = [c[:8] + (c[8] + "@cphase",) for c in CHECKS]
     if args.call == 31:  # 32 / 64 parts in clusters of eight
         CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
@@ -786,6 +796,8 @@ def main():
                (("x32", (1, 1, 1, 32, 16384, 128)), ("x16", (4, 1, 1, 32, 8192, 128))) if args.call == 35 else
                (("x16p", (1, 1, 1, 32, 16384, 128)), ("x16p", (4, 1, 1, 32, 8192, 64)),
                 ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64))) if args.call in (38, 40) else
+               (("x16p@cphase", (1, 1, 1, 32, 16384, 128)), ("x16p@cphase", (4, 1, 1, 32, 8192, 64)),
+                ("o8p@cphase", (1, 8, 8, 4, 4096, 128)), ("q4p@cphase", (4, 1, 1, 32, 2048, 64))) if args.call == 41 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
                 ("pk_cl8", (1, 32, 8, 1, 8192, 128))))
     for name, (b, h, hk, sq, sk, d) in (() if args.smoke or args.timing_only or (args.checks and not args.checks_only)
