@@ -1366,17 +1366,6 @@ def _cl_stage2(x, offs):
     gl.inline_asm_elementwise(_CL_STAGE2, "=r,=r,r,r,f,f", [offs, x], dtype=gl.int32, is_pure=False, pack=2)
 
 
-_CL_STAGE2P = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nsetp.ne.u32 p, $4, 0;\nmov.u32 a, global_smem;\n"
-                           "add.u32 a, a, $2;\n@p st.shared.v2.f32 [a], {$6, $7};\nmov.u32 $0, 0;\nmov.u32 $1, 0;\n}")
-
-
-@gluon.jit
-def _cl_stage2p(x, offs, pred):
-    """_cl_stage2 where pred (int32, public, one per element; a pair's first decides) is non-zero."""
-    gl.inline_asm_elementwise(_CL_STAGE2P, "=r,=r,r,r,r,r,f,f", [offs, pred, x], dtype=gl.int32, is_pure=False,
-                              pack=2)
-
-
 @gluon.jit
 def _cl_get2(offs):
     return gl.inline_asm_elementwise(_CL_GET2, "=f,=f,r,r", [offs], dtype=gl.float32, is_pure=False, pack=2)
