@@ -2421,20 +2421,14 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     elif SPLIT_KV:
         kvs = (WS, FLAGS, NONCE, H_KV) if PACK else (WS, FLAGS, NONCE, STAMPS, O_PTR, O_SB, O_SS, O_SH) if CL_PULL \
             else (WS, FLAGS, NONCE, STAMPS) if STAMP else (WS, FLAGS, NONCE)
-        if CL_PULL:  # four producer warps: every warp of the kernel arrives at the cluster barrier
-            gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                                                         num_warps, O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK,
-                                                         CLUSTER, STAMP, CLUSTER_N, CL_PULL)),
-                                (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK,
-                                                         CLUSTER, CLUSTER_N, CL_PULL))],
-                               [4], [24])
-        else:
-            gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES,
-                                                         num_warps, O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK,
-                                                         CLUSTER, STAMP, CLUSTER_N, CL_PULL)),
-                                (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK,
-                                                         CLUSTER, CLUSTER_N))],
-                               [1], [24])
+        # CL_PULL: four producer warps, so that every warp of the kernel arrives at the cluster barrier
+        PRODUCER_WARPS: gl.constexpr = 4 if CL_PULL else 1
+        gl.warp_specialize([(_ws_consumer_split_kv, (rt, kvs, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps,
+                                                     O_SMEM, SPLIT_KV, PV_OVERLAP, SPLIT_KV_ROWS, PACK, CLUSTER,
+                                                     STAMP, CLUSTER_N, CL_PULL)),
+                            (_ws_producer_split_kv, (prt, BLOCK_M, BLOCK_N, STAGES, CAUSAL, SPLIT_KV, PACK, CLUSTER,
+                                                     CLUSTER_N, CL_PULL))],
+                           [PRODUCER_WARPS], [24])
     else:
         gl.warp_specialize([(_ws_consumer, (rt, 0, 1, BLOCK_M, BLOCK_N, HEAD_DIM, CAUSAL, STAGES, num_warps, False,
                                             O_SMEM, False, None, False, Q_DOUBLE, DEFER_STORE, PV_OVERLAP)),
