@@ -67,10 +67,15 @@ CONFIGS = {"kv2": kv(2), "cl2": kv(2, True), "cl2n64": kv(2, True, block_n=64, s
            "o8": kv(8, 8, cluster_pull=False), "o16": kv(16, 8), "o32": kv(32, 8), "o64": kv(64, 8),
            # session 49 (prepared for session 50): clusters of sixteen CTAs (a non-portable size: four levels in shared
            # memory, levels 2 and 3 in the areas of levels 0 and 1)
-           "x16": kv(16, 16, cluster_pull=False), "x32": kv(32, 16), "x64": kv(64, 16),
+           # (session 53: x32 / x64 pinned to the tree, now that their clusters may exchange: x32p / x64p)
+           "x16": kv(16, 16, cluster_pull=False), "x32": kv(32, 16, cluster_pull=False),
+           "x64": kv(64, 16, cluster_pull=False),
            # session 51: the one-cluster meetings in one exchange (sm90_fwd CL_PULL), against the trees of levels
            "x16p": kv(16, 16, cluster_pull=True), "o8p": kv(8, 8, cluster_pull=True),
-           "q4p": kv(4, 4, cluster_pull=True)}
+           "q4p": kv(4, 4, cluster_pull=True),
+           # session 53: two / four clusters of sixteen a tile, each exchanging, their column slices meeting in the
+           # workspace rank by rank (sm90_fwd _clp_global)
+           "x32p": kv(32, 16, cluster_pull=True), "x64p": kv(64, 16, cluster_pull=True)}
 CHECKS6 = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name)
            for name, d in (("cl4n64r", 64), ("cl4n64r@skew0", 64), ("cl4r", 64), ("cl4n64s1r", 128))
            for b, sq, sk, h, hk in ((1, 512, 512, 8, 8), (1, 512, 1024, 8, 8), (2, 333, 3000, 2, 1), (1, 100, 200, 2, 2),
@@ -571,6 +576,31 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (4, 1, 1, 32, 16384, 128, False, ("x16", "x16p", "x16p@cphase"))],
           # session 51 call 2: where one cluster (one exchange) now wins over more parts, and over eight parts; the API
           # with CL_PULL_DEFAULT on, the rule unchanged
+          # session 53: the exchange across two / four clusters (x32p / x64p) against the tree (x32 / x64)
+          42: [(1, 1, 1, 32, 8192, 128, False, ("x16p", "x32", "x32p")),
+               (1, 1, 1, 32, 16384, 128, False, ("x16p", "x32", "x32p", "x64p")),
+               (1, 1, 1, 32, 32768, 128, False, ("x32p", "x64", "x64p")),
+               (1, 1, 1, 32, 65536, 128, False, ("x64", "x64p")),
+               (1, 1, 1, 32, 16384, 64, False, ("x16p", "x32", "x32p")),
+               (1, 1, 1, 32, 32768, 64, False, ("x32p", "x64", "x64p")),
+               (2, 1, 1, 32, 16384, 128, False, ("x16p", "x32", "x32p")),
+               (1, 8, 8, 4, 16384, 128, False, ("x16p", "x32", "x32p"))],
+          # session 53 call 2: where the exchange across clusters starts to win (the split rule's thresholds)
+          43: [(1, 1, 1, 32, 2048, 128, False, ("x16p", "x32p", "x64p")),
+               (1, 1, 1, 32, 4096, 128, False, ("x16p", "x32p", "x64p")),
+               (1, 1, 1, 32, 8192, 128, False, ("x16p", "x32p", "x64p")),
+               (1, 1, 1, 32, 16384, 128, False, ("x32p", "x64p")),
+               (1, 1, 1, 32, 2048, 64, False, ("x16p", "x32p", "x64p")),
+               (1, 1, 1, 32, 4096, 64, False, ("x16p", "x32p", "x64p")),
+               (1, 1, 1, 32, 8192, 64, False, ("x16p", "x32p", "x64p")),
+               (1, 1, 1, 32, 16384, 64, False, ("x32p", "x64p")),
+               (2, 1, 1, 32, 4096, 128, False, ("x16p", "x32p")),
+               (2, 1, 1, 32, 8192, 128, False, ("x16p", "x32p")),
+               (3, 1, 1, 32, 8192, 128, False, ("x16p", "x32p")),
+               (3, 1, 1, 32, 16384, 128, False, ("x16p", "x32p")),
+               (2, 1, 1, 32, 4096, 64, False, ("x16p", "x32p")),
+               (3, 1, 1, 32, 16384, 64, False, ("x16p", "x32p")),
+               (1, 1, 1, 4, 8192, 128, True, ("x16p", "x32p", "x64p"))],
           39: [(1, 1, 1, 32, 1024, 128, False, ("o8p", "x16p")),
                (1, 1, 1, 32, 1024, 64, False, ("o8p", "x16p")),
                (4, 1, 1, 32, 1024, 128, False, ("q4p", "o8p", "x16p")),
@@ -747,6 +777,13 @@ def main():
                   for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
     if args.call == 41:
         CHECKS = [c[:8] + (c[8] + "@cphase",) for c in CHECKS]
+    if args.call == 42:  # the exchange across clusters
+        CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name) for name in ("x32p", "x64p") for d in (64, 128)
+                  for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
+                                           (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4), (2, 65, 3000, 2, 1),
+                                           (1, 32, 65536, 1, 1))
+                  for causal in (False, True)
+                  for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
     if args.call == 31:  # 32 / 64 parts in clusters of eight
         CHECKS = [(b, sq, sk, h, hk, d, causal, torch.bfloat16, name) for name in ("o32", "o64") for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
@@ -796,6 +833,8 @@ def main():
                (("x32", (1, 1, 1, 32, 16384, 128)), ("x16", (4, 1, 1, 32, 8192, 128))) if args.call == 35 else
                (("x16p", (1, 1, 1, 32, 16384, 128)), ("x16p", (4, 1, 1, 32, 8192, 64)),
                 ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64))) if args.call in (38, 40) else
+               (("x32p", (1, 1, 1, 32, 16384, 128)), ("x64p", (1, 1, 1, 32, 32768, 64)),
+                ("x64p", (2, 1, 1, 7, 40000, 128))) if args.call == 42 else
                (("x16p@cphase", (1, 1, 1, 32, 16384, 128)), ("x16p@cphase", (4, 1, 1, 32, 8192, 64)),
                 ("o8p@cphase", (1, 8, 8, 4, 4096, 128)), ("q4p@cphase", (4, 1, 1, 32, 2048, 64))) if args.call == 41 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),

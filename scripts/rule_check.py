@@ -135,6 +135,17 @@ PULL52 = X16[:20] + [(1, 8, 8, 512, 512, 64, False), (1, 8, 8, 512, 512, 128, Fa
                      (1, 32, 8, 1, 1024, 128, False), (1, 32, 8, 1, 4096, 64, False)]
 
 
+# --set pull53 (session 53 call 3): calls of few rows at D = 64 / 128 split into 32 / 64 parts as two / four clusters of
+# sixteen that exchange, their slices meeting in the workspace (variants.FEW_ROWS_PULL_SPLIT, sm90_fwd.CL_PULL_CLUSTERS)
+# against session 52's rule and kernels ("api_prev": both switches off); the last two cases' variants do not change
+PULL53 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 32, 1, 1, 16384, 128, False),
+          (1, 32, 1, 1, 32768, 128, False), (1, 32, 1, 1, 65536, 128, False), (1, 32, 1, 1, 4096, 64, False),
+          (1, 32, 1, 1, 16384, 64, False), (1, 32, 1, 1, 65536, 64, False), (2, 32, 1, 1, 16384, 128, False),
+          (2, 32, 1, 1, 65536, 64, False), (3, 32, 1, 1, 16384, 128, False), (1, 32, 2, 1, 8192, 128, False),
+          (1, 32, 1, 4, 16384, 128, False), (1, 8, 1, 1, 32768, 128, False), (2, 32, 1, 1, 4096, 64, False),
+          (1, 32, 8, 1, 8192, 128, False), (1, 32, 1, 1, 2048, 128, False)]
+
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -168,6 +179,10 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "pull53":  # session 52's rule and kernels: no 32 / 64-part few-row rule, the tree above one cluster
+        from dhpfa.kernels import sm90_fwd
+        return patched_call(patched_call(api_fn, variants, "FEW_ROWS_PULL_SPLIT", {}), sm90_fwd, "CL_PULL_CLUSTERS",
+                            (1,), clear_launchers=True)
     if which in ("pull51", "pull52"):  # the one-cluster meetings in the other form than CL_PULL_DEFAULT's (call 2 ran it on: there
         from dhpfa.kernels import sm90_fwd  # api_prev was the tree of levels; with it off, api_prev is the exchange)
         return patched_call(api_fn, sm90_fwd, "CL_PULL_DEFAULT", not sm90_fwd.CL_PULL_DEFAULT, clear_launchers=True)
@@ -219,14 +234,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52"))
+                                                                  "pull51", "pull52", "pull53"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
-                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52}.get(args.set, CASES):
+                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -79,8 +79,12 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
                                                      (32, 1100, 1, 1, True, {64: 8, 96: 8, 128: 8, None: 2}),
                                                      (700, 2500, 4, 2, True, 2), (512, 2048, 6, 6, False, 2),
                                                      (300, 9000, 4, 1, True, 4), (100, 8192, 2, 1, False, 16),
-                                                     (1, 20000, 3, 3, True, (16, 32)), (65, 5000, 4, 4, True, 8),
-                                                     (1, 20000, 1, 1, False, 32), (30, 40000, 1, 1, True, 64),
+                                                     (1, 20000, 3, 3, True, {32: 32, 64: 32, 128: 32, None: 16}),
+                                                     (65, 5000, 4, 4, True, 8),
+                                                     (1, 20000, 1, 1, False, {64: 64, 128: 64, None: 32}),
+                                                     (30, 40000, 1, 1, True, 64),
+                                                     (2, 5000, 2, 2, False, {64: 32, 96: 16, 128: 32, None: 8}),
+                                                     (1, 9000, 1, 1, True, {64: 64, 128: 64, None: 16}),
                                                      (32, 2048, 1, 1, False, {64: 16, 96: 16, 128: 16, None: 4}),
                                                      (5, 9000, 7, 7, False, {32: 16, 64: 16, 96: 16, 128: 16,
                                                                              None: 8}),
@@ -104,7 +108,9 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     (else 4 where four times it fits half), each sixteen parts one cluster of sixteen CTAs where those fit (then
     wherever they fit from 8,192 keys, and at D = 64 in place of twice the parts whose clusters would not fit, where
     those take at most FEW_ROWS_HALF_KEYS keys each: session 50), else each eight one of eight (each four one of four)
-    where they fit, their meetings copying only the rows below S_q."""
+    where they fit, their meetings copying only the rows below S_q. At D = 64 / 128 (session 53, FEW_ROWS_PULL_SPLIT)
+    64 parts from 8,192 keys where they fit 112 CTAs (one tile), 32 from 4,096 (up to three tiles), two or four
+    clusters of sixteen a tile exchanging, their column slices meeting in the workspace."""
     from dhpfa import api
     api._PLANS.clear()
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)

@@ -404,8 +404,9 @@ def test_cluster_launcher_runs_clusters_of_four_eight_and_sixteen(monkeypatch, c
         assert grid == (8 * parts,) and kwargs["CLUSTER_N"] == ctas
         assert ("WS" in kwargs and "FLAGS" in kwargs) == (parts > ctas), sorted(kwargs)
         # (session 51; on by default since session 52) one cluster a tile meeting in one exchange (CL_PULL): its areas,
-        # and O's pointer and strides; not with more parts than the cluster, nor where refused (False)
-        pull = parts == ctas and asked is not False and (asked or sm90_fwd.CL_PULL_DEFAULT)
+        # and O's pointer and strides; since session 53 also two clusters a tile (their slices then meet in the
+        # workspace); not where refused (False)
+        pull = parts in (ctas, 2 * ctas) and asked is not False and (asked or sm90_fwd.CL_PULL_DEFAULT)
         assert kwargs.get("CL_PULL", False) == bool(pull), sorted(kwargs)
         if pull:
             assert kwargs["O_PTR"] is tensors[3] and (kwargs["O_SB"], kwargs["O_SS"], kwargs["O_SH"]) == \
@@ -425,7 +426,8 @@ def test_one_cluster_splits_meet_in_one_exchange_where_out_allows():
     """cluster_pull (session 51, sm90_fwd CL_PULL): a split of one cluster of four, eight or sixteen parts a tile at
     D = 64 / 128 meets in one exchange where asked for (True; the default None follows CL_PULL_DEFAULT, on since
     session 52's device runs: see sm90_fwd) and stores O through its pointer and strides; not at D=96 (run as 128: a
-    part's columns past O's head dim) or with more parts than a cluster (the global levels need one merged state): asked
+    part's columns past O's head dim) or with more than four clusters a tile (session 53: two or four clusters a tile
+    exchange in each, their column slices then meet in the workspace, sm90_fwd._clp_global; CL_PULL_CLUSTERS): asked
     for there, refused with the argument named; False keeps the tree of levels. (out's strides are multiples of 8
     wherever its TMA descriptor is made, as the parts' vector stores need.)"""
     from dhpfa.kernels import sm90_fwd
@@ -443,7 +445,12 @@ def test_one_cluster_splits_meet_in_one_exchange_where_out_allows():
         assert sm90_fwd.CL_PULL_DEFAULT, "on by default since session 52"
         assert "CL_PULL" not in kw(d, parts, ctas, cluster_pull=False) and "O_PTR" not in kw(d, parts, ctas,
                                                                                             cluster_pull=False)
-    for bad in (dict(d=96), dict(parts=32)):
+    assert sm90_fwd.CL_PULL_CLUSTERS == (1, 2, 4)
+    for d, parts, ctas in ((128, 32, 16), (64, 64, 16), (128, 16, 4)):  # two / four clusters a tile: the workspace too
+        got = kw(d, parts, ctas)
+        assert got["CL_PULL"] and got["SPLIT_KV"] == parts and "WS" in got and "FLAGS" in got, (d, parts, ctas)
+        assert "CL_PULL" not in kw(d, parts, ctas, cluster_pull=False)
+    for bad in (dict(d=96), dict(parts=32, ctas=4), dict(parts=64, ctas=8)):
         assert "CL_PULL" not in kw(**bad), bad
         with pytest.raises(ValueError, match="cluster_pull"):
             kw(cluster_pull=True, **bad)
@@ -455,7 +462,8 @@ from dhpfa.audit import _compile, audit_triton
 from dhpfa.kernels import sm90_fwd
 rows = []
 for d, parts, ctas, pull in ((128, 8, 8, False), (128, 16, 8, None), (64, 8, 8, False), (128, 32, 16, None),
-                             (64, 16, 16, False), (128, 16, 16, None), (64, 8, 8, True), (128, 4, 4, None)):
+                             (64, 16, 16, False), (128, 16, 16, None), (64, 8, 8, True), (128, 4, 4, None),
+                             (64, 64, 16, None), (128, 32, 16, False)):
     q = torch.empty(1, 4, 8, d, dtype=torch.bfloat16)
     k = torch.empty(1, 8192, 8, d, dtype=torch.bfloat16)
     grid, args, kwargs = sm90_fwd.launch_args(q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.125, True, 2 ** 30,
@@ -487,18 +495,22 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     52: None), else the tree of levels (cluster_pull=False, or more parts than the cluster). Session 52: the exchange opens
     through the cluster barrier (an arrival in the consumer and one in the producer partition, one wait) and reads the
     other ranks' states with loads from their shared memory (sm90_fwd _clusterp_meeting): no bulk copy, and two release
-    arrivals (staged, done: MEMBAR.ALL.GPU each)."""
+    arrivals (staged, done: MEMBAR.ALL.GPU each). Session 53: two or four clusters a tile exchange too (16 parts in
+    clusters of eight, 32 / 64 in clusters of sixteen), their column slices meeting in the workspace in one or two
+    levels (_clp_global): a flag exchange (global atomic, MEMBAR.ALL.GPU) and the slice's three stores and the flag's
+    reset a level; the tree where refused (cluster_pull=False)."""
     rows = _offline(CLUSTER8_SASS)
-    assert len(rows) == 8, rows
-    assert [r["pull"] for r in rows] == [False] * 5 + [True] * 3, rows
+    assert len(rows) == 10, rows
+    assert [r["pull"] for r in rows] == [False, True, False, True, False, True, True, True, True, False], rows
     for r in rows:
         assert r["ok"] and not r["findings"], r
         assert r["stack"] == 0 and r["spills"] == 0, r
         if r["pull"]:
-            # (O's: a part's columns in 16-byte stores, two at D=128 in clusters of four)
-            assert r["copies"] == 0 and r["atomics"] == 0 and r["membar_gpu"] == 2 and r["remote_loads"] > 0, r
-            assert r["cbar_arrive"] == 2 and r["cbar_wait"] == 1, r
-            assert r["stores"] == 1 + max(1, r["d"] // r["ctas"] // 16), r
+            # (O's: a part's columns in vector stores, two where a rank has 16 or 32 columns)
+            levels = (r["parts"] // r["ctas"]).bit_length() - 1  # the workspace's levels above the clusters
+            assert r["copies"] == 0 and r["atomics"] == levels and r["membar_gpu"] == 2 + levels, r
+            assert r["remote_loads"] > 0 and r["cbar_arrive"] == 2 and r["cbar_wait"] == 1, r
+            assert r["stores"] == 1 + (2 if r["d"] // r["ctas"] >= 16 else 1) + 4 * levels, r
             continue
         levels, tells = {8: (3, 1), 16: (4, 2)}[r["ctas"]]
         assert r["copies"] == levels, r

@@ -626,6 +626,8 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_sixteen_eight_or_f
     the grid fits the SMs, else 4 from 1,024 where four times it fits half of them); sixteen parts as one cluster run
     wherever the clusters fit, past D > 64's share of the SMs; at D = 64 a split whose clusters do not fit gives way to
     half its parts where those fit as clusters of sixteen and take at most FEW_ROWS_HALF_KEYS keys each (session 50);
+    at D = 64 / 128 (FEW_ROWS_PULL_DIMS, whose clusters exchange) 64 parts from 8,192 keys where 64 x the grid fits
+    FEW_ROWS_X16_CTAS and 32 from 4,096 where 32 x it does, ahead of those (session 53, FEW_ROWS_PULL_SPLIT);
     calls of more queries, grids past
     those bounds, the other head dims, fewer keys and the same calls without seq_q keep the earlier rule (pairs of
     parts as clusters). Through tune.choose, which passes seq_q. The cluster builds keep the workspace (secret) and
@@ -651,19 +653,26 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_sixteen_eight_or_f
         assert pick(64, seq_k, 15, 4) == (8, 8), seq_k
         assert pick(64, seq_k, 16, 4) != (8, 8), seq_k                       # 8 x 16 CTAs: 16 clusters of eight
     for d in (64, 96, 128):
+        pulls = d in variants.FEW_ROWS_PULL_DIMS  # (session 53) 32 / 64 parts from 4,096 / 8,192 keys where they fit
         for seq_k in (2048, 4096, 8191):
-            assert pick(d, seq_k, 1, 1) == (16, 16) and pick(d, seq_k, 4, few) == (16, 16), (d, seq_k)
+            assert pick(d, seq_k, 1, 1) == ((32, 16) if pulls and seq_k >= 4096 else (16, 16)), (d, seq_k)
+            assert pick(d, seq_k, 4, few) == (16, 16), (d, seq_k)             # 32 x 4 CTAs past 112
             assert pick(d, seq_k, 5, 4) == (8, 8), (d, seq_k)                 # 16 x 5 CTAs past half the SMs
         for programs in (5, 7):                                              # past half the SMs from 8,192 keys
             assert pick(d, 8192, programs, 1) == (16, 16) and pick(d, 65536, programs, 1) == (16, 16), d
         assert pick(d, 8192, 8, 1) != (16, 16)                               # 16 x 8 CTAs past 112
-        assert pick(d, 16384, 1, 32) == (32, 16) and pick(d, 32768, 1, 32) == (64, 16), d
+        assert pick(d, 16384, 1, 32) == ((64, 16) if pulls else (32, 16)) and pick(d, 32768, 1, 32) == (64, 16), d
         assert pick(d, 32768, 2, 32) == (32, 16) and pick(d, 40000, 1, 7) == (64, 16), d
-        assert pick(d, 16384, 3, 32) == ((32, 16) if d == 64 else (16, 16)), d
+        assert pick(d, 16384, 3, 32) == ((32, 16) if d == 64 or pulls else (16, 16)), d
+        assert pick(d, 8192, 1, 1) == ((64, 16) if pulls else (16, 16)), d
+        assert pick(d, 4096, 3, 1) == ((32, 16) if pulls else (16, 16)), d
+        assert pick(d, 8191, 2, 1) == ((32, 16) if pulls else (16, 16)), d   # 64 x 2 CTAs past 112: 32 parts
+        assert pick(d, 4095, 1, 1) == (16, 16), d
         assert pick(d, 4096, 1, few + 1) != (16, 16) and pick(d, 8192, 1, few + 1)[1] != 16, d  # more rows
     assert pick(64, 16384, 4, 4) == (16, 16) and pick(64, 32768, 2, 4) == (32, 16)  # D=64: half the parts ...
     assert pick(64, 24576, 4, 4) == (16, 16) and pick(64, 49152, 2, 4) == (32, 16)  # ... of at most 1,536 keys
-    assert pick(64, 24577, 4, 4) == (32, False) and pick(64, 65536, 2, 4) == (64, False)
+    assert pick(64, 24577, 4, 4) == (32, False) and pick(64, 65536, 2, 4) == (32, 16)  # (session 53: 32 exchanging)
+    assert pick(32, 65536, 2, 4) == (64, False)                              # D=32: no exchange, the global tree
     assert pick(64, 16384, 4, few + 1) == (32, False)                        # more rows: the global tree
     assert pick(64, 8192, 8, 4) == (16, True)                                # 16 x 8 CTAs past 120: pairs
     assert pick(64, 2048, 8, few + 1) == (4, True)                           # more rows: the pairs' four parts
@@ -689,5 +698,6 @@ def test_calls_of_few_query_rows_split_earlier_as_clusters_of_sixteen_eight_or_f
     v = variants.few_programs_variant(torch.bfloat16, 128, causal, 16384, 1, 132, 4)
     grid, _args, kwargs = dispatch.launch_args(v, q, k, k, torch.empty_like(q), torch.empty(1, 8, 4), 0.1, causal,
                                                4096 - 4)
-    assert grid == (8 * 32,) and kwargs["SPLIT_KV"] == 32 and kwargs["CLUSTER_N"] == 16
-    assert kwargs["FLAGS"].numel() == 8 * 31 and kwargs["WS"].numel() == 8 * 62 * 64 * 130
+    assert grid == (8 * 64,) and kwargs["SPLIT_KV"] == 64 and kwargs["CLUSTER_N"] == 16  # (session 53: 64 parts)
+    assert kwargs["FLAGS"].numel() == 8 * 63 and kwargs["WS"].numel() == 8 * 126 * 64 * 130
+    assert kwargs["CL_PULL"]  # four clusters a tile exchanging, their slices meeting in the workspace

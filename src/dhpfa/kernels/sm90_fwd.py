@@ -1722,13 +1722,21 @@ def cluster_pull_bytes(block_m, head_dim, cluster_n):
 # pull52, graph replay, us, exchange / tree / cuDNN) MQA (1,32,1,1,4096,128) 8.49 / 11.13 / 7.95, (4,32,1,1,8192,128)
 # 11.64 / 15.17 / 15.01. docs/perf-log.md "Session 52".
 CL_PULL_DEFAULT = True
+# ... and (session 53) splits of two or four clusters a tile: each cluster exchanges, then the clusters' column slices
+# meet in the workspace (_clp_global). Call 1 (H200, graph replay, 9 rounds, us; the exchange / the tree of levels): MQA
+# of one sequence (1,1,1,32,S,128) 32 parts 8,192 keys 9.27 / 13.57, 16,384 11.59 / 16.16; 64 parts 32,768 13.36 /
+# 20.07, 65,536 18.13 / 25.15; D=64 16,384 (32) 9.23 / 10.41, 32,768 (64) 10.25 / 13.50; (2,1,1,32,16384,128) 12.42 /
+# 16.67. Clusters a tile that may exchange:
+CL_PULL_CLUSTERS = (1, 2, 4)
 
 
 def cluster_pull_ok(out, head_dim, parts, cluster_n):
     """Whether a CLUSTER_N build of `parts` parts at the kernel's head dim `head_dim` can meet in one exchange
-    (CL_PULL): one cluster a tile, D = 64 or 128 (each rank's columns a power of two, at least 4) and out (B, S, H, D)
-    of that head dim with unit column stride and the other strides multiples of 8 (its parts' vector stores)."""
-    return (cluster_n in (4, 8, 16) and parts == cluster_n and head_dim in (64, 128) and out.shape[3] == head_dim
+    (CL_PULL): one, two or four clusters a tile (more than one: their column slices then meet in the workspace), D = 64
+    or 128 (each rank's columns a power of two, at least 4) and out (B, S, H, D) of that head dim with unit column
+    stride and the other strides multiples of 8 (its parts' vector stores)."""
+    return (cluster_n in (4, 8, 16) and parts in [cluster_n * g for g in CL_PULL_CLUSTERS] and head_dim in (64, 128)
+            and out.shape[3] == head_dim
             and out.stride(3) == 1 and all(st % 8 == 0 for st in out.stride()[:3]))
 
 
@@ -1798,11 +1806,68 @@ def _clusterp_open(XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.const
 
 
 @gluon.jit
+def _clp_merge(m_a, l_a, o_a, m_b, l_b, o_b):
+    """CL_PULL: two states (m, l, O's columns; rows with m = -inf empty) merged, a's first."""
+    m_n = gl.maximum(m_a, m_b)
+    m_s = gl.where(m_n == float("-inf"), 0.0, m_n)
+    a = gl.exp2(m_a - m_s)
+    w = gl.exp2(m_b - m_s)
+    return m_n, l_a * a + l_b * w, o_a * a[:, None] + o_b * w[:, None]
+
+
+@gluon.jit
+def _clp_global(m_f, l_f, o_f, r_p, c_p, rows, rank, part, u, ws, flags, nonce, BLOCK_M: gl.constexpr,
+                C: gl.constexpr, CLUSTER_N: gl.constexpr, PARTS: gl.constexpr):
+    """CL_PULL with PARTS = G x CLUSTER_N (G = 2 or 4 clusters a tile): rank `rank` of cluster g = part // CLUSTER_N
+    holds its cluster's merged state of its C columns; the G clusters' states of those columns meet in a binary tree
+    in the workspace, each rank's tree apart from the others' (a slice of BLOCK_M x C floats, then m and l: a
+    sixteenth of a whole state at D=128 in clusters of sixteen), as the global levels of CL_TREE do with whole states:
+    each node's state into its slot, the call's nonce swapped into the meeting's flag (_arrive_meeting); the second to
+    arrive merges the pair, the lower node's first (the same bits whichever arrives second), and goes on. (go, m, l,
+    O): go in the program that merged at the root (public: timing, not data); its state is the tile's for these
+    columns. Rank r's slots: (2 G - 2) from r (2 G - 2) SSLOT past the unit's, level L's from 2 G - 2 (G >> L); its
+    flags: G - 1 from r (G - 1) past the unit's, level L's from G - (G >> L) (split_kv_workspace has room: 2 PARTS - 2
+    slots of BLOCK_M (HEAD_DIM + 2) and PARTS - 1 flags a unit). Rows at or past `rows` (SEQ_Q, public) are neither
+    stored nor loaded."""
+    G: gl.constexpr = PARTS // CLUSTER_N
+    gl.static_assert(G == 2 or G == 4, "CL_PULL across clusters: 2 or 4 clusters a tile")
+    SSLOT: gl.constexpr = BLOCK_M * (C + 2)  # a slice's state: O's columns (BLOCK_M x C, row-major), then m, then l
+    g = part // CLUSTER_N
+    base = ws + (u * (2 * PARTS - 2)).to(gl.int64) * (BLOCK_M * (CLUSTER_N * C + 2)) + rank * ((2 * G - 2) * SSLOT)
+    fbase = flags + u * (PARTS - 1) + rank * (G - 1)
+    offs = r_p[:, None] * C + c_p[None, :]
+    ok = r_p < rows
+    ok2 = ok[:, None] & (c_p >= 0)[None, :]
+    go = True
+    for LVL in gl.static_range(0, 2):
+        if (G >> LVL) >= 2:
+            if go:
+                node = g >> LVL
+                mine = base + (2 * G - 2 * (G >> LVL) + node) * SSLOT
+                other = base + (2 * G - 2 * (G >> LVL) + (node ^ 1)) * SSLOT
+                gl.store(mine + offs, o_f, mask=ok2)
+                gl.store(mine + BLOCK_M * C + r_p, m_f, mask=ok)
+                gl.store(mine + BLOCK_M * (C + 1) + r_p, l_f, mask=ok)
+                go = _arrive_meeting(fbase + G - (G >> LVL) + node // 2, nonce)
+                if go:  # the sibling's state is written: merge, the lower node's first
+                    o_o = gl.load(other + offs, mask=ok2, other=0.0, cache_modifier=".cg")
+                    m_o = gl.load(other + BLOCK_M * C + r_p, mask=ok, other=float("-inf"), cache_modifier=".cg")
+                    l_o = gl.load(other + BLOCK_M * (C + 1) + r_p, mask=ok, other=0.0, cache_modifier=".cg")
+                    first = node % 2 == 0
+                    m_f, l_f, o_f = _clp_merge(gl.where(first, m_f, m_o), gl.where(first, l_f, l_o),
+                                               gl.where(first, o_f, o_o), gl.where(first, m_o, m_f),
+                                               gl.where(first, l_o, l_f), gl.where(first, o_o, o_f))
+    return go, m_f, l_f, o_f
+
+
+@gluon.jit
 def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr,
                       row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr, o_ptrs, LSE, b, h, bh, m0,
-                      SEQ_Q, dtype: gl.constexpr, stamps=None):
+                      SEQ_Q, dtype: gl.constexpr, stamps=None, PARTS: gl.constexpr = 0, part=0, u=0, ws=None,
+                      flags=None, nonce=0):
     """CL_PULL: the one-cluster meeting in one exchange (see cluster_pull_area's comment); stores this rank's columns
-    of O (and in rank 0 LSE)."""
+    of O (and in rank 0 LSE). PARTS > CLUSTER_N (PARTS / CLUSTER_N = 2 or 4 clusters a tile, part: the program's
+    part): the clusters' merged column slices then meet in the workspace, rank by rank (_clp_global)."""
     WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
     VEC: gl.constexpr = C // 2
@@ -1841,26 +1906,25 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
         m_q = _clp_rget(ml_src, live, q, 1)
         l_q = _clp_rget(ml_src + 4, live, q, 1)
         o_q = _clp_rget(o_src, live2, q, VEC)
-        m_n = gl.maximum(m_f, m_q)
-        m_s = gl.where(m_n == float("-inf"), 0.0, m_n)
-        a = gl.exp2(m_f - m_s)
-        w = gl.exp2(m_q - m_s)
-        l_f = l_f * a + l_q * w
-        o_f = o_f * a[:, None] + o_q * w[:, None]
-        m_f = m_n
+        m_f, l_f, o_f = _clp_merge(m_f, l_f, o_f, m_q, l_q, o_q)
     gl.thread_barrier()  # every thread's reads, before thread t tells rank t
     _cl_one(_clp_tell_asm(CLUSTER_N), XOFF + WORDS + 8, 0)  # done with every rank's area
+    go = True
+    if PARTS > CLUSTER_N:  # the clusters' slices of this rank's columns meet in the workspace
+        go, m_f, l_f, o_f = _clp_global(m_f, l_f, o_f, r_p, c_p, rows, rank, part, u, ws, flags, nonce, BLOCK_M, C,
+                                        CLUSTER_N, PARTS)
     empty_row = l_f == 0.0
     l_safe = gl.where(empty_row, 1.0, l_f)
     AL: gl.constexpr = 8 if VEC >= 8 else VEC
     o_ptr, o_sb, o_ss, o_sh = o_ptrs  # strides: multiples of 8 elements (cluster_pull_ok)
     base = o_ptr + gl.multiple_of(b.to(gl.int64) * o_sb, AL) + gl.multiple_of(h.to(gl.int64) * o_sh, AL) + rank * C
     row_offs = gl.multiple_of((m0 + r_p).to(gl.int64) * o_ss, AL)
-    gl.store(base + row_offs[:, None] + c_p[None, :], (o_f * (1.0 / l_safe)[:, None]).to(dtype),
-             mask=(r_p < rows)[:, None])
-    if rank == 0:
-        lse = gl.where(empty_row, float("-inf"), (m_f + gl.log2(l_safe)) * 0.6931471805599453)
-        gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
+    if go:  # (PARTS > CLUSTER_N: the program that merged the slices' last two states; public)
+        gl.store(base + row_offs[:, None] + c_p[None, :], (o_f * (1.0 / l_safe)[:, None]).to(dtype),
+                 mask=(r_p < rows)[:, None])
+        if rank == 0:
+            lse = gl.where(empty_row, float("-inf"), (m_f + gl.log2(l_safe)) * 0.6931471805599453)
+            gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
     if stamps is not None:
         _stamp_at(stamps, 7)
     _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS + 8, 0)  # every rank is done with this rank's area: it may go
@@ -1924,9 +1988,9 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
         _epilogue(o_desc, LSE, acc, m_i, l_i, offs_m, b, h, bh, m0, SEQ_Q, o_smem, BLOCK_M, HEAD_DIM, o_layout, False,
                   PACK, pk)
     elif CL_PULL:  # the tile's programs are one cluster meeting in one exchange: each stores its columns of O
-        _clusterp_meeting(m_i, l_i, acc, part, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout, CLUSTER_N,
-                          (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
-                          kvs[3] if STAMP else None)
+        _clusterp_meeting(m_i, l_i, acc, part % CLUSTER_N, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, row_s, o_layout,
+                          CLUSTER_N, (kvs[4], kvs[5], kvs[6], kvs[7]), LSE, b, h, bh, m0, SEQ_Q, o_desc.dtype,
+                          kvs[3] if STAMP else None, PARTS, part, u, ws, flags, nonce)
         if STAMP:
             _stamp_at(kvs[3], 3)
             _stamp_at(kvs[3], 4)
@@ -2306,9 +2370,10 @@ def attn_fwd_sm90_ws(q_desc, k_desc, v_desc, o_desc, LSE, qk_scale,
     gl.static_assert(CLUSTER_N == 2 or (CLUSTER and (CLUSTER_N == 4 or CLUSTER_N == 8 or CLUSTER_N == 16)
                                         and SPLIT_KV >= CLUSTER_N),
                      "clusters of four / eight / sixteen (CLUSTER_N): CLUSTER with SPLIT_KV >= CLUSTER_N")
-    gl.static_assert(not CL_PULL or (CLUSTER_N >= 4 and SPLIT_KV == CLUSTER_N and BLOCK_M == 64 and num_warps == 4
-                                     and (HEAD_DIM == 64 or HEAD_DIM == 128)),
-                     "the one-exchange meeting: one cluster of 4 / 8 / 16 a tile, 64-row tiles, D = 64 / 128")
+    gl.static_assert(not CL_PULL or (CLUSTER_N >= 4 and (SPLIT_KV == CLUSTER_N or SPLIT_KV == 2 * CLUSTER_N
+                                                         or SPLIT_KV == 4 * CLUSTER_N)
+                                     and BLOCK_M == 64 and num_warps == 4 and (HEAD_DIM == 64 or HEAD_DIM == 128)),
+                     "the one-exchange meeting: 1, 2 or 4 clusters of 4 / 8 / 16 a tile, 64-row tiles, D = 64 / 128")
     gl.static_assert(not SPLIT_K or (SPLIT == 2 and not PINGPONG and not SKIP_MASKED),
                      "split keys: two consumers on one tile, no turns")
     gl.static_assert(not Q_DOUBLE or (O_SMEM and not SPLIT_K), "two Q buffers: O in a buffer of its own, no split keys")
@@ -3007,8 +3072,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
                 kwargs.update(CLUSTER_N=int(cluster))
             pull_ok = cluster_pull_ok(out, head_dim, parts, cluster if cluster in (4, 8, 16) else 2)
             if cluster_pull and not pull_ok:
-                raise ValueError(f"cluster_pull: one cluster of 4, 8 or 16 parts a tile (split_kv={parts}, cluster="
-                                 f"{cluster}), head dim 64 or 128 ({out.shape[3]}) and out with unit column stride and "
+                raise ValueError(f"cluster_pull: one, two or four clusters of 4, 8 or 16 parts a tile (split_kv="
+                                 f"{parts}, cluster={cluster}), head dim 64 or 128 ({out.shape[3]}) and out with unit column stride and "
                                  f"other strides multiples of 8 (strides {tuple(out.stride())})")
             if pull_ok and (cluster_pull or (cluster_pull is None and CL_PULL_DEFAULT)):
                 kwargs.update(CL_PULL=True, O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1), O_SH=out.stride(2))

@@ -512,6 +512,19 @@ FEW_ROWS_HALF_KEYS = 1536
 FEW_ROWS_X16_CTAS = 112
 SM90_FEW_PROGRAMS_CL16_TREE = {parts: _cluster_tables(128, 2, parts=parts, dims=(64, 96, 128), cluster=16)
                                for parts in (16, 32, 64)}
+# ... and (session 53) at the head dims whose clusters meet in one exchange (FEW_ROWS_PULL_DIMS: sm90_fwd.cluster_pull_ok,
+# D = 64 / 128), where a tile's two or four clusters of sixteen exchange and their column slices meet in the workspace
+# (sm90_fwd._clp_global, a sixteenth of a whole state each at the global level), such calls split into 64 parts from
+# 8,192 keys where 64 times the grid fits FEW_ROWS_X16_CTAS (one tile), into 32 from 4,096 where 32 times it does (up to
+# three tiles): at least one 128-key block a part, ahead of the rules above. Session 53 call 2 (H200, graph replay, 11
+# rounds, us; sixteen / 32 / 64 parts, each sixteen one cluster exchanging): D=128 one tile of 32 rows 2,048 keys
+# **7.23** / 8.01 / 8.60, 4,096 8.66 / **8.01** / 9.03, 8,192 10.57 / 9.86 / **9.11**, 16,384 - / 11.90 / **10.65**;
+# D=64 2,048 **6.28** / 6.89 / 7.47, 4,096 7.01 / **6.62** / 7.27, 8,192 8.78 / 7.65 / **7.43**, 16,384 - / 9.34 /
+# **8.78**; two tiles D=128 4,096 8.31 / **7.66**, 8,192 10.94 / **9.42**; D=64 4,096 7.37 / **6.97**; three tiles D=128
+# 8,192 11.40 / **10.17**, 16,384 16.95 / **13.72**; D=64 16,384 12.85 / **10.72**. Call 1 (9 rounds): 64 parts at
+# 32,768 / 65,536 keys (D=128) 13.36 / 18.13 against the tree of levels' 20.07 / 25.15.
+FEW_ROWS_PULL_SPLIT = {64: 8192, 32: 4096}  # {parts: least seq_k}, most parts first
+FEW_ROWS_PULL_DIMS = (64, 128)
 
 
 def _split_kv_share(head_dim: int, share: int) -> int:
@@ -1275,12 +1288,19 @@ def few_programs_variant(dtype: torch.dtype, head_dim: int, causal: bool, seq_k:
     8, 16, 32 or 64 where that many times the grid fits half of the SMs, or all at D <= SPLIT_KV_ALL_SMS_MAX_D, from
     FEW_PROGRAMS_SPLIT_KV8_SEQ .. FEW_PROGRAMS_SPLIT_KV64_SEQ), and so does SM90_FEW_PROGRAMS_LONG from
     FEW_PROGRAMS_LONG_SEQ on; the others where the short tiles would run. seq_q (queries per head; None: not known)
-    of at most FEW_ROWS_SPLIT_KV_MAX_Q: the splits run as clusters of sixteen (SM90_FEW_PROGRAMS_CL16_TREE, where
+    of at most FEW_ROWS_SPLIT_KV_MAX_Q: at FEW_ROWS_PULL_DIMS 64 / 32 parts as clusters of sixteen from
+    FEW_ROWS_PULL_SPLIT's keys where they fit FEW_ROWS_X16_CTAS; else the splits run as clusters of sixteen
+    (SM90_FEW_PROGRAMS_CL16_TREE, where
     FEW_ROWS_X16_CTAS fit), eight (SM90_FEW_PROGRAMS_CL8_TREE) or four (SM90_FEW_PROGRAMS_CL4_TREE) where their part
     count has such a build and FEW_ROWS_QUAD_CTAS fit, and those of
     FEW_ROWS_SPLIT_KV from their keys too. Shapes and the GPU decide (public)."""
     few_rows = seq_q is not None and seq_q <= FEW_ROWS_SPLIT_KV_MAX_Q
     quad_ctas, x16_ctas = FEW_ROWS_QUAD_CTAS * sm_count // 132, FEW_ROWS_X16_CTAS * sm_count // 132  # on this GPU
+    if few_rows and head_dim in FEW_ROWS_PULL_DIMS:  # 32 / 64 parts as clusters of sixteen exchanging (session 53)
+        for parts, least_seq_k in FEW_ROWS_PULL_SPLIT.items():
+            build = SM90_FEW_PROGRAMS_CL16_TREE.get(parts, {}).get((head_dim, causal))
+            if build is not None and seq_k >= least_seq_k and parts * programs <= x16_ctas:
+                return Variant(*build, dtype, head_dim, causal)
     for table, least_seq_k, share in _SPLIT_KV_TABLES:  # most programs per tile first
         if table is SM90_FEW_PROGRAMS_SPLIT_KV:  # two programs a tile: as one cluster where it has the head dim
             v = cluster_variant(dtype, head_dim, causal, seq_k, programs, sm_count)
