@@ -14,4 +14,8 @@ CASES = (  # (B, H, H_kv, S_q, S_k, D, causal), through the API
     # session 51: one cluster of 4 / 8 / 16 parts a tile meeting in one exchange (sm90_fwd CL_PULL): MQA of one and four
     # sequences (sixteen parts), grouped heads (eight parts; sixteen), D=64, odd key counts
     (1, 32, 1, 1, 2048 + 5, 128, False), (4, 32, 1, 1, 2048 + 7, 128, True), (1, 32, 8, 1, 8192 + 9, 128, False),
-    (1, 32, 4, 1, 4096 + 1, 128, False), (1, 32, 1, 1, 4096 + 3, 64, False), (4, 32, 1, 1, 1024 + 7, 128, False))
+    (1, 32, 4, 1, 4096 + 1, 128, False), (1, 32, 1, 1, 4096 + 3, 64, False), (4, 32, 1, 1, 1024 + 7, 128, False),
+    # session 53: two / four clusters of sixteen a tile exchanging, their slices meeting in the workspace (32 / 64
+    # parts; session 50's 16,387 / 32,769-key cases above run 64 parts now): two and three tiles, four queries, 64K keys
+    (2, 32, 1, 1, 4096 + 5, 128, False), (3, 32, 1, 1, 9000, 64, True), (1, 32, 1, 4, 8192 + 3, 128, False),
+    (1, 32, 1, 1, 65536 + 1, 128, False))
