@@ -18,7 +18,7 @@ echo "test_gpu rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT
 grep "^FAILED" "$OUT/gpu_tests.log" | head -20
 for tool in memcheck synccheck; do
   echo "== $tool sanitize_clusters ($(( $(date +%s) - t0 )) s)"
-  timeout 60 compute-sanitizer --tool $tool --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py 2>&1 | tail -2
+  timeout 80 compute-sanitizer --tool $tool --kernel-name kns=attn_fwd python3 scripts/sanitize_clusters.py 2>&1 | tail -2
 done
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"
