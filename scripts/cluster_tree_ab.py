@@ -601,6 +601,16 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (2, 1, 1, 32, 4096, 64, False, ("x16p", "x32p")),
                (3, 1, 1, 32, 16384, 64, False, ("x16p", "x32p")),
                (1, 1, 1, 4, 8192, 128, True, ("x16p", "x32p", "x64p"))],
+          # session 53 call 4: the exchange's staged / done signals as phases 2 / 3 of the cluster barrier
+          # (sm90_fwd.CL_PULL_PHASES, on in the tree) against the mbarriers' release arrivals (@s53: the tree before it,
+          # carried as kernels/_ab_s53.py)
+          44: [(1, 1, 1, 32, 2048, 128, False, ("x16p", "x16p@s53", "o8p", "o8p@s53")),
+               (1, 1, 1, 32, 2048, 64, False, ("x16p", "x16p@s53")),
+               (1, 1, 1, 32, 4096, 128, False, ("x32p", "x32p@s53")),
+               (1, 1, 1, 32, 16384, 128, False, ("x64p", "x64p@s53")),
+               (1, 1, 1, 32, 16384, 64, False, ("x64p", "x64p@s53")),
+               (4, 1, 1, 32, 2048, 128, False, ("x16p", "x16p@s53", "q4p", "q4p@s53")),
+               (3, 1, 1, 32, 16384, 128, False, ("x32p", "x32p@s53"))],
           39: [(1, 1, 1, 32, 1024, 128, False, ("o8p", "x16p")),
                (1, 1, 1, 32, 1024, 64, False, ("o8p", "x16p")),
                (4, 1, 1, 32, 1024, 128, False, ("q4p", "o8p", "x16p")),
@@ -777,8 +787,10 @@ def main():
                   for dt in ((torch.bfloat16, torch.float16) if sq == 4 else (torch.bfloat16,))]
     if args.call == 41:
         CHECKS = [c[:8] + (c[8] + "@cphase",) for c in CHECKS]
-    if args.call == 42:  # the exchange across clusters
-        CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name) for name in ("x32p", "x64p") for d in (64, 128)
+    if args.call in (42, 44):  # the exchange across clusters (44: and within one, on the cluster barrier's phases)
+        CHECKS = [(b, sq, sk, h, hk, d, causal, dt, name)
+                  for name in (("x32p", "x64p") if args.call == 42 else ("x16p", "o8p", "q4p", "x32p", "x64p"))
+                  for d in (64, 128)
                   for b, sq, sk, h, hk in ((1, 1, 30001, 8, 1), (1, 4, 40000, 2, 2), (1, 100, 5000, 1, 1),
                                            (1, 7, 2000, 1, 1), (3, 5, 100, 4, 4), (2, 65, 3000, 2, 1),
                                            (1, 32, 65536, 1, 1))
@@ -835,6 +847,8 @@ def main():
                 ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64))) if args.call in (38, 40) else
                (("x32p", (1, 1, 1, 32, 16384, 128)), ("x64p", (1, 1, 1, 32, 32768, 64)),
                 ("x64p", (2, 1, 1, 7, 40000, 128))) if args.call == 42 else
+               (("x16p", (1, 1, 1, 32, 16384, 128)), ("o8p", (1, 8, 8, 4, 4096, 128)), ("q4p", (4, 1, 1, 32, 2048, 64)),
+                ("x32p", (1, 1, 1, 32, 16384, 128)), ("x64p", (1, 1, 1, 32, 32768, 64))) if args.call == 44 else
                (("x16p@cphase", (1, 1, 1, 32, 16384, 128)), ("x16p@cphase", (4, 1, 1, 32, 8192, 64)),
                 ("o8p@cphase", (1, 8, 8, 4, 4096, 128)), ("q4p@cphase", (4, 1, 1, 32, 2048, 64))) if args.call == 41 else
                (("cl4", (1, 4, 4, 512, 2048, 64)), ("cl8", (1, 2, 2, 512, 4096, 128)),
