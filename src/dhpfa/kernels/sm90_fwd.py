@@ -1682,38 +1682,40 @@ def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M:
     return go, m_i, l_i, acc
 
 
-# CL_PULL (session 51; this form session 52): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (PARTS ==
-# CLUSTER_N, D = 64 / 128) in one all-to-all exchange instead of log2(CLUSTER_N) serial levels (session 50 call 6: four
-# levels of sixteen took about 6,900 cycles at D=128, each level's time following its bytes). Rank r owns O's columns
-# [r C, (r + 1) C), C = HEAD_DIM / CLUSTER_N. At its start each rank initialises two mbarriers (staged, done: CLUSTER_N
-# arrivals each) and arrives at the cluster barrier (relaxed, after fence.mbarrier_init). At the meeting it stages its
-# state in its own area (m and l of each row side by side, then O as CLUSTER_N column slices, each BLOCK_M x C
-# row-major), waits at the cluster barrier (acquire: every CTA of the cluster has started and initialised its
-# mbarriers, CUDA's rule before any distributed shared memory access), tells every rank its state is staged (thread t
-# arrives, release at cluster scope, on rank t's staged mbarrier), waits until every rank has, reads its slice of every
-# rank's state straight from that rank's shared memory (ld.shared::cluster, predicated on the tile's rows below SEQ_Q:
-# public) and merges the states in rank order as it goes (the same bits every time; every rank computes the same m and
-# l), tells every rank it is done reading (release arrivals on rank t's done mbarrier), stores its slice of O straight
-# to global memory (O_PTR and its strides; rank 0 stores LSE), and exits once every rank is done with its area. Every
-# thread of the CTA must arrive at the cluster barrier: Triton parks the warps no partition uses and parked warps never
-# arrive (session 51 call 9 hung), so these builds run four producer warps (attn_fwd_sm90_ws), all arriving at the
-# producer's start. No global memory but O and LSE, no atomics; every address and predicate is a public offset (ranks,
-# rows, strides); the waits' trip counts depend on timing only. History (docs/perf-log.md, sessions 51-52): bulk copies
-# pushed each rank's slices into the others' receive areas, opened by ready words stored into every rank at its start
-# (full grids failed while other processes shared the device; memcheck flagged the copies), then opened by the cluster
-# barrier (full grids passed; memcheck still flagged every copy, "Access ... is not located in remote CTA", while the
-# trees' copies pass); the copies were about 0.6 us faster than these loads (session 52 call 3; commit a8cae62 has them).
+# CL_PULL (session 51; this form sessions 52-53): the one-cluster meeting of CLUSTER_N = 4 / 8 / 16 parts (D = 64 / 128)
+# in one all-to-all exchange instead of log2(CLUSTER_N) serial levels (session 50 call 6: four levels of sixteen took
+# about 6,900 cycles at D=128, each level's time following its bytes). Rank r owns O's columns [r C, (r + 1) C), C =
+# HEAD_DIM / CLUSTER_N. Every thread of the cluster arrives at each of the cluster barrier's three phases: (1) at its
+# start (relaxed; the consumer waits for it at the meeting: every CTA of the cluster has started, CUDA's rule before any
+# distributed shared memory access), (2) "staged": the rank has staged its state in its own area (m and l of each row
+# side by side, then O as CLUSTER_N column slices, each BLOCK_M x C row-major; the arrival a release at cluster scope,
+# the wait an acquire), then each rank reads its slice of every rank's state straight from that rank's shared memory
+# (ld.shared::cluster, predicated on the tile's rows below SEQ_Q: public) and merges the states in rank order as it goes
+# (the same bits every time; every rank computes the same m and l), (3) "done": every rank has read (release), then it
+# stores its slice of O straight to global memory (O_PTR and its strides; rank 0 stores LSE) and waits for phase 3
+# before it exits (its area is free). Triton parks the warps no partition uses and parked warps never arrive (session 51
+# call 9 hung), so these builds run four producer warps (attn_fwd_sm90_ws), arriving at phase 1 at their start and
+# waiting and arriving at phases 2 and 3 at their end. With more parts than the cluster (PARTS = 2 or 4 x CLUSTER_N,
+# session 53) each cluster exchanges so, then the clusters' slices of each rank's columns meet in the workspace
+# (_clp_global). No global memory but O, LSE and that workspace; every address and predicate is a public offset
+# (ranks, rows, strides); the waits' trip counts depend on timing only. History (docs/perf-log.md, sessions 51-53):
+# bulk copies pushed each rank's slices into the others' receive areas, opened by ready words stored into every rank at
+# its start (full grids failed while other processes shared the device; memcheck flagged the copies), then opened by
+# the cluster barrier (memcheck still flagged every copy, "Access ... is not located in remote CTA", while the trees'
+# copies pass; the copies were about 0.6 us faster than these loads, session 52 call 3; commit a8cae62 has them); the
+# "staged" and "done" signals were release arrivals on mbarriers in every rank until session 53 (commit f2e684d; phases:
+# 0.1-0.4 us faster, session 53 call 4).
 @gluon.constexpr_function
 def cluster_pull_area(block_m, head_dim, cluster_n):
-    """CL_PULL: (stage, words, total) byte offsets past CLUSTER: the staged state (m / l pairs, then O's cluster_n
-    column slices), the words (staged mbarrier, done mbarrier), and the bytes of both (128-byte aligned)."""
+    """CL_PULL: (stage, total) byte offsets past CLUSTER: the staged state (m / l pairs, then O's cluster_n column
+    slices), and its bytes (128-byte aligned)."""
     stage = block_m * (8 + 4 * head_dim)
-    return 0, stage, -(-(stage + 16) // 128) * 128
+    return 0, -(-stage // 128) * 128
 
 
 def cluster_pull_bytes(block_m, head_dim, cluster_n):
     """CL_PULL: the bytes of the meeting's area past CLUSTER (cluster_launcher)."""
-    return cluster_pull_area(block_m, head_dim, cluster_n)[2]
+    return cluster_pull_area(block_m, head_dim, cluster_n)[1]
 
 
 # launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok (session 52, H200): memcheck and
@@ -1742,39 +1744,11 @@ def cluster_pull_ok(out, head_dim, parts, cluster_n):
 
 _CLP_CWAIT = gl.constexpr("barrier.cluster.wait.acquire;\nmov.u32 $0, 0;")
 _CLP_CARRIVE = gl.constexpr("barrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;")
-# CL_PULL_PHASES (session 53): "staged" and "done" as phases 2 and 3 of the cluster barrier instead of release arrivals
-# on every rank's mbarriers (session 52 call 8: 0.1-0.4 us faster); the producer warps wait and arrive at their end, so
-# that every thread of the cluster arrives at each phase
-CL_PULL_PHASES = gl.constexpr(True)
+# (phases 2 and 3: a consumer thread's "staged" arrival and wait, its "done" arrival; the producer warps' end)
 _CLP_CPHASE = gl.constexpr("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;\nmov.u32 $0, 0;")
 _CLP_CARRIVE_REL = gl.constexpr("barrier.cluster.arrive.release;\nmov.u32 $0, 0;")
 _CLP_PRODUCER_END = gl.constexpr("barrier.cluster.wait.acquire;\nbarrier.cluster.arrive.relaxed;\n"
                                  "barrier.cluster.wait.acquire;\nbarrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;")
-_CL_WAIT_CLUSTER = gl.constexpr("{\n.reg .pred p;\n.reg .u32 a;\nmov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
-                                "CLWC${:uid}:\nmbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [a], 0;\n"
-                                "@!p bra CLWC${:uid};\nmov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_open_asm(cluster_n):
-    """CL_PULL's opening: thread 0 initialises the staged mbarrier ($1) and the done mbarrier (8 bytes past it) for
-    cluster_n arrivals each, then fence.mbarrier_init (their release to the cluster); every thread arrives at the
-    cluster barrier (relaxed)."""
-    return ("{\n.reg .pred t0;\n.reg .u32 tid, a, w;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-            "mov.u32 a, global_smem;\nadd.u32 a, a, $1;\n"
-            f"@t0 mbarrier.init.shared::cta.b64 [a], {cluster_n};\n"
-            f"add.u32 w, a, 8;\n@t0 mbarrier.init.shared::cta.b64 [w], {cluster_n};\n"
-            "@t0 fence.mbarrier_init.release.cluster;\nbarrier.cluster.arrive.relaxed;\nmov.u32 $0, 0;\n}")
-
-
-@gluon.constexpr_function
-def _clp_tell_asm(cluster_n):
-    """CL_PULL: thread t < cluster_n arrives (release at cluster scope: after a thread barrier, every thread's
-    shared-memory accesses before it) on rank t's mbarrier at $1."""
-    return ("{\n.reg .pred s;\n.reg .u32 tid, a, r;\nmov.u32 tid, %tid.x;\n"
-            f"setp.lt.u32 s, tid, {cluster_n};\nand.b32 tid, tid, {cluster_n - 1};\nmov.u32 a, global_smem;\n"
-            "add.u32 a, a, $1;\nmapa.shared::cluster.u32 r, a, tid;\n"
-            "@s mbarrier.arrive.release.cluster.shared::cluster.b64 _, [r];\nmov.u32 $0, 0;\n}")
 
 
 @gluon.constexpr_function
@@ -1806,11 +1780,10 @@ def _clp_rget(offs, ok, q: gl.constexpr, VEC: gl.constexpr):
 
 @gluon.jit
 def _clusterp_open(XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, CLUSTER_N: gl.constexpr):
-    """CL_PULL, at each part's start: launched in clusters of CLUSTER_N (else a trap); this rank's staged and done
-    mbarriers, and its arrival at the cluster barrier (_clp_open_asm)."""
-    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
+    """CL_PULL, at each part's start: launched in clusters of CLUSTER_N (else a trap); its arrival at phase 1 of the
+    cluster barrier (every CTA has started)."""
     _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
-    _cl_one(_clp_open_asm(CLUSTER_N), XOFF + WORDS, 0)
+    _cl_one(_CLP_CARRIVE, 0, 0)
 
 
 @gluon.jit
@@ -1876,7 +1849,6 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
     """CL_PULL: the one-cluster meeting in one exchange (see cluster_pull_area's comment); stores this rank's columns
     of O (and in rank 0 LSE). PARTS > CLUSTER_N (PARTS / CLUSTER_N = 2 or 4 clusters a tile, part: the program's
     part): the clusters' merged column slices then meet in the workspace, rank by rank (_clp_global)."""
-    WORDS: gl.constexpr = cluster_pull_area(BLOCK_M, HEAD_DIM, CLUSTER_N)[1]
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
     VEC: gl.constexpr = C // 2
     SLICE: gl.constexpr = BLOCK_M * C * 4
@@ -1889,16 +1861,11 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
     ml_offs = XOFF + gl.arange(0, BLOCK_M, layout=row_s) * 8
     _cl_stage2(acc, o_offs)
     _cl_stage(m_i, ml_offs)
-    _cl_stage(l_i, ml_offs + 4)
-    gl.thread_barrier()  # every thread's stores, before thread t tells rank t
+    _cl_stage(l_i, ml_offs + 4)  # (each thread's own release arrival at phase 2 orders its stores)
     if stamps is not None:
         _stamp_at(stamps, 5)
-    _cl_one(_CLP_CWAIT, 0, 0)  # every CTA of the cluster has started, its mbarriers initialised
-    if CL_PULL_PHASES:
-        _cl_one(_CLP_CPHASE, 0, 0)  # (phase 2) every rank's state is staged
-    else:
-        _cl_one(_clp_tell_asm(CLUSTER_N), XOFF + WORDS, 0)  # this rank's state is staged
-        _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS, 0)  # every rank's is
+    _cl_one(_CLP_CWAIT, 0, 0)  # (phase 1) every CTA of the cluster has started
+    _cl_one(_CLP_CPHASE, 0, 0)  # (phase 2) every rank's state is staged
     if stamps is not None:
         _stamp_at(stamps, 6)
     # this rank's columns of every rank's state, merged in rank order as they are read
@@ -1918,11 +1885,7 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
         l_q = _clp_rget(ml_src + 4, live, q, 1)
         o_q = _clp_rget(o_src, live2, q, VEC)
         m_f, l_f, o_f = _clp_merge(m_f, l_f, o_f, m_q, l_q, o_q)
-    if CL_PULL_PHASES:
-        _cl_one(_CLP_CARRIVE_REL, 0, 0)  # (phase 3) done with every rank's area
-    else:
-        gl.thread_barrier()  # every thread's reads, before thread t tells rank t
-        _cl_one(_clp_tell_asm(CLUSTER_N), XOFF + WORDS + 8, 0)  # done with every rank's area
+    _cl_one(_CLP_CARRIVE_REL, 0, 0)  # (phase 3) done with every rank's area
     go = True
     if PARTS > CLUSTER_N:  # the clusters' slices of this rank's columns meet in the workspace
         go, m_f, l_f, o_f = _clp_global(m_f, l_f, o_f, r_p, c_p, rows, rank, part, u, ws, flags, nonce, BLOCK_M, C,
@@ -1941,10 +1904,7 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
             gl.store(LSE + bh.to(gl.int64) * SEQ_Q + m0 + r_p, lse, mask=r_p < rows)
     if stamps is not None:
         _stamp_at(stamps, 7)
-    if CL_PULL_PHASES:
-        _cl_one(_CLP_CWAIT, 0, 0)  # (phase 3) every rank is done with this rank's area: it may go
-    else:
-        _cl_one(_CL_WAIT_CLUSTER, XOFF + WORDS + 8, 0)  # every rank is done with this rank's area: it may go
+    _cl_one(_CLP_CWAIT, 0, 0)  # (phase 3) every rank is done with this rank's area: it may go
 
 
 @gluon.jit
@@ -2291,7 +2251,7 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
         mbarrier.wait(empty_v.index(s), phase)
         mbarrier.expect(ready_v.index(s), v_desc.block_type.nbytes)
         tma.async_copy_global_to_shared(v_desc, [b, (j_lo + j) * BLOCK_N, h_kv, 0], ready_v.index(s), v_ring.index(s))
-    if CL_PULL and CL_PULL_PHASES:  # phases 2 and 3 of the cluster barrier: every thread of the cluster arrives at each
+    if CL_PULL:  # phases 2 and 3 of the cluster barrier: every thread of the cluster arrives at each
         _cl_one(_CLP_PRODUCER_END, 0, 0)
 
 
