@@ -877,13 +877,14 @@ def test_split_kv_builds_run_non_causal_calls_on_their_causal_binary():
     # SM, 18 session 47's CL_TREE builds of 4 / 8 / 16 parts: 12 binaries; 16 session 48's clusters of four: 10;
     # 24 session 49's clusters of eight: 16; session 50: 18 clusters of sixteen in (12 binaries), 18 clusters of eight
     # (12) and 10 of four (6) out; session 52: the one-exchange meeting on by default (sm90_fwd CL_PULL_DEFAULT) splits
-    # D=96's builds of one cluster of 4 / 8 / 16 parts (the tree's) from D=128's (the exchange's): 158 / 316)
+    # D=96's builds of one cluster of 4 / 8 / 16 parts (the tree's) from D=128's (the exchange's): 158 / 316; session
+    # 53: so do its 32 / 64-part builds of clusters of sixteen (two or four clusters a tile exchange): 162 / 324)
     assert len(on) == 224 and all(set(c) == {"false", "true"} for _, c in on)
     for _, c in on:
         assert c["false"][0] == c["true"][0] and c["false"][1] and c["false"][2] == 2 ** 30, c
     assert all(c["false"][0] != c["true"][0] and not c["false"][1] for _, c in off)
     binaries = [len({x[0] for _, c in rows for x in c.values()}) for rows in (on, off)]
-    assert binaries == [158, 316], binaries
+    assert binaries == [162, 324], binaries
 
 
 _TMA_MASKED_LOOP = """
