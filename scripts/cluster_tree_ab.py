@@ -602,8 +602,8 @@ TIMING = {1: [(1, 4, 4, 512, 2048, 64, False, ("kv4", "cl4", "kv2", "cl2")),
                (3, 1, 1, 32, 16384, 64, False, ("x16p", "x32p")),
                (1, 1, 1, 4, 8192, 128, True, ("x16p", "x32p", "x64p"))],
           # session 53 call 4: the exchange's staged / done signals as phases 2 / 3 of the cluster barrier
-          # (the tree; its switch CL_PULL_PHASES was removed after call 4) against the mbarriers' release arrivals (@s53: the tree before it,
-          # carried as kernels/_ab_s53.py)
+          # (the tree; its switch CL_PULL_PHASES was removed after call 4) against the mbarriers' release arrivals
+          # (@s53: the tree before it, carried as kernels/_ab_s53.py)
           44: [(1, 1, 1, 32, 2048, 128, False, ("x16p", "x16p@s53", "o8p", "o8p@s53")),
                (1, 1, 1, 32, 2048, 64, False, ("x16p", "x16p@s53")),
                (1, 1, 1, 32, 4096, 128, False, ("x32p", "x32p@s53")),
