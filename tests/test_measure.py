@@ -81,6 +81,35 @@ def test_counter_comparison_verdicts():
     assert r["dram_within_repeat_spread"] is True
 
 
+def test_counter_rounds_tell_timing_scatter_from_a_class_shift():
+    """`dhpfa counters --rounds R` (session 53): each class's values over the rounds against the repeats' (Welch's t):
+    a count that scatters alike in every call (timing) is not flagged, even where one round's class spread exceeds its
+    repeat spread (the single-round "NO"); a class shifted in every round by a few times the scatter is; one round is
+    refused; the table lists the largest |t| per metric."""
+    import random
+    classes = ["fixed-random", "zeros", "ones", "spiky", "sink"]  # as many as the repeats, as the real runs
+    labels = classes + list(counters.REPEATS)
+    m = "lts__t_sectors_srcunit_tex_op_read.sum"
+    rng = random.Random(7)
+
+    def rounds(shift):
+        return [{lab: {m: 141400.0 + rng.gauss(0.0, 20.0) + (shift if lab == "ones" else 0.0)} for lab in labels}
+                for _ in range(8)]
+    noise = rounds(0.0)
+    one_round_no = any(not counters.compare(pc, classes, work=[], control=[], dram=[m],
+                                            l2=[])["dram_within_repeat_spread"] for pc in noise)
+    assert one_round_no  # the single-round verdict flips on scatter alone (rng seeded: some round shows it)
+    r = counters.compare_rounds(noise, classes, metrics=[m])
+    assert r["rounds"] == 8 and r["class_free"] and r["metrics"][m]["max_abs_t"] < 4.5, r
+    r = counters.compare_rounds(rounds(100.0), classes, metrics=[m])
+    assert not r["class_free"] and r["metrics"][m]["worst_class"] == "ones" and r["metrics"][m]["flagged"], r
+    with pytest.raises(ValueError, match="two rounds"):
+        counters.compare_rounds(noise[:1], classes, metrics=[m])
+    base = counters.compare(noise[0], classes, work=[], control=[], dram=[m], l2=[])
+    table = counters.format_table({"k": dict(base, work_identical=True, by_rounds=r)})
+    assert "| k | 8 | t_sectors_srcunit_tex_op_read.sum |" in table and "(ones) | YES |" in table
+
+
 def test_l2_sectors_must_be_identical():
     """The SMs' own L2 sectors are judged as work counts: any difference, even one that repeats of one input share,
     is a failure; identical ones pass whatever DRAM does beside them."""

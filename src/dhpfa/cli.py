@@ -151,6 +151,9 @@ def build_parser():
     c.add_argument("--peers", action="store_true")
     c.add_argument("--shape", default="2,16,2048,128", help=SHAPE_HELP)
     c.add_argument("--causal", action="store_true", help="causal attention (default: full)")
+    c.add_argument("--rounds", type=int, default=1,
+                   help="run the classes and repeats this many times (one ncu process each) and also test each class "
+                        "against the repeats over the rounds (Welch's t) for the counts judged by spread: 5 or more")
 
     t = sub.add_parser("tune", help="autotune the kernel choice per shape class into the on-disk cache (GPU)")
     t.add_argument("--dtypes", default="bf16")

@@ -111,6 +111,31 @@ def compare(per_call, classes, work=WORK, control=CONTROL, dram=DRAM + L2_READ, 
                 control_within_repeat_spread=within("control"))
 
 
+def compare_rounds(per_calls, classes, metrics=DRAM + L2_READ + CONTROL):
+    """Several rounds of the same calls (per_calls: one per_call dict a round, each with every class and REPEATS): per
+    timing-judged metric (DRAM bytes, the SMs' L2 read sectors, control counts), Welch's t of each class's values over
+    the rounds against the repeats' values over the rounds (stats.welch_t; |t| > 4.5 flagged, dudect's threshold). A
+    count that follows timing scatters alike in every group; one that follows the data shifts a class in every round.
+    One round's spreads (compare) cannot tell them apart where the class spread and the repeat spread are both a few
+    sectors of a hundred thousand (sessions 50-53). Needs at least two rounds (five or more for a usable t)."""
+    from .stats import is_leak, welch_t
+    if len(per_calls) < 2:
+        raise ValueError("compare_rounds needs at least two rounds")
+    report = {}
+    for m in metrics:
+        rep = [pc[r][m] for pc in per_calls for r in REPEATS if r in pc and m in pc[r]]
+        ts = {}
+        for c in classes:
+            vals = [pc[c][m] for pc in per_calls if c in pc and m in pc[c]]
+            if len(vals) >= 2 and len(rep) >= 2:
+                ts[c] = welch_t(vals, rep)
+        if ts:
+            worst = max(ts, key=lambda c: abs(ts[c]))
+            report[m] = dict(t=ts, worst_class=worst, max_abs_t=abs(ts[worst]), flagged=is_leak(ts[worst]))
+    return dict(rounds=len(per_calls), metrics=report,
+                class_free=all(not v["flagged"] for v in report.values()))
+
+
 # ---- child: runs inside ncu ------------------------------------------------------------------------
 def child(kernel, shape, causal=False):
     import torch
@@ -136,24 +161,31 @@ def child(kernel, shape, causal=False):
     print(json.dumps({"labels": labels}))
 
 
-def run_counters(kernel, shape, out_dir, timeout=240, causal=False):
+def run_counters(kernel, shape, out_dir, timeout=240, causal=False, rounds=1):
+    """The counter run of one kernel: classes and repeats in one ncu process, judged by compare. rounds > 1: that many
+    such processes; the first round's verdicts as with one, and compare_rounds over all of them (by_rounds)."""
     from .leak import CLASSES
     ncu = ncu_path()
     if ncu is None:
         return {"error": "ncu not found"}
-    log = os.path.join(out_dir, f"ncu-{kernel}.csv")
-    cmd = [ncu, "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units", "base",
-           "--log-file", log, "--metrics", ",".join(METRICS),
-           sys.executable, "-m", "dhpfa.measure.counters", "child", kernel, ",".join(map(str, shape))] \
-        + (["causal"] if causal else [])
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-    if res.returncode != 0 or not os.path.exists(log):
-        return {"error": f"ncu exited {res.returncode}: {(res.stderr or res.stdout)[-800:]}"}
-    labels = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])["labels"]
-    with open(log) as f:
-        launches = parse_ncu_csv(f.read(), set(METRICS))
-    per_call = group_calls(launches, labels)
-    return dict(per_call=per_call, **compare(per_call, CLASSES))
+    per_calls = []
+    for k in range(rounds):
+        log = os.path.join(out_dir, f"ncu-{kernel}.csv" if k == 0 else f"ncu-{kernel}-round{k + 1}.csv")
+        cmd = [ncu, "--clock-control", "none", "--profile-from-start", "off", "--csv", "--print-units", "base",
+               "--log-file", log, "--metrics", ",".join(METRICS),
+               sys.executable, "-m", "dhpfa.measure.counters", "child", kernel, ",".join(map(str, shape))] \
+            + (["causal"] if causal else [])
+        res = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if res.returncode != 0 or not os.path.exists(log):
+            return {"error": f"ncu exited {res.returncode} (round {k + 1}): {(res.stderr or res.stdout)[-800:]}"}
+        labels = json.loads([ln for ln in res.stdout.splitlines() if ln.startswith("{")][-1])["labels"]
+        with open(log) as f:
+            launches = parse_ncu_csv(f.read(), set(METRICS))
+        per_calls.append(group_calls(launches, labels))
+    out = dict(per_call=per_calls[0], **compare(per_calls[0], CLASSES))
+    if rounds > 1:
+        out.update(rounds_per_call=per_calls[1:], by_rounds=compare_rounds(per_calls, CLASSES))
+    return out
 
 
 def format_table(results) -> str:
@@ -172,6 +204,14 @@ def format_table(results) -> str:
         lines.append(f"| {name} | {yn(r['work_identical'])} | {yn(r.get('l2_identical'))} | "
                      f"{yn(r.get('dram_within_repeat_spread'))} | "
                      f"{yn(r['control_within_repeat_spread'])} | {'; '.join(diff) or 'none'} |")
+    by_rounds = {name: r["by_rounds"] for name, r in results.items() if "by_rounds" in r}
+    if by_rounds:  # (--rounds) each class against the repeats over the rounds, metrics judged by spread
+        lines += ["", "| kernel | rounds | metric | largest class |t| against the repeats (class) | flagged (> 4.5) |",
+                  "|---|---|---|---|---|"]
+        for name, br in by_rounds.items():
+            for m, v in br["metrics"].items():
+                lines.append(f"| {name} | {br['rounds']} | {m.split('__')[1]} | {v['max_abs_t']:.1f} "
+                             f"({v['worst_class']}) | {'YES' if v['flagged'] else 'no'} |")
     return "\n".join(lines)
 
 
@@ -180,7 +220,8 @@ def main(args):
     os.makedirs(args.out, exist_ok=True)
     names = ["dhpfa"] + (["sdpa_flash", "sdpa_cudnn"] if args.peers else [])
     causal = bool(getattr(args, "causal", False))
-    results = {n: run_counters(n, shape, args.out, causal=causal) for n in names}
+    rounds = max(1, int(getattr(args, "rounds", 1) or 1))
+    results = {n: run_counters(n, shape, args.out, causal=causal, rounds=rounds) for n in names}
     with open(os.path.join(args.out, "counters.json"), "w") as f:
         json.dump(dict(shape=shape, causal=causal, results=results), f, indent=1)
     print(format_table(results))
