@@ -1705,17 +1705,10 @@ def _cluster_meet(m_i, l_i, acc, rank, nonce, rows, XOFF: gl.constexpr, BLOCK_M:
 # copies pass; the copies were about 0.6 us faster than these loads, session 52 call 3; commit a8cae62 has them); the
 # "staged" and "done" signals were release arrivals on mbarriers in every rank until session 53 (commit f2e684d; phases:
 # 0.1-0.4 us faster, session 53 call 4).
-@gluon.constexpr_function
-def cluster_pull_area(block_m, head_dim, cluster_n):
-    """CL_PULL: (stage, total) byte offsets past CLUSTER: the staged state (m / l pairs, then O's cluster_n column
-    slices), and its bytes (128-byte aligned)."""
-    stage = block_m * (8 + 4 * head_dim)
-    return 0, -(-stage // 128) * 128
-
-
 def cluster_pull_bytes(block_m, head_dim, cluster_n):
-    """CL_PULL: the bytes of the meeting's area past CLUSTER (cluster_launcher)."""
-    return cluster_pull_area(block_m, head_dim, cluster_n)[1]
+    """CL_PULL: the bytes of the meeting's area past CLUSTER (cluster_launcher): the staged state (m / l pairs, then
+    O's cluster_n column slices), 128-byte aligned."""
+    return -(-block_m * (8 + 4 * head_dim) // 128) * 128
 
 
 # launch_args(cluster_pull=None): the one-exchange meeting wherever cluster_pull_ok (session 52, H200): memcheck and
@@ -1779,7 +1772,7 @@ def _clp_rget(offs, ok, q: gl.constexpr, VEC: gl.constexpr):
 
 
 @gluon.jit
-def _clusterp_open(XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.constexpr, CLUSTER_N: gl.constexpr):
+def _clusterp_open(CLUSTER_N: gl.constexpr):
     """CL_PULL, at each part's start: launched in clusters of CLUSTER_N (else a trap); its arrival at phase 1 of the
     cluster barrier (every CTA has started)."""
     _cl_one(cluster_check_asm(CLUSTER_N), 0, 0)
@@ -1787,24 +1780,13 @@ def _clusterp_open(XOFF: gl.constexpr, BLOCK_M: gl.constexpr, HEAD_DIM: gl.const
 
 
 @gluon.jit
-def _clp_merge(m_a, l_a, o_a, m_b, l_b, o_b):
-    """CL_PULL: two states (m, l, O's columns; rows with m = -inf empty) merged, a's first."""
-    m_n = gl.maximum(m_a, m_b)
-    m_s = gl.where(m_n == float("-inf"), 0.0, m_n)
-    a = gl.exp2(m_a - m_s)
-    w = gl.exp2(m_b - m_s)
-    return m_n, l_a * a + l_b * w, o_a * a[:, None] + o_b * w[:, None]
-
-
-@gluon.jit
 def _clp_global(m_f, l_f, o_f, r_p, c_p, rows, rank, part, u, ws, flags, nonce, BLOCK_M: gl.constexpr,
-                C: gl.constexpr, CLUSTER_N: gl.constexpr, PARTS: gl.constexpr):
+                C: gl.constexpr, CLUSTER_N: gl.constexpr, PARTS: gl.constexpr, prow: gl.constexpr):
     """CL_PULL with PARTS = G x CLUSTER_N (G = 2 or 4 clusters a tile): rank `rank` of cluster g = part // CLUSTER_N
     holds its cluster's merged state of its C columns; the G clusters' states of those columns meet in a binary tree
-    in the workspace, each rank's tree apart from the others' (a slice of BLOCK_M x C floats, then m and l: a
-    sixteenth of a whole state at D=128 in clusters of sixteen), as the global levels of CL_TREE do with whole states:
-    each node's state into its slot, the call's nonce swapped into the meeting's flag (_arrive_meeting); the second to
-    arrive merges the pair, the lower node's first (the same bits whichever arrives second), and goes on. (go, m, l,
+    in the workspace, each rank's tree apart from the others' (a slice's state: BLOCK_M x C floats, then m and l, a
+    sixteenth of a whole state at D=128 in clusters of sixteen), each meeting a _hand_over of slices as the global
+    levels of CL_TREE are of whole states (the second to arrive merges the pair, the lower node's first). (go, m, l,
     O): go in the program that merged at the root (public: timing, not data); its state is the tile's for these
     columns. Rank r's slots: (2 G - 2) from r (2 G - 2) SSLOT past the unit's, level L's from 2 G - 2 (G >> L); its
     flags: G - 1 from r (G - 1) past the unit's, level L's from G - (G >> L) (split_kv_workspace has room: 2 PARTS - 2
@@ -1817,27 +1799,15 @@ def _clp_global(m_f, l_f, o_f, r_p, c_p, rows, rank, part, u, ws, flags, nonce, 
     base = ws + (u * (2 * PARTS - 2)).to(gl.int64) * (BLOCK_M * (CLUSTER_N * C + 2)) + rank * ((2 * G - 2) * SSLOT)
     fbase = flags + u * (PARTS - 1) + rank * (G - 1)
     offs = r_p[:, None] * C + c_p[None, :]
-    ok = r_p < rows
-    ok2 = ok[:, None] & (c_p >= 0)[None, :]
     go = True
     for LVL in gl.static_range(0, 2):
         if (G >> LVL) >= 2:
             if go:
                 node = g >> LVL
-                mine = base + (2 * G - 2 * (G >> LVL) + node) * SSLOT
-                other = base + (2 * G - 2 * (G >> LVL) + (node ^ 1)) * SSLOT
-                gl.store(mine + offs, o_f, mask=ok2)
-                gl.store(mine + BLOCK_M * C + r_p, m_f, mask=ok)
-                gl.store(mine + BLOCK_M * (C + 1) + r_p, l_f, mask=ok)
-                go = _arrive_meeting(fbase + G - (G >> LVL) + node // 2, nonce)
-                if go:  # the sibling's state is written: merge, the lower node's first
-                    o_o = gl.load(other + offs, mask=ok2, other=0.0, cache_modifier=".cg")
-                    m_o = gl.load(other + BLOCK_M * C + r_p, mask=ok, other=float("-inf"), cache_modifier=".cg")
-                    l_o = gl.load(other + BLOCK_M * (C + 1) + r_p, mask=ok, other=0.0, cache_modifier=".cg")
-                    first = node % 2 == 0
-                    m_f, l_f, o_f = _clp_merge(gl.where(first, m_f, m_o), gl.where(first, l_f, l_o),
-                                               gl.where(first, o_f, o_o), gl.where(first, m_o, m_f),
-                                               gl.where(first, l_o, l_f), gl.where(first, o_o, o_f))
+                go, m_f, l_f, o_f = _hand_over(m_f, l_f, o_f, base + (2 * G - 2 * (G >> LVL) + node) * SSLOT,
+                                               base + (2 * G - 2 * (G >> LVL) + (node ^ 1)) * SSLOT,
+                                               fbase + G - (G >> LVL) + node // 2, nonce, node % 2 == 0, offs, r_p,
+                                               BLOCK_M, C, prow, rows, True)
     return go, m_f, l_f, o_f
 
 
@@ -1846,7 +1816,7 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
                       row_s: gl.constexpr, o_layout: gl.constexpr, CLUSTER_N: gl.constexpr, o_ptrs, LSE, b, h, bh, m0,
                       SEQ_Q, dtype: gl.constexpr, stamps=None, PARTS: gl.constexpr = 0, part=0, u=0, ws=None,
                       flags=None, nonce=0):
-    """CL_PULL: the one-cluster meeting in one exchange (see cluster_pull_area's comment); stores this rank's columns
+    """CL_PULL: the one-cluster meeting in one exchange (see cluster_pull_bytes' comment); stores this rank's columns
     of O (and in rank 0 LSE). PARTS > CLUSTER_N (PARTS / CLUSTER_N = 2 or 4 clusters a tile, part: the program's
     part): the clusters' merged column slices then meet in the workspace, rank by rank (_clp_global)."""
     C: gl.constexpr = HEAD_DIM // CLUSTER_N
@@ -1884,12 +1854,12 @@ def _clusterp_meeting(m_i, l_i, acc, rank, rows, XOFF: gl.constexpr, BLOCK_M: gl
         m_q = _clp_rget(ml_src, live, q, 1)
         l_q = _clp_rget(ml_src + 4, live, q, 1)
         o_q = _clp_rget(o_src, live2, q, VEC)
-        m_f, l_f, o_f = _clp_merge(m_f, l_f, o_f, m_q, l_q, o_q)
+        m_f, l_f, o_f = _merge_states(m_f, l_f, o_f, m_q, l_q, o_q, prow)
     _cl_one(_CLP_CARRIVE_REL, 0, 0)  # (phase 3) done with every rank's area
     go = True
     if PARTS > CLUSTER_N:  # the clusters' slices of this rank's columns meet in the workspace
         go, m_f, l_f, o_f = _clp_global(m_f, l_f, o_f, r_p, c_p, rows, rank, part, u, ws, flags, nonce, BLOCK_M, C,
-                                        CLUSTER_N, PARTS)
+                                        CLUSTER_N, PARTS, prow)
     empty_row = l_f == 0.0
     l_safe = gl.where(empty_row, 1.0, l_f)
     AL: gl.constexpr = 8 if VEC >= 8 else VEC
@@ -1932,8 +1902,8 @@ def _consume_tile_split_kv(o_desc, LSE, q_smem, o_smem, k_ring, v_ring, q_bar, q
     if STAMP:
         _stamp_at(kvs[3], 0)
     c_rows = _cluster_rows(SEQ_Q, m0, BLOCK_M)  # (CLUSTER) the rows its meeting copies
-    if CL_PULL:  # (one cluster of CLUSTER_N, one exchange) this rank's mbarriers, and its cluster-barrier arrival
-        _clusterp_open(CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
+    if CL_PULL:  # (each cluster of CLUSTER_N in one exchange) its arrival at the cluster barrier's first phase
+        _clusterp_open(CLUSTER_N)
     elif CLUSTER:  # the receivers' mbarriers for the meeting, before anything else (CL_TREE: each cluster's)
         _cluster_start(part % CLUSTER_N, nonce, c_rows, CLUSTER, BLOCK_M, HEAD_DIM, CLUSTER_N)
     gl.static_assert(PARTS == 2 or PARTS == 4 or PARTS == 8 or PARTS == 16 or PARTS == 32 or PARTS == 64
@@ -2225,8 +2195,8 @@ def _ws_producer_split_kv(rt, BLOCK_M: gl.constexpr, BLOCK_N: gl.constexpr, STAG
                           CAUSAL: gl.constexpr, PARTS: gl.constexpr, PACK: gl.constexpr = 0,
                           CLUSTER: gl.constexpr = 0, CLUSTER_N: gl.constexpr = 2, CL_PULL: gl.constexpr = False):
     """SPLIT_KV (one program per unit): the producer of this program's part of its tile (_split_kv_tile): Q once,
-    then that part's key blocks (_split_kv_unit). CL_PULL: its warps arrive at the cluster barrier
-    first (they never wait for it: they reach no other CTA's shared memory)."""
+    then that part's key blocks (_split_kv_unit). CL_PULL: its warps arrive at the cluster barrier's first phase at
+    their start and wait and arrive at its second and third at their end (they reach no other CTA's shared memory)."""
     if CL_PULL:
         _cl_one(_CLP_CARRIVE, 0, 0)
     (q_desc, k_desc, v_desc, q_smem, k_ring, v_ring, q_bar, q_empty, ready_k, ready_v, empty_k, empty_v, BH, H, H_KV,
@@ -3052,8 +3022,8 @@ def launch_args(q, k, v, out, lse, softmax_scale, causal, causal_offset, block_m
             pull_ok = cluster_pull_ok(out, head_dim, parts, cluster if cluster in (4, 8, 16) else 2)
             if cluster_pull and not pull_ok:
                 raise ValueError(f"cluster_pull: one, two or four clusters of 4, 8 or 16 parts a tile (split_kv="
-                                 f"{parts}, cluster={cluster}), head dim 64 or 128 ({out.shape[3]}) and out with unit column stride and "
-                                 f"other strides multiples of 8 (strides {tuple(out.stride())})")
+                                 f"{parts}, cluster={cluster}), head dim 64 or 128 ({out.shape[3]}) and out with unit "
+                                 f"column stride and other strides multiples of 8 (strides {tuple(out.stride())})")
             if pull_ok and (cluster_pull or (cluster_pull is None and CL_PULL_DEFAULT)):
                 kwargs.update(CL_PULL=True, O_PTR=out, O_SB=out.stride(0), O_SS=out.stride(1), O_SH=out.stride(2))
         from .variants import cluster_parts
