@@ -492,8 +492,8 @@ def test_clusters_of_eight_and_sixteen_compile_to_bulk_copy_levels():
     eight or sixteen meets in one exchange by default (CL_PULL): two bulk copies (each part's m / l rows and one column
     slice of O to each rank, issued by one thread a rank), no MEMBAR.ALL.GPU and no global atomic, and global
     stores of its columns of O and of LSE (rank 0) where asked for (cluster_pull=True; on by default since session
-    52: None), else the tree of levels (cluster_pull=False, or more parts than the cluster). Session 52: the exchange opens
-    through the cluster barrier (an arrival in the consumer and one in the producer partition, one wait) and reads the
+    52: None), else the tree of levels (cluster_pull=False, or more than four clusters a tile). Session 52: the exchange
+    opens through the cluster barrier (arrivals in the consumer and the producer partition) and reads the
     other ranks' states with loads from their shared memory (sm90_fwd _clusterp_meeting): no bulk copy, and two release
     arrivals (staged, done: MEMBAR.ALL.GPU each; since session 53 at phases 2 and 3 of the cluster barrier, no
     mbarrier). Session 53: two or four clusters a tile exchange too (16 parts in
