@@ -704,12 +704,12 @@ def _compile_one(job):
     return name
 
 
-def precompile(procs, call, checks):
+def precompile(procs, call, checks, timing=True):
     import multiprocessing as mp
     jobs = {}
     for c in checks:
         jobs[(c[5], c[6], c[7], c[8])] = c
-    for b, h, hk, sq, sk, d, causal, names in TIMING[call]:
+    for b, h, hk, sq, sk, d, causal, names in (TIMING[call] if timing else ()):
         for n in names:
             if n == "api_prev":
                 continue
@@ -806,7 +806,7 @@ def main():
     if args.checks:
         CHECKS = [c for c in CHECKS if c[8] in args.checks.split(",")]
     if args.precompile:
-        n = precompile(args.precompile, args.call, () if args.timing_only else CHECKS)
+        n = precompile(args.precompile, args.call, () if args.timing_only else CHECKS, timing=not args.checks_only)
         print(f"precompiled {n} builds in {time.time() - t0:.0f} s", flush=True)
     ok = True
     checks = []
