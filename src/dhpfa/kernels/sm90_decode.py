@@ -1,0 +1,207 @@
+"""Decode on Hopper with the GEMMs swapped (session 54, experiment; not dispatched by the API yet).
+
+A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
+a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is
+64: with G = 4 (Llama-style grouped heads) 60 of a tile's 64 rows are padding, and each 128-key block still costs
+the full 64 x 128 x D score GEMM, the same PV GEMM and 64 x 128 exponentials, about 1,900 cycles at D=128 (session 50's
+stamps). That chain, not DRAM, limits the few programs of long-context decode (sessions 46-53).
+
+attn_decode_sm90 swaps the operands: S^T = K Q^T puts the block's keys on M (BLOCK_N rows, every one real) and the
+query heads on N (NQ = 8-64 columns, the WGMMA's small N), and O^T = V^T P^T takes V's block as a transposed A operand
+from shared memory and P^T as B from a small shared tile. The softmax runs down the columns (a reduction across the
+warpgroup's rows: warps and lanes), each query's m and l one value a column. Per block: two small GEMMs, BLOCK_N x NQ
+exponentials, so the loads (a ring of STAGES K/V blocks issued STAGES - 1 ahead) should set the pace.
+
+Each program runs one part (a range of KEYS_PER_PART keys, a multiple of BLOCK_N) of one (sequence, key/value head)
+and writes its normalised partial output and log-sum-exp into the workspace layout attn_varlen_combine reads
+(triton_fwd: WS_O (parts, B, H, D), WS_L (parts, H, B)); that kernel merges the parts (a fixed order: the same bits
+every call). Constant time: the trip count (the part's blocks), every address and predicate come from program ids and
+shapes; masking of keys past the part's end is a select; exponentials are MUFU.EX2 (gl.exp2), the reciprocal and
+log2 the approximate forms.
+"""
+import torch
+import triton
+from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
+                                                              warpgroup_mma_wait)
+
+from .ctmath import LOG2E
+
+DECODE_SHAPE_ARGS = ["B", "H", "H_KV", "SEQ_K", "KEYS_PER_PART"]
+
+
+@gluon.constexpr_function
+def _t_layout(num_warps, n):
+    """The wgmma accumulator layout of a [rows, n] fp32 tile (rows on M: keys for S^T, head-dim columns for O^T)."""
+    return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1], instr_shape=[16, n, 16])
+
+
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
+def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART,
+                     G: gl.constexpr, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                     STAGES: gl.constexpr, num_warps: gl.constexpr):
+    dtype: gl.constexpr = q_desc.dtype
+    t_layout: gl.constexpr = _t_layout(num_warps, NQ)
+    col: gl.constexpr = gl.SliceLayout(0, t_layout)
+    row: gl.constexpr = gl.SliceLayout(1, t_layout)
+    p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, NQ], dtype)
+
+    part = gl.program_id(0)
+    bkv = gl.program_id(1)
+    b = bkv // H_KV
+    hk = bkv % H_KV
+    start = part * KEYS_PER_PART
+    end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
+    n_blocks = gl.maximum((end - start + BLOCK_N - 1) // BLOCK_N, 1)  # public: shapes and the part index
+
+    q_smem = gl.allocate_shared_memory(dtype, [1, 1, NQ, HEAD_DIM], q_desc.layout)
+    k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
+    v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
+    p_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, NQ], p_shared)
+    q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    mbarrier.init(q_bar, count=1)
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+    kv_bytes: gl.constexpr = 2 * k_desc.block_type.nbytes
+
+    mbarrier.expect(q_bar, q_desc.block_type.nbytes)
+    tma.async_copy_global_to_shared(q_desc, [b, 0, hk * G, 0], q_bar, q_smem)
+    for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
+        go = s < n_blocks
+        mbarrier.expect(ready.index(s), kv_bytes, pred=go)
+        tma.async_copy_global_to_shared(k_desc, [b, start + s * BLOCK_N, hk, 0], ready.index(s), k_ring.index(s),
+                                        pred=go)
+        tma.async_copy_global_to_shared(v_desc, [b, start + s * BLOCK_N, hk, 0], ready.index(s), v_ring.index(s),
+                                        pred=go)
+
+    m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
+    l_i = gl.zeros([NQ], gl.float32, layout=col)
+    acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
+    offs_n0 = gl.arange(0, BLOCK_N, layout=row)
+    q_t = q_smem.reshape([NQ, HEAD_DIM]).permute((1, 0))  # [D, NQ]: the B operand of S^T = K Q^T
+    mbarrier.wait(q_bar, 0)
+
+    for j in range(n_blocks):
+        nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
+        go = nxt < n_blocks
+        ns = nxt % STAGES
+        mbarrier.expect(ready.index(ns), kv_bytes, pred=go)
+        tma.async_copy_global_to_shared(k_desc, [b, start + nxt * BLOCK_N, hk, 0], ready.index(ns), k_ring.index(ns),
+                                        pred=go)
+        tma.async_copy_global_to_shared(v_desc, [b, start + nxt * BLOCK_N, hk, 0], ready.index(ns), v_ring.index(ns),
+                                        pred=go)
+
+        si = j % STAGES
+        mbarrier.wait(ready.index(si), (j // STAGES) & 1)
+        k_tile = k_ring.index(si).reshape([BLOCK_N, HEAD_DIM])
+        v_t = v_ring.index(si).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0))  # [D, BLOCK_N]: A of O^T = V^T P^T
+        s_t = warpgroup_mma(k_tile, q_t, gl.zeros([BLOCK_N, NQ], gl.float32, t_layout), use_acc=False,
+                            is_async=True)
+        s_t = warpgroup_mma_wait(num_outstanding=0, deps=(s_t,))
+
+        key_ok = (start + j * BLOCK_N + offs_n0) < end  # public: shapes and the block index
+        sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
+        m_new = gl.maximum(m_i, gl.max(sc, axis=0))  # every part's first block holds a key: m_new is finite
+        alpha = gl.exp2(m_i - m_new)
+        p = gl.exp2(sc - m_new[None, :])
+        l_i = l_i * alpha + gl.sum(p, axis=0)
+        m_i = m_new
+        acc = acc * alpha[None, :]
+        p_smem.store(p.to(dtype))
+        fence_async_shared()
+        gl.thread_barrier()  # every warp's share of P^T is in shared memory before the GEMM reads it
+        acc = warpgroup_mma(v_t, p_smem, acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        gl.thread_barrier()  # (P^T's next write waits for every warp's GEMM wait)
+
+    mbarrier.invalidate(q_bar)
+    for s in gl.static_range(STAGES):
+        mbarrier.invalidate(ready.index(s))
+
+    # the part's normalised output and log-sum-exp (natural log), for query heads hk * G + n, n < G
+    empty = l_i == 0.0
+    l_safe = gl.where(empty, 1.0, l_i)
+    lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
+    out = acc * (1.0 / l_safe)[None, :]
+    offs_q = gl.arange(0, NQ, layout=col)
+    offs_d = gl.arange(0, HEAD_DIM, layout=row)
+    head = hk * G + offs_q
+    q_ok = offs_q < G
+    ws_row = (part * B + b).to(gl.int64) * H + head  # WS_O (parts, B, H, D)
+    gl.store(WS_O + ws_row[None, :] * HEAD_DIM + offs_d[:, None], out, mask=q_ok[None, :])
+    gl.store(WS_L + (part * H + head).to(gl.int64) * B + b, lse, mask=q_ok)  # WS_L (parts, H, B)
+
+
+def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
+    """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public."""
+    blocks = triton.cdiv(seq_k, block_n)
+    per = triton.cdiv(blocks, max(1, min(parts, blocks))) * block_n
+    return triton.cdiv(seq_k, per), per
+
+
+def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4):
+    """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
+    ws_l (parts, H, B) float32 (`parts` as decode_parts gives)."""
+    from .sm90_fwd import _descriptor
+    batch, seq_q, heads, head_dim = q.shape
+    seq_k, heads_kv = k.shape[1], k.shape[2]
+    if seq_q != 1:
+        raise ValueError(f"q: attn_decode_sm90 takes one query a sequence; got seq_q={seq_q}")
+    group = heads // heads_kv
+    nq = max(8, 1 << (group - 1).bit_length())
+    n_parts, per = decode_parts(seq_k, parts, block_n)
+    grid = (n_parts, batch * heads_kv)
+    args = (_q_descriptor(q, nq), _descriptor(k, block_n, head_dim),
+            _descriptor(v, block_n, head_dim), ws_o, ws_l, float(softmax_scale) * LOG2E, batch, heads, heads_kv,
+            seq_k, per)
+    kwargs = dict(G=group, NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps)
+    return grid, args, kwargs
+
+
+def _q_descriptor(q, nq):
+    """q (B, 1, H, D) in [1, 1, NQ, D] blocks (a key/value head's G query heads and the next NQ - G, zero past H)."""
+    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
+    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[q.dtype]
+    block = [1, 1, nq, q.shape[3]]
+    strides = [st if n > 1 else 16 for st, n in zip(q.stride(), q.shape)]
+    strides[3] = 1
+    return TensorDescriptor(q, list(q.shape), strides, block, gl.NVMMASharedLayout.get_default_for(block, gl_dtype))
+
+
+_OFFSETS = {}
+
+
+def _seq_offsets(batch, device):
+    """0, 1, ..., batch as int32 on device (the combine's sequence offsets: one query a sequence), made once."""
+    key = (batch, str(device))
+    if key not in _OFFSETS:
+        _OFFSETS[key] = torch.arange(batch + 1, device=device, dtype=torch.int32)
+    return _OFFSETS[key]
+
+
+def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False):
+    """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
+    (B, 1, H, D), lse (B, H, 1)). Experiment's launcher (no argument checks beyond the kernel's needs). poison: the
+    workspace, out and lse start as NaN (tests: every element is written)."""
+    from . import triton_fwd
+    from . import variants
+    batch, _, heads, head_dim = q.shape
+    scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
+    n_parts, _ = decode_parts(k.shape[1], parts, block_n)
+    new = (lambda *shape, **kw: torch.full(shape, float("nan"), device=q.device, **kw)) if poison else \
+        (lambda *shape, **kw: torch.empty(shape, device=q.device, **kw))
+    ws_o = new(n_parts, batch, heads, head_dim, dtype=torch.float32)
+    ws_l = new(n_parts, heads, batch, dtype=torch.float32)
+    grid, args, kwargs = launch_args(q, k, v, ws_o, ws_l, scale, parts, block_n, stages)
+    attn_decode_sm90[grid](*args, **kwargs)
+    out = new(*q.shape, dtype=q.dtype)
+    lse_t = new(heads, batch, dtype=torch.float32)
+    cu = _seq_offsets(batch, q.device)
+    group = heads // k.shape[2]
+    cfg = variants.varlen_combine_variant(q.dtype, head_dim, group=group > 1, splits=n_parts).config  # a shipped build
+    cgrid, cargs, ckw = triton_fwd.varlen_combine_args(q[:, 0], out[:, 0], lse_t, cu, 1, group, n_parts,
+                                                       (ws_o, ws_l), cfg)
+    triton_fwd.attn_varlen_combine[cgrid](*cargs, **ckw)
+    return out, lse_t.t().unsqueeze(-1)
