@@ -62,7 +62,20 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--checks-only", action="store_true")
     ap.add_argument("--configs", default=",".join(CONFIGS))
+    ap.add_argument("--sanitize", action="store_true", help="one call of every config on SDPA-layout inputs (for "
+                                                             "compute-sanitizer), then exit")
     args = ap.parse_args()
+    if args.sanitize:
+        g = torch.Generator(device="cuda").manual_seed(1)
+        for b, h, hk, sk, d in ((2, 32, 8, 3001, 128), (1, 32, 1, 16384, 128), (2, 32, 8, 16384, 64)):
+            q = torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=g)
+            k, v = (torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+            for name in args.configs.split(","):
+                print(name, (b, h, hk, sk, d), flush=True)
+                run_decode(CONFIGS[name])(q, k, v)
+                torch.cuda.synchronize()
+        print("sanitize done", flush=True)
+        return
     os.makedirs(args.out, exist_ok=True)
     t0 = time.time()
     gen = torch.Generator(device="cuda").manual_seed(54)

@@ -40,12 +40,15 @@ def _t_layout(num_warps, n):
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
 def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART,
                      G: gl.constexpr, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     STAGES: gl.constexpr, num_warps: gl.constexpr):
+                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     col: gl.constexpr = gl.SliceLayout(0, t_layout)
     row: gl.constexpr = gl.SliceLayout(1, t_layout)
-    p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, NQ], dtype)
+    if P_KMAJOR:  # P^T kept as P [NQ, BLOCK_N] (keys contiguous), read through a transposed view: a K-major B
+        p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([NQ, BLOCK_N], dtype)
+    else:  # P^T [BLOCK_N, NQ] as stored: an N-major B (session 54 call 4: wrong outputs at BLOCK_N = 128, NQ = 8)
+        p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, NQ], dtype)
 
     part = gl.program_id(0)
     bkv = gl.program_id(1)
@@ -58,7 +61,11 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
     q_smem = gl.allocate_shared_memory(dtype, [1, 1, NQ, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
     v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
-    p_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, NQ], p_shared)
+    if P_KMAJOR:
+        p_buf = gl.allocate_shared_memory(dtype, [NQ, BLOCK_N], p_shared)
+        p_smem = p_buf.permute((1, 0))
+    else:
+        p_smem = gl.allocate_shared_memory(dtype, [BLOCK_N, NQ], p_shared)
     q_bar = gl.allocate_shared_memory(gl.int64, [1], mbarrier.MBarrierLayout())
     ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
     mbarrier.init(q_bar, count=1)
@@ -141,7 +148,7 @@ def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
     return triton.cdiv(seq_k, per), per
 
 
-def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4):
+def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives)."""
     from .sm90_fwd import _descriptor
@@ -156,7 +163,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     args = (_q_descriptor(q, nq), _descriptor(k, block_n, head_dim),
             _descriptor(v, block_n, head_dim), ws_o, ws_l, float(softmax_scale) * LOG2E, batch, heads, heads_kv,
             seq_k, per)
-    kwargs = dict(G=group, NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps)
+    kwargs = dict(G=group, NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
+                  P_KMAJOR=p_kmajor)
     return grid, args, kwargs
 
 
@@ -181,7 +189,7 @@ def _seq_offsets(batch, device):
     return _OFFSETS[key]
 
 
-def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False):
+def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). Experiment's launcher (no argument checks beyond the kernel's needs). poison: the
     workspace, out and lse start as NaN (tests: every element is written)."""
@@ -194,7 +202,7 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
         (lambda *shape, **kw: torch.empty(shape, device=q.device, **kw))
     ws_o = new(n_parts, batch, heads, head_dim, dtype=torch.float32)
     ws_l = new(n_parts, heads, batch, dtype=torch.float32)
-    grid, args, kwargs = launch_args(q, k, v, ws_o, ws_l, scale, parts, block_n, stages)
+    grid, args, kwargs = launch_args(q, k, v, ws_o, ws_l, scale, parts, block_n, stages, p_kmajor=p_kmajor)
     attn_decode_sm90[grid](*args, **kwargs)
     out = new(*q.shape, dtype=q.dtype)
     lse_t = new(heads, batch, dtype=torch.float32)
