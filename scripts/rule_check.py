@@ -146,6 +146,18 @@ PULL53 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 
           (1, 32, 8, 1, 8192, 128, False), (1, 32, 1, 1, 2048, 128, False)]
 
 
+# --set swap54 (session 54): one query per sequence with 2-8 query heads a key/value head on the swapped-GEMM decode
+# kernel (variants.swap_decode_parts, kernels/sm90_decode.py) against the forward kernels' packed tiles ("api_prev":
+# SWAP_DECODE off); call 5's cells and the rule's untimed ones (4 pairs, groups of 7 / 8, 15 pairs, 131,072 keys); the
+# last two stay on the forward kernels (their variants do not change)
+SWAP54 = [(1, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 32768, 128, False), (1, 32, 8, 1, 65536, 128, False),
+          (1, 32, 8, 1, 131072, 128, False), (1, 32, 8, 1, 16384, 64, False), (1, 32, 8, 1, 65536, 64, False),
+          (2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (2, 32, 8, 1, 16384, 128, False),
+          (2, 32, 8, 1, 65536, 128, False), (1, 32, 4, 1, 32768, 128, False), (1, 28, 4, 1, 65536, 128, False),
+          (1, 16, 2, 1, 65536, 128, False), (3, 40, 5, 1, 16384, 128, False), (1, 64, 8, 1, 32768, 128, False),
+          (1, 32, 8, 1, 8192, 128, False), (4, 32, 8, 1, 16384, 128, False)]
+
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -179,6 +191,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "swap54":  # the forward kernels' packed decode tiles
+        return patched_call(api_fn, variants, "SWAP_DECODE", False)
     if which == "pull53":  # session 52's rule and kernels: no 32 / 64-part few-row rule, the tree above one cluster
         from dhpfa.kernels import sm90_fwd
         return patched_call(patched_call(api_fn, variants, "FEW_ROWS_PULL_SPLIT", {}), sm90_fwd, "CL_PULL_CLUSTERS",
@@ -234,14 +248,15 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53"))
+                                                                  "pull51", "pull52", "pull53", "swap54"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
     for b, h, hk, sq, sk, d, causal in {"fewrows": FEWROWS, "causalmid": CAUSALMID, "packed": PACKED, "cltree": CLTREE,
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
-                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53}.get(args.set, CASES):
+                                     "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
+                                     "swap54": SWAP54}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -434,6 +434,46 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
+# (b, sk, h, hk, causal, parts): one query per sequence with 2-8 query heads a key/value head where the swapped-GEMM
+# decode kernel runs (variants.swap_decode_parts on 132 SMs: 16 parts up to 8 (sequence, key/value head) pairs, 8 up to
+# 16; from 16,384 keys, D=64 with 8 parts from 4,096); odd key counts (a last block with one key; parts of unequal
+# lengths), groups of 2 / 7 / 8, bottom-right causal (the query sees every key); then a call the rule leaves to the
+# forward kernels (32 pairs)
+_SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 65536, 16, 2, False, 16),
+                (1, 30000, 28, 4, True, 16), (3, 16384, 40, 5, False, 8), (2, {64: 4097, None: 16384}, 16, 8, False, 8),
+                (4, 16384, 32, 8, False, 0)]
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("b,sk,h,hk,causal,parts", _SWAP_DECODE)
+def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, parts, d, dtype):
+    """Decode with grouped heads on kernels/sm90_decode.py (session 54): S^T = K Q^T with the keys on the WGMMA's M,
+    parts merged by attn_varlen_combine. The plan holds the kernel's build and part count (on 132 SMs); every head of
+    every sequence against float64 (out and lse) on poisoned outputs; then bitwise the same over repeated calls and
+    CUDA-graph replays; and SDPA's entry point (enable_gqa) gives the same bits."""
+    if isinstance(sk, dict):
+        sk = sk.get(d, sk[None])
+    g = torch.Generator(device="cuda").manual_seed(b * sk + d + h)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse, plan = _poisoned_call(q, k, v, causal)
+    assert plan.variant in variants.audited_variants()
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
+        assert (plan.variant.kernel == variants.SWAP_DECODE_KERNEL) == bool(parts), plan.variant.name
+    ref, ref_lse = _one_query_ref(q, k, v)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
+    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
+    assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
+    assert lse.shape == (b, h, 1) and torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 3)
+    sdpa = dhpfa.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                              enable_gqa=True)
+    assert torch.equal(sdpa.transpose(1, 2), out)
+
+
 @pytest.mark.parametrize("d", [64, 128])
 def test_top_left_causal_chooses_by_the_keys_rows_can_see(d):
     """SDPA's is_causal aligns the mask top-left: with 512 queries and 16,384 keys no row sees past key 512, so the

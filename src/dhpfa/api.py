@@ -173,12 +173,13 @@ class _Plan:
     """What every call with one signature (argument types, shapes, strides, dtypes, devices, flags and the
     environment switches the choice reads: public metadata only) needs once its checks have passed: the
     variant, the softmax scale, the causal offset, the causal flag the kernel runs with, the query heads packed
-    per key/value head (pack_gqa; 0 where not packed), and the launcher the dispatcher made for it."""
-    __slots__ = ("variant", "scale", "offset", "causal", "pack", "generation", "launcher")
+    per key/value head (pack_gqa; 0 where not packed), the parts of the swapped-GEMM decode kernel (0 where another
+    kernel runs; variants.swap_decode_parts), and the launcher the dispatcher made for it."""
+    __slots__ = ("variant", "scale", "offset", "causal", "pack", "generation", "launcher", "decode_parts")
 
-    def __init__(self, variant, scale, offset, generation, causal, pack=0):
+    def __init__(self, variant, scale, offset, generation, causal, pack=0, decode_parts=0):
         self.variant, self.scale, self.offset, self.generation = variant, scale, offset, generation
-        self.causal, self.pack = causal, pack
+        self.causal, self.pack, self.decode_parts = causal, pack, decode_parts
         self.launcher = None
 
 
@@ -263,6 +264,12 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
         if causal:
             seq_k = max(1, min(seq_k, sq + causal_offset))
         variant = None
+        if g and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
+            from .kernels import dispatch
+            parts = variants.swap_decode_parts(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
+            if parts:
+                plan = _Plan(variants.decode_variant(q.dtype, d), scale, causal_offset, None, causal, g, parts)
+                return _keep_plan(sig, plan)  # (TMA descriptors: past 32-bit offsets too)
         if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-32 queries: the group's heads in one tile's rows
             from .kernels import dispatch
             variant = variants.packed_variant(q.dtype, d, causal, sq, seq_k, h, k.shape[2], b,
@@ -303,6 +310,11 @@ def _on_device(q):
 def _forward(plan, q, k, v, out):
     """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
     b, sq, h, d = q.shape
+    if plan.decode_parts:  # (B, 1, H, D) as they are: the kernel reads the group's query heads itself
+        from .kernels import sm90_decode
+        with _on_device(q):
+            return sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts,
+                                       lse_t=_empty((h, b), torch.float32, q.device), cu=_dense_offsets(q.device, b, 1))
     lse = _empty((b, h, sq), torch.float32, q.device)
     lse_k, causal = lse, plan.causal
     if plan.pack:

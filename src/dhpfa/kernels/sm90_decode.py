@@ -28,7 +28,7 @@ from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared
 
 from .ctmath import LOG2E
 
-DECODE_SHAPE_ARGS = ["B", "H", "H_KV", "SEQ_K", "KEYS_PER_PART"]
+DECODE_SHAPE_ARGS = ["B", "H", "H_KV", "SEQ_K", "KEYS_PER_PART", "G"]
 
 
 @gluon.constexpr_function
@@ -38,8 +38,8 @@ def _t_layout(num_warps, n):
 
 
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
-def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART,
-                     G: gl.constexpr, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
+                     NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                      STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
@@ -162,8 +162,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     grid = (n_parts, batch * heads_kv)
     args = (_q_descriptor(q, nq), _descriptor(k, block_n, head_dim),
             _descriptor(v, block_n, head_dim), ws_o, ws_l, float(softmax_scale) * LOG2E, batch, heads, heads_kv,
-            seq_k, per)
-    kwargs = dict(G=group, NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
+            seq_k, per, group)
+    kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
     return grid, args, kwargs
 
@@ -182,11 +182,15 @@ _OFFSETS = {}
 
 
 def _seq_offsets(batch, device):
-    """0, 1, ..., batch as int32 on device (the combine's sequence offsets: one query a sequence), made once."""
+    """0, 1, ..., batch as int32 on device (the combine's sequence offsets: one query a sequence), kept unless made
+    during a CUDA graph's capture (its fill is then only recorded)."""
     key = (batch, str(device))
-    if key not in _OFFSETS:
-        _OFFSETS[key] = torch.arange(batch + 1, device=device, dtype=torch.int32)
-    return _OFFSETS[key]
+    cu = _OFFSETS.get(key)
+    if cu is None:
+        cu = torch.arange(batch + 1, device=device, dtype=torch.int32)
+        if not torch.cuda.is_current_stream_capturing():
+            _OFFSETS[key] = cu
+    return cu
 
 
 def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True):
@@ -213,3 +217,26 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
                                                        (ws_o, ws_l), cfg)
     triton_fwd.attn_varlen_combine[cgrid](*cargs, **ckw)
     return out, lse_t.t().unsqueeze(-1)
+
+
+def forward(q, k, v, out, softmax_scale, parts, block_n=128, stages=3, lse_t=None, cu=None):
+    """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
+    (B, 1, H, D) views with a contiguous last dim; writes out and returns lse (B, H, 1) float32 (a transposed view of the
+    combine's (H, B) rows: lse_t where given, a new tensor otherwise). cu: the int32 offsets 0, 1, ..., B on q's device
+    (the API's kept constants), else _seq_offsets."""
+    from . import triton_fwd, variants
+    batch, _, heads, head_dim = q.shape
+    n_parts, _ = decode_parts(k.shape[1], parts, block_n)
+    ws_o = torch.empty(n_parts, batch, heads, head_dim, device=q.device, dtype=torch.float32)
+    ws_l = torch.empty(n_parts, heads, batch, device=q.device, dtype=torch.float32)
+    if lse_t is None:
+        lse_t = torch.empty(heads, batch, device=q.device, dtype=torch.float32)
+    grid, args, kwargs = launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages)
+    attn_decode_sm90[grid](*args, **kwargs)
+    group = heads // k.shape[2]
+    cfg = variants.varlen_combine_variant(q.dtype, head_dim, group=group > 1, splits=n_parts).config
+    cu = _seq_offsets(batch, q.device) if cu is None else cu
+    cgrid, cargs, ckw = triton_fwd.varlen_combine_args(q[:, 0], out[:, 0], lse_t, cu, 1, group, n_parts, (ws_o, ws_l),
+                                                       cfg)
+    triton_fwd.attn_varlen_combine[cgrid](*cargs, **ckw)
+    return lse_t.t().unsqueeze(-1)

@@ -1118,9 +1118,59 @@ def varlen_variants():
          for c in ((False,) if local else (False, True))]
 
 
+# Decode with the GEMMs swapped (kernels/sm90_decode.py, session 54): one query per sequence, 2-8 query heads a
+# key/value head (NQ = 8 columns), D = 64 / 128, run as S^T = K Q^T (keys on the WGMMA's M) and O^T = V^T P^T, each
+# (sequence, key/value head) split into SWAP_DECODE_PARTS parts of whole 128-key blocks, merged by attn_varlen_combine.
+# The forward kernels' packed decode tiles put the group's 4 rows on an M of 64 (a 128-key block costs ~1,900 cycles
+# whatever the rows), which limits long-context decode of few sequences; with keys on M a block costs its loads.
+# Session 54 call 5 (H200, graph replay, 7 interleaved rounds, us; the API before / cuDNN / this kernel at the parts
+# below): (1,32,8,1,S,128) 16,384 keys 24.07 / 23.11 / 23.69, 32,768 42.16 / 37.42 / 37.65, 65,536 77.98 / 66.60 / 66.61;
+# D=64 16,384 16.22 / 14.15 / 14.16, 32,768 24.76 / 21.76 / 22.24, 65,536 40.14 / 36.08 / 36.94; (2,32,8,1,S) D=64
+# 4,096 11.86 / 9.59 / 10.50 (8 parts), 16,384 24.38 / 21.38 / 22.32, D=128 16,384 42.60 / 37.24 / 38.14. Losses (left
+# to the forward kernels): (1,32,8,1,4096,128) 10.44 / 10.86 / 11.24; (4,32,8,1,16384,128) 66.15 / 66.93 / 69.93 (eight
+# parts: 256 CTAs); MQA (32 query heads: NQ = 32) and 32 or more (sequence, key/value head) pairs. So: 16 parts where
+# the pairs x 16 fit the SMs, 8 where the pairs x 8 do; from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from
+# SWAP_DECODE_MIN_KEYS_D64_8, the one shorter case measured).
+SWAP_DECODE = True  # False: decode stays on the forward kernels' packed tiles (for comparison)
+SWAP_DECODE_DIMS = (64, 128)
+SWAP_DECODE_MAX_GROUP = 8
+SWAP_DECODE_PARTS = (16, 8)  # most first: the first whose pairs x parts fit the SMs
+SWAP_DECODE_MIN_KEYS = 16384
+SWAP_DECODE_MIN_KEYS_D64_8 = 4096
+SWAP_DECODE_CONFIG = TileConfig(8, 128, 4, 3)  # NQ query columns, BLOCK_N keys, 4 warps, STAGES (launch_args' defaults)
+SWAP_DECODE_KERNEL = "attn_decode_sm90"
+
+
+def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
+    """Parts for the swapped-GEMM decode kernel of a call of one query per sequence whose query heads are packed per
+    key/value head (api.pack_gqa), or 0 where the forward kernels run it. Public: shapes and the SM count."""
+    group = heads // kv_heads
+    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+        return 0
+    pairs = batch * kv_heads
+    for parts in SWAP_DECODE_PARTS:
+        if pairs * parts <= sm_count:
+            least = SWAP_DECODE_MIN_KEYS_D64_8 if head_dim == 64 and parts == 8 else SWAP_DECODE_MIN_KEYS
+            return parts if seq_k >= least else 0
+    return 0
+
+
+def decode_variant(dtype: torch.dtype, head_dim: int) -> Variant:
+    """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
+    arguments)."""
+    return Variant(SWAP_DECODE_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+                   secret_args=("Q", "K", "V", "WS_O", "WS_L"))
+
+
+def decode_variants():
+    """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build)."""
+    return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS]
+
+
 def audited_variants():
-    """Every binary the API can launch: the shipped (B, S, H, D) variants and the varlen ones."""
-    return shipped_variants() + varlen_variants()
+    """Every binary the API can launch: the shipped (B, S, H, D) variants, the varlen ones and the swapped-GEMM decode
+    builds."""
+    return shipped_variants() + varlen_variants() + decode_variants()
 
 
 def use_short_tiles(head_dim: int, causal: bool, seq_k: int) -> bool:

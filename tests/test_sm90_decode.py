@@ -1,0 +1,158 @@
+"""The swapped-GEMM decode kernel (kernels/sm90_decode.py, session 54): its rule (variants.swap_decode_parts), its
+builds' SASS and audit offline (CI), and on the GPU its launcher against float64 over ring shapes and part counts (the
+API's own path: test_gpu.py's test_one_query_gqa_on_the_swapped_gemm_decode_kernel)."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from dhpfa.kernels import variants
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.mark.parametrize("d,b,h,hk,sk,parts", [
+    (128, 1, 32, 8, 16384, 16), (128, 1, 32, 8, 65536, 16), (128, 1, 32, 8, 16383, 0),  # from 16,384 keys
+    (128, 2, 32, 8, 16384, 8), (128, 2, 32, 8, 8192, 0), (64, 2, 32, 8, 4096, 8), (64, 2, 32, 8, 4095, 0),
+    (64, 1, 32, 8, 8192, 0),  # D=64 from 4,096 keys only with eight parts (the one shorter case measured)
+    (128, 4, 32, 8, 65536, 0),  # 32 pairs: past the SMs at eight parts
+    (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
+    (128, 1, 16, 2, 65536, 16), (128, 1, 28, 4, 65536, 16), (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0),
+    (128, 3, 40, 5, 16384, 8), (128, 1, 32, 8, 1 << 20, 16)])
+def test_swap_decode_rule(d, b, h, hk, sk, parts):
+    """16 parts where the (sequence, key/value head) pairs x 16 fit 132 SMs, 8 where x 8 do; groups of 2-8 heads,
+    D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward
+    kernels); and 0 for everything with the switch off."""
+    assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
+
+
+@pytest.mark.parametrize("sm,d,b,sk,parts", [(66, 128, 1, 65536, 8), (66, 64, 1, 8192, 8), (66, 128, 2, 65536, 0),
+                                             (114, 128, 1, 65536, 8), (114, 128, 2, 65536, 0), (64, 128, 1, 65536, 8)])
+def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts):
+    """(b, 32 heads over 8) on other SM counts (H100 PCIe 114; a partition of 66): the pairs x parts must fit."""
+    assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
+
+
+def test_swap_decode_switch_off(monkeypatch):
+    monkeypatch.setattr(variants, "SWAP_DECODE", False)
+    assert variants.swap_decode_parts(128, 1, 32, 8, 65536, 132) == 0
+
+
+def test_decode_parts_cover_the_keys_in_whole_blocks():
+    """decode_parts: at most the parts asked for, each a whole number of blocks with at least one key, together every
+    key; fewer where the keys have fewer blocks."""
+    from dhpfa.kernels import sm90_decode
+    for sk in (1, 127, 128, 129, 4097, 16384, 20001, 65536):
+        for parts in (1, 8, 16, 64):
+            for bn in (64, 128):
+                n, per = sm90_decode.decode_parts(sk, parts, bn)
+                assert per % bn == 0 and 1 <= n <= parts and (n - 1) * per < sk <= n * per, (sk, parts, bn, n, per)
+
+
+SASS = """
+import json, torch
+from dhpfa.audit import _audit_batch
+from dhpfa.audit import compile as C
+from dhpfa.audit import variant_launch
+from dhpfa.kernels import variants
+rows = []
+for v in variants.decode_variants():
+    (r,) = _audit_batch([v])
+    text = C.sass_text(C.compile_offline(*variant_launch(v)).cubin)
+    ops = [l.split(";")[0].split("*/")[-1].strip() for l in text.splitlines() if "*/" in l]
+    rows.append(dict(name=v.name, ok=r.ok, findings=[str(x) for x in r.reports if not x.ok], regs=r.resources["regs"],
+                     stack=r.resources["stack"], hgmma=sum("HGMMA" in o for o in ops),
+                     tnspa=sum("HGMMA" in o and ".tnspA" in o for o in ops),
+                     tnspb=sum("HGMMA" in o and ".tnspB" in o for o in ops),
+                     n8=sum("HGMMA.64x8x16" in o for o in ops), ex2=sum("MUFU.EX2" in o for o in ops),
+                     calls=sum(o.split()[0] in ("CALL.REL", "CALL.ABS", "CALL") for o in ops if o),
+                     spills=sum(o.split()[0] in ("STL", "LDL") for o in ops if o)))
+print(json.dumps(rows))
+"""
+
+
+def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
+    """Offline (sm_90a): every decode build (bf16 / fp16, D = 64 / 128) audits clean; its GEMMs are m64n8k16 (the query
+    heads on N), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA) against P kept
+    keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks); no spills, no
+    calls (no IEEE division or sqrt slow path)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(rows) == 4, rows
+    for r in rows:
+        assert r["ok"] and not r["findings"], r
+        d = int(r["name"].split("-d")[1].split("-")[0])
+        # S^T and O^T: (128 keys / 64) x (D / 16) k-steps and (D / 64) x (128 / 16): 2 x D / 16 + D / 64 x 8
+        assert r["hgmma"] == r["n8"] == 2 * d // 16 + d // 64 * 8, r
+        assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
+        assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
+
+
+def _ref(q, k, v):
+    b, _, h, d = q.shape
+    hk = k.shape[2]
+    s = torch.einsum("bkgd,bskd->bkgs", q.double().view(b, hk, h // hk, d), k.double()) / d ** 0.5
+    return torch.einsum("bkgs,bskd->bkgd", torch.softmax(s, -1), v.double()).reshape(b, 1, h, d), \
+        torch.logsumexp(s, -1).reshape(b, h, 1)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("parts,block_n,stages", [(16, 128, 3), (8, 128, 2), (64, 64, 3), (33, 64, 6), (1, 128, 3)])
+@pytest.mark.parametrize("b,h,hk,sk,d,dtype", [(1, 32, 8, 1, 128, torch.bfloat16), (2, 32, 8, 4097, 128, torch.float16),
+                                                (1, 16, 2, 30001, 64, torch.bfloat16), (3, 32, 1, 777, 128,
+                                                                                        torch.bfloat16)])
+def test_decode_launcher_matches_float64(parts, block_n, stages, b, h, hk, sk, d, dtype):
+    """The experiment's launcher (sm90_decode.decode) over ring shapes and part counts, MQA (32 query heads: NQ = 32)
+    included: out and lse against float64 on poisoned workspaces and outputs, and bitwise the same on a repeat."""
+    from dhpfa.kernels import sm90_decode
+    g = torch.Generator(device="cuda").manual_seed(sk + d + parts)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True)
+    ref, ref_lse = _ref(q, k, v)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
+    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    out2, lse2 = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages)
+    assert torch.equal(out, out2) and torch.equal(lse, lse2)
+
+
+ONE_BINARY = """
+import json, torch
+from dhpfa.audit import variant_launch
+from dhpfa.audit.compile import compile_offline
+from dhpfa.kernels import sm90_decode, variants
+out = []
+for v in variants.decode_variants():
+    audited = compile_offline(*variant_launch(v)).sha256
+    other = []
+    for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
+                                (16, 16, 8, 333, 8)):
+        q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
+        k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
+        n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n)
+        _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), 0.1,
+                                                  parts, v.config.block_n, v.config.num_stages, v.config.num_warps)
+        if compile_offline(sm90_decode.attn_decode_sm90, args, kwargs).sha256 != audited:
+            other.append([b, h, hk, sk, parts])
+    out.append([v.name, other])
+print(json.dumps(out))
+"""
+
+
+def test_every_decode_shape_launches_the_audited_binary():
+    """Group size, batch, heads, keys and parts are arguments the JIT does not specialise (DECODE_SHAPE_ARGS): calls of
+    one key, one part, 2-8 heads a group, odd key counts launch the binary the audit read. Offline."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", ONE_BINARY], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    assert len(rows) == 4 and all(not other for _, other in rows), rows
