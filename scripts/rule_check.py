@@ -149,7 +149,8 @@ PULL53 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 
 # --set swap54 (session 54): one query per sequence with 2-8 query heads a key/value head on the swapped-GEMM decode
 # kernel (variants.swap_decode_parts, kernels/sm90_decode.py) against the forward kernels' packed tiles ("api_prev":
 # SWAP_DECODE off); call 5's cells and the rule's untimed ones (4 pairs, groups of 7 / 8, 15 pairs, 131,072 keys); the
-# last two stay on the forward kernels (their variants do not change)
+# last two stay on the forward kernels (their variants do not change); after call 7 the rule leaves 2 and 15 pairs
+# ((1,16,2,..), (3,40,5,..)) to the forward kernels too
 SWAP54 = [(1, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 32768, 128, False), (1, 32, 8, 1, 65536, 128, False),
           (1, 32, 8, 1, 131072, 128, False), (1, 32, 8, 1, 16384, 64, False), (1, 32, 8, 1, 65536, 64, False),
           (2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (2, 32, 8, 1, 16384, 128, False),

@@ -16,23 +16,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @pytest.mark.parametrize("d,b,h,hk,sk,parts", [
     (128, 1, 32, 8, 16384, 16), (128, 1, 32, 8, 65536, 16), (128, 1, 32, 8, 16383, 0),  # from 16,384 keys
-    (128, 2, 32, 8, 16384, 8), (128, 2, 32, 8, 8192, 0), (64, 2, 32, 8, 4096, 8), (64, 2, 32, 8, 4095, 0),
+    (128, 1, 32, 4, 32768, 16), (128, 1, 28, 4, 65536, 16), (128, 1, 64, 8, 32768, 16),  # 4-8 pairs: 16 parts
+    (128, 1, 16, 2, 65536, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-3 and 9-15 pairs: not
+    (128, 2, 32, 8, 16384, 8), (128, 2, 32, 8, 8192, 0), (64, 2, 32, 8, 4096, 8), (64, 2, 32, 8, 4095, 0),  # 16 pairs
     (64, 1, 32, 8, 8192, 0),  # D=64 from 4,096 keys only with eight parts (the one shorter case measured)
     (128, 4, 32, 8, 65536, 0),  # 32 pairs: past the SMs at eight parts
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
-    (128, 1, 16, 2, 65536, 16), (128, 1, 28, 4, 65536, 16), (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0),
-    (128, 3, 40, 5, 16384, 8), (128, 1, 32, 8, 1 << 20, 16)])
+    (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16)])
 def test_swap_decode_rule(d, b, h, hk, sk, parts):
-    """16 parts where the (sequence, key/value head) pairs x 16 fit 132 SMs, 8 where x 8 do; groups of 2-8 heads,
-    D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward
-    kernels); and 0 for everything with the switch off."""
+    """16 parts for 4-8 (sequence, key/value head) pairs on 132 SMs, 8 parts for 16 (where the forward kernels'
+    clusters of eight do not fit); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts
+    from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward kernels)."""
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 
 
 @pytest.mark.parametrize("sm,d,b,sk,parts", [(66, 128, 1, 65536, 8), (66, 64, 1, 8192, 8), (66, 128, 2, 65536, 0),
-                                             (114, 128, 1, 65536, 8), (114, 128, 2, 65536, 0), (64, 128, 1, 65536, 8)])
+                                             (114, 128, 1, 65536, 0), (114, 128, 2, 65536, 0), (64, 128, 1, 65536, 8)])
 def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts):
-    """(b, 32 heads over 8) on other SM counts (H100 PCIe 114; a partition of 66): the pairs x parts must fit."""
+    """(b, 32 heads over 8) on other SM counts (an H100 PCIe's 114; partitions of 66 and 64): the pairs x parts must
+    fit the SMs, and 8 parts only past the forward kernels' clusters of eight (FEW_ROWS_QUAD_CTAS scaled)."""
     assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
 
 

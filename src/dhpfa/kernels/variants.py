@@ -1120,21 +1120,27 @@ def varlen_variants():
 
 # Decode with the GEMMs swapped (kernels/sm90_decode.py, session 54): one query per sequence, 2-8 query heads a
 # key/value head (NQ = 8 columns), D = 64 / 128, run as S^T = K Q^T (keys on the WGMMA's M) and O^T = V^T P^T, each
-# (sequence, key/value head) split into SWAP_DECODE_PARTS parts of whole 128-key blocks, merged by attn_varlen_combine.
-# The forward kernels' packed decode tiles put the group's 4 rows on an M of 64 (a 128-key block costs ~1,900 cycles
-# whatever the rows), which limits long-context decode of few sequences; with keys on M a block costs its loads.
-# Session 54 call 5 (H200, graph replay, 7 interleaved rounds, us; the API before / cuDNN / this kernel at the parts
-# below): (1,32,8,1,S,128) 16,384 keys 24.07 / 23.11 / 23.69, 32,768 42.16 / 37.42 / 37.65, 65,536 77.98 / 66.60 / 66.61;
-# D=64 16,384 16.22 / 14.15 / 14.16, 32,768 24.76 / 21.76 / 22.24, 65,536 40.14 / 36.08 / 36.94; (2,32,8,1,S) D=64
-# 4,096 11.86 / 9.59 / 10.50 (8 parts), 16,384 24.38 / 21.38 / 22.32, D=128 16,384 42.60 / 37.24 / 38.14. Losses (left
-# to the forward kernels): (1,32,8,1,4096,128) 10.44 / 10.86 / 11.24; (4,32,8,1,16384,128) 66.15 / 66.93 / 69.93 (eight
-# parts: 256 CTAs); MQA (32 query heads: NQ = 32) and 32 or more (sequence, key/value head) pairs. So: 16 parts where
-# the pairs x 16 fit the SMs, 8 where the pairs x 8 do; from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from
+# (sequence, key/value head) pair split into parts of whole 128-key blocks, merged by attn_varlen_combine. The forward
+# kernels' packed decode tiles put the group's rows on an M of 64 (a 128-key block costs ~1,900 cycles whatever the
+# rows: session 50's stamps), which limits long-context decode of few sequences; with keys on M a block costs its loads.
+# Session 54 (H200, graph replay, 7 interleaved rounds, us). Call 5 (this kernel at 8 / 16 parts against the API before
+# and cuDNN): (1,32,8,1,S,128) 16,384 keys 23.69 / 24.07 / 23.11, 32,768 37.65 / 42.16 / 37.42, 65,536 66.61 / 77.98 /
+# 66.60; D=64 16,384 14.16 / 16.22 / 14.15, 65,536 36.94 / 40.14 / 36.08; (2,32,8,1,S) D=64 4,096 10.50 (8 parts) /
+# 11.86 / 9.59, D=128 16,384 38.14 / 42.60 / 37.24; losses (4,32,8,1,16384,128) 69.93 / 66.15 (8 parts: 256 CTAs) and
+# (1,32,8,1,4096,128) 11.24 / 10.44. Call 7 (`rule_check.py --set swap54`: the API / SWAP_DECODE off / cuDNN): 8 pairs
+# x 16 parts (1,32,8,1,S,128) 16,384 23.60 / 24.54 / 23.21, 65,536 67.25 / 78.61 / 67.39, 131,072 124.75 / 150.36 /
+# 124.89; (1,64,8,1,32768,128) 38.06 / 42.42 / 37.89; 4 pairs (1,32,4,1,32768,128) 24.03 / 25.84 / 24.34,
+# (1,28,4,1,65536,128) 38.62 / 45.48 / 38.75; 16 pairs x 8 (2,32,8,1,65536,128) 124.14 / 150.03 / 124.01, D=64 8,192
+# 14.64 / 15.84 / 13.91; but 2 pairs (1,16,2,1,65536,128) 37.69 / 27.05 / 23.57 and 15 pairs x 8 (3,40,5,1,16384,128)
+# 37.40 / 34.15 / 36.07 lost: with 2 pairs the forward kernels run 32 parts as clusters of sixteen (this kernel at 32 /
+# 64 parts 26.18 / 30.30 in call 8: even), and up to 15 pairs they run 8 parts as clusters of eight (FEW_ROWS_QUAD_CTAS),
+# which stream faster than this kernel's 120 CTAs. So: 16 parts for 4-8 pairs, 8 parts only where the forward
+# kernels' clusters of eight do not fit (16 pairs on 132 SMs); from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from
 # SWAP_DECODE_MIN_KEYS_D64_8, the one shorter case measured).
 SWAP_DECODE = True  # False: decode stays on the forward kernels' packed tiles (for comparison)
 SWAP_DECODE_DIMS = (64, 128)
 SWAP_DECODE_MAX_GROUP = 8
-SWAP_DECODE_PARTS = (16, 8)  # most first: the first whose pairs x parts fit the SMs
+SWAP_DECODE_MIN_PAIRS = 4  # (sequence, key/value head) pairs, at least
 SWAP_DECODE_MIN_KEYS = 16384
 SWAP_DECODE_MIN_KEYS_D64_8 = 4096
 SWAP_DECODE_CONFIG = TileConfig(8, 128, 4, 3)  # NQ query columns, BLOCK_N keys, 4 warps, STAGES (launch_args' defaults)
@@ -1143,16 +1149,22 @@ SWAP_DECODE_KERNEL = "attn_decode_sm90"
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Parts for the swapped-GEMM decode kernel of a call of one query per sequence whose query heads are packed per
-    key/value head (api.pack_gqa), or 0 where the forward kernels run it. Public: shapes and the SM count."""
+    key/value head (api.pack_gqa), or 0 where the forward kernels run it: 16 where 4 or more (sequence, key/value head)
+    pairs x 16 fit the SMs, 8 where x 8 fit the SMs but not the forward kernels' clusters of eight (FEW_ROWS_QUAD_CTAS,
+    scaled to the SM count); from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts: SWAP_DECODE_MIN_KEYS_D64_8). Public:
+    shapes and the SM count."""
     group = heads // kv_heads
-    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
-        return 0
     pairs = batch * kv_heads
-    for parts in SWAP_DECODE_PARTS:
-        if pairs * parts <= sm_count:
-            least = SWAP_DECODE_MIN_KEYS_D64_8 if head_dim == 64 and parts == 8 else SWAP_DECODE_MIN_KEYS
-            return parts if seq_k >= least else 0
-    return 0
+    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP \
+            or pairs < SWAP_DECODE_MIN_PAIRS:
+        return 0
+    if pairs * 16 <= sm_count:
+        parts, least = 16, SWAP_DECODE_MIN_KEYS
+    elif FEW_ROWS_QUAD_CTAS * sm_count // 132 < pairs * 8 <= sm_count:
+        parts, least = 8, SWAP_DECODE_MIN_KEYS_D64_8 if head_dim == 64 else SWAP_DECODE_MIN_KEYS
+    else:
+        return 0
+    return parts if seq_k >= least else 0
 
 
 def decode_variant(dtype: torch.dtype, head_dim: int) -> Variant:
