@@ -19,6 +19,8 @@ every call). Constant time: the trip count (the part's blocks), every address an
 shapes; masking of keys past the part's end is a select; exponentials are MUFU.EX2 (gl.exp2), the reciprocal and
 log2 the approximate forms.
 """
+import functools
+
 import torch
 import triton
 from triton.experimental import gluon
@@ -168,14 +170,20 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     return grid, args, kwargs
 
 
+@functools.lru_cache(maxsize=None)
+def _q_layout(nq, head_dim, dtype):
+    """The shared layout of a [1, 1, NQ, D] block of q (cached: host time on every call otherwise)."""
+    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[dtype]
+    return gl.NVMMASharedLayout.get_default_for([1, 1, nq, head_dim], gl_dtype)
+
+
 def _q_descriptor(q, nq):
-    """q (B, 1, H, D) in [1, 1, NQ, D] blocks (a key/value head's G query heads and the next NQ - G, zero past H)."""
-    from triton.experimental.gluon.nvidia.hopper import TensorDescriptor
-    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[q.dtype]
-    block = [1, 1, nq, q.shape[3]]
+    """q (B, 1, H, D) in [1, 1, NQ, D] blocks (a key/value head's G query heads and the next NQ - G, zero past H), on
+    sm90_fwd's descriptor class (the TMA checks only, not Gluon's per-call re-validation)."""
+    from .sm90_fwd import _descriptor_class
     strides = [st if n > 1 else 16 for st, n in zip(q.stride(), q.shape)]
     strides[3] = 1
-    return TensorDescriptor(q, list(q.shape), strides, block, gl.NVMMASharedLayout.get_default_for(block, gl_dtype))
+    return _descriptor_class()(q, list(q.shape), strides, [1, 1, nq, q.shape[3]], _q_layout(nq, q.shape[3], q.dtype))
 
 
 _OFFSETS = {}
