@@ -230,6 +230,7 @@ def launch_varlen(variant, q, k, v, out, lse, cu_seqlens_q, cu_seqlens_k, max_se
 
 _bounds_launchers = {}  # (device, batch, s_new, cache rows, flags) -> kvcache_bounds' _Launcher (or None)
 _append_launchers = {}  # kvcache_append's public metadata -> its _Launcher (or None)
+_decode_launchers = {}  # sm90_decode's two launches: (kernel, public metadata) -> _Launcher (or None)
 
 
 def _launch_kept(kept, key, fn, launch_args, tensors, device):
@@ -643,3 +644,4 @@ def clear_launchers():
     _launchers.clear()
     _bounds_launchers.clear()
     _append_launchers.clear()
+    _decode_launchers.clear()

@@ -231,20 +231,32 @@ def forward(q, k, v, out, softmax_scale, parts, block_n=128, stages=3, lse_t=Non
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim; writes out and returns lse (B, H, 1) float32 (a transposed view of the
     combine's (H, B) rows: lse_t where given, a new tensor otherwise). cu: the int32 offsets 0, 1, ..., B on q's device
-    (the API's kept constants), else _seq_offsets."""
-    from . import triton_fwd, variants
+    (the API's kept constants), else _seq_offsets. Both launches go through launchers kept by their public metadata
+    (dispatch._launch_kept: the first call's JIT launch makes them; later ones rebuild only the tensors' addresses and
+    the descriptors' encodings), as the forward kernels' do: an eager decode step's host time."""
+    from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     n_parts, _ = decode_parts(k.shape[1], parts, block_n)
     ws_o = torch.empty(n_parts, batch, heads, head_dim, device=q.device, dtype=torch.float32)
     ws_l = torch.empty(n_parts, heads, batch, device=q.device, dtype=torch.float32)
     if lse_t is None:
         lse_t = torch.empty(heads, batch, device=q.device, dtype=torch.float32)
-    grid, args, kwargs = launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages)
-    attn_decode_sm90[grid](*args, **kwargs)
+    key = (SWAP_KERNEL_KEY, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts, block_n,
+           stages, float(softmax_scale))
+    dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90,
+                          lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages),
+                          (q, k, v, ws_o, ws_l), q.device)
     group = heads // k.shape[2]
-    cfg = variants.varlen_combine_variant(q.dtype, head_dim, group=group > 1, splits=n_parts).config
     cu = _seq_offsets(batch, q.device) if cu is None else cu
-    cgrid, cargs, ckw = triton_fwd.varlen_combine_args(q[:, 0], out[:, 0], lse_t, cu, 1, group, n_parts, (ws_o, ws_l),
-                                                       cfg)
-    triton_fwd.attn_varlen_combine[cgrid](*cargs, **ckw)
+    o_rows = out[:, 0]
+    ckey = ("combine", q.device, q.dtype, q.shape, out.stride(), n_parts, group)
+
+    def combine_args():
+        cfg = variants.varlen_combine_variant(q.dtype, head_dim, group=group > 1, splits=n_parts).config
+        return triton_fwd.varlen_combine_args(q[:, 0], o_rows, lse_t, cu, 1, group, n_parts, (ws_o, ws_l), cfg)
+    dispatch._launch_kept(dispatch._decode_launchers, ckey, triton_fwd.attn_varlen_combine, combine_args,
+                          (ws_o, ws_l, o_rows, lse_t, cu), q.device)
     return lse_t.t().unsqueeze(-1)
+
+
+SWAP_KERNEL_KEY = "attn_decode_sm90"
