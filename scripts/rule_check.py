@@ -192,8 +192,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which == "swap54":  # the forward kernels' packed decode tiles
-        return patched_call(api_fn, variants, "SWAP_DECODE", False)
+    if which == "swap54":  # the switch flipped: with it on (calls 7 and 9) the forward kernels' packed decode tiles; with
+        # it off (the default since session 54's end) the swapped-GEMM decode kernel
+        return patched_call(api_fn, variants, "SWAP_DECODE", not variants.SWAP_DECODE)
     if which == "pull53":  # session 52's rule and kernels: no 32 / 64-part few-row rule, the tree above one cluster
         from dhpfa.kernels import sm90_fwd
         return patched_call(patched_call(api_fn, variants, "FEW_ROWS_PULL_SPLIT", {}), sm90_fwd, "CL_PULL_CLUSTERS",

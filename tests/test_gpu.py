@@ -447,12 +447,16 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("b,sk,h,hk,causal,parts", _SWAP_DECODE)
-def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, parts, d, dtype):
+def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, parts, d, dtype, monkeypatch):
     """Decode with grouped heads on kernels/sm90_decode.py (session 54): S^T = K Q^T with the keys on the WGMMA's M,
     parts merged by attn_varlen_combine. The plan holds the kernel's build and part count (on 132 SMs); every head of
     every sequence against float64 (out and lse) on poisoned outputs; then bitwise the same over repeated calls and
     CUDA-graph replays; and SDPA's entry point (enable_gqa) gives the same bits. (parts 0: the forward kernels run it,
-    checked the same way.)"""
+    checked the same way.) With variants.SWAP_DECODE on (off by default since session 54's end: its kept launchers
+    had not run on a GPU)."""
+    from dhpfa import api
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    monkeypatch.setattr(api, "_PLANS", {})  # (the plans made with it on stay out of the other tests)
     if isinstance(sk, dict):
         sk = sk.get(d, sk[None])
     g = torch.Generator(device="cuda").manual_seed(b * sk + d + h)

@@ -23,22 +23,25 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (128, 4, 32, 8, 65536, 0),  # 32 pairs: past the SMs at eight parts
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16)])
-def test_swap_decode_rule(d, b, h, hk, sk, parts):
-    """16 parts for 4-8 (sequence, key/value head) pairs on 132 SMs, 8 parts for 16 (where the forward kernels'
+def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
+    """(With variants.SWAP_DECODE on: off by default until its kept launchers have run on a GPU.) 16 parts for 4-8 (sequence, key/value head) pairs on 132 SMs, 8 parts for 16 (where the forward kernels'
     clusters of eight do not fit); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts
     from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward kernels)."""
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 
 
 @pytest.mark.parametrize("sm,d,b,sk,parts", [(66, 128, 1, 65536, 8), (66, 64, 1, 8192, 8), (66, 128, 2, 65536, 0),
                                              (114, 128, 1, 65536, 0), (114, 128, 2, 65536, 0), (64, 128, 1, 65536, 8)])
-def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts):
+def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts, monkeypatch):
     """(b, 32 heads over 8) on other SM counts (an H100 PCIe's 114; partitions of 66 and 64): the pairs x parts must
     fit the SMs, and 8 parts only past the forward kernels' clusters of eight (FEW_ROWS_QUAD_CTAS scaled)."""
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
 
 
 def test_swap_decode_switch_off(monkeypatch):
+    """With the switch off (the default since session 54's end) no call takes the kernel."""
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
     assert variants.swap_decode_parts(128, 1, 32, 8, 65536, 132) == 0
 
@@ -158,3 +161,78 @@ def test_every_decode_shape_launches_the_audited_binary():
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
     assert len(rows) == 4 and all(not other for _, other in rows), rows
+
+
+KEPT = """
+import json, torch
+from dhpfa.kernels import dispatch, sm90_decode, triton_fwd, variants
+dispatch._current_stream = lambda index: 0
+calls = []
+
+class Run:
+    def __call__(self, *a):
+        calls.append(a[9:])  # (grid x3, stream, function, packed metadata, hooks x3), then the arguments
+
+class Kernel:
+    packed_metadata, function, run = None, None, Run()
+
+def flat(args, kwargs_tail=()):
+    out = []
+    for a in list(args) + list(kwargs_tail):
+        if isinstance(a, torch.Tensor):
+            out.append(["t", a.data_ptr()])
+        elif hasattr(a, "base"):
+            out.append(["d", a.base.data_ptr(), list(a.shape), list(a.strides)])
+        else:
+            out.append(["c", a])
+    return out
+
+def tensors(seed):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(2, 1, 32, 128, generator=g).to(torch.bfloat16)
+    k, v = (torch.randn(2, 3000, 8, 128, generator=g).to(torch.bfloat16) for _ in range(2))
+    ws_o, ws_l = torch.empty(8, 2, 32, 128), torch.empty(8, 32, 2)
+    return q, k, v, ws_o, ws_l
+
+res = []
+first = tensors(0)
+grid, args, kwargs = sm90_decode.launch_args(*first, 0.088, 8)
+tail = [kwargs[p.name] for p in sm90_decode.attn_decode_sm90.params[len(args):]]
+launcher = dispatch._make_launcher(sm90_decode.attn_decode_sm90, Kernel(), grid, args, kwargs, first, 1.0,
+                                   constant_floats=True)
+for seed in (1, 2):
+    new = tensors(seed)
+    launcher(new, 1.0, 0)
+    _, want, _ = sm90_decode.launch_args(*new, 0.088, 8)
+    got = [["d", a.base.data_ptr(), list(a.shape), list(a.strides)] if isinstance(a, dispatch._Desc) else
+           ["t", a] if isinstance(a, int) and not isinstance(a, bool) and a > 1 << 20 else ["c", a]
+           for a in calls[-1]]
+    res.append(got == flat(want, tail))
+# the combine's launch (its template path needs Triton's C launch function: here through run_compiled)
+q, k, v, ws_o, ws_l = first
+out = torch.empty(2, 1, 32, 128, dtype=torch.bfloat16); lse = torch.empty(32, 2); cu = torch.arange(3, dtype=torch.int32)
+cfg = variants.varlen_combine_variant(torch.bfloat16, 128, group=True, splits=8).config
+o_rows = out[:, 0]
+grid, args, kwargs = triton_fwd.varlen_combine_args(q[:, 0], o_rows, lse, cu, 1, 4, 8, (ws_o, ws_l), cfg)
+launcher = dispatch._make_launcher(triton_fwd.attn_varlen_combine, Kernel(), grid, args, kwargs,
+                                   (ws_o, ws_l, o_rows, lse, cu), 1.0, constant_floats=True)
+out2, lse2, ws2, wl2 = torch.empty_like(out), torch.empty_like(lse), torch.empty_like(ws_o), torch.empty_like(ws_l)
+launcher((ws2, wl2, out2[:, 0], lse2, cu), 1.0, 0)
+_, want, _ = triton_fwd.varlen_combine_args(q[:, 0], out2[:, 0], lse2, cu, 1, 4, 8, (ws2, wl2), cfg)
+got = calls[-1][:len(want)]
+res.append([a if not isinstance(a, torch.Tensor) else a.data_ptr() for a in want] == list(got))
+print(json.dumps(res))
+"""
+
+
+def test_kept_launchers_rebuild_the_jit_launchs_arguments():
+    """sm90_decode.forward launches both kernels through launchers kept by public metadata (dispatch._launch_kept).
+    Offline, with a stand-in compiled kernel that records what it is launched with: a launcher made from one call's
+    JIT arguments, called with new tensors (q, k, v, the workspace; for the combine the workspace, out's rows, lse),
+    passes exactly the arguments the JIT launch of those tensors would (descriptors over the new bases with the same
+    shapes and strides, the new pointers, the same constants)."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", KEPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, True]
