@@ -39,6 +39,14 @@ def _t_layout(num_warps, n):
     return gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[num_warps, 1], instr_shape=[16, n, 16])
 
 
+@gluon.jit
+def _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go):
+    """A block's K and V (keys from row) into ring slot `slot`, both on its ready barrier; go: a public predicate."""
+    mbarrier.expect(ready.index(slot), 2 * k_desc.block_type.nbytes, pred=go)
+    tma.async_copy_global_to_shared(k_desc, [b, row, hk, 0], ready.index(slot), k_ring.index(slot), pred=go)
+    tma.async_copy_global_to_shared(v_desc, [b, row, hk, 0], ready.index(slot), v_ring.index(slot), pred=go)
+
+
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
 def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
                      NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
@@ -73,17 +81,11 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
     mbarrier.init(q_bar, count=1)
     for s in gl.static_range(STAGES):
         mbarrier.init(ready.index(s), count=1)
-    kv_bytes: gl.constexpr = 2 * k_desc.block_type.nbytes
 
     mbarrier.expect(q_bar, q_desc.block_type.nbytes)
     tma.async_copy_global_to_shared(q_desc, [b, 0, hk * G, 0], q_bar, q_smem)
     for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-        go = s < n_blocks
-        mbarrier.expect(ready.index(s), kv_bytes, pred=go)
-        tma.async_copy_global_to_shared(k_desc, [b, start + s * BLOCK_N, hk, 0], ready.index(s), k_ring.index(s),
-                                        pred=go)
-        tma.async_copy_global_to_shared(v_desc, [b, start + s * BLOCK_N, hk, 0], ready.index(s), v_ring.index(s),
-                                        pred=go)
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks)
 
     m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
     l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -94,13 +96,7 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 
     for j in range(n_blocks):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        go = nxt < n_blocks
-        ns = nxt % STAGES
-        mbarrier.expect(ready.index(ns), kv_bytes, pred=go)
-        tma.async_copy_global_to_shared(k_desc, [b, start + nxt * BLOCK_N, hk, 0], ready.index(ns), k_ring.index(ns),
-                                        pred=go)
-        tma.async_copy_global_to_shared(v_desc, [b, start + nxt * BLOCK_N, hk, 0], ready.index(ns), v_ring.index(ns),
-                                        pred=go)
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk, nxt < n_blocks)
 
         si = j % STAGES
         mbarrier.wait(ready.index(si), (j // STAGES) & 1)
