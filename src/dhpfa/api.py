@@ -313,8 +313,9 @@ def _forward(plan, q, k, v, out):
     if plan.decode_parts:  # (B, 1, H, D) as they are: the kernel reads the group's query heads itself
         from .kernels import sm90_decode
         with _on_device(q):
-            return sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts,
-                                       lse_t=_empty((h, b), torch.float32, q.device), cu=_dense_offsets(q.device, b, 1))
+            return sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts, variants.SWAP_DECODE_CONFIG.block_n,
+                                       variants.SWAP_DECODE_CONFIG.num_stages, _empty((h, b), torch.float32, q.device),
+                                       _dense_offsets(q.device, b, 1))
     lse = _empty((b, h, sq), torch.float32, q.device)
     lse_k, causal = lse, plan.causal
     if plan.pack:

@@ -24,8 +24,6 @@ every call). Constant time: the trip count (the part's blocks), every address an
 shapes; masking of keys past the part's end is a select; exponentials are MUFU.EX2 (gl.exp2), the reciprocal and
 log2 the approximate forms.
 """
-import functools
-
 import torch
 import triton
 from triton.experimental import gluon
@@ -163,7 +161,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     nq = max(8, 1 << (group - 1).bit_length())
     n_parts, per = decode_parts(seq_k, parts, block_n)
     grid = (n_parts, batch * heads_kv)
-    args = (_q_descriptor(q, nq), _descriptor(k, block_n, head_dim),
+    # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
+    args = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
             _descriptor(v, block_n, head_dim), ws_o, ws_l, float(softmax_scale) * LOG2E, batch, heads, heads_kv,
             seq_k, per, group)
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
@@ -171,84 +170,43 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     return grid, args, kwargs
 
 
-@functools.lru_cache(maxsize=None)
-def _q_layout(nq, head_dim, dtype):
-    """The shared layout of a [1, 1, NQ, D] block of q (cached: host time on every call otherwise)."""
-    gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[dtype]
-    return gl.NVMMASharedLayout.get_default_for([1, 1, nq, head_dim], gl_dtype)
-
-
-def _q_descriptor(q, nq):
-    """q (B, 1, H, D) in [1, 1, NQ, D] blocks (a key/value head's G query heads and the next NQ - G, zero past H), on
-    sm90_fwd's descriptor class (the TMA checks only, not Gluon's per-call re-validation)."""
-    from .sm90_fwd import _descriptor_class
-    strides = [st if n > 1 else 16 for st, n in zip(q.stride(), q.shape)]
-    strides[3] = 1
-    return _descriptor_class()(q, list(q.shape), strides, [1, 1, nq, q.shape[3]], _q_layout(nq, q.shape[3], q.dtype))
-
-
-_OFFSETS = {}
-
-
-def _seq_offsets(batch, device):
-    """0, 1, ..., batch as int32 on device (the combine's sequence offsets: one query a sequence), kept unless made
-    during a CUDA graph's capture (its fill is then only recorded)."""
-    key = (batch, str(device))
-    cu = _OFFSETS.get(key)
-    if cu is None:
-        cu = torch.arange(batch + 1, device=device, dtype=torch.int32)
-        if not torch.cuda.is_current_stream_capturing():
-            _OFFSETS[key] = cu
-    return cu
-
-
 def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
-    (B, 1, H, D), lse (B, H, 1)). Experiment's launcher (no argument checks beyond the kernel's needs). poison: the
-    workspace, out and lse start as NaN (tests: every element is written)."""
-    from . import triton_fwd
-    from . import variants
+    (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
+    the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written)."""
+    from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
-    n_parts, _ = decode_parts(k.shape[1], parts, block_n)
-    new = (lambda *shape, **kw: torch.full(shape, float("nan"), device=q.device, **kw)) if poison else \
-        (lambda *shape, **kw: torch.empty(shape, device=q.device, **kw))
-    ws_o = new(n_parts, batch, heads, head_dim, dtype=torch.float32)
-    ws_l = new(n_parts, heads, batch, dtype=torch.float32)
-    grid, args, kwargs = launch_args(q, k, v, ws_o, ws_l, scale, parts, block_n, stages, p_kmajor=p_kmajor)
-    attn_decode_sm90[grid](*args, **kwargs)
-    out = new(*q.shape, dtype=q.dtype)
-    lse_t = new(heads, batch, dtype=torch.float32)
-    cu = _seq_offsets(batch, q.device)
-    group = heads // k.shape[2]
-    cfg = variants.varlen_combine_variant(q.dtype, head_dim, group=group > 1, splits=n_parts).config  # a shipped build
-    cgrid, cargs, ckw = triton_fwd.varlen_combine_args(q[:, 0], out[:, 0], lse_t, cu, 1, group, n_parts,
-                                                       (ws_o, ws_l), cfg)
-    triton_fwd.attn_varlen_combine[cgrid](*cargs, **ckw)
-    return out, lse_t.t().unsqueeze(-1)
+    out = _new(q.shape, q.dtype, q.device, poison)
+    lse = forward(q, k, v, out, scale, parts, block_n, stages, _new((heads, batch), torch.float32, q.device, poison),
+                  _dense_offsets(q.device, batch, 1), poison, p_kmajor)
+    return out, lse
 
 
-def forward(q, k, v, out, softmax_scale, parts, block_n=128, stages=3, lse_t=None, cu=None):
+def _new(shape, dtype, device, poison=False):
+    return torch.full(shape, float("nan"), dtype=dtype, device=device) if poison else \
+        torch.empty(shape, dtype=dtype, device=device)
+
+
+def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
-    (B, 1, H, D) views with a contiguous last dim; writes out and returns lse (B, H, 1) float32 (a transposed view of the
-    combine's (H, B) rows: lse_t where given, a new tensor otherwise). cu: the int32 offsets 0, 1, ..., B on q's device
-    (the API's kept constants), else _seq_offsets. Both launches go through launchers kept by their public metadata
-    (dispatch._launch_kept: the first call's JIT launch makes them; later ones rebuild only the tensors' addresses and
-    the descriptors' encodings), as the forward kernels' do: an eager decode step's host time."""
+    (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
+    device (the API's kept constants); writes out and lse_t and returns lse (B, H, 1) (a transposed view of lse_t's
+    rows). Both launches go through launchers kept by their public metadata (dispatch._launch_kept: the first call's
+    JIT launch makes them; later ones rebuild only the tensors' addresses and the descriptors' encodings), as the
+    forward kernels' do: an eager decode step's host time. poison, p_kmajor: decode()'s (experiments)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     n_parts, _ = decode_parts(k.shape[1], parts, block_n)
-    ws_o = torch.empty(n_parts, batch, heads, head_dim, device=q.device, dtype=torch.float32)
-    ws_l = torch.empty(n_parts, heads, batch, device=q.device, dtype=torch.float32)
-    if lse_t is None:
-        lse_t = torch.empty(heads, batch, device=q.device, dtype=torch.float32)
-    key = (SWAP_KERNEL_KEY, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts, block_n,
-           stages, float(softmax_scale))
+    ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
+    ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
+    key = (variants.SWAP_DECODE_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts,
+           block_n, stages, float(softmax_scale), p_kmajor)
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90,
-                          lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages),
+                          lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
+                                              p_kmajor=p_kmajor),
                           (q, k, v, ws_o, ws_l), q.device)
     group = heads // k.shape[2]
-    cu = _seq_offsets(batch, q.device) if cu is None else cu
     o_rows = out[:, 0]
     ckey = ("combine", q.device, q.dtype, q.shape, out.stride(), n_parts, group)
 
@@ -258,6 +216,3 @@ def forward(q, k, v, out, softmax_scale, parts, block_n=128, stages=3, lse_t=Non
     dispatch._launch_kept(dispatch._decode_launchers, ckey, triton_fwd.attn_varlen_combine, combine_args,
                           (ws_o, ws_l, o_rows, lse_t, cu), q.device)
     return lse_t.t().unsqueeze(-1)
-
-
-SWAP_KERNEL_KEY = "attn_decode_sm90"

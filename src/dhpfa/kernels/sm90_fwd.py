@@ -2794,13 +2794,13 @@ def attn_fwd_sm90_varlen(q_desc, k_desc, v_desc, o_desc, LSE, CU_Q, CU_K, qk_sca
 
 
 @functools.lru_cache(maxsize=None)
-def _smem_layout(rows, head_dim, dtype):
-    """The shared layout of a [1, rows, 1, head_dim] TMA block (cached: building it costs host time on
-    every call otherwise)."""
+def _smem_layout(rows, head_dim, dtype, heads=1):
+    """The shared layout of a [1, rows, heads, head_dim] TMA block (cached: building it costs host time on
+    every call otherwise). heads > 1: sm90_decode's query block (a group's query heads of one row)."""
     from triton._utils import validate_block_shape
-    validate_block_shape([1, rows, 1, head_dim])
+    validate_block_shape([1, rows, heads, head_dim])
     gl_dtype = {torch.float16: gl.float16, torch.bfloat16: gl.bfloat16}[dtype]
-    return gl.NVMMASharedLayout.get_default_for([1, rows, 1, head_dim], gl_dtype)
+    return gl.NVMMASharedLayout.get_default_for([1, rows, heads, head_dim], gl_dtype)
 
 
 @functools.lru_cache(maxsize=None)
@@ -2820,11 +2820,12 @@ def _descriptor_class():
     return Descriptor
 
 
-def _descriptor(t, rows, head_dim):
+def _descriptor(t, rows, head_dim, heads=1):
+    """t (B, S, H, D) in [1, rows, heads, head_dim] blocks."""
     strides = [st if n > 1 else 16 for st, n in zip(t.stride(), t.shape)]
     strides[3] = 1
-    return _descriptor_class()(t, list(t.shape), strides, [1, rows, 1, head_dim],
-                               _smem_layout(rows, head_dim, t.dtype))
+    return _descriptor_class()(t, list(t.shape), strides, [1, rows, heads, head_dim],
+                               _smem_layout(rows, head_dim, t.dtype, heads))
 
 
 def _sliding_descriptor(t, base, rows_dim0, rd, rows, head_dim):
