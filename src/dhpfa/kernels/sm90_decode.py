@@ -1,6 +1,7 @@
 """Decode on Hopper with the GEMMs swapped (session 54). The API runs it (forward(), through kept launchers) where
 variants.swap_decode_parts gives parts and variants.SWAP_DECODE is on (off by default until the kept launchers have run
-on a GPU: docs/perf-log.md, session 54); decode() is the experiments' launcher (Triton's JIT; scripts/decode_swap_ab.py).
+on a GPU: docs/perf-log.md, session 54); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward()
+on outputs of its own (in session 54's device calls it still launched through Triton's JIT every call).
 
 A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
 a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is
