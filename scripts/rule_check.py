@@ -150,13 +150,15 @@ PULL53 = [(1, 32, 1, 1, 4096, 128, False), (1, 32, 1, 1, 8192, 128, False), (1, 
 # kernel (variants.swap_decode_parts, kernels/sm90_decode.py) against the forward kernels' packed tiles ("api_prev":
 # SWAP_DECODE off); call 5's cells and the rule's untimed ones (4 pairs, groups of 7 / 8, 15 pairs, 131,072 keys); the
 # last two stay on the forward kernels (their variants do not change); after call 7 the rule leaves 2 and 15 pairs
-# ((1,16,2,..), (3,40,5,..)) to the forward kernels too
+# ((1,16,2,..), (3,40,5,..)) to the forward kernels too; session 55 added D=64 with 4 pairs (session 54 timed the swap
+# kernel there at ~19 us against cuDNN's 15.4, the forward kernels not)
 SWAP54 = [(1, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 32768, 128, False), (1, 32, 8, 1, 65536, 128, False),
           (1, 32, 8, 1, 131072, 128, False), (1, 32, 8, 1, 16384, 64, False), (1, 32, 8, 1, 65536, 64, False),
           (2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (2, 32, 8, 1, 16384, 128, False),
           (2, 32, 8, 1, 65536, 128, False), (1, 32, 4, 1, 32768, 128, False), (1, 28, 4, 1, 65536, 128, False),
           (1, 16, 2, 1, 65536, 128, False), (3, 40, 5, 1, 16384, 128, False), (1, 64, 8, 1, 32768, 128, False),
-          (1, 32, 8, 1, 8192, 128, False), (4, 32, 8, 1, 16384, 128, False)]
+          (1, 32, 8, 1, 8192, 128, False), (4, 32, 8, 1, 16384, 128, False), (1, 32, 4, 1, 32768, 64, False),
+          (1, 32, 4, 1, 16384, 64, False)]
 
 
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in

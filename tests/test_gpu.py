@@ -452,8 +452,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     parts merged by attn_varlen_combine. The plan holds the kernel's build and part count (on 132 SMs); every head of
     every sequence against float64 (out and lse) on poisoned outputs; then bitwise the same over repeated calls and
     CUDA-graph replays; and SDPA's entry point (enable_gqa) gives the same bits. (parts 0: the forward kernels run it,
-    checked the same way.) With variants.SWAP_DECODE on (off by default since session 54's end: its kept launchers
-    had not run on a GPU)."""
+    checked the same way.) With variants.SWAP_DECODE on (the default since session 55); later calls on fresh tensors
+    take the plan's kept launchers (sm90_decode.Kept), against float64 on poisoned outputs."""
     from dhpfa import api
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     monkeypatch.setattr(api, "_PLANS", {})  # (the plans made with it on stay out of the other tests)
@@ -477,6 +477,18 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     sdpa = dhpfa.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
                                               enable_gqa=True)
     assert torch.equal(sdpa.transpose(1, 2), out)
+    if parts:  # later calls take the plan's kept launchers (sm90_decode.Kept): fresh tensors, poisoned outputs
+        from dhpfa.kernels import sm90_decode
+        assert isinstance(plan.launcher, sm90_decode.Kept)
+        q, k, v = (torch.randn(t.shape, device="cuda", dtype=dtype, generator=g).mul_(2) for t in (q, k, v))
+        monkeypatch.setattr(api, "_empty", lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev))
+        plans = len(api._PLANS)
+        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+        assert len(api._PLANS) == plans and any(p is plan for p in api._PLANS.values())
+        ref, ref_lse = _one_query_ref(q, k, v)
+        err = float((out.double() - ref).norm() / ref.norm())
+        assert err < TOL[dtype], f"rel err {err:.2e} on the kept launchers"
+        assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
 @pytest.mark.parametrize("d", [64, 128])

@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16)])
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
-    """(With variants.SWAP_DECODE on: off by default until its kept launchers have run on a GPU.) 16 parts for 4-8 (sequence, key/value head) pairs on 132 SMs, 8 parts for 16 (where the forward kernels'
+    """(With variants.SWAP_DECODE on, the default since session 55.) 16 parts for 4-8 (sequence, key/value head) pairs on 132 SMs, 8 parts for 16 (where the forward kernels'
     clusters of eight do not fit); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts
     from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
@@ -41,7 +41,7 @@ def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts, monkeypatch)
 
 
 def test_swap_decode_switch_off(monkeypatch):
-    """With the switch off (the default since session 54's end) no call takes the kernel."""
+    """With the switch off (the default in session 54's end state) no call takes the kernel."""
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
     assert variants.swap_decode_parts(128, 1, 32, 8, 65536, 132) == 0
 
@@ -200,14 +200,17 @@ grid, args, kwargs = sm90_decode.launch_args(*first, 0.088, 8)
 tail = [kwargs[p.name] for p in sm90_decode.attn_decode_sm90.params[len(args):]]
 launcher = dispatch._make_launcher(sm90_decode.attn_decode_sm90, Kernel(), grid, args, kwargs, first, 1.0,
                                    constant_floats=True)
+dec = launcher
+
+def recorded(call):
+    return [["d", a.base.data_ptr(), list(a.shape), list(a.strides)] if isinstance(a, dispatch._Desc) else
+            ["t", a] if isinstance(a, int) and not isinstance(a, bool) and a > 1 << 20 else ["c", a] for a in call]
+
 for seed in (1, 2):
     new = tensors(seed)
     launcher(new, 1.0, 0)
     _, want, _ = sm90_decode.launch_args(*new, 0.088, 8)
-    got = [["d", a.base.data_ptr(), list(a.shape), list(a.strides)] if isinstance(a, dispatch._Desc) else
-           ["t", a] if isinstance(a, int) and not isinstance(a, bool) and a > 1 << 20 else ["c", a]
-           for a in calls[-1]]
-    res.append(got == flat(want, tail))
+    res.append(recorded(calls[-1]) == flat(want, tail))
 # the combine's launch (its template path needs Triton's C launch function: here through run_compiled)
 q, k, v, ws_o, ws_l = first
 out = torch.empty(2, 1, 32, 128, dtype=torch.bfloat16); lse = torch.empty(32, 2); cu = torch.arange(3, dtype=torch.int32)
@@ -221,6 +224,28 @@ launcher((ws2, wl2, out2[:, 0], lse2, cu), 1.0, 0)
 _, want, _ = triton_fwd.varlen_combine_args(q[:, 0], out2[:, 0], lse2, cu, 1, 4, 8, (ws2, wl2), cfg)
 got = calls[-1][:len(want)]
 res.append([a if not isinstance(a, torch.Tensor) else a.data_ptr() for a in want] == list(got))
+# the API's later calls: both launchers as one (sm90_decode.Kept), the workspace one allocation whose parts, out and
+# lse go as base addresses
+made, real_empty = [], torch.empty
+
+def empty(*a, **kw):
+    made.append(real_empty(*a, **kw))
+    return made[-1]
+
+torch.empty = empty
+kept = sm90_decode.Kept(dec, launcher, ws_o.numel(), ws_l.numel())
+q3, k3, v3, _, _ = tensors(3)
+out3, lse3 = real_empty(2, 1, 32, 128, dtype=torch.bfloat16), real_empty(32, 2)
+n, m = len(calls), len(made)
+kept(q3, k3, v3, out3, lse3, cu, 0)
+(ws,) = made[m:]
+wo, wl = ws[:ws_o.numel()].view(ws_o.shape), ws[kept.l_offset:].view(ws_l.shape)
+res.append(len(calls) == n + 2 and wl.data_ptr() % 16 == 0 and kept.l_offset >= ws_o.numel()
+           and ws.numel() == kept.l_offset + ws_l.numel())
+_, want, _ = sm90_decode.launch_args(q3, k3, v3, wo, wl, 0.088, 8)
+res.append(recorded(calls[n]) == flat(want, tail))
+_, want, _ = triton_fwd.varlen_combine_args(q3[:, 0], out3[:, 0], lse3, cu, 1, 4, 8, (wo, wl), cfg)
+res.append([a if not isinstance(a, torch.Tensor) else a.data_ptr() for a in want] == list(calls[n + 1][:len(want)]))
 print(json.dumps(res))
 """
 
@@ -230,9 +255,11 @@ def test_kept_launchers_rebuild_the_jit_launchs_arguments():
     Offline, with a stand-in compiled kernel that records what it is launched with: a launcher made from one call's
     JIT arguments, called with new tensors (q, k, v, the workspace; for the combine the workspace, out's rows, lse),
     passes exactly the arguments the JIT launch of those tensors would (descriptors over the new bases with the same
-    shapes and strides, the new pointers, the same constants)."""
+    shapes and strides, the new pointers, the same constants); and sm90_decode.Kept (the API's later calls: both
+    launchers, one workspace allocation, bases passed as ints) passes what the JIT launches of its workspace's views
+    would."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", KEPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True, True, True]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 6

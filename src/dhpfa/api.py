@@ -311,11 +311,18 @@ def _forward(plan, q, k, v, out):
     """q, k, v, out: (B, S, H, D) views. Returns lse of shape (B, H, Sq), float32."""
     b, sq, h, d = q.shape
     if plan.decode_parts:  # (B, 1, H, D) as they are: the kernel reads the group's query heads itself
-        from .kernels import sm90_decode
+        lse_t = _empty((h, b), torch.float32, q.device)  # (the combine's layout; returned as a (B, H, 1) view)
+        from .kernels import dispatch
         with _on_device(q):
-            return sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts, variants.SWAP_DECODE_CONFIG.block_n,
-                                       variants.SWAP_DECODE_CONFIG.num_stages, _empty((h, b), torch.float32, q.device),
-                                       _dense_offsets(q.device, b, 1))
+            kept = plan.launcher
+            if kept is not None and dispatch._fast_path_allowed():
+                kept(q, k, v, out, lse_t, _dense_offsets(q.device, b, 1), q.device.index)
+            else:
+                from .kernels import sm90_decode
+                cfg = variants.SWAP_DECODE_CONFIG
+                plan.launcher = sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts, cfg.block_n,
+                                                    cfg.num_stages, lse_t, _dense_offsets(q.device, b, 1))
+        return lse_t.t().unsqueeze(-1)
     lse = _empty((b, h, sq), torch.float32, q.device)
     lse_k, causal = lse, plan.causal
     if plan.pack:

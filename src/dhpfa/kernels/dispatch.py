@@ -441,7 +441,7 @@ class _Launcher:
             kind = p[0]
             if kind == "t" or kind == "d":
                 t = tensors[p[1]]
-                ptr = t.data_ptr()
+                ptr = t if type(t) is int else t.data_ptr()  # (a pointer argument may come as its base address)
                 if ptr % 16:
                     _misaligned(ptr)
                 if kind == "t":

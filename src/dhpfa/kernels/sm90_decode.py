@@ -1,7 +1,7 @@
-"""Decode on Hopper with the GEMMs swapped (session 54). The API runs it (forward(), through kept launchers) where
-variants.swap_decode_parts gives parts and variants.SWAP_DECODE is on (off by default until the kept launchers have run
-on a GPU: docs/perf-log.md, session 54); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward()
-on outputs of its own (in session 54's device calls it still launched through Triton's JIT every call).
+"""Decode on Hopper with the GEMMs swapped (session 54). The API runs it where variants.swap_decode_parts gives parts
+(variants.SWAP_DECODE, on by default since session 55): forward() on a plan's first call, then the plan's Kept (both
+kept launchers as one); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward() on outputs of its
+own (in session 54's device calls it still launched through Triton's JIT every call).
 
 A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
 a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is
@@ -179,9 +179,9 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
-    lse = forward(q, k, v, out, scale, parts, block_n, stages, _new((heads, batch), torch.float32, q.device, poison),
-                  _dense_offsets(q.device, batch, 1), poison, p_kmajor)
-    return out, lse
+    lse_t = _new((heads, batch), torch.float32, q.device, poison)
+    forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor)
+    return out, lse_t.t().unsqueeze(-1)
 
 
 def _new(shape, dtype, device, poison=False):
@@ -192,10 +192,11 @@ def _new(shape, dtype, device, poison=False):
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
-    device (the API's kept constants); writes out and lse_t and returns lse (B, H, 1) (a transposed view of lse_t's
-    rows). Both launches go through launchers kept by their public metadata (dispatch._launch_kept: the first call's
-    JIT launch makes them; later ones rebuild only the tensors' addresses and the descriptors' encodings), as the
-    forward kernels' do: an eager decode step's host time. poison, p_kmajor: decode()'s (experiments)."""
+    device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
+    metadata (dispatch._launch_kept: the first call's JIT launch makes them; later ones rebuild only the tensors'
+    addresses and the descriptors' encodings), as the forward kernels' do. Returns a Kept (both launchers, for later
+    calls with the same public metadata: the API keeps it in its plan) once both exist, else None. poison, p_kmajor:
+    decode()'s (experiments)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     n_parts, _ = decode_parts(k.shape[1], parts, block_n)
@@ -216,4 +217,28 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         return triton_fwd.varlen_combine_args(q[:, 0], o_rows, lse_t, cu, 1, group, n_parts, (ws_o, ws_l), cfg)
     dispatch._launch_kept(dispatch._decode_launchers, ckey, triton_fwd.attn_varlen_combine, combine_args,
                           (ws_o, ws_l, o_rows, lse_t, cu), q.device)
-    return lse_t.t().unsqueeze(-1)
+    first, second = dispatch._decode_launchers.get(key), dispatch._decode_launchers.get(ckey)
+    if first is None or second is None:
+        return None
+    return Kept(first, second, ws_o.numel(), ws_l.numel())
+
+
+class Kept:
+    """Both launchers of one decode signature, called as one: kept(q, k, v, out, lse_t, cu, device_index) launches
+    attn_decode_sm90 and the combine (forward()'s arguments) on a fresh workspace (one allocation: WS_O, then WS_L at a 16-byte aligned
+    offset) and passes the workspace's, out's and lse_t's base addresses as ints (the launchers read nothing else of
+    them: shapes and strides are in the signature the API keeps this under). Host time of an eager decode step. (cu
+    comes with each call, not kept here: one made during a CUDA graph's capture is filled only when the graph runs.)"""
+    __slots__ = ("first", "second", "size", "l_offset")
+
+    def __init__(self, first, second, o_elements, l_elements):
+        self.first, self.second = first, second
+        self.l_offset = (o_elements + 3) // 4 * 4  # float32 elements; a multiple of 4: 16 bytes
+        self.size = self.l_offset + l_elements
+
+    def __call__(self, q, k, v, out, lse_t, cu, device_index):
+        ws = torch.empty(self.size, dtype=torch.float32, device=q.device)
+        base = ws.data_ptr()
+        ws_l = base + 4 * self.l_offset
+        self.first((q, k, v, base, ws_l), 1.0, device_index)
+        self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)

@@ -1137,12 +1137,12 @@ def varlen_variants():
 # which stream faster than this kernel's 120 CTAs. So: 16 parts for 4-8 pairs, 8 parts only where the forward
 # kernels' clusters of eight do not fit (16 pairs on 132 SMs); from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from
 # SWAP_DECODE_MIN_KEYS_D64_8, the one shorter case measured).
-# Off by default at the end of session 54: the API path measured on the GPU (calls 5-9) launched both kernels through
-# Triton's JIT, whose host time made an eager decode call 141-232 us against 46-68 on the forward kernels (call 10,
-# scripts/decode_host_time.py); the kept launchers that replace it (sm90_decode.forward, dispatch._launch_kept) were
-# checked offline only (test_sm90_decode: the launch arguments they rebuild) when the session's device time ran out.
-# Turn on after a GPU run of the decode tests and decode_host_time.py (api._PLANS.clear() after changing it).
-SWAP_DECODE = False
+# Off by default at the end of session 54 (its API path had launched both kernels through Triton's JIT: an eager decode
+# call 141-232 us of host time against 46-68 on the forward kernels, call 10, scripts/decode_host_time.py). Session 55:
+# the plan keeps both launchers as one (sm90_decode.Kept: one workspace allocation, bases passed as ints); on by
+# default after a GPU run of the decode tests, decode_host_time.py and the whole test_gpu.py with it on (perf-log,
+# session 55). (api._PLANS.clear() after changing it.)
+SWAP_DECODE = True
 SWAP_DECODE_DIMS = (64, 128)
 SWAP_DECODE_MAX_GROUP = 8
 SWAP_DECODE_MIN_PAIRS = 4  # (sequence, key/value head) pairs, at least
