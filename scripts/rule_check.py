@@ -158,7 +158,7 @@ SWAP54 = [(1, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 32768, 128, False), (1
           (2, 32, 8, 1, 65536, 128, False), (1, 32, 4, 1, 32768, 128, False), (1, 28, 4, 1, 65536, 128, False),
           (1, 16, 2, 1, 65536, 128, False), (3, 40, 5, 1, 16384, 128, False), (1, 64, 8, 1, 32768, 128, False),
           (1, 32, 8, 1, 8192, 128, False), (4, 32, 8, 1, 16384, 128, False), (1, 32, 4, 1, 32768, 64, False),
-          (1, 32, 4, 1, 16384, 64, False)]
+          (1, 32, 4, 1, 16384, 64, False), (1, 32, 4, 1, 65536, 64, False), (1, 48, 6, 1, 32768, 128, False)]
 
 
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in

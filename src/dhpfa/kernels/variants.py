@@ -1148,28 +1148,38 @@ SWAP_DECODE_MAX_GROUP = 8
 SWAP_DECODE_MIN_PAIRS = 4  # (sequence, key/value head) pairs, at least
 SWAP_DECODE_MIN_KEYS = 16384
 SWAP_DECODE_MIN_KEYS_D64_8 = 4096
+# Session 55 call 3 (scripts/decode_pairs55.py, H200, graph replay, us: the forward kernels / 16 parts / 32 parts /
+# cuDNN): with 5-7 pairs the 80-112 CTAs of 16 parts lost at D=128 ((1,40,5,1,32768,128) 26.59 / 27.95 / 33.56 /
+# 27.28, (1,48,6,..) 28.51 / 33.48 / 35.68 / 31.40, (1,56,7,1,16384,128) 19.46 / 22.13 / 25.84 / 21.80) and were even
+# at D=64 (19.66 / 19.42 / 19.29 at 5 pairs; 1-3% ahead at 6-7); D=64 with 4 pairs lost at 16 parts (64 CTAs) but won
+# at 32 (128 CTAs): (1,32,4,1,S,64) 16,384 12.48 / 12.73 / 11.79 / 11.04, 32,768 18.65 / 19.02 / 15.90 / 15.49,
+# 65,536 26.94 / 31.30 / 24.02 / 23.06; D=128 with 4 pairs wins at 16 parts (call 2: (1,32,4,1,32768,128) 23.90 against
+# 26.35; (1,32,4,1,16384,128) 15.90 / 16.06, 32 parts 17.46). So the kernel runs where its CTAs fill the SMs (as 8 x 16,
+# 16 x 8 and, at D=64, 4 x 32 do: every cell measured ahead) and, at D=128, where 16 parts fill half of them (4 pairs).
+SWAP_DECODE_PARTS = {128: (16, 8), 64: (32, 16, 8)}  # part counts tried, most first
+SWAP_DECODE_HALF_FILL = {128: 16}
 SWAP_DECODE_CONFIG = TileConfig(8, 128, 4, 3)  # NQ query columns, BLOCK_N keys, 4 warps, STAGES (launch_args' defaults)
 SWAP_DECODE_KERNEL = "attn_decode_sm90"
 
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Parts for the swapped-GEMM decode kernel of a call of one query per sequence whose query heads are packed per
-    key/value head (api.pack_gqa), or 0 where the forward kernels run it: 16 where 4 or more (sequence, key/value head)
-    pairs x 16 fit the SMs, 8 where x 8 fit the SMs but not the forward kernels' clusters of eight (FEW_ROWS_QUAD_CTAS,
-    scaled to the SM count); from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts: SWAP_DECODE_MIN_KEYS_D64_8). Public:
-    shapes and the SM count."""
+    key/value head (api.pack_gqa), or 0 where the forward kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
+    whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
+    at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
+    SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts: SWAP_DECODE_MIN_KEYS_D64_8). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP \
             or pairs < SWAP_DECODE_MIN_PAIRS:
         return 0
-    if pairs * 16 <= sm_count:
-        parts, least = 16, SWAP_DECODE_MIN_KEYS
-    elif FEW_ROWS_QUAD_CTAS * sm_count // 132 < pairs * 8 <= sm_count:
-        parts, least = 8, SWAP_DECODE_MIN_KEYS_D64_8 if head_dim == 64 else SWAP_DECODE_MIN_KEYS
-    else:
-        return 0
-    return parts if seq_k >= least else 0
+    least_full = FEW_ROWS_QUAD_CTAS * sm_count // 132
+    parts = next((p for p in SWAP_DECODE_PARTS[head_dim] if least_full < pairs * p <= sm_count), 0)
+    half = SWAP_DECODE_HALF_FILL.get(head_dim)
+    if not parts and half and least_full // 2 < pairs * half <= sm_count // 2:
+        parts = half
+    least = SWAP_DECODE_MIN_KEYS_D64_8 if head_dim == 64 and parts == 8 else SWAP_DECODE_MIN_KEYS
+    return parts if parts and seq_k >= least else 0
 
 
 def decode_variant(dtype: torch.dtype, head_dim: int) -> Variant:
