@@ -493,9 +493,11 @@ def flash_attn_func(q, k, v, dropout_p=0.0, softmax_scale=None, causal=False, wi
     _check_no_grad(q, k, v)
     out = _empty(q.shape, q.dtype, q.device)
     lse = _forward(plan, q, k, v, out)
-    if return_attn_probs:
-        return out, lse, None
-    return (out, lse) if return_lse else out
+    if not (return_lse or return_attn_probs):
+        return out
+    if plan.decode_parts and q.shape[0] > 1:  # the decode kernel's lse is a (B, H, 1) view of (H, B) rows
+        lse = lse.contiguous()
+    return (out, lse, None) if return_attn_probs else (out, lse)
 
 
 def _unpack(name, t, parts, layout, dim=2):
