@@ -224,11 +224,12 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
 
 
 class Kept:
-    """Both launchers of one decode signature, called as one: kept(q, k, v, out, lse_t, cu, device_index) launches
-    attn_decode_sm90 and the combine (forward()'s arguments) on a fresh workspace (one allocation: WS_O, then WS_L at a 16-byte aligned
-    offset) and passes the workspace's, out's and lse_t's base addresses as ints (the launchers read nothing else of
-    them: shapes and strides are in the signature the API keeps this under). Host time of an eager decode step. (cu
-    comes with each call, not kept here: one made during a CUDA graph's capture is filled only when the graph runs.)"""
+    """Both launchers of one decode signature, called as one: kept(q, k, v, out, lse_t, cu, device_index) (forward()'s
+    arguments) launches attn_decode_sm90 and the combine on a fresh workspace (one allocation: WS_O, then WS_L at a
+    16-byte aligned offset) and passes the workspace's, out's and lse_t's base addresses as ints (the launchers read
+    nothing else of them: shapes and strides are in the signature the API keeps this under). Host time of an eager
+    decode step. (cu comes with each call, not kept here: one made during a CUDA graph's capture is filled only when the
+    graph runs.)"""
     __slots__ = ("first", "second", "size", "l_offset")
 
     def __init__(self, first, second, o_elements, l_elements):

@@ -1134,9 +1134,9 @@ def varlen_variants():
 # 14.64 / 15.84 / 13.91; but 2 pairs (1,16,2,1,65536,128) 37.69 / 27.05 / 23.57 and 15 pairs x 8 (3,40,5,1,16384,128)
 # 37.40 / 34.15 / 36.07 lost: with 2 pairs the forward kernels run 32 parts as clusters of sixteen (this kernel at 32 /
 # 64 parts 26.18 / 30.30 in call 8: even), and up to 15 pairs they run 8 parts as clusters of eight (FEW_ROWS_QUAD_CTAS),
-# which stream faster than this kernel's 120 CTAs. So: 16 parts for 4-8 pairs, 8 parts only where the forward
-# kernels' clusters of eight do not fit (16 pairs on 132 SMs); from SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from
-# SWAP_DECODE_MIN_KEYS_D64_8, the one shorter case measured).
+# which stream faster than this kernel's 120 CTAs. So (session 54's rule; session 55's below): 16 parts for 4-8 pairs,
+# 8 parts only where the forward kernels' clusters of eight do not fit (16 pairs on 132 SMs); from
+# SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from SWAP_DECODE_MIN_KEYS_D64_8, the one shorter case measured).
 # Off by default at the end of session 54 (its API path had launched both kernels through Triton's JIT: an eager decode
 # call 141-232 us of host time against 46-68 on the forward kernels, call 10, scripts/decode_host_time.py). Session 55:
 # the plan keeps both launchers as one (sm90_decode.Kept: one workspace allocation, bases passed as ints); on by
