@@ -51,10 +51,12 @@ def _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go):
     tma.async_copy_global_to_shared(v_desc, [b, row, hk, 0], ready.index(slot), v_ring.index(slot), pred=go)
 
 
-@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
-def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
-                     NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
+@gluon.jit
+def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
+                 HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr):
+    """One program's part: keys start .. end of key/value head hk of sequence b against its G query heads (NQ columns,
+    those past G zero). Returns (out [HEAD_DIM, NQ] normalised, lse [NQ] natural log) in the wgmma accumulator layout
+    (_t_layout) and its column slice."""
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     col: gl.constexpr = gl.SliceLayout(0, t_layout)
@@ -63,13 +65,6 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
         p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([NQ, BLOCK_N], dtype)
     else:  # P^T [BLOCK_N, NQ] as stored: an N-major B (session 54 call 4: wrong outputs at BLOCK_N = 128, NQ = 8)
         p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, NQ], dtype)
-
-    part = gl.program_id(0)
-    bkv = gl.program_id(1)
-    b = bkv // H_KV
-    hk = bkv % H_KV
-    start = part * KEYS_PER_PART
-    end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
     n_blocks = gl.maximum((end - start + BLOCK_N - 1) // BLOCK_N, 1)  # public: shapes and the part index
 
     q_smem = gl.allocate_shared_memory(dtype, [1, 1, NQ, HEAD_DIM], q_desc.layout)
@@ -129,18 +124,42 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
     for s in gl.static_range(STAGES):
         mbarrier.invalidate(ready.index(s))
 
-    # the part's normalised output and log-sum-exp (natural log), for query heads hk * G + n, n < G
+    # the part's normalised output and log-sum-exp (natural log)
     empty = l_i == 0.0
     l_safe = gl.where(empty, 1.0, l_i)
     lse = gl.where(empty, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-    out = acc * (1.0 / l_safe)[None, :]
-    offs_q = gl.arange(0, NQ, layout=col)
-    offs_d = gl.arange(0, HEAD_DIM, layout=row)
+    return acc * (1.0 / l_safe)[None, :], lse
+
+
+@gluon.jit
+def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HEAD_DIM: gl.constexpr,
+                num_warps: gl.constexpr):
+    """A part's state into the workspace attn_varlen_combine reads, for query heads hk * G + n, n < G. Returns the
+    state's offsets and column mask (head, offs_d, q_ok)."""
+    t_layout: gl.constexpr = _t_layout(num_warps, NQ)
+    offs_q = gl.arange(0, NQ, layout=gl.SliceLayout(0, t_layout))
+    offs_d = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(1, t_layout))
     head = hk * G + offs_q
     q_ok = offs_q < G
     ws_row = (part * B + b).to(gl.int64) * H + head  # WS_O (parts, B, H, D)
     gl.store(WS_O + ws_row[None, :] * HEAD_DIM + offs_d[:, None], out, mask=q_ok[None, :])
     gl.store(WS_L + (part * H + head).to(gl.int64) * B + b, lse, mask=q_ok)  # WS_L (parts, H, B)
+    return head, offs_d, q_ok
+
+
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
+def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
+                     NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
+    part = gl.program_id(0)
+    bkv = gl.program_id(1)
+    b = bkv // H_KV
+    hk = bkv % H_KV
+    start = part * KEYS_PER_PART
+    end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
+    out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
+                            num_warps, P_KMAJOR)
+    _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
 
 
 def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
