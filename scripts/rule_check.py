@@ -161,6 +161,12 @@ SWAP54 = [(1, 32, 8, 1, 16384, 128, False), (1, 32, 8, 1, 32768, 128, False), (1
           (1, 32, 4, 1, 16384, 64, False), (1, 32, 4, 1, 65536, 64, False), (1, 48, 6, 1, 32768, 128, False)]
 
 
+# --set merge55 (session 55): the swap path with its parts merged in the launch (variants.SWAP_DECODE_MERGE) against
+# the combine's second launch ("api_prev": the switch flipped); the cells the rule sends to the swap kernel
+MERGE55 = [c for c in SWAP54 if c[:2] + c[2:3] not in ((1, 16, 2), (3, 40, 5), (4, 32, 8), (1, 48, 6))
+           and (c[4], c[5]) != (8192, 128)]
+
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -194,6 +200,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "merge55":  # the swap path with its parts merged in the launch (SWAP_DECODE_MERGE) flipped
+        return patched_call(api_fn, variants, "SWAP_DECODE_MERGE", not variants.SWAP_DECODE_MERGE)
     if which == "swap54":  # the switch flipped: with it on (calls 7 and 9) the forward kernels' packed decode tiles; with
         # it off (the default since session 54's end) the swapped-GEMM decode kernel
         return patched_call(api_fn, variants, "SWAP_DECODE", not variants.SWAP_DECODE)
@@ -252,7 +260,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -260,7 +268,7 @@ def main():
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
-                                     "swap54": SWAP54}.get(args.set, CASES):
+                                     "swap54": SWAP54, "merge55": MERGE55}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -446,18 +446,22 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 (1, 16384, 48, 6, False, 0)]
 
 
+@pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("b,sk,h,hk,causal,parts", _SWAP_DECODE)
-def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, parts, d, dtype, monkeypatch):
+def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, parts, d, dtype, merged, monkeypatch):
     """Decode with grouped heads on kernels/sm90_decode.py (session 54): S^T = K Q^T with the keys on the WGMMA's M,
     parts merged by attn_varlen_combine. The plan holds the kernel's build and part count (on 132 SMs); every head of
     every sequence against float64 (out and lse) on poisoned outputs; then bitwise the same over repeated calls and
     CUDA-graph replays; and SDPA's entry point (enable_gqa) gives the same bits. (parts 0: the forward kernels run it,
     checked the same way.) With variants.SWAP_DECODE on (the default since session 55); later calls on fresh tensors
-    take the plan's kept launchers (sm90_decode.Kept), against float64 on poisoned outputs."""
+    take the plan's kept launchers (sm90_decode.Kept), against float64 on poisoned outputs. merged: with
+    variants.SWAP_DECODE_MERGE (the parts merged inside the launch: attn_decode_sm90_merged; its graph replays reuse
+    one nonce, so each launch's reset of the flags is what the next relies on)."""
     from dhpfa import api
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", merged)
     monkeypatch.setattr(api, "_PLANS", {})  # (the plans made with it on stay out of the other tests)
     if isinstance(sk, dict):
         sk = sk.get(d, sk[None])
@@ -470,7 +474,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     assert plan.variant in variants.audited_variants()
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
-        assert (plan.variant.kernel == variants.SWAP_DECODE_KERNEL) == bool(parts), plan.variant.name
+        kernel = variants.SWAP_DECODE_MERGED_KERNEL if merged else variants.SWAP_DECODE_KERNEL
+        assert (plan.variant.kernel == kernel) == bool(parts), plan.variant.name
     ref, ref_lse = _one_query_ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
     assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"

@@ -77,23 +77,28 @@ for v in variants.decode_variants():
                      tnspb=sum("HGMMA" in o and ".tnspB" in o for o in ops),
                      n8=sum("HGMMA.64x8x16" in o for o in ops), ex2=sum("MUFU.EX2" in o for o in ops),
                      calls=sum(o.split()[0] in ("CALL.REL", "CALL.ABS", "CALL") for o in ops if o),
+                     cas=sum("ATOMG.E.CAS" in o for o in ops),
+                     atoms=sum(o.split()[1 if o.startswith("@") else 0].startswith(("ATOM", "RED")) for o in ops if o),
                      spills=sum(o.split()[0] in ("STL", "LDL") for o in ops if o)))
 print(json.dumps(rows))
 """
 
 
 def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
-    """Offline (sm_90a): every decode build (bf16 / fp16, D = 64 / 128) audits clean; its GEMMs are m64n8k16 (the query
-    heads on N), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA) against P kept
-    keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks); no spills, no
-    calls (no IEEE division or sqrt slow path)."""
+    """Offline (sm_90a): every decode build (bf16 / fp16, D = 64 / 128; the merged ones too) audits clean; its GEMMs are
+    m64n8k16 (the query heads on N), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA)
+    against P kept keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks);
+    no spills, no calls (no IEEE division or sqrt slow path); the merged builds' one atomic is the flag's
+    compare-and-swap, the others have none."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 4, rows
+    assert len(rows) == 8, rows
     for r in rows:
+        merged = "_merged" in r["name"]
+        assert r["cas"] == r["atoms"] == int(merged), r
         assert r["ok"] and not r["findings"], r
         d = int(r["name"].split("-d")[1].split("-")[0])
         # S^T and O^T: (128 keys / 64) x (D / 16) k-steps and (D / 64) x (128 / 16): 2 x D / 16 + D / 64 x 8
@@ -135,7 +140,7 @@ ONE_BINARY = """
 import json, torch
 from dhpfa.audit import variant_launch
 from dhpfa.audit.compile import compile_offline
-from dhpfa.kernels import sm90_decode, variants
+from dhpfa.kernels import dispatch, sm90_decode, variants
 out = []
 for v in variants.decode_variants():
     audited = compile_offline(*variant_launch(v)).sha256
@@ -145,9 +150,12 @@ for v in variants.decode_variants():
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
         n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n)
+        merge = (torch.empty_like(q), torch.empty(h, b), torch.empty(b * hk, dtype=torch.int64),
+                 variants.SWAP_DECODE_MERGE_PARTS[v.head_dim]) if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL else None
         _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), 0.1,
-                                                  parts, v.config.block_n, v.config.num_stages, v.config.num_warps)
-        if compile_offline(sm90_decode.attn_decode_sm90, args, kwargs).sha256 != audited:
+                                                  parts, v.config.block_n, v.config.num_stages, v.config.num_warps,
+                                                  merge=merge)
+        if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
             other.append([b, h, hk, sk, parts])
     out.append([v.name, other])
 print(json.dumps(out))
@@ -163,7 +171,7 @@ def test_every_decode_shape_launches_the_audited_binary():
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 4 and all(not other for _, other in rows), rows
+    assert len(rows) == 8 and all(not other for _, other in rows), rows
 
 
 KEPT = """
@@ -266,3 +274,82 @@ def test_kept_launchers_rebuild_the_jit_launchs_arguments():
     res = subprocess.run([sys.executable, "-c", KEPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 6
+
+
+MERGED_KEPT = """
+import json, torch
+from dhpfa.kernels import dispatch, sm90_decode, variants
+dispatch._current_stream = lambda index: 0
+calls = []
+
+class Run:
+    def __call__(self, *a):
+        calls.append(a[9:])  # (grid x3, stream, function, packed metadata, hooks x3), then the arguments
+
+class Kernel:
+    packed_metadata, function, run = None, None, Run()
+
+def recorded(call):
+    return [["d", a.base.data_ptr(), list(a.shape), list(a.strides)] if isinstance(a, dispatch._Desc) else
+            ["t", a] if isinstance(a, int) and not isinstance(a, bool) and 1 << 20 < a < 1 << 56 else ["c", a]
+            for a in call]
+
+def flat(args, tail):
+    return [["t", a.data_ptr()] if isinstance(a, torch.Tensor) else
+            ["d", a.base.data_ptr(), list(a.shape), list(a.strides)] if hasattr(a, "base") else ["c", a]
+            for a in list(args) + list(tail)]
+
+def tensors(seed):
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randn(2, 1, 32, 128, generator=g).to(torch.bfloat16)
+    k, v = (torch.randn(2, 3000, 8, 128, generator=g).to(torch.bfloat16) for _ in range(2))
+    return q, k, v, torch.empty(8, 2, 32, 128), torch.empty(8, 32, 2), torch.empty_like(q), torch.empty(32, 2), \
+        torch.empty(16, dtype=torch.int64)
+
+first = tensors(0)
+q, k, v, ws_o, ws_l, out, lse, flags = first
+grid, args, kwargs = sm90_decode.launch_args(q, k, v, ws_o, ws_l, 0.088, 8, merge=(out, lse, flags, 16))
+fn = sm90_decode.attn_decode_sm90_merged
+launcher = dispatch._make_launcher(fn, Kernel(), grid, args, kwargs, first, 1.0, constant_floats=True)
+made, real_empty = [], torch.empty
+
+def empty(*a, **kw):
+    made.append(real_empty(*a, **kw))
+    return made[-1]
+
+torch.empty = empty
+kept = sm90_decode.Kept(launcher, None, ws_o.numel(), ws_l.numel(), flags.numel())
+res, nonces = [], []
+for seed in (1, 2):
+    q3, k3, v3, _, _, out3, lse3, _ = tensors(seed)
+    n, m = len(calls), len(made)
+    kept(q3, k3, v3, out3, lse3, None, 0)
+    (ws,) = made[m:]
+    wo, wl = ws[:ws_o.numel()].view(ws_o.shape), ws[kept.l_offset:kept.l_offset + ws_l.numel()].view(ws_l.shape)
+    fl = ws[kept.f_offset:].view(torch.int64)
+    res.append(len(calls) == n + 1 and fl.numel() == flags.numel() and fl.data_ptr() % 16 == 0
+               and kept.f_offset >= kept.l_offset + ws_l.numel())
+    _, want, wk = sm90_decode.launch_args(q3, k3, v3, wo, wl, 0.088, 8, merge=(out3, lse3, fl, 16))
+    tail = [wk.get(p.name, p.default) for p in fn.params[len(want):]]
+    got = recorded(calls[n])
+    i = [p.name for p in fn.params].index("NONCE")
+    nonces.append(got[i][1])
+    got[i] = None
+    exp = flat(want, tail)
+    exp[i] = None
+    res.append(got == exp)
+res.append(nonces[0] != nonces[1] and all(x % 2 == 1 and x >= 1 << 62 for x in nonces))
+print(json.dumps(res))
+"""
+
+
+def test_merged_kept_launcher_rebuilds_the_jit_arguments():
+    """The merged build's kept launch (sm90_decode.Kept with no second launcher; variants.SWAP_DECODE_MERGE): offline,
+    with a stand-in compiled kernel, Kept passes for new tensors the arguments the JIT launch of its one workspace
+    allocation's views (WS_O, WS_L, the flags past them, 16-byte aligned) would, and a fresh nonce every call."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", MERGED_KEPT], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 5

@@ -117,13 +117,17 @@ def placeholder_launch(variant, device="cpu"):
     import torch
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
-    if variant.kernel == _variants.SWAP_DECODE_KERNEL:  # one query, 8 heads over 2 key/value heads, 4 parts
+    if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL):
+        # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out, lse, with flags a pair)
         from ..kernels import sm90_decode
         q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, 4 * c.block_n, 2, d, dtype=variant.dtype, device=device)
+        merge = (torch.empty_like(q), torch.empty(8, 2, device=device), torch.empty(4, dtype=torch.int64,
+                 device=device), _variants.SWAP_DECODE_MERGE_PARTS[d]) \
+            if variant.kernel == _variants.SWAP_DECODE_MERGED_KERNEL else None
         return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(4, 2, 8, d, device=device),
                                        torch.empty(4, 8, 2, device=device), 0.1, 4, c.block_n, c.num_stages,
-                                       c.num_warps)
+                                       c.num_warps, merge=merge)
     if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
             or variant.kernel in _variants.VARLEN_SM90_NAMES:
         # packed rows (TOTAL, H, D), int32 sequence offsets; split builds: 4 parts into a float32 workspace

@@ -35,10 +35,11 @@ def _sm_count(index):
 
 def kernel_fn(kernel: str):
     """The @triton.jit / @gluon.jit function named `kernel`."""
-    from .variants import GLUON_KERNELS, SWAP_DECODE_KERNEL, VARLEN_SM90_KERNEL, VARLEN_SM90_NAMES
-    if kernel == SWAP_DECODE_KERNEL:
+    from .variants import (GLUON_KERNELS, SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, VARLEN_SM90_KERNEL,
+                           VARLEN_SM90_NAMES)
+    if kernel in (SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL):
         from . import sm90_decode
-        return sm90_decode.attn_decode_sm90
+        return getattr(sm90_decode, kernel)
     if kernel in GLUON_KERNELS or kernel in VARLEN_SM90_NAMES:
         from . import sm90_fwd
         return getattr(sm90_fwd, VARLEN_SM90_KERNEL if kernel in VARLEN_SM90_NAMES else kernel)

@@ -162,6 +162,110 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
     _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
 
 
+# MERGE (session 55; variants.SWAP_DECODE_MERGE): the parts of a (sequence, key/value head) pair merge inside the
+# launch, so a decode call is one kernel (session 55 call 7: the combine's second launch cost 3.1-4.5 us a call in
+# graph replay beside 5.7-64 us of attention). Each program stores its part's state as attn_decode_sm90 does; then,
+# past a thread barrier, thread 0 counts the program in at the pair's flag (an int64 in a fresh, uninitialised
+# workspace: the call's nonce in its upper 56 bits, the count in the low 8) by a compare-and-swap loop (acq_rel, GPU
+# scope; a flag whose upper bits are not the nonce's counts as zero: whatever the memory held, it equals them with
+# probability 2^-53 and no input decides the nonce), and a non-aligned barrier reduction hands "I was the last" to the
+# warpgroup (named barrier 12). The last program loads every part's state (.cg, past the acquire), merges them in part
+# order (its own from registers; the same bits whichever arrives last), stores O and LSE, and writes the flag back to
+# 0 (a CUDA graph replays one nonce). Public: the loop's trip count and the branch depend on arrival timing only.
+_COUNT_ASM = gl.constexpr(
+    "{\n.reg .pred t0, same, again, last;\n.reg .b64 old, new, seen, tg, tgo, cnt;\n.reg .u32 tid;\n"
+    "mov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\nmov.b64 new, 0;\nand.b64 tg, $2, -256;\n"
+    "@!t0 bra DONE;\nld.relaxed.gpu.global.b64 old, [$1];\n"
+    "RETRY:\nand.b64 tgo, old, -256;\nsetp.eq.b64 same, tgo, tg;\nadd.s64 new, old, 1;\n@!same or.b64 new, tg, 1;\n"
+    "atom.acq_rel.gpu.global.cas.b64 seen, [$1], old, new;\nsetp.ne.b64 again, seen, old;\nmov.b64 old, seen;\n"
+    "@again bra RETRY;\nDONE:\nand.b64 cnt, new, 255;\nsetp.eq.and.s64 last, cnt, $3, t0;\n"
+    "barrier.red.or.pred last, 12, 128, last;\nselp.u32 $0, 1, 0, last;\n}")
+
+
+@gluon.jit
+def _count_in(flag, nonce, n):
+    """Count this program in at *flag (see _COUNT_ASM); 1 where it is the n-th of the call's nonce, else 0, the same in
+    every thread of the warpgroup. Public."""
+    gl.static_assert(gl.num_warps() == 4, "one warpgroup")
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
+    key = gl.full([1], 0, gl.int64, one) + nonce
+    cnt = gl.full([1], 0, gl.int64, one) + n.to(gl.int64)
+    got = gl.inline_asm_elementwise(_COUNT_ASM, "=r,l,l,l", [addr, key, cnt], dtype=gl.int32, is_pure=False, pack=1)
+    return gl.max(got, 0)
+
+
+@gluon.jit
+def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr, MERGE_D: gl.constexpr):
+    """The last program of a pair: every part's state (the parts past n_parts masked off) loaded at once, a
+    [MAX_PARTS, MERGE_D, NQ] tile a round with each thread's parts in its own registers (one round of loads, the sums
+    over parts in-thread: the same bits whichever program merges), merged as attn_varlen_combine does, O and LSE
+    stored for query heads hk * G + n, n < G."""
+    L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS, 1, 1], [1, 32, 1], [1, 1, 4], [1, 2, 0])
+    lp: gl.constexpr = gl.SliceLayout(1, L3)  # [parts, NQ]
+    ld: gl.constexpr = gl.SliceLayout(0, L3)  # [CD, NQ]
+    CD: gl.constexpr = HEAD_DIM if MERGE_D == 0 else MERGE_D
+    parts_l = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, lp))
+    q_l = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
+    ok_l = (parts_l < n_parts)[:, None] & (q_l < G)[None, :]
+    p3 = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, gl.SliceLayout(2, L3)))[:, None, None]
+    d3 = gl.arange(0, CD, layout=gl.SliceLayout(0, gl.SliceLayout(2, L3)))[None, :, None]
+    n3 = gl.arange(0, NQ, layout=gl.SliceLayout(0, gl.SliceLayout(1, L3)))[None, None, :]
+    ok3 = (p3 < n_parts) & (n3 < G) & (d3 >= 0)
+    row3 = ((p3 * B + b).to(gl.int64) * H + hk * G + n3) * HEAD_DIM  # WS_O (parts, B, H, D)
+    # the loads first (the stores below could alias them for the compiler: it would not move loads past them)
+    lse_p = gl.load(WS_L + (parts_l[:, None] * H + hk * G + q_l[None, :]).to(gl.int64) * B + b, mask=ok_l,
+                    other=float("-inf"), cache_modifier=".cg")  # WS_L (parts, H, B)
+    o3 = gl.load(WS_O + row3 + d3, mask=ok3, other=0.0, cache_modifier=".cg")
+    m = gl.max(lse_p, axis=0)
+    m_sub = gl.where(m == float("-inf"), 0.0, m)
+    w = gl.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # 0 for the parts masked off
+    w_sum = gl.sum(w, axis=0)
+    empty = w_sum == 0.0
+    w_safe = gl.where(empty, 1.0, w_sum)
+    inv = gl.convert_layout(1.0 / w_safe, gl.SliceLayout(0, ld))
+    w3 = w[:, None, :]
+    d_o = gl.arange(0, CD, layout=gl.SliceLayout(1, ld))[:, None]
+    n_o = gl.arange(0, NQ, layout=gl.SliceLayout(0, ld))[None, :]
+    o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh
+    for c in gl.static_range(HEAD_DIM // CD):
+        if c > 0:
+            o3 = gl.load(WS_O + row3 + c * CD + d3, mask=ok3, other=0.0, cache_modifier=".cg")
+        o = gl.sum(o3 * w3, axis=0) * inv[None, :]
+        gl.store(o_base + c * CD + d_o, o.to(dtype), mask=(n_o < G) & (d_o >= 0))
+    lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
+    gl.store(LSE + (hk * G + q_l).to(gl.int64) * B + b, lse_f, mask=q_l < G)  # (H, B)
+
+
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
+def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
+                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
+                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
+                            MAX_PARTS: gl.constexpr, MERGE_D: gl.constexpr = 0, NONCE=None):
+    """attn_decode_sm90 with the pair's parts merged in the launch (see _COUNT_ASM's comment): O (B, 1, H, D) with
+    strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV,) int64 (uninitialised),
+    NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the grid's first axis). MERGE_D: the merge's
+    head-dim columns a round (0: all at once)."""
+    t_layout: gl.constexpr = _t_layout(num_warps, NQ)
+    col: gl.constexpr = gl.SliceLayout(0, t_layout)
+    part = gl.program_id(0)
+    n_parts = gl.num_programs(0)
+    bkv = gl.program_id(1)
+    b = bkv // H_KV
+    hk = bkv % H_KV
+    start = part * KEYS_PER_PART
+    end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
+    out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
+                            num_warps, True)
+    head, offs_d, q_ok = _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
+    gl.thread_barrier()  # every thread's state stores come before thread 0's release
+    if _count_in(FLAGS + bkv, NONCE, n_parts) != 0:  # the pair's last part to arrive (public: timing, not data)
+        _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
+                     MAX_PARTS, MERGE_D)
+        gl.store(FLAGS + bkv, 0)
+
+
 def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
     """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public."""
     blocks = triton.cdiv(seq_k, block_n)
@@ -169,10 +273,12 @@ def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
     return triton.cdiv(seq_k, per), per
 
 
-def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True):
+def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
+                merge=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
-    ws_l (parts, H, B) float32 (`parts` as decode_parts gives)."""
-    from .sm90_fwd import _descriptor
+    ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
+    (B x H_KV,) int64, max_parts): attn_decode_sm90_merged's instead."""
+    from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
@@ -182,15 +288,23 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     n_parts, per = decode_parts(seq_k, parts, block_n)
     grid = (n_parts, batch * heads_kv)
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
-    args = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
-            _descriptor(v, block_n, head_dim), ws_o, ws_l, float(softmax_scale) * LOG2E, batch, heads, heads_kv,
-            seq_k, per, group)
+    descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
+             _descriptor(v, block_n, head_dim))
+    shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
+    if merge is not None:
+        out, lse_t, flags, max_parts = merge
+        if n_parts > max_parts:
+            raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
+        args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
+        return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
+                                MAX_PARTS=max_parts, NONCE=split_kv_nonce())
+    args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
     return grid, args, kwargs
 
 
-def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True):
+def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written)."""
@@ -199,7 +313,8 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
-    forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor)
+    forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor,
+            merged)
     return out, lse_t.t().unsqueeze(-1)
 
 
@@ -208,19 +323,31 @@ def _new(shape, dtype, device, poison=False):
         torch.empty(shape, dtype=dtype, device=device)
 
 
-def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True):
+def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
     metadata (dispatch._launch_kept: the first call's JIT launch makes them; later ones rebuild only the tensors'
     addresses and the descriptors' encodings), as the forward kernels' do. Returns a Kept (both launchers, for later
-    calls with the same public metadata: the API keeps it in its plan) once both exist, else None. poison, p_kmajor:
-    decode()'s (experiments)."""
+    calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
+    of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
+    (experiments)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     n_parts, _ = decode_parts(k.shape[1], parts, block_n)
     ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
+    if merged:
+        flags = torch.empty(batch * k.shape[2], dtype=torch.int64, device=q.device)
+        key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
+               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale))
+        merge = (out, lse_t, flags, variants.SWAP_DECODE_MERGE_PARTS[head_dim])
+        dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_merged,
+                              lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
+                                                  merge=merge),
+                              (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
+        first = dispatch._decode_launchers.get(key)
+        return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
     key = (variants.SWAP_DECODE_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts,
            block_n, stages, float(softmax_scale), p_kmajor)
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90,
@@ -248,17 +375,22 @@ class Kept:
     16-byte aligned offset) and passes the workspace's, out's and lse_t's base addresses as ints (the launchers read
     nothing else of them: shapes and strides are in the signature the API keeps this under). Host time of an eager
     decode step. (cu comes with each call, not kept here: one made during a CUDA graph's capture is filled only when the
-    graph runs.)"""
-    __slots__ = ("first", "second", "size", "l_offset")
+    graph runs.) second None: the merged kernel alone (its flags, int64, after WS_L in the same allocation)."""
+    __slots__ = ("first", "second", "size", "l_offset", "f_offset")
 
-    def __init__(self, first, second, o_elements, l_elements):
+    def __init__(self, first, second, o_elements, l_elements, f_elements=0):
         self.first, self.second = first, second
         self.l_offset = (o_elements + 3) // 4 * 4  # float32 elements; a multiple of 4: 16 bytes
-        self.size = self.l_offset + l_elements
+        self.f_offset = (self.l_offset + l_elements + 3) // 4 * 4
+        self.size = self.f_offset + 2 * f_elements if second is None else self.l_offset + l_elements
 
     def __call__(self, q, k, v, out, lse_t, cu, device_index):
         ws = torch.empty(self.size, dtype=torch.float32, device=q.device)
         base = ws.data_ptr()
         ws_l = base + 4 * self.l_offset
-        self.first((q, k, v, base, ws_l), 1.0, device_index)
-        self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)
+        if self.second is None:
+            self.first((q, k, v, base, ws_l, out.data_ptr(), lse_t.data_ptr(), base + 4 * self.f_offset), 1.0,
+                       device_index)
+        else:
+            self.first((q, k, v, base, ws_l), 1.0, device_index)
+            self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)

@@ -1160,6 +1160,13 @@ SWAP_DECODE_PARTS = {128: (16, 8), 64: (32, 16, 8)}  # part counts tried, most f
 SWAP_DECODE_HALF_FILL = {128: 16}
 SWAP_DECODE_CONFIG = TileConfig(8, 128, 4, 3)  # NQ query columns, BLOCK_N keys, 4 warps, STAGES (launch_args' defaults)
 SWAP_DECODE_KERNEL = "attn_decode_sm90"
+# Session 55 (experiment, off): the pair's parts merged inside the launch (sm90_decode.attn_decode_sm90_merged: the last
+# program to arrive merges them), so a decode call is one kernel; session 55 call 7 timed the combine's second launch
+# at 3.1-4.5 us a call in graph replay. Builds for up to SWAP_DECODE_MERGE_PARTS parts a head dim (audited: in
+# decode_variants()).
+SWAP_DECODE_MERGE = False
+SWAP_DECODE_MERGED_KERNEL = "attn_decode_sm90_merged"
+SWAP_DECODE_MERGE_PARTS = {64: 32, 128: 16}
 
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
@@ -1182,16 +1189,20 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     return parts if parts and seq_k >= least else 0
 
 
-def decode_variant(dtype: torch.dtype, head_dim: int) -> Variant:
+def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False) -> Variant:
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
-    arguments)."""
+    arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE)."""
+    if merged:
+        return Variant(SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
     return Variant(SWAP_DECODE_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L"))
 
 
 def decode_variants():
-    """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build)."""
-    return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS]
+    """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
+    builds (SWAP_DECODE_MERGE)."""
+    return [decode_variant(dt, d, merged) for merged in (False, True) for dt in DTYPES for d in SWAP_DECODE_DIMS]
 
 
 def audited_variants():
