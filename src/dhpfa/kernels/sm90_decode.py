@@ -165,33 +165,42 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # MERGE (session 55; variants.SWAP_DECODE_MERGE): the parts of a (sequence, key/value head) pair merge inside the
 # launch, so a decode call is one kernel (session 55 call 7: the combine's second launch cost 3.1-4.5 us a call in
 # graph replay beside 5.7-64 us of attention). Each program stores its part's state as attn_decode_sm90 does; then,
-# past a thread barrier, thread 0 counts the program in at the pair's flag (an int64 in a fresh, uninitialised
-# workspace: the call's nonce in its upper 56 bits, the count in the low 8) by a compare-and-swap loop (acq_rel, GPU
-# scope; a flag whose upper bits are not the nonce's counts as zero: whatever the memory held, it equals them with
-# probability 2^-53 and no input decides the nonce), and a non-aligned barrier reduction hands "I was the last" to the
-# warpgroup (named barrier 12). The last program loads every part's state (.cg, past the acquire), merges them in part
-# order (its own from registers; the same bits whichever arrives last), stores O and LSE, and writes the flag back to
-# 0 (a CUDA graph replays one nonce). Public: the loop's trip count and the branch depend on arrival timing only.
-_COUNT_ASM = gl.constexpr(
-    "{\n.reg .pred t0, same, again, last;\n.reg .b64 old, new, seen, tg, tgo, cnt;\n.reg .u32 tid;\n"
-    "mov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\nmov.b64 new, 0;\nand.b64 tg, $2, -256;\n"
-    "@!t0 bra DONE;\nld.relaxed.gpu.global.b64 old, [$1];\n"
-    "RETRY:\nand.b64 tgo, old, -256;\nsetp.eq.b64 same, tgo, tg;\nadd.s64 new, old, 1;\n@!same or.b64 new, tg, 1;\n"
-    "atom.acq_rel.gpu.global.cas.b64 seen, [$1], old, new;\nsetp.ne.b64 again, seen, old;\nmov.b64 old, seen;\n"
-    "@again bra RETRY;\nDONE:\nand.b64 cnt, new, 255;\nsetp.eq.and.s64 last, cnt, $3, t0;\n"
-    "barrier.red.or.pred last, 12, 128, last;\nselp.u32 $0, 1, 0, last;\n}")
+# past a thread barrier, thread 0 stores the call's nonce into the part's own done-word (release, GPU scope), issues
+# an SC fence and reads every part's done-word of the pair (relaxed, then an acquire fence); a non-aligned barrier
+# reduction hands "all were done" to the warpgroup (named barrier 12). By the fences' total order the last program to
+# fence sees every word, so at least one program merges; two that fence together may both merge, and they write the
+# same bits (the merge reads every state from memory, in part order). A merging program loads every part's state
+# (.cg), merges them, stores O and LSE, and writes the pair's words back to 0 (a CUDA graph replays one nonce; a word
+# of a fresh, uninitialised workspace equals the nonce with probability 2^-64 and no input decides it). No program
+# waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
+# retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
+@gluon.constexpr_function
+def _done_asm(max_parts):
+    """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence, the pair's $4 words from $2 read (relaxed;
+    the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce."""
+    lines = ["{", ".reg .pred t0, q, ok;", f".reg .b64 v<{max_parts}>;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
+             "setp.eq.u32 t0, tid, 0;", "@t0 st.release.gpu.global.b64 [$1], $3;", "@t0 fence.sc.gpu;"]
+    for p in range(max_parts):
+        lines += [f"mov.b64 v{p}, $3;", f"setp.gt.and.s32 q, $4, {p}, t0;",
+                  f"@q ld.relaxed.gpu.global.b64 v{p}, [$2+{8 * p}];"]
+    lines.append("mov.pred ok, t0;")
+    lines += [f"setp.eq.and.b64 ok, v{p}, $3, ok;" for p in range(max_parts)]
+    lines += ["@t0 fence.acq_rel.gpu;", "barrier.red.or.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"]
+    return "\n".join(lines)
 
 
 @gluon.jit
-def _count_in(flag, nonce, n):
-    """Count this program in at *flag (see _COUNT_ASM); 1 where it is the n-th of the call's nonce, else 0, the same in
-    every thread of the warpgroup. Public."""
+def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
+    """Mark this part done in the pair's words (n of them) and read all (see _done_asm); 1 where every part is done,
+    the same in every thread of the warpgroup. Public."""
     gl.static_assert(gl.num_warps() == 4, "one warpgroup")
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    addr = gl.full([1], 0, gl.int64, one) + flag.to(gl.int64, bitcast=True)
+    mine = gl.full([1], 0, gl.int64, one) + (words + part).to(gl.int64, bitcast=True)
+    base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
     key = gl.full([1], 0, gl.int64, one) + nonce
-    cnt = gl.full([1], 0, gl.int64, one) + n.to(gl.int64)
-    got = gl.inline_asm_elementwise(_COUNT_ASM, "=r,l,l,l", [addr, key, cnt], dtype=gl.int32, is_pure=False, pack=1)
+    cnt = gl.full([1], 0, gl.int32, one) + n
+    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
+                                    is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -243,8 +252,9 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, MERGE_D: gl.constexpr = 0, NONCE=None):
-    """attn_decode_sm90 with the pair's parts merged in the launch (see _COUNT_ASM's comment): O (B, 1, H, D) with
-    strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV,) int64 (uninitialised),
+    """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
+    with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
+    (uninitialised: a done-word a part),
     NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the grid's first axis). MERGE_D: the merge's
     head-dim columns a round (0: all at once)."""
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
@@ -260,10 +270,13 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             num_warps, True)
     head, offs_d, q_ok = _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
-    if _count_in(FLAGS + bkv, NONCE, n_parts) != 0:  # the pair's last part to arrive (public: timing, not data)
+    words = FLAGS + bkv * n_parts
+    if _arrive_all(words, part, NONCE, n_parts, MAX_PARTS) != 0:  # every part is done (public: timing, not data)
         _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
                      MAX_PARTS, MERGE_D)
-        gl.store(FLAGS + bkv, 0)
+        offs = gl.arange(0, MAX_PARTS, layout=gl.BlockedLayout([1], [32], [4], [0]))
+        gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=gl.BlockedLayout([1], [32], [4], [0])),
+                 mask=offs < n_parts)
 
 
 def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
@@ -277,7 +290,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 merge=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
-    (B x H_KV,) int64, max_parts): attn_decode_sm90_merged's instead."""
+    (B x H_KV x parts,) int64, max_parts): attn_decode_sm90_merged's instead."""
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
@@ -338,7 +351,7 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
     if merged:
-        flags = torch.empty(batch * k.shape[2], dtype=torch.int64, device=q.device)
+        flags = torch.empty(batch * k.shape[2] * n_parts, dtype=torch.int64, device=q.device)
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
                v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale))
         merge = (out, lse_t, flags, variants.SWAP_DECODE_MERGE_PARTS[head_dim])
