@@ -457,8 +457,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     CUDA-graph replays; and SDPA's entry point (enable_gqa) gives the same bits. (parts 0: the forward kernels run it,
     checked the same way.) With variants.SWAP_DECODE on (the default since session 55); later calls on fresh tensors
     take the plan's kept launchers (sm90_decode.Kept), against float64 on poisoned outputs. merged: with
-    variants.SWAP_DECODE_MERGE (the parts merged inside the launch: attn_decode_sm90_merged; its graph replays reuse
-    one nonce, so each launch's reset of the flags is what the next relies on)."""
+    variants.SWAP_DECODE_MERGE (the parts merged inside the launch at SWAP_DECODE_MERGE_DIMS: attn_decode_sm90_merged;
+    its graph replays reuse one nonce, so each launch's reset of the done-words is what the next relies on)."""
     from dhpfa import api
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", merged)
@@ -474,7 +474,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     assert plan.variant in variants.audited_variants()
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
-        kernel = variants.SWAP_DECODE_MERGED_KERNEL if merged else variants.SWAP_DECODE_KERNEL
+        kernel = variants.SWAP_DECODE_MERGED_KERNEL if merged and d in variants.SWAP_DECODE_MERGE_DIMS \
+            else variants.SWAP_DECODE_KERNEL
         assert (plan.variant.kernel == kernel) == bool(parts), plan.variant.name
     ref, ref_lse = _one_query_ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
