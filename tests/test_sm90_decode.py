@@ -174,7 +174,8 @@ def test_every_decode_shape_launches_the_audited_binary():
     assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) and all(not other for _, other in rows), rows
 
 
-KEPT = """
+# a stand-in compiled kernel whose launch function records what it is launched with
+STANDIN = """
 import json, torch
 from dhpfa.kernels import dispatch, sm90_decode, triton_fwd, variants
 dispatch._current_stream = lambda index: 0
@@ -186,7 +187,9 @@ class Run:
 
 class Kernel:
     packed_metadata, function, run = None, None, Run()
+"""
 
+KEPT = STANDIN + """
 def flat(args, kwargs_tail=()):
     out = []
     for a in list(args) + list(kwargs_tail):
@@ -276,19 +279,7 @@ def test_kept_launchers_rebuild_the_jit_launchs_arguments():
     assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 6
 
 
-MERGED_KEPT = """
-import json, torch
-from dhpfa.kernels import dispatch, sm90_decode, variants
-dispatch._current_stream = lambda index: 0
-calls = []
-
-class Run:
-    def __call__(self, *a):
-        calls.append(a[9:])  # (grid x3, stream, function, packed metadata, hooks x3), then the arguments
-
-class Kernel:
-    packed_metadata, function, run = None, None, Run()
-
+MERGED_KEPT = STANDIN + """
 def recorded(call):
     return [["d", a.base.data_ptr(), list(a.shape), list(a.strides)] if isinstance(a, dispatch._Desc) else
             ["t", a] if isinstance(a, int) and not isinstance(a, bool) and 1 << 20 < a < 1 << 56 else ["c", a]

@@ -118,7 +118,7 @@ def placeholder_launch(variant, device="cpu"):
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
     if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL):
-        # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out, lse, with flags a pair)
+        # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part)
         from ..kernels import sm90_decode
         q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, 4 * c.block_n, 2, d, dtype=variant.dtype, device=device)

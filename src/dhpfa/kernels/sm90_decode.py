@@ -1,7 +1,8 @@
 """Decode on Hopper with the GEMMs swapped (session 54). The API runs it where variants.swap_decode_parts gives parts
 (variants.SWAP_DECODE, on by default since session 55): forward() on a plan's first call, then the plan's Kept (both
 kept launchers as one); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward() on outputs of its
-own (in session 54's device calls it still launched through Triton's JIT every call).
+own (in session 54's device calls it still launched through Triton's JIT every call). attn_decode_sm90_merged (session
+55, variants.SWAP_DECODE_MERGE, off) merges the parts inside the launch instead of the combine's second launch.
 
 A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
 a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is
@@ -134,8 +135,7 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
 @gluon.jit
 def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HEAD_DIM: gl.constexpr,
                 num_warps: gl.constexpr):
-    """A part's state into the workspace attn_varlen_combine reads, for query heads hk * G + n, n < G. Returns the
-    state's offsets and column mask (head, offs_d, q_ok)."""
+    """A part's state into the workspace attn_varlen_combine reads, for query heads hk * G + n, n < G."""
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     offs_q = gl.arange(0, NQ, layout=gl.SliceLayout(0, t_layout))
     offs_d = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(1, t_layout))
@@ -144,13 +144,14 @@ def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HE
     ws_row = (part * B + b).to(gl.int64) * H + head  # WS_O (parts, B, H, D)
     gl.store(WS_O + ws_row[None, :] * HEAD_DIM + offs_d[:, None], out, mask=q_ok[None, :])
     gl.store(WS_L + (part * H + head).to(gl.int64) * B + b, lse, mask=q_ok)  # WS_L (parts, H, B)
-    return head, offs_d, q_ok
 
 
-@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
-def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
-                     NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
+@gluon.jit
+def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ: gl.constexpr,
+              BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
+              P_KMAJOR: gl.constexpr):
+    """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
+    sequence, key/value head)."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV
@@ -160,6 +161,15 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
     out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
                             num_warps, P_KMAJOR)
     _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
+    return part, bkv, b, hk
+
+
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
+def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
+                     NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
+    _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ, BLOCK_N, HEAD_DIM,
+              STAGES, num_warps, P_KMAJOR)
 
 
 # MERGE (session 55; variants.SWAP_DECODE_MERGE): the parts of a (sequence, key/value head) pair merge inside the
@@ -257,18 +267,9 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     (uninitialised: a done-word a part),
     NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the grid's first axis). MERGE_D: the merge's
     head-dim columns a round (0: all at once)."""
-    t_layout: gl.constexpr = _t_layout(num_warps, NQ)
-    col: gl.constexpr = gl.SliceLayout(0, t_layout)
-    part = gl.program_id(0)
+    part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
     n_parts = gl.num_programs(0)
-    bkv = gl.program_id(1)
-    b = bkv // H_KV
-    hk = bkv % H_KV
-    start = part * KEYS_PER_PART
-    end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
-    out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
-                            num_warps, True)
-    head, offs_d, q_ok = _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     words = FLAGS + bkv * n_parts
     if _arrive_all(words, part, NONCE, n_parts, MAX_PARTS) != 0:  # every part is done (public: timing, not data)
