@@ -216,20 +216,19 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
 
 @gluon.jit
 def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
-                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr, MERGE_D: gl.constexpr):
-    """The last program of a pair: every part's state (the parts past n_parts masked off) loaded at once, a
-    [MAX_PARTS, MERGE_D, NQ] tile a round with each thread's parts in its own registers (one round of loads, the sums
-    over parts in-thread: the same bits whichever program merges), merged as attn_varlen_combine does, O and LSE
-    stored for query heads hk * G + n, n < G."""
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr):
+    """A merging program of a pair: every part's state (the parts past n_parts masked off) loaded at once, a
+    [MAX_PARTS, HEAD_DIM, NQ] tile with each thread's parts in its own registers (one round of loads, the sums over
+    parts in-thread: the same bits whichever program merges), merged as attn_varlen_combine does, O and LSE stored for
+    query heads hk * G + n, n < G."""
     L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS, 1, 1], [1, 32, 1], [1, 1, 4], [1, 2, 0])
     lp: gl.constexpr = gl.SliceLayout(1, L3)  # [parts, NQ]
-    ld: gl.constexpr = gl.SliceLayout(0, L3)  # [CD, NQ]
-    CD: gl.constexpr = HEAD_DIM if MERGE_D == 0 else MERGE_D
+    ld: gl.constexpr = gl.SliceLayout(0, L3)  # [HEAD_DIM, NQ]
     parts_l = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, lp))
     q_l = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
     ok_l = (parts_l < n_parts)[:, None] & (q_l < G)[None, :]
     p3 = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, gl.SliceLayout(2, L3)))[:, None, None]
-    d3 = gl.arange(0, CD, layout=gl.SliceLayout(0, gl.SliceLayout(2, L3)))[None, :, None]
+    d3 = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, gl.SliceLayout(2, L3)))[None, :, None]
     n3 = gl.arange(0, NQ, layout=gl.SliceLayout(0, gl.SliceLayout(1, L3)))[None, None, :]
     ok3 = (p3 < n_parts) & (n3 < G) & (d3 >= 0)
     row3 = ((p3 * B + b).to(gl.int64) * H + hk * G + n3) * HEAD_DIM  # WS_O (parts, B, H, D)
@@ -245,14 +244,11 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     w_safe = gl.where(empty, 1.0, w_sum)
     inv = gl.convert_layout(1.0 / w_safe, gl.SliceLayout(0, ld))
     w3 = w[:, None, :]
-    d_o = gl.arange(0, CD, layout=gl.SliceLayout(1, ld))[:, None]
+    d_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(1, ld))[:, None]
     n_o = gl.arange(0, NQ, layout=gl.SliceLayout(0, ld))[None, :]
     o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh
-    for c in gl.static_range(HEAD_DIM // CD):
-        if c > 0:
-            o3 = gl.load(WS_O + row3 + c * CD + d3, mask=ok3, other=0.0, cache_modifier=".cg")
-        o = gl.sum(o3 * w3, axis=0) * inv[None, :]
-        gl.store(o_base + c * CD + d_o, o.to(dtype), mask=(n_o < G) & (d_o >= 0))
+    o = gl.sum(o3 * w3, axis=0) * inv[None, :]
+    gl.store(o_base + d_o, o.to(dtype), mask=(n_o < G) & (d_o >= 0))
     lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
     gl.store(LSE + (hk * G + q_l).to(gl.int64) * B + b, lse_f, mask=q_l < G)  # (H, B)
 
@@ -261,12 +257,11 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-                            MAX_PARTS: gl.constexpr, MERGE_D: gl.constexpr = 0, NONCE=None):
+                            MAX_PARTS: gl.constexpr, NONCE=None):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
-    (uninitialised: a done-word a part),
-    NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the grid's first axis). MERGE_D: the merge's
-    head-dim columns a round (0: all at once)."""
+    (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
+    grid's first axis)."""
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
                                  BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
     n_parts = gl.num_programs(0)
@@ -274,10 +269,10 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     words = FLAGS + bkv * n_parts
     if _arrive_all(words, part, NONCE, n_parts, MAX_PARTS) != 0:  # every part is done (public: timing, not data)
         _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
-                     MAX_PARTS, MERGE_D)
-        offs = gl.arange(0, MAX_PARTS, layout=gl.BlockedLayout([1], [32], [4], [0]))
-        gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=gl.BlockedLayout([1], [32], [4], [0])),
-                 mask=offs < n_parts)
+                     MAX_PARTS)
+        one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+        offs = gl.arange(0, MAX_PARTS, layout=one)
+        gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n_parts)
 
 
 def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
