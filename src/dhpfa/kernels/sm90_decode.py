@@ -2,7 +2,8 @@
 (variants.SWAP_DECODE, on by default since session 55): forward() on a plan's first call, then the plan's Kept (both
 kept launchers as one); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward() on outputs of its
 own (in session 54's device calls it still launched through Triton's JIT every call). attn_decode_sm90_merged (session
-55, variants.SWAP_DECODE_MERGE, off) merges the parts inside the launch instead of the combine's second launch.
+55, variants.SWAP_DECODE_MERGE, on since session 56 at D=128) merges the parts inside the launch instead of the
+combine's second launch.
 
 A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
 a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is

@@ -1160,16 +1160,19 @@ SWAP_DECODE_PARTS = {128: (16, 8), 64: (32, 16, 8)}  # part counts tried, most f
 SWAP_DECODE_HALF_FILL = {128: 16}
 SWAP_DECODE_CONFIG = TileConfig(8, 128, 4, 3)  # NQ query columns, BLOCK_N keys, 4 warps, STAGES (launch_args' defaults)
 SWAP_DECODE_KERNEL = "attn_decode_sm90"
-# Session 55 (experiment, off by default): the pair's parts merged inside the launch (sm90_decode.attn_decode_sm90_merged:
+# Session 55: the pair's parts merged inside the launch (sm90_decode.attn_decode_sm90_merged:
 # the programs that find every part done merge them), so a decode call is one kernel; call 7 timed the combine's
 # second launch at 3.1-4.5 us a call in graph replay. Call 9 (rule_check --set merge55, H200, graph replay, us: merged
 # / the combine / cuDNN): D=128 ahead in every cell, (1,32,8,1,S,128) 16,384 21.71 / 23.21 / 23.31, 65,536 64.98 /
 # 66.95 / 67.20, 131,072 122.31 / 123.88 / 124.55, (2,32,8,1,16384,128) 36.05 / 37.53 / 36.97, (1,32,4,1,32768,128)
 # 22.76 / 23.76 / 24.44; D=64 behind (its build for 32 parts holds 255 registers): (2,32,8,1,4096,64) 11.55 / 10.06,
-# (1,32,8,1,16384,64) 15.72 / 14.31, (1,32,4,1,16384,64) 12.08 / 11.89. So SWAP_DECODE_MERGE_DIMS = (128,). Left off
-# until the counter checks, dudect and the whole test_gpu.py have run with it on (decode GPU tests 98 passed and
-# memcheck / synccheck clean with it on: calls 8-9). Builds merge up to SWAP_DECODE_MERGE_PARTS parts.
-SWAP_DECODE_MERGE = False
+# (1,32,8,1,16384,64) 15.72 / 14.31, (1,32,4,1,16384,64) 12.08 / 11.89. So SWAP_DECODE_MERGE_DIMS = (128,). Decode
+# GPU tests 98 passed and memcheck / synccheck clean with it on (calls 8-9). On by default since session 56 (call 1,
+# scripts/session56_run1.sh, with it on: the whole test_gpu.py 2,983 passed / 24 skipped; counters over 8 rounds at
+# (1,32,1,128,32768,8) and (2,32,1,128,16384,8): no class flagged, largest |t| 3.2 / 1.8 (work counts differ between
+# ncu's replays as two programs may both merge a pair: a timing race, as spin-waits); dudect |t| <= 1.7 / 1.8).
+# Builds merge up to SWAP_DECODE_MERGE_PARTS parts.
+SWAP_DECODE_MERGE = True
 SWAP_DECODE_MERGED_KERNEL = "attn_decode_sm90_merged"
 SWAP_DECODE_MERGE_DIMS = (128,)
 SWAP_DECODE_MERGE_PARTS = {64: 32, 128: 16}
