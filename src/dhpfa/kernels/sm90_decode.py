@@ -217,48 +217,62 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
 
 @gluon.jit
 def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
-                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr):
-    """A merging program of a pair: every part's state (the parts past n_parts masked off) loaded at once, a
-    [MAX_PARTS, HEAD_DIM, NQ] tile with each thread's parts in its own registers (one round of loads, the sums over
-    parts in-thread: the same bits whichever program merges), merged as attn_varlen_combine does, O and LSE stored for
-    query heads hk * G + n, n < G."""
-    L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS, 1, 1], [1, 32, 1], [1, 1, 4], [1, 2, 0])
-    lp: gl.constexpr = gl.SliceLayout(1, L3)  # [parts, NQ]
-    ld: gl.constexpr = gl.SliceLayout(0, L3)  # [HEAD_DIM, NQ]
-    parts_l = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, lp))
-    q_l = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
-    ok_l = (parts_l < n_parts)[:, None] & (q_l < G)[None, :]
-    p3 = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, gl.SliceLayout(2, L3)))[:, None, None]
-    d3 = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, gl.SliceLayout(2, L3)))[None, :, None]
-    n3 = gl.arange(0, NQ, layout=gl.SliceLayout(0, gl.SliceLayout(1, L3)))[None, None, :]
-    ok3 = (p3 < n_parts) & (n3 < G) & (d3 >= 0)
-    row3 = ((p3 * B + b).to(gl.int64) * H + hk * G + n3) * HEAD_DIM  # WS_O (parts, B, H, D)
-    # the loads first (the stores below could alias them for the compiler: it would not move loads past them)
-    lse_p = gl.load(WS_L + (parts_l[:, None] * H + hk * G + q_l[None, :]).to(gl.int64) * B + b, mask=ok_l,
-                    other=float("-inf"), cache_modifier=".cg")  # WS_L (parts, H, B)
-    o3 = gl.load(WS_O + row3 + d3, mask=ok3, other=0.0, cache_modifier=".cg")
-    m = gl.max(lse_p, axis=0)
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr):
+    """A merging program of a pair: the parts' states CHUNK at a time (cdiv(n_parts, CHUNK) rounds: public), each a
+    [CHUNK, NQ, HEAD_DIM] tile with a thread's parts in its own registers and 4 consecutive columns of a query head a
+    thread (16-byte loads); the rounds merge online (running max, rescaled sums; the parts past n_parts masked off), in
+    part order, in-thread: the same bits whichever program merges. O and LSE stored for query heads hk * G + n, n < G.
+    (Session 55's first form loaded [MAX_PARTS, HEAD_DIM, NQ] with a column a thread: 2,600 instructions and 255
+    registers at D=64, mostly 64-bit address arithmetic of scalar loads.)"""
+    VEC: gl.constexpr = 4
+    TD: gl.constexpr = HEAD_DIM // VEC if HEAD_DIM // VEC < 32 else 32  # threads along the head dim
+    L3: gl.constexpr = gl.BlockedLayout([CHUNK, 1, VEC], [1, 32 // TD, TD], [1, 4, 1], [2, 1, 0])
+    lp: gl.constexpr = gl.SliceLayout(2, L3)  # [CHUNK, NQ]
+    lo: gl.constexpr = gl.SliceLayout(0, L3)  # [NQ, HEAD_DIM]
+    ln: gl.constexpr = gl.SliceLayout(1, lo)  # [NQ] beside O's rows
+    parts_l = gl.arange(0, CHUNK, layout=gl.SliceLayout(1, lp))[:, None]
+    q_l = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))[None, :]
+    p3 = parts_l[:, :, None]
+    n3 = gl.arange(0, NQ, layout=gl.SliceLayout(0, gl.SliceLayout(2, L3)))[None, :, None]
+    d3 = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, gl.SliceLayout(1, L3)))[None, None, :]
+    l_row = (parts_l * H + hk * G + q_l).to(gl.int64) * B + b  # WS_L (parts, H, B)
+    l_step = (CHUNK * H).to(gl.int64) * B
+    o_row = ((p3 * B + b).to(gl.int64) * H + hk * G + n3) * HEAD_DIM + d3  # WS_O (parts, B, H, D)
+    o_step = (CHUNK * B).to(gl.int64) * H * HEAD_DIM
+    m = gl.full([NQ], float("-inf"), gl.float32, gl.SliceLayout(0, lp))
+    w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
+    acc = gl.zeros([NQ, HEAD_DIM], gl.float32, lo)
+    for c in range(0, n_parts, CHUNK):  # public: the grid's part count
+        ok = (parts_l + c < n_parts) & (q_l < G)
+        lse_p = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
+        o3 = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+        m_new = gl.maximum(m, gl.max(lse_p, axis=0))
+        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+        alpha = gl.exp2((m - m_sub) * 1.4426950408889634)  # 0 in the first round (m = -inf)
+        w = gl.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # 0 for the parts masked off
+        w_sum = w_sum * alpha + gl.sum(w, axis=0)
+        acc = acc * gl.convert_layout(alpha, ln)[:, None] + gl.sum(o3 * w[:, :, None], axis=0)
+        m = m_new
+        l_row += l_step
+        o_row += o_step
     m_sub = gl.where(m == float("-inf"), 0.0, m)
-    w = gl.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # 0 for the parts masked off
-    w_sum = gl.sum(w, axis=0)
     empty = w_sum == 0.0
     w_safe = gl.where(empty, 1.0, w_sum)
-    inv = gl.convert_layout(1.0 / w_safe, gl.SliceLayout(0, ld))
-    w3 = w[:, None, :]
-    d_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(1, ld))[:, None]
-    n_o = gl.arange(0, NQ, layout=gl.SliceLayout(0, ld))[None, :]
+    inv = gl.convert_layout(1.0 / w_safe, ln)
+    n_o = gl.arange(0, NQ, layout=ln)[:, None]
+    d_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, lo))[None, :]
     o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh
-    o = gl.sum(o3 * w3, axis=0) * inv[None, :]
-    gl.store(o_base + d_o, o.to(dtype), mask=(n_o < G) & (d_o >= 0))
+    gl.store(o_base + d_o, (acc * inv[:, None]).to(dtype), mask=(n_o < G) & (d_o >= 0))
+    q_s = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
     lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
-    gl.store(LSE + (hk * G + q_l).to(gl.int64) * B + b, lse_f, mask=q_l < G)  # (H, B)
+    gl.store(LSE + (hk * G + q_s).to(gl.int64) * B + b, lse_f, mask=q_s < G)  # (H, B)
 
 
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-                            MAX_PARTS: gl.constexpr, NONCE=None):
+                            MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, NONCE=None):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -270,7 +284,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     words = FLAGS + bkv * n_parts
     if _arrive_all(words, part, NONCE, n_parts, MAX_PARTS) != 0:  # every part is done (public: timing, not data)
         _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
-                     MAX_PARTS)
+                     CHUNK)
         one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
         offs = gl.arange(0, MAX_PARTS, layout=one)
         gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n_parts)
@@ -288,6 +302,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
     (B x H_KV x parts,) int64, max_parts): attn_decode_sm90_merged's instead."""
+    from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
@@ -302,29 +317,32 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
              _descriptor(v, block_n, head_dim))
     shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
     if merge is not None:
-        out, lse_t, flags, max_parts = merge
+        out, lse_t, flags, max_parts = merge[:4]
+        chunk = merge[4] if len(merge) > 4 else variants.SWAP_DECODE_MERGE_CHUNK[head_dim]
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                                MAX_PARTS=max_parts, NONCE=split_kv_nonce())
+                                MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), NONCE=split_kv_nonce())
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
     return grid, args, kwargs
 
 
-def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False):
+def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False,
+           merge_cfg=None):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
-    the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written)."""
+    the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
+    (MAX_PARTS, CHUNK) of the merged build instead of variants' (experiments)."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
     forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor,
-            merged)
+            merged, merge_cfg)
     return out, lse_t.t().unsqueeze(-1)
 
 
@@ -333,7 +351,8 @@ def _new(shape, dtype, device, poison=False):
         torch.empty(shape, dtype=dtype, device=device)
 
 
-def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False):
+def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
+            merge_cfg=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -341,7 +360,7 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     addresses and the descriptors' encodings), as the forward kernels' do. Returns a Kept (both launchers, for later
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
-    (experiments)."""
+    (experiments); merge_cfg: decode()'s."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     n_parts, _ = decode_parts(k.shape[1], parts, block_n)
@@ -350,8 +369,9 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     if merged:
         flags = torch.empty(batch * k.shape[2] * n_parts, dtype=torch.int64, device=q.device)
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
-               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale))
-        merge = (out, lse_t, flags, variants.SWAP_DECODE_MERGE_PARTS[head_dim])
+               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg)
+        merge = (out, lse_t, flags) + (merge_cfg or (variants.SWAP_DECODE_MERGE_PARTS[head_dim],
+                                                      variants.SWAP_DECODE_MERGE_CHUNK[head_dim]))
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_merged,
                               lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
                                                   merge=merge),

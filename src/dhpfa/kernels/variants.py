@@ -1176,6 +1176,7 @@ SWAP_DECODE_MERGE = True
 SWAP_DECODE_MERGED_KERNEL = "attn_decode_sm90_merged"
 SWAP_DECODE_MERGE_DIMS = (128,)
 SWAP_DECODE_MERGE_PARTS = {64: 32, 128: 16}
+SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_decode._merge_parts)
 
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
