@@ -1174,9 +1174,24 @@ SWAP_DECODE_KERNEL = "attn_decode_sm90"
 # Builds merge up to SWAP_DECODE_MERGE_PARTS parts.
 SWAP_DECODE_MERGE = True
 SWAP_DECODE_MERGED_KERNEL = "attn_decode_sm90_merged"
-SWAP_DECODE_MERGE_DIMS = (128,)
-SWAP_DECODE_MERGE_PARTS = {64: 32, 128: 16}
+# Session 56: the merge in rounds of CHUNK parts with 16-byte loads (sm90_decode._merge_parts; the first form, every
+# part at once a column a thread, held 255 registers and 3,304 SASS instructions at D=64: now 144 / 1,688). Call 2
+# (scripts/decode_merge56.py, H200, graph replay, us: combine / merged CHUNK 8 / CHUNK 16 / cuDNN): D=64 now ahead of
+# the combine and cuDNN in every cell: (2,32,8,1,4096,64) 10.38 / 9.14 / 9.28 / 9.62, 8,192 14.55 / 13.22 / 13.49 /
+# 13.92, (1,32,8,1,16384,64) 14.56 / 13.74 / 13.63 / 14.50, (1,32,4,1,16384,64) 11.55 / 10.94 / 9.91 / 11.04, 32,768
+# 16.09 / 15.28 / 14.66 / 15.57; D=128 CHUNK 8 (CHUNK 16 spills there): (1,32,8,1,16384,128) 23.89 / 22.51 / 23.07 /
+# 23.88, 65,536 68.86 / 67.73 / 68.25 / 68.47, (2,32,8,1,16384,128) 39.01 / 36.73 / 38.37 / 38.04, (1,32,4,1,32768,128)
+# 24.70 / 23.59 / 24.19 / 24.79. So both head dims merge, D=64 in rounds of 16, D=128 of 8. Two pairs at D=128 merge
+# 32 parts (SWAP_DECODE_TWO_PAIRS).
+SWAP_DECODE_MERGE_DIMS = (64, 128)
+SWAP_DECODE_MERGE_PARTS = {64: 32, 128: 32}
 SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_decode._merge_parts)
+# Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
+# combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
+# 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
+# (1,16,2,1,65536,64) 20.54 / 20.67 / 21.03 / 18.98 / 20.52 / 16.59 not (nor three pairs: (1,24,3,1,65536,128) 33.84
+# against 34.35 at 32 parts, 34.18 at 44). {head dim: (parts, from keys)}.
+SWAP_DECODE_TWO_PAIRS = {128: (32, 65536)}
 
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
@@ -1184,11 +1199,16 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     key/value head (api.pack_gqa), or 0 where the forward kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
     whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
-    SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts: SWAP_DECODE_MIN_KEYS_D64_8). Public: shapes and the SM count."""
+    SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts: SWAP_DECODE_MIN_KEYS_D64_8); two pairs as SWAP_DECODE_TWO_PAIRS
+    says. Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
-    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP \
-            or pairs < SWAP_DECODE_MIN_PAIRS:
+    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+        return 0
+    if pairs == 2 and head_dim in SWAP_DECODE_TWO_PAIRS:
+        parts, least = SWAP_DECODE_TWO_PAIRS[head_dim]
+        return parts if seq_k >= least and pairs * parts <= sm_count else 0
+    if pairs < SWAP_DECODE_MIN_PAIRS:
         return 0
     least_full = FEW_ROWS_QUAD_CTAS * sm_count // 132
     parts = next((p for p in SWAP_DECODE_PARTS[head_dim] if least_full < pairs * p <= sm_count), 0)
