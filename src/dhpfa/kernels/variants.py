@@ -1170,7 +1170,9 @@ SWAP_DECODE_KERNEL = "attn_decode_sm90"
 # GPU tests 98 passed and memcheck / synccheck clean with it on (calls 8-9). On by default since session 56 (call 1,
 # scripts/session56_run1.sh, with it on: the whole test_gpu.py 2,983 passed / 24 skipped; counters over 8 rounds at
 # (1,32,1,128,32768,8) and (2,32,1,128,16384,8): no class flagged, largest |t| 3.2 / 1.8 (work counts differ between
-# ncu's replays as two programs may both merge a pair: a timing race, as spin-waits); dudect |t| <= 1.7 / 1.8).
+# ncu's replays as two programs may both merge a pair: a timing race, as spin-waits); dudect |t| <= 1.7 / 1.8). Call 4
+# again on the builds below (the merge in rounds): 8 / 6 rounds at (1,32,1,128,32768,8), (2,32,1,64,4096,8),
+# (1,16,1,128,65536,2), (1,32,1,64,32768,4): no class flagged (largest |t| 3.2), dudect |t| <= 1.8.
 # Builds merge up to SWAP_DECODE_MERGE_PARTS parts.
 SWAP_DECODE_MERGE = True
 SWAP_DECODE_MERGED_KERNEL = "attn_decode_sm90_merged"
