@@ -2,8 +2,8 @@
 (variants.SWAP_DECODE, on by default since session 55): forward() on a plan's first call, then the plan's Kept (both
 kept launchers as one); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward() on outputs of its
 own (in session 54's device calls it still launched through Triton's JIT every call). attn_decode_sm90_merged (session
-55, variants.SWAP_DECODE_MERGE, on since session 56 at D=128) merges the parts inside the launch instead of the
-combine's second launch.
+55, variants.SWAP_DECODE_MERGE, on since session 56) merges the parts inside the launch instead of the combine's
+second launch.
 
 A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
 a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is
@@ -301,7 +301,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 merge=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
-    (B x H_KV x parts,) int64, max_parts): attn_decode_sm90_merged's instead."""
+    (B x H_KV x parts,) int64, max_parts[, chunk]): attn_decode_sm90_merged's instead (chunk: parts a round of its
+    merge; variants.SWAP_DECODE_MERGE_CHUNK's where absent)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
