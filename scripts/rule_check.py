@@ -174,6 +174,9 @@ S56 = [(2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (1, 32, 8
        (1, 32, 4, 1, 16384, 64, False), (1, 32, 4, 1, 65536, 64, False), (1, 16, 2, 1, 65536, 128, False),
        (1, 16, 2, 1, 131072, 128, False), (1, 12, 2, 1, 65536, 128, False), (1, 14, 2, 1, 262144, 128, False),
        (1, 32, 8, 1, 16384, 128, False), (2, 32, 8, 1, 16384, 128, False)]
+# --set s56b (session 56 call 6): two pairs at D=64 on the swap kernel in 64 parts (combine), against the forward kernels
+S56B = [(1, 16, 2, 1, 65536, 64, False), (1, 16, 2, 1, 131072, 64, False), (1, 12, 2, 1, 65536, 64, False),
+        (1, 14, 2, 1, 262144, 64, False)]
 
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
@@ -211,6 +214,8 @@ def api_prev(which="calls3"):
     if which == "s56":
         return patched_call(patched_call(api_fn, variants, "SWAP_DECODE_MERGE_DIMS", (128,)), variants,
                             "SWAP_DECODE_TWO_PAIRS", {})
+    if which == "s56b":
+        return patched_call(api_fn, variants, "SWAP_DECODE_TWO_PAIRS", {128: variants.SWAP_DECODE_TWO_PAIRS[128]})
     if which == "merge55":  # the swap path with its parts merged in the launch (SWAP_DECODE_MERGE) flipped
         return patched_call(api_fn, variants, "SWAP_DECODE_MERGE", not variants.SWAP_DECODE_MERGE)
     if which == "swap54":  # the switch flipped: with it on (calls 7 and 9) the forward kernels' packed decode tiles; with
@@ -271,7 +276,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -279,7 +284,7 @@ def main():
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
-                                     "swap54": SWAP54, "merge55": MERGE55, "s56": S56}.get(args.set, CASES):
+                                     "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

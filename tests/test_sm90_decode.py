@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (64, 1, 32, 4, 16384, 32), (64, 1, 28, 4, 65536, 32), (64, 1, 32, 4, 16383, 0),  # D=64 with 4 pairs: 32 parts
     (128, 1, 40, 5, 32768, 0), (128, 1, 48, 6, 32768, 0), (128, 1, 56, 7, 16384, 0), (64, 1, 48, 6, 32768, 0),  # 5-7
     (128, 1, 16, 2, 65536, 32), (128, 1, 12, 2, 1 << 20, 32), (128, 1, 16, 2, 65535, 0),  # 2 pairs: 32 parts
-    (64, 1, 16, 2, 65536, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-3 and 9-15 pairs: not
+    (64, 1, 16, 2, 65536, 64), (64, 1, 16, 2, 65535, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-3 and 9-15 pairs: not
     (128, 2, 32, 8, 16384, 8), (128, 2, 32, 8, 8192, 0), (64, 2, 32, 8, 4096, 8), (64, 2, 32, 8, 4095, 0),  # 16 pairs
     (64, 1, 32, 8, 8192, 0),  # D=64 from 4,096 keys only with eight parts (the one shorter case measured)
     (128, 4, 32, 8, 65536, 0),  # 32 pairs: past the SMs at eight parts
@@ -29,7 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     """(With variants.SWAP_DECODE on, the default since session 55.) On 132 SMs: 16 parts for 8 (sequence, key/value
     head) pairs, 8 parts for 16 (where the forward kernels' clusters of eight do not fit), for 4 pairs 16 parts at D=128
-    and 32 at D=64; 5-7 pairs not (session 55 call 3); 2 pairs at D=128 32 parts from 65,536 keys (session 56); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS
+    and 32 at D=64; 5-7 pairs not (session 55 call 3); 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64 (session 56); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS
     keys (D=64 with 8 parts from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts

@@ -268,7 +268,7 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
             from .kernels import dispatch
             parts = variants.swap_decode_parts(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
             if parts:
-                merged = variants.SWAP_DECODE_MERGE and d in variants.SWAP_DECODE_MERGE_DIMS
+                merged = variants.swap_decode_merged(d, parts)
                 plan = _Plan(variants.decode_variant(q.dtype, d, merged), scale, causal_offset, None, causal, g, parts)
                 return _keep_plan(sig, plan)  # (TMA descriptors: past 32-bit offsets too)
         if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-32 queries: the group's heads in one tile's rows

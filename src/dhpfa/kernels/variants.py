@@ -1192,8 +1192,17 @@ SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_d
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
 # (1,16,2,1,65536,64) 20.54 / 20.67 / 21.03 / 18.98 / 20.52 / 16.59 not (nor three pairs: (1,24,3,1,65536,128) 33.84
-# against 34.35 at 32 parts, 34.18 at 44). {head dim: (parts, from keys)}.
-SWAP_DECODE_TWO_PAIRS = {128: (32, 65536)}
+# against 34.35 at 32 parts, 34.18 at 44). D=64 two pairs at 64 parts on the combine (past the merged build's 32;
+# merged in rounds of 16 at 64 it read 20.52): 18.98 against the API's 20.54 (cuDNN 16.59; call 6 checks more cells).
+# {head dim: (parts, from keys)}.
+SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
+
+
+def swap_decode_merged(head_dim: int, parts: int) -> bool:
+    """Whether a swap decode call of `parts` parts (swap_decode_parts') merges them in the launch
+    (attn_decode_sm90_merged: SWAP_DECODE_MERGE, at SWAP_DECODE_MERGE_DIMS, up to SWAP_DECODE_MERGE_PARTS parts) rather
+    than by the combine's second launch. Public."""
+    return SWAP_DECODE_MERGE and head_dim in SWAP_DECODE_MERGE_DIMS and parts <= SWAP_DECODE_MERGE_PARTS[head_dim]
 
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
