@@ -1193,8 +1193,9 @@ SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_d
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
 # (1,16,2,1,65536,64) 20.54 / 20.67 / 21.03 / 18.98 / 20.52 / 16.59 not (nor three pairs: (1,24,3,1,65536,128) 33.84
 # against 34.35 at 32 parts, 34.18 at 44). D=64 two pairs at 64 parts on the combine (past the merged build's 32;
-# merged in rounds of 16 at 64 it read 20.52): 18.98 against the API's 20.54 (cuDNN 16.59; call 6 checks more cells).
-# {head dim: (parts, from keys)}.
+# merged in rounds of 16 at 64 it read 20.52): 18.98 against the API's 20.54 (cuDNN 16.59). Call 6 (rule_check --set
+# s56b: the API / without it / cuDNN): (1,16,2,1,65536,64) 19.04 / 20.35 / 16.36, 131,072 27.39 / 34.33 / 25.28,
+# (1,12,2,1,65536,64) 18.79 / 20.55 / 16.24, (1,14,2,1,262144,64) 42.34 / 61.49 / 41.45. {head dim: (parts, from keys)}.
 SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 
 
