@@ -216,8 +216,22 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
 
 
 @gluon.jit
+def _merge_round(lse_p, o3, m, w_sum, acc, ln: gl.constexpr):
+    """One round of _merge_parts: a chunk's LSEs lse_p [CHUNK, NQ] (-inf where masked off) and states o3 [CHUNK, NQ,
+    HEAD_DIM] into the running max m, weight sum w_sum [NQ] and weighted sum acc [NQ, HEAD_DIM]; in-thread, in part
+    order."""
+    m_new = gl.maximum(m, gl.max(lse_p, axis=0))
+    m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
+    alpha = gl.exp2((m - m_sub) * 1.4426950408889634)  # 0 in the first round (m = -inf)
+    w = gl.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # 0 for the parts masked off
+    w_sum = w_sum * alpha + gl.sum(w, axis=0)
+    acc = acc * gl.convert_layout(alpha, ln)[:, None] + gl.sum(o3 * w[:, :, None], axis=0)
+    return m_new, w_sum, acc
+
+
+@gluon.jit
 def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
-                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr):
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr):
     """A merging program of a pair: the parts' states CHUNK at a time (cdiv(n_parts, CHUNK) rounds: public), each a
     [CHUNK, NQ, HEAD_DIM] tile with a thread's parts in its own registers and 4 consecutive columns of a query head a
     thread (16-byte loads); the rounds merge online (running max, rescaled sums; the parts past n_parts masked off), in
@@ -242,19 +256,27 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     m = gl.full([NQ], float("-inf"), gl.float32, gl.SliceLayout(0, lp))
     w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
     acc = gl.zeros([NQ, HEAD_DIM], gl.float32, lo)
-    for c in range(0, n_parts, CHUNK):  # public: the grid's part count
-        ok = (parts_l + c < n_parts) & (q_l < G)
+    if PREFETCH:  # (experiment, session 56) the next round's loads issued before this round's sums
+        ok = (parts_l < n_parts) & (q_l < G)
         lse_p = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
         o3 = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
-        m_new = gl.maximum(m, gl.max(lse_p, axis=0))
-        m_sub = gl.where(m_new == float("-inf"), 0.0, m_new)
-        alpha = gl.exp2((m - m_sub) * 1.4426950408889634)  # 0 in the first round (m = -inf)
-        w = gl.exp2((lse_p - m_sub[None, :]) * 1.4426950408889634)  # 0 for the parts masked off
-        w_sum = w_sum * alpha + gl.sum(w, axis=0)
-        acc = acc * gl.convert_layout(alpha, ln)[:, None] + gl.sum(o3 * w[:, :, None], axis=0)
-        m = m_new
-        l_row += l_step
-        o_row += o_step
+        for c in range(0, n_parts, CHUNK):  # public: the grid's part count
+            l_row += l_step
+            o_row += o_step
+            ok = (parts_l + (c + CHUNK) < n_parts) & (q_l < G)  # (all off in the last round)
+            lse_n = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
+            o3_n = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+            m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
+            lse_p = lse_n
+            o3 = o3_n
+    else:
+        for c in range(0, n_parts, CHUNK):  # public: the grid's part count
+            ok = (parts_l + c < n_parts) & (q_l < G)
+            lse_p = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
+            o3 = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+            m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
+            l_row += l_step
+            o_row += o_step
     m_sub = gl.where(m == float("-inf"), 0.0, m)
     empty = w_sum == 0.0
     w_safe = gl.where(empty, 1.0, w_sum)
@@ -272,7 +294,8 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-                            MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, NONCE=None):
+                            MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
+                            NONCE=None):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -284,7 +307,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     words = FLAGS + bkv * n_parts
     if _arrive_all(words, part, NONCE, n_parts, MAX_PARTS) != 0:  # every part is done (public: timing, not data)
         _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
-                     CHUNK)
+                     CHUNK, PREFETCH)
         one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
         offs = gl.arange(0, MAX_PARTS, layout=one)
         gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n_parts)
@@ -320,11 +343,12 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     if merge is not None:
         out, lse_t, flags, max_parts = merge[:4]
         chunk = merge[4] if len(merge) > 4 else variants.SWAP_DECODE_MERGE_CHUNK[head_dim]
+        extra = dict(PREFETCH=True) if len(merge) > 5 and merge[5] else {}  # (experiment: decode(merge_cfg=))
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                                MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), NONCE=split_kv_nonce())
+                                MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), NONCE=split_kv_nonce(), **extra)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
@@ -336,7 +360,7 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
-    (MAX_PARTS, CHUNK) of the merged build instead of variants' (experiments)."""
+    (MAX_PARTS, CHUNK[, PREFETCH]) of the merged build instead of variants' (experiments)."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale

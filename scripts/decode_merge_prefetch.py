@@ -1,0 +1,67 @@
+"""Prepared in session 56 (not yet run): the merged decode kernel's merge with the next round's loads issued before
+this round's sums (sm90_decode._merge_parts PREFETCH; call 2 of session 56 put each round of the merge at about 0.5 us:
+(1,32,4,1,16384,64) 32 parts in 4 rounds 10.94 us, in 2 rounds 9.91) against the shipped builds (D=64 rounds of 16,
+D=128 rounds of 8) and cuDNN; and two pairs at D=64 merged in 64 parts (rounds of 16, with and without PREFETCH)
+against the combine (the shipped path there). Offline: D=64 CHUNK 16 PREFETCH 166 registers, D=128 CHUNK 8 PREFETCH
+255 (no spills), CHUNK 4 PREFETCH 136. float64 checks first (poisoned, odd key counts, bitwise repeats), then
+CUDA-graph replay in interleaved rounds (medians, us).
+
+    PYTHONPATH=src:scripts python3 scripts/decode_merge_prefetch.py [--rounds 7]
+"""
+import argparse
+import statistics
+
+import torch
+
+from dhpfa.kernels import variants
+from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
+from decode_merge56 import check, run
+
+# name: (MAX_PARTS, CHUNK, PREFETCH) per head dim (None: the shipped build)
+FORMS = {64: {"ship": None, "pf16": (32, 16, True), "pf8": (32, 8, True)},
+         128: {"ship": None, "pf8": (32, 8, True), "pf4": (32, 4, True)}}
+CELLS = [(2, 32, 8, 4096, 64), (1, 32, 8, 16384, 64), (1, 32, 4, 16384, 64), (1, 32, 4, 65536, 64),
+         (1, 32, 8, 16384, 128), (2, 32, 8, 16384, 128), (1, 32, 4, 32768, 128), (1, 16, 2, 65536, 128)]
+TWO_D64 = [(1, 16, 2, 65536, 64), (1, 16, 2, 131072, 64)]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=7)
+    a = ap.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(57)
+    ok = True
+    for d, forms in FORMS.items():
+        for name, cfg in forms.items():
+            if cfg is None:
+                continue
+            for b, h, hk, sk, parts in ((2, 32, 8, 4099, 8), (1, 32, 4, 30001, 32 if d == 64 else 16), (3, 40, 5, 777, 3),
+                                        (1, 16, 2, 65541, 32)):
+                ok &= check(b, h, hk, sk, d, parts, True, cfg, gen)
+    for cfg in ((64, 16, False), (64, 16, True)):
+        ok &= check(1, 16, 2, 65541, 64, 64, True, cfg, gen)
+    print("checks", "OK" if ok else "FAIL", flush=True)
+    peers = bench.peer_kernels(gqa=True)
+
+    def sets(b, h, hk, sk, d):
+        return [(torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=gen),
+                 *(torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2)))
+                for _ in range(3)]
+    for b, h, hk, sk, d in CELLS:
+        p = variants.swap_decode_parts(d, b, h, hk, sk, 132)
+        ks = {n: run(p, True, cfg) for n, cfg in FORMS[d].items()}
+        ks["cudnn"] = peers["sdpa_cudnn"]
+        t = interleaved_ms(ks, sets(b, h, hk, sk, d), False, rounds=a.rounds, graph=True, batch_ms=5.0)
+        print((b, h, hk, 1, sk, d), f"parts {p}", "  ".join(f"{n} {statistics.median(v) * 1000:.2f}"
+                                                            for n, v in t.items()), flush=True)
+    for b, h, hk, sk, d in TWO_D64:
+        ks = {"combine64": run(64, False), "m64r16": run(64, True, (64, 16, False)),
+              "m64r16pf": run(64, True, (64, 16, True)), "cudnn": peers["sdpa_cudnn"]}
+        t = interleaved_ms(ks, sets(b, h, hk, sk, d), False, rounds=a.rounds, graph=True, batch_ms=5.0)
+        print((b, h, hk, 1, sk, d), "  ".join(f"{n} {statistics.median(v) * 1000:.2f}" for n, v in t.items()),
+              flush=True)
+
+
+if __name__ == "__main__":
+    main()
