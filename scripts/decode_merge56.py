@@ -41,6 +41,21 @@ def check(b, h, hk, sk, d, parts, merged, cfg, gen):
     return ok
 
 
+def input_sets(gen, b, h, hk, sk, d):
+    """Three bf16 input sets in SDPA's layout (the peers' and run()'s)."""
+    return [(torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=gen),
+             *(torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2)))
+            for _ in range(3)]
+
+
+def time_cell(ks, gen, cell, rounds, label=""):
+    """Print the medians (us) of kernels ks at cell (B, H, H_kv, S_k, D) in graph replay, interleaved rounds."""
+    b, h, hk, sk, d = cell
+    t = interleaved_ms(ks, input_sets(gen, b, h, hk, sk, d), False, rounds=rounds, graph=True, batch_ms=5.0)
+    print((b, h, hk, 1, sk, d), label, "  ".join(f"{n} {statistics.median(v) * 1000:.2f}" for n, v in t.items()),
+          flush=True)
+
+
 # (B, H, H_kv, S_k, D): the rule's swap cells (parts from variants.swap_decode_parts)
 RULE = [(2, 32, 8, 4096, 64), (2, 32, 8, 8192, 64), (1, 32, 8, 16384, 64), (1, 32, 4, 16384, 64),
         (1, 32, 4, 32768, 64), (1, 32, 8, 16384, 128), (1, 32, 8, 65536, 128), (2, 32, 8, 16384, 128),
@@ -67,27 +82,18 @@ def main():
             ok &= check(b, h, hk, sk + 5, d, p, False, None, gen)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
-
-    def sets(b, h, hk, sk, d):
-        return [(torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=gen),
-                 *(torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2)))
-                for _ in range(3)]
     for b, h, hk, sk, d in RULE:
         p = variants.swap_decode_parts(d, b, h, hk, sk, 132)
         mp = variants.SWAP_DECODE_MERGE_PARTS[d]
         ks = {"api": peers["dhpfa"], "combine": run(p, False), "m8": run(p, True, (mp, 8)),
               "m16": run(p, True, (mp, 16)), "cudnn": peers["sdpa_cudnn"]}
-        t = interleaved_ms(ks, sets(b, h, hk, sk, d), False, rounds=a.rounds, graph=True, batch_ms=5.0)
-        print((b, h, hk, 1, sk, d), f"parts {p}", "  ".join(f"{n} {statistics.median(v) * 1000:.2f}"
-                                                            for n, v in t.items()), flush=True)
-    for (b, h, hk, sk, d), ps in FEW:
+        time_cell(ks, gen, (b, h, hk, sk, d), a.rounds, f"parts {p}")
+    for cell, ps in FEW:
         ks = {"api": peers["dhpfa"], "cudnn": peers["sdpa_cudnn"]}
         for p in ps:
             ks[f"c{p}"] = run(p, False)
             ks[f"m{p}"] = run(p, True, (64, 8))
-        t = interleaved_ms(ks, sets(b, h, hk, sk, d), False, rounds=a.rounds, graph=True, batch_ms=5.0)
-        print((b, h, hk, 1, sk, d), "  ".join(f"{n} {statistics.median(v) * 1000:.2f}" for n, v in t.items()),
-              flush=True)
+        time_cell(ks, gen, cell, a.rounds)
 
 
 if __name__ == "__main__":

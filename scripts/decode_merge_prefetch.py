@@ -9,14 +9,12 @@ CUDA-graph replay in interleaved rounds (medians, us).
     PYTHONPATH=src:scripts python3 scripts/decode_merge_prefetch.py [--rounds 7]
 """
 import argparse
-import statistics
 
 import torch
 
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
-from dhpfa.measure.bench import interleaved_ms
-from decode_merge56 import check, run
+from decode_merge56 import check, run, time_cell
 
 # name: (MAX_PARTS, CHUNK, PREFETCH) per head dim (None: the shipped build)
 FORMS = {64: {"ship": None, "pf16": (32, 16, True), "pf8": (32, 8, True)},
@@ -43,25 +41,16 @@ def main():
         ok &= check(1, 16, 2, 65541, 64, 64, True, cfg, gen)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
-
-    def sets(b, h, hk, sk, d):
-        return [(torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=gen),
-                 *(torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2)))
-                for _ in range(3)]
-    for b, h, hk, sk, d in CELLS:
+    for cell in CELLS:
+        b, h, hk, sk, d = cell
         p = variants.swap_decode_parts(d, b, h, hk, sk, 132)
         ks = {n: run(p, True, cfg) for n, cfg in FORMS[d].items()}
         ks["cudnn"] = peers["sdpa_cudnn"]
-        t = interleaved_ms(ks, sets(b, h, hk, sk, d), False, rounds=a.rounds, graph=True, batch_ms=5.0)
-        print((b, h, hk, 1, sk, d), f"parts {p}", "  ".join(f"{n} {statistics.median(v) * 1000:.2f}"
-                                                            for n, v in t.items()), flush=True)
-    for b, h, hk, sk, d in TWO_D64:
+        time_cell(ks, gen, cell, a.rounds, f"parts {p}")
+    for cell in TWO_D64:
         ks = {"combine64": run(64, False), "m64r16": run(64, True, (64, 16, False)),
               "m64r16pf": run(64, True, (64, 16, True)), "cudnn": peers["sdpa_cudnn"]}
-        t = interleaved_ms(ks, sets(b, h, hk, sk, d), False, rounds=a.rounds, graph=True, batch_ms=5.0)
-        print((b, h, hk, 1, sk, d), "  ".join(f"{n} {statistics.median(v) * 1000:.2f}" for n, v in t.items()),
-              flush=True)
-
+        time_cell(ks, gen, cell, a.rounds)
 
 if __name__ == "__main__":
     main()
