@@ -75,24 +75,24 @@ def main():
         for chunk in (8, 16):
             for b, h, hk, sk, parts in ((2, 32, 8, 4099, 8), (1, 32, 8, 16387, 16), (1, 32, 4, 30001, 32 // (d // 64)),
                                         (3, 40, 5, 777, 3)):
-                ok &= check(b, h, hk, sk, d, parts, True, (variants.SWAP_DECODE_MERGE_PARTS[d], chunk), gen)
+                ok &= check(b, h, hk, sk, d, parts, True, (variants.SWAP_DECODE_MERGE_PARTS[d], chunk, False), gen)
     for (b, h, hk, sk, d), ps in FEW:
         for p in ps:
-            ok &= check(b, h, hk, sk + 5, d, p, True, (64, 8), gen)
+            ok &= check(b, h, hk, sk + 5, d, p, True, (64, 8, False), gen)
             ok &= check(b, h, hk, sk + 5, d, p, False, None, gen)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
     for b, h, hk, sk, d in RULE:
         p = variants.swap_decode_parts(d, b, h, hk, sk, 132)
         mp = variants.SWAP_DECODE_MERGE_PARTS[d]
-        ks = {"api": peers["dhpfa"], "combine": run(p, False), "m8": run(p, True, (mp, 8)),
-              "m16": run(p, True, (mp, 16)), "cudnn": peers["sdpa_cudnn"]}
+        ks = {"api": peers["dhpfa"], "combine": run(p, False), "m8": run(p, True, (mp, 8, False)),
+              "m16": run(p, True, (mp, 16, False)), "cudnn": peers["sdpa_cudnn"]}
         time_cell(ks, gen, (b, h, hk, sk, d), a.rounds, f"parts {p}")
     for cell, ps in FEW:
         ks = {"api": peers["dhpfa"], "cudnn": peers["sdpa_cudnn"]}
         for p in ps:
             ks[f"c{p}"] = run(p, False)
-            ks[f"m{p}"] = run(p, True, (64, 8))
+            ks[f"m{p}"] = run(p, True, (64, 8, False))
         time_cell(ks, gen, cell, a.rounds)
 
 

@@ -151,8 +151,8 @@ for v in variants.decode_variants():
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
         n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n)
-        merge = (torch.empty_like(q), torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64),
-                 variants.SWAP_DECODE_MERGE_PARTS[v.head_dim]) if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL else None
+        merge = (torch.empty_like(q), torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64)) \
+            if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL else None
         _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), 0.1,
                                                   parts, v.config.block_n, v.config.num_stages, v.config.num_warps,
                                                   merge=merge)
@@ -300,7 +300,8 @@ def tensors(seed):
 
 first = tensors(0)
 q, k, v, ws_o, ws_l, out, lse, flags = first
-grid, args, kwargs = sm90_decode.launch_args(q, k, v, ws_o, ws_l, 0.088, 8, merge=(out, lse, flags, 16))
+grid, args, kwargs = sm90_decode.launch_args(q, k, v, ws_o, ws_l, 0.088, 8, merge=(out, lse, flags),
+                                             build=(16, 8, False))
 fn = sm90_decode.attn_decode_sm90_merged
 launcher = dispatch._make_launcher(fn, Kernel(), grid, args, kwargs, first, 1.0, constant_floats=True)
 made, real_empty = [], torch.empty
@@ -321,7 +322,7 @@ for seed in (1, 2):
     fl = ws[kept.f_offset:].view(torch.int64)
     res.append(len(calls) == n + 1 and fl.numel() == flags.numel() and fl.data_ptr() % 16 == 0
                and kept.f_offset >= kept.l_offset + ws_l.numel())
-    _, want, wk = sm90_decode.launch_args(q3, k3, v3, wo, wl, 0.088, 8, merge=(out3, lse3, fl, 16))
+    _, want, wk = sm90_decode.launch_args(q3, k3, v3, wo, wl, 0.088, 8, merge=(out3, lse3, fl), build=(16, 8, False))
     tail = [wk.get(p.name, p.default) for p in fn.params[len(want):]]
     got = recorded(calls[n])
     i = [p.name for p in fn.params].index("NONCE")

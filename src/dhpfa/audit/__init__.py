@@ -123,8 +123,7 @@ def placeholder_launch(variant, device="cpu"):
         q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, 4 * c.block_n, 2, d, dtype=variant.dtype, device=device)
         merge = (torch.empty_like(q), torch.empty(8, 2, device=device), torch.empty(16, dtype=torch.int64,
-                 device=device), _variants.SWAP_DECODE_MERGE_PARTS[d]) \
-            if variant.kernel == _variants.SWAP_DECODE_MERGED_KERNEL else None
+                 device=device)) if variant.kernel == _variants.SWAP_DECODE_MERGED_KERNEL else None
         return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(4, 2, 8, d, device=device),
                                        torch.empty(4, 8, 2, device=device), 0.1, 4, c.block_n, c.num_stages,
                                        c.num_warps, merge=merge)

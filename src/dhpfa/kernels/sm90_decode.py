@@ -230,6 +230,14 @@ def _merge_round(lse_p, o3, m, w_sum, acc, ln: gl.constexpr):
 
 
 @gluon.jit
+def _load_round(WS_L, WS_O, l_row, o_row, ok, d3):
+    """A round's LSEs (-inf where ok is off) and states (0 there) from the workspace, past L2's copies (.cg)."""
+    lse_p = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
+    o3 = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+    return lse_p, o3
+
+
+@gluon.jit
 def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
                  NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr):
     """A merging program of a pair: the parts' states CHUNK at a time (cdiv(n_parts, CHUNK) rounds: public), each a
@@ -257,23 +265,18 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
     acc = gl.zeros([NQ, HEAD_DIM], gl.float32, lo)
     if PREFETCH:  # (experiment, session 56) the next round's loads issued before this round's sums
-        ok = (parts_l < n_parts) & (q_l < G)
-        lse_p = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
-        o3 = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+        lse_p, o3 = _load_round(WS_L, WS_O, l_row, o_row, (parts_l < n_parts) & (q_l < G), d3)
         for c in range(0, n_parts, CHUNK):  # public: the grid's part count
             l_row += l_step
             o_row += o_step
-            ok = (parts_l + (c + CHUNK) < n_parts) & (q_l < G)  # (all off in the last round)
-            lse_n = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
-            o3_n = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+            # (all off in the last round)
+            lse_n, o3_n = _load_round(WS_L, WS_O, l_row, o_row, (parts_l + (c + CHUNK) < n_parts) & (q_l < G), d3)
             m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
             lse_p = lse_n
             o3 = o3_n
     else:
         for c in range(0, n_parts, CHUNK):  # public: the grid's part count
-            ok = (parts_l + c < n_parts) & (q_l < G)
-            lse_p = gl.load(WS_L + l_row, mask=ok, other=float("-inf"), cache_modifier=".cg")
-            o3 = gl.load(WS_O + o_row, mask=ok[:, :, None] & (d3 >= 0), other=0.0, cache_modifier=".cg")
+            lse_p, o3 = _load_round(WS_L, WS_O, l_row, o_row, (parts_l + c < n_parts) & (q_l < G), d3)
             m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
             l_row += l_step
             o_row += o_step
@@ -321,11 +324,11 @@ def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
 
 
 def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
-                merge=None):
+                merge=None, build=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
-    (B x H_KV x parts,) int64, max_parts[, chunk]): attn_decode_sm90_merged's instead (chunk: parts a round of its
-    merge; variants.SWAP_DECODE_MERGE_CHUNK's where absent)."""
+    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH) `build`, else
+    the shipped one (variants.swap_decode_merge_build)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
@@ -341,14 +344,14 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
              _descriptor(v, block_n, head_dim))
     shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
     if merge is not None:
-        out, lse_t, flags, max_parts = merge[:4]
-        chunk = merge[4] if len(merge) > 4 else variants.SWAP_DECODE_MERGE_CHUNK[head_dim]
-        extra = dict(PREFETCH=True) if len(merge) > 5 and merge[5] else {}  # (experiment: decode(merge_cfg=))
+        out, lse_t, flags = merge
+        max_parts, chunk, prefetch = build or variants.swap_decode_merge_build(head_dim)
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                                MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), NONCE=split_kv_nonce(), **extra)
+                                MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
+                                NONCE=split_kv_nonce())
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
@@ -360,7 +363,7 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
-    (MAX_PARTS, CHUNK[, PREFETCH]) of the merged build instead of variants' (experiments)."""
+    (MAX_PARTS, CHUNK, PREFETCH) of the merged build instead of the shipped one (experiments; launch_args' build)."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
@@ -395,11 +398,9 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         flags = torch.empty(batch * k.shape[2] * n_parts, dtype=torch.int64, device=q.device)
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
                v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg)
-        merge = (out, lse_t, flags) + (merge_cfg or (variants.SWAP_DECODE_MERGE_PARTS[head_dim],
-                                                      variants.SWAP_DECODE_MERGE_CHUNK[head_dim]))
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_merged,
                               lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                                  merge=merge),
+                                                  merge=(out, lse_t, flags), build=merge_cfg),
                               (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
         first = dispatch._decode_launchers.get(key)
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())

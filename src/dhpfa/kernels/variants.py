@@ -1199,6 +1199,11 @@ SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_d
 SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 
 
+def swap_decode_merge_build(head_dim: int) -> tuple:
+    """(MAX_PARTS, CHUNK, PREFETCH) of the shipped merged build at a head dim (sm90_decode.launch_args' default)."""
+    return SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], False
+
+
 def swap_decode_merged(head_dim: int, parts: int) -> bool:
     """Whether a swap decode call of `parts` parts (swap_decode_parts') merges them in the launch
     (attn_decode_sm90_merged: SWAP_DECODE_MERGE, at SWAP_DECODE_MERGE_DIMS, up to SWAP_DECODE_MERGE_PARTS parts) rather
