@@ -9,22 +9,7 @@ mkdir -p build
 {
 echo "== decode pairs ($(( $(date +%s) - t0 )) s)"
 timeout 150 python3 scripts/decode_pairs55.py --rounds 7 2>&1 | tail -16
-for tool in memcheck synccheck; do
-  echo "== $tool, API decode, default switch ($(( $(date +%s) - t0 )) s)"
-  timeout 90 compute-sanitizer --tool $tool --print-limit 3 python3 -c "
-import torch, dhpfa
-from dhpfa import api
-g = torch.Generator(device='cuda').manual_seed(0)
-for b, h, hk, sk, d in ((1, 32, 8, 16385, 128), (2, 32, 8, 4097, 64), (1, 28, 4, 20000, 128)):
-    api._PLANS.clear()
-    for i in range(3):
-        q = torch.randn(b, 1, h, d, device='cuda', dtype=torch.bfloat16, generator=g)
-        k, v = (torch.randn(b, sk, hk, d, device='cuda', dtype=torch.bfloat16, generator=g) for _ in range(2))
-        o = dhpfa.flash_attn_func(q, k, v)
-    (p,) = api._PLANS.values()
-    print((b, h, hk, sk, d), p.variant.name, p.decode_parts, type(p.launcher).__name__)
-torch.cuda.synchronize(); print('done')" 2>&1 | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -5
-done
+sanitize_decode 90 5 ", default switch" --seed 0 --cases "1,32,8,16385,128;2,32,8,4097,64;1,28,4,20000,128"
 s=1,32,1,128,32768,8
 echo "== counters --rounds 8 $s ($(( $(date +%s) - t0 )) s)"
 timeout 200 python3 -m dhpfa counters --shape $s --rounds 8 --out "$OUT/counters_${s//,/_}" 2>&1 | tail -16

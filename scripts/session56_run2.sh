@@ -14,23 +14,7 @@ echo "rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/decode_t
 grep -E "^FAILED" "$OUT/decode_tests.log" | head -20
 echo "== decode_merge56 ($(( $(date +%s) - t0 )) s)"
 PYTHONPATH=src:scripts timeout 260 python3 scripts/decode_merge56.py --rounds 7 2>&1 | grep -v "^$" | tail -60
-for tool in memcheck synccheck; do
-  echo "== $tool, API decode, merged at D=64 and D=128 ($(( $(date +%s) - t0 )) s)"
-  timeout 60 compute-sanitizer --tool $tool --print-limit 3 python3 -c "
-import torch, dhpfa
-from dhpfa import api
-from dhpfa.kernels import variants
-variants.SWAP_DECODE_MERGE, variants.SWAP_DECODE_MERGE_DIMS = True, (64, 128)
-g = torch.Generator(device='cuda').manual_seed(2)
-for b, h, hk, sk, d in ((1, 32, 8, 16385, 128), (2, 32, 8, 4097, 64), (1, 28, 4, 40000, 64), (2, 32, 8, 16383, 128)):
-    api._PLANS.clear()
-    for i in range(3):
-        q = torch.randn(b, 1, h, d, device='cuda', dtype=torch.bfloat16, generator=g)
-        k, v = (torch.randn(b, sk, hk, d, device='cuda', dtype=torch.bfloat16, generator=g) for _ in range(2))
-        o = dhpfa.flash_attn_func(q, k, v)
-    (p,) = api._PLANS.values()
-    print((b, h, hk, sk, d), p.variant.name, p.decode_parts, type(p.launcher).__name__)
-torch.cuda.synchronize(); print('done')" 2>&1 | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -6
-done
+sanitize_decode 60 6 ", merged at D=64 and D=128" --seed 2 --merge on --merge-dims 64,128 \
+  --cases "1,32,8,16385,128;2,32,8,4097,64;1,28,4,40000,64;2,32,8,16383,128"
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"
