@@ -178,6 +178,10 @@ S56 = [(2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (1, 32, 8
 S56B = [(1, 16, 2, 1, 65536, 64, False), (1, 16, 2, 1, 131072, 64, False), (1, 12, 2, 1, 65536, 64, False),
         (1, 14, 2, 1, 262144, 64, False)]
 
+# --set s57 (session 57): the API against session 57's start (api_prev: the merge without PREFETCH, D=64 builds merging
+# up to 32 parts so two pairs at D=64 on the combine): s56's and s56b's cells
+S57 = S56 + S56B
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -211,6 +215,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s57":
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_MERGE_PARTS", {64: 32, 128: 32}, clear_launchers=True)
+        return patched_call(fn, variants, "SWAP_DECODE_MERGE_PREFETCH", {64: False, 128: False}, clear_launchers=True)
     if which == "s56":
         return patched_call(patched_call(api_fn, variants, "SWAP_DECODE_MERGE_DIMS", (128,)), variants,
                             "SWAP_DECODE_TWO_PAIRS", {})
@@ -276,7 +283,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -284,7 +291,7 @@ def main():
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
-                                     "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B}.get(args.set, CASES):
+                                     "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

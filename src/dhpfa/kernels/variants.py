@@ -1186,8 +1186,16 @@ SWAP_DECODE_MERGED_KERNEL = "attn_decode_sm90_merged"
 # 24.70 / 23.59 / 24.19 / 24.79. So both head dims merge, D=64 in rounds of 16, D=128 of 8. Two pairs at D=128 merge
 # 32 parts (SWAP_DECODE_TWO_PAIRS).
 SWAP_DECODE_MERGE_DIMS = (64, 128)
-SWAP_DECODE_MERGE_PARTS = {64: 32, 128: 32}
+# Session 57 call 1 (scripts/session57_run1.sh, decode_merge_prefetch.py, H200, graph replay, us: the builds above /
+# the next round's loads issued before this round's sums (PREFETCH) / cuDNN): D=64 rounds of 16 (2,32,8,1,4096,64)
+# 9.28 / 9.23 / 9.26, (1,32,8,1,16384,64) 13.37 / 13.31 / 14.37, (1,32,4,1,16384,64) 10.44 / 10.39 / 10.96, 65,536
+# 22.53 / 22.21 / 23.13; D=128 rounds of 8 (1,32,8,1,16384,128) 22.26 / 21.97 / 23.04, (2,32,8,1,16384,128) 36.42 /
+# 36.53 / 37.93, (1,32,4,1,32768,128) 23.44 / 23.05 / 24.28, (1,16,2,1,65536,128) 25.16 / 24.49 / 23.86. Two pairs
+# at D=64 merged in 64 parts, rounds of 16 (the combine / without / with PREFETCH / cuDNN): (1,16,2,1,65536,64) 18.99 /
+# 16.64 / 15.82 / 16.40, 131,072 27.17 / 24.85 / 23.96 / 24.88. So PREFETCH at both head dims and D=64 builds merge 64.
+SWAP_DECODE_MERGE_PARTS = {64: 64, 128: 32}
 SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_decode._merge_parts)
+SWAP_DECODE_MERGE_PREFETCH = {64: True, 128: True}  # a round's loads issued before the last round's sums
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
@@ -1201,7 +1209,7 @@ SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
     """(MAX_PARTS, CHUNK, PREFETCH) of the shipped merged build at a head dim (sm90_decode.launch_args' default)."""
-    return SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], False
+    return SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], SWAP_DECODE_MERGE_PREFETCH[head_dim]
 
 
 def swap_decode_merged(head_dim: int, parts: int) -> bool:
