@@ -293,27 +293,55 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     gl.store(LSE + (hk * G + q_s).to(gl.int64) * B + b, lse_f, mask=q_s < G)  # (H, B)
 
 
+_STAMP_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\n.reg .u64 c, g;\nmov.u32 tid, %tid.x;\n"
+                          "setp.eq.u32 t0, tid, 0;\nmov.u64 c, %clock64;\nmov.u64 g, %globaltimer;\n"
+                          "@t0 st.global.v2.u64 [$1], {c, g};\nmov.u32 $0, 0;\n}")
+
+
+@gluon.jit
+def _stamp(stamps, idx):
+    """(experiments: STAMP) thread 0 writes (%clock64, %globaltimer) at stamps[2 (8 program + idx)], program = part +
+    parts x pair."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
+    addr = gl.full([1], 0, gl.int64, one) + (stamps + (pid * 8 + idx) * 2).to(gl.int64, bitcast=True)
+    gl.inline_asm_elementwise(_STAMP_ASM, "=r,l", [addr], dtype=gl.int32, is_pure=False, pack=1)
+
+
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
-                            NONCE=None):
+                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
-    grid's first axis)."""
+    grid's first axis). STAMP (experiments, session 57): thread 0 of each program writes (%clock64, %globaltimer) at
+    STAMPS[program, idx] (int64 pairs, 8 a program, program = part + n_parts x pair): its start (0), past its part's
+    store (1), past the arrival (2), past its merge (3, merging programs only) and at its end (4)."""
+    if STAMP:
+        _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
                                  BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
     n_parts = gl.num_programs(0)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
+    if STAMP:
+        _stamp(STAMPS, 1)
     words = FLAGS + bkv * n_parts
-    if _arrive_all(words, part, NONCE, n_parts, MAX_PARTS) != 0:  # every part is done (public: timing, not data)
+    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS)
+    if STAMP:
+        _stamp(STAMPS, 2)
+    if all_done != 0:  # every part is done (public: timing, not data)
         _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
                      CHUNK, PREFETCH)
+        if STAMP:
+            _stamp(STAMPS, 3)
         one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
         offs = gl.arange(0, MAX_PARTS, layout=one)
         gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n_parts)
+    if STAMP:
+        _stamp(STAMPS, 4)
 
 
 def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:

@@ -1,0 +1,77 @@
+"""Session 57: where the merged decode kernel's tail goes. Call 3 (decode_two_pairs57.py) read (1,16,2,1,65536,128) at
+25.59 us merged (32 parts) against 20.05 for the swap kernel alone (no merge, no combine), 5.3-6.0 us at 32K-128K keys,
+while 4 more rounds of the merge (CHUNK 4 against 8, call 1) cost about 0.5 us. attn_decode_sm90_merged with STAMP:
+thread 0 of each program writes (%clock64, %globaltimer) at its start (0), past its part's store (1), past the arrival
+(2), past its merge (3, merging programs) and at its end (4). Eager launches after warm-up; medians over launches.
+
+    PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+from dhpfa.kernels import sm90_decode
+
+CASES = [(1, 16, 2, 65536, 128, 32), (1, 16, 2, 32768, 128, 32), (1, 32, 8, 16384, 128, 16),
+         (1, 16, 2, 65536, 64, 64), (1, 32, 4, 16384, 64, 32)]
+
+
+def one_case(b, h, hk, sk, d, parts, launches, gen):
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
+    n, _ = sm90_decode.decode_parts(sk, parts, 128)
+    ws_o, ws_l = torch.empty(n, b, h, d, device="cuda"), torch.empty(n, h, b, device="cuda")
+    out, lse_t = torch.empty_like(q), torch.empty(h, b, device="cuda")
+    flags = torch.zeros(b * hk * n, dtype=torch.int64, device="cuda")
+    progs = n * b * hk
+    stamps = torch.zeros(progs * 16, dtype=torch.int64, device="cuda")
+    grid, args, kw = sm90_decode.launch_args(q, k, v, ws_o, ws_l, d ** -0.5, parts, merge=(out, lse_t, flags))
+    rows = []
+    for i in range(launches + 5):
+        stamps.zero_()
+        sm90_decode.attn_decode_sm90_merged[grid](*args, **kw, STAMP=True, STAMPS=stamps)
+        torch.cuda.synchronize()
+        if i < 5:
+            continue
+        s = stamps.view(progs, 8, 2).cpu()
+        c, g = s[:, :, 0], s[:, :, 1]
+        t0 = int(g[:, 0].min())
+        merging = [p for p in range(progs) if int(g[p, 3]) != 0]
+        last1 = int(g[:, 1].max()) - t0
+        row = {"span_ns": int(g[:, 4].max()) - t0, "last_store_ns": last1,
+               "first_start_to_last_start_ns": int(g[:, 0].max()) - t0,
+               "main_cycles": statistics.median(int(c[p, 1] - c[p, 0]) for p in range(progs)),
+               "main_cycles_max": max(int(c[p, 1] - c[p, 0]) for p in range(progs)),
+               "arrive_cycles": statistics.median(int(c[p, 2] - c[p, 1]) for p in range(progs)),
+               "mergers": len(merging),
+               "m_arrive_cycles": max(int(c[p, 2] - c[p, 1]) for p in merging),
+               "m_merge_cycles": max(int(c[p, 3] - c[p, 2]) for p in merging),
+               "m_clear_cycles": max(int(c[p, 4] - c[p, 3]) for p in merging),
+               "m_store_after_last_ns": max(int(g[p, 1]) - t0 for p in merging) - last1,
+               "m_end_ns": max(int(g[p, 4]) - t0 for p in merging),
+               "cyc_per_ns": statistics.median((int(c[p, 4] - c[p, 0]) / max(1, int(g[p, 4] - g[p, 0])))
+                                               for p in range(progs))}
+        rows.append(row)
+    med = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
+    print((b, h, hk, 1, sk, d), f"parts {n}", "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
+                                                      for k_, v_ in med.items()), flush=True)
+    return med
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--launches", type=int, default=30)
+    ap.add_argument("--out", default=os.environ.get("OUT", "out"))
+    a = ap.parse_args()
+    gen = torch.Generator(device="cuda").manual_seed(57)
+    res = {str(c): one_case(*c, a.launches, gen) for c in CASES}
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "decode_stamps57.json"), "w") as f:
+        json.dump(res, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
