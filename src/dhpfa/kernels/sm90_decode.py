@@ -31,6 +31,7 @@ import torch
 import triton
 from triton.experimental import gluon
 from triton.experimental.gluon import language as gl
+from triton.experimental.gluon.language.nvidia.ampere import async_copy
 from triton.experimental.gluon.language.nvidia.hopper import (fence_async_shared, mbarrier, tma, warpgroup_mma,
                                                               warpgroup_mma_wait)
 
@@ -239,7 +240,8 @@ def _load_round(WS_L, WS_O, l_row, o_row, ok, d3):
 
 @gluon.jit
 def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
-                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr):
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr,
+                 MAX_PARTS: gl.constexpr = 0, ASYNC: gl.constexpr = False):
     """A merging program of a pair: the parts' states CHUNK at a time (cdiv(n_parts, CHUNK) rounds: public), each a
     [CHUNK, NQ, HEAD_DIM] tile with a thread's parts in its own registers and 4 consecutive columns of a query head a
     thread (16-byte loads); the rounds merge online (running max, rescaled sums; the parts past n_parts masked off), in
@@ -264,7 +266,32 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     m = gl.full([NQ], float("-inf"), gl.float32, gl.SliceLayout(0, lp))
     w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
     acc = gl.zeros([NQ, HEAD_DIM], gl.float32, lo)
-    if PREFETCH:  # (experiment, session 56) the next round's loads issued before this round's sums
+    if ASYNC:  # (experiment, session 57) every round's states copied into shared memory at once (cp.async: no
+        # registers held per byte in flight), each round merged from there as its copies land; LSEs in one load
+        R_MAX: gl.constexpr = MAX_PARTS // CHUNK
+        flat3: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [2, 1, 0])
+        flat2: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [1, 0])
+        o_buf = gl.allocate_shared_memory(gl.float32, [MAX_PARTS, NQ, HEAD_DIM], flat3)
+        l_buf = gl.allocate_shared_memory(gl.float32, [MAX_PARTS, NQ], flat2)
+        for r in gl.static_range(R_MAX):
+            ok = (parts_l + r * CHUNK < n_parts) & (q_l < G)
+            async_copy.async_copy_global_to_shared(o_buf.slice(r * CHUNK, CHUNK), WS_O + (o_row + r * o_step),
+                                                   mask=ok[:, :, None] & (d3 >= 0), cache_modifier=".cg")
+            async_copy.commit_group()
+        la: gl.constexpr = gl.BlockedLayout([1, 1], [32 // NQ, NQ], [4, 1], [1, 0])
+        pa = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, la))[:, None]
+        qa = gl.arange(0, NQ, layout=gl.SliceLayout(0, la))[None, :]
+        lse_all = gl.load(WS_L + ((pa * H + hk * G + qa).to(gl.int64) * B + b), mask=(pa < n_parts) & (qa < G),
+                          other=float("-inf"), cache_modifier=".cg")
+        l_buf.store(lse_all)
+        for r in gl.static_range(R_MAX):
+            async_copy.wait_group(R_MAX - 1 - r)
+            gl.thread_barrier()  # (every thread's copies of the round, and l_buf, before any reads them)
+            if r * CHUNK < n_parts:  # public: the grid's part count
+                lse_p = l_buf.slice(r * CHUNK, CHUNK).load(lp)
+                o3 = o_buf.slice(r * CHUNK, CHUNK).load(L3)
+                m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
+    elif PREFETCH:  # (experiment, session 56) the next round's loads issued before this round's sums
         lse_p, o3 = _load_round(WS_L, WS_O, l_row, o_row, (parts_l < n_parts) & (q_l < G), d3)
         for c in range(0, n_parts, CHUNK):  # public: the grid's part count
             l_row += l_step
@@ -313,7 +340,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
-                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None):
+                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -334,7 +361,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         _stamp(STAMPS, 2)
     if all_done != 0:  # every part is done (public: timing, not data)
         _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, q_desc.dtype, NQ, HEAD_DIM,
-                     CHUNK, PREFETCH)
+                     CHUNK, PREFETCH, MAX_PARTS, ASYNC)
         if STAMP:
             _stamp(STAMPS, 3)
         one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
@@ -373,13 +400,13 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
     if merge is not None:
         out, lse_t, flags = merge
-        max_parts, chunk, prefetch = build or variants.swap_decode_merge_build(head_dim)
+        max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim)
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce())
+                                NONCE=split_kv_nonce(), **({"ASYNC": True} if more and more[0] else {}))
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
