@@ -187,11 +187,14 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
 @gluon.constexpr_function
-def _done_asm(max_parts):
+def _done_asm(max_parts, probe=0):
     """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence, the pair's $4 words from $2 read (relaxed;
-    the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce."""
+    the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce. probe
+    (timing probes of session 57, NOT correct: a program may miss a part's word or read its state early): 1 without
+    the SC fence, 2 with a relaxed store instead of the release."""
+    store = "st.relaxed.gpu.global.b64" if probe == 2 else "st.release.gpu.global.b64"
     lines = ["{", ".reg .pred t0, q, ok;", f".reg .b64 v<{max_parts}>;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
-             "setp.eq.u32 t0, tid, 0;", "@t0 st.release.gpu.global.b64 [$1], $3;", "@t0 fence.sc.gpu;"]
+             "setp.eq.u32 t0, tid, 0;", f"@t0 {store} [$1], $3;"] + ([] if probe == 1 else ["@t0 fence.sc.gpu;"])
     for p in range(max_parts):
         lines += [f"mov.b64 v{p}, $3;", f"setp.gt.and.s32 q, $4, {p}, t0;",
                   f"@q ld.relaxed.gpu.global.b64 v{p}, [$2+{8 * p}];"]
@@ -202,7 +205,7 @@ def _done_asm(max_parts):
 
 
 @gluon.jit
-def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
+def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, PROBE: gl.constexpr = 0):
     """Mark this part done in the pair's words (n of them) and read all (see _done_asm); 1 where every part is done,
     the same in every thread of the warpgroup. Public."""
     gl.static_assert(gl.num_warps() == 4, "one warpgroup")
@@ -211,7 +214,7 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
     base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
     key = gl.full([1], 0, gl.int64, one) + nonce
     cnt = gl.full([1], 0, gl.int32, one) + n
-    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
+    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, PROBE), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
                                     is_pure=False, pack=1)
     return gl.max(got, 0)
 
@@ -274,10 +277,11 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
         o_buf = gl.allocate_shared_memory(gl.float32, [MAX_PARTS, NQ, HEAD_DIM], flat3)
         l_buf = gl.allocate_shared_memory(gl.float32, [MAX_PARTS, NQ], flat2)
         for r in gl.static_range(R_MAX):
-            ok = (parts_l + r * CHUNK < n_parts) & (q_l < G)
-            async_copy.async_copy_global_to_shared(o_buf.slice(r * CHUNK, CHUNK), WS_O + (o_row + r * o_step),
-                                                   mask=ok[:, :, None] & (d3 >= 0), cache_modifier=".cg")
-            async_copy.commit_group()
+            if r * CHUNK < n_parts:  # public: rounds past the grid's parts are neither copied nor filled
+                ok = (parts_l + r * CHUNK < n_parts) & (q_l < G)
+                async_copy.async_copy_global_to_shared(o_buf.slice(r * CHUNK, CHUNK), WS_O + (o_row + r * o_step),
+                                                       mask=ok[:, :, None] & (d3 >= 0), cache_modifier=".cg")
+            async_copy.commit_group()  # (every round a group, copied or not: wait_group's counts are constants)
         la: gl.constexpr = gl.BlockedLayout([1, 1], [32 // NQ, NQ], [4, 1], [1, 0])
         pa = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, la))[:, None]
         qa = gl.arange(0, NQ, layout=gl.SliceLayout(0, la))[None, :]
@@ -340,7 +344,8 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
-                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False):
+                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
+                            ARRIVE_PROBE: gl.constexpr = 0):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -356,7 +361,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 1)
     words = FLAGS + bkv * n_parts
-    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS)
+    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS, ARRIVE_PROBE)
     if STAMP:
         _stamp(STAMPS, 2)
     if all_done != 0:  # every part is done (public: timing, not data)
