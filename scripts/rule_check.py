@@ -178,7 +178,7 @@ S56 = [(2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (1, 32, 8
 S56B = [(1, 16, 2, 1, 65536, 64, False), (1, 16, 2, 1, 131072, 64, False), (1, 12, 2, 1, 65536, 64, False),
         (1, 14, 2, 1, 262144, 64, False)]
 
-# --set s57 (session 57): the API against session 57's start (api_prev: the merge without PREFETCH, D=64 builds merging
+# --set s57 (session 57): the API against session 57's start (api_prev: the merge in registers without PREFETCH, D=64 builds merging
 # up to 32 parts so two pairs at D=64 on the combine): s56's and s56b's cells
 S57 = S56 + S56B
 
@@ -217,6 +217,7 @@ def api_prev(which="calls3"):
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
     if which == "s57":
         fn = patched_call(api_fn, variants, "SWAP_DECODE_MERGE_PARTS", {64: 32, 128: 32}, clear_launchers=True)
+        fn = patched_call(fn, variants, "SWAP_DECODE_MERGE_ASYNC", {64: False, 128: False}, clear_launchers=True)
         return patched_call(fn, variants, "SWAP_DECODE_MERGE_PREFETCH", {64: False, 128: False}, clear_launchers=True)
     if which == "s56":
         return patched_call(patched_call(api_fn, variants, "SWAP_DECODE_MERGE_DIMS", (128,)), variants,

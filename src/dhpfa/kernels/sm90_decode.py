@@ -182,7 +182,7 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # reduction hands "all were done" to the warpgroup (named barrier 12). By the fences' total order the last program to
 # fence sees every word, so at least one program merges; two that fence together may both merge, and they write the
 # same bits (the merge reads every state from memory, in part order). A merging program loads every part's state
-# (.cg), merges them, stores O and LSE, and writes the pair's words back to 0 (a CUDA graph replays one nonce; a word
+# (.cg; since session 57 by cp.async into shared memory), merges them, stores O and LSE, and writes the pair's words back to 0 (a CUDA graph replays one nonce; a word
 # of a fresh, uninitialised workspace equals the nonce with probability 2^-64 and no input decides it). No program
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
@@ -250,7 +250,9 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     thread (16-byte loads); the rounds merge online (running max, rescaled sums; the parts past n_parts masked off), in
     part order, in-thread: the same bits whichever program merges. O and LSE stored for query heads hk * G + n, n < G.
     (Session 55's first form loaded [MAX_PARTS, HEAD_DIM, NQ] with a column a thread: 2,600 instructions and 255
-    registers at D=64, mostly 64-bit address arithmetic of scalar loads.)"""
+    registers at D=64, mostly 64-bit address arithmetic of scalar loads.) Three forms of the loads: ASYNC (shipped
+    since session 57: through shared memory, every round in flight at once), PREFETCH (session 56: a round ahead in
+    registers) and neither (a round at a time)."""
     VEC: gl.constexpr = 4
     TD: gl.constexpr = HEAD_DIM // VEC if HEAD_DIM // VEC < 32 else 32  # threads along the head dim
     L3: gl.constexpr = gl.BlockedLayout([CHUNK, 1, VEC], [1, 32 // TD, TD], [1, 4, 1], [2, 1, 0])
@@ -269,8 +271,10 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
     m = gl.full([NQ], float("-inf"), gl.float32, gl.SliceLayout(0, lp))
     w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
     acc = gl.zeros([NQ, HEAD_DIM], gl.float32, lo)
-    if ASYNC:  # (experiment, session 57) every round's states copied into shared memory at once (cp.async: no
-        # registers held per byte in flight), each round merged from there as its copies land; LSEs in one load
+    if ASYNC:  # (session 57, the shipped form) every round's states copied into shared memory at once (cp.async:
+        # no registers held per byte in flight; the K/V ring's memory, free by now), each round merged from there as
+        # its copies land; LSEs in one load. cp.async is a generic-proxy access, ordered after the arrival's acquire
+        # fence and barrier as the loads of the other forms are; .cg: from L2, past this SM's L1
         R_MAX: gl.constexpr = MAX_PARTS // CHUNK
         flat3: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [2, 1, 0])
         flat2: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [1, 0])
@@ -387,7 +391,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 merge=None, build=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
-    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH) `build`, else
+    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC]) `build`, else
     the shipped one (variants.swap_decode_merge_build)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
@@ -406,12 +410,13 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     if merge is not None:
         out, lse_t, flags = merge
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim)
+        use_async = bool(more and more[0])
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce(), **({"ASYNC": True} if more and more[0] else {}))
+                                NONCE=split_kv_nonce(), ASYNC=use_async)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
@@ -423,7 +428,8 @@ def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
-    (MAX_PARTS, CHUNK, PREFETCH) of the merged build instead of the shipped one (experiments; launch_args' build)."""
+    (MAX_PARTS, CHUNK, PREFETCH[, ASYNC]) of the merged build instead of the shipped one (experiments; launch_args'
+    build)."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale

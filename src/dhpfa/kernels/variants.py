@@ -1192,10 +1192,21 @@ SWAP_DECODE_MERGE_DIMS = (64, 128)
 # 22.53 / 22.21 / 23.13; D=128 rounds of 8 (1,32,8,1,16384,128) 22.26 / 21.97 / 23.04, (2,32,8,1,16384,128) 36.42 /
 # 36.53 / 37.93, (1,32,4,1,32768,128) 23.44 / 23.05 / 24.28, (1,16,2,1,65536,128) 25.16 / 24.49 / 23.86. Two pairs
 # at D=64 merged in 64 parts, rounds of 16 (the combine / without / with PREFETCH / cuDNN): (1,16,2,1,65536,64) 18.99 /
-# 16.64 / 15.82 / 16.40, 131,072 27.17 / 24.85 / 23.96 / 24.88. So PREFETCH at both head dims and D=64 builds merge 64.
+# 16.64 / 15.82 / 16.40, 131,072 27.17 / 24.85 / 23.96 / 24.88. So D=64 builds merge up to 64 parts.
+# Calls 3-4 (decode_two_pairs57.py, decode_stamps57.py): at (1,16,2,1,65536,128) the swap kernel alone (no merge)
+# read 20.05 us against 25.59 merged; stamps put the merging program's arrival at 2,500-3,900 cycles and its merge at
+# 6,400 (32 parts at D=128, four rounds of 8: about 1,600 a round, registers holding the bytes in flight). So the
+# merge from shared memory (ASYNC: every round's states by cp.async at once, each round merged as it lands; rounds
+# past the grid's parts skipped). Call 6 (decode_async57.py, graph replay, us: PREFETCH / ASYNC / cuDNN): D=64 rounds
+# of 16 (2,32,8,1,4096,64) 10.12 / 9.77 / 10.11, (1,32,8,1,16384,64) 13.67 / 13.43 / 14.76, (1,32,4,1,16384,64)
+# 10.16 / 10.06 / 11.27, (1,16,2,1,65536,64) 15.98 / 14.85 / 16.35, 131,072 24.14 / 22.91 / 25.14; D=128 rounds of 8
+# (1,32,8,1,16384,128) 22.57 / 21.88 / 23.16, (2,32,8,1,16384,128) 36.28 / 36.35 / 37.28, (1,32,4,1,32768,128)
+# 23.51 / 23.08 / 24.63, (1,16,2,1,65536,128) 24.65 / 23.81 / 23.78, 131,072 39.89 / 38.91 / 38.39. Merge 4,658
+# cycles there (stamps). Timing probes of the arrival (no SC fence; a relaxed store) saved 0-600 cycles of it.
 SWAP_DECODE_MERGE_PARTS = {64: 64, 128: 32}
 SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_decode._merge_parts)
-SWAP_DECODE_MERGE_PREFETCH = {64: True, 128: True}  # a round's loads issued before the last round's sums
+SWAP_DECODE_MERGE_PREFETCH = {64: False, 128: False}  # a round's loads issued before the last round's sums
+SWAP_DECODE_MERGE_ASYNC = {64: True, 128: True}  # the states through shared memory by cp.async (PREFETCH unused)
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
@@ -1208,8 +1219,10 @@ SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
-    """(MAX_PARTS, CHUNK, PREFETCH) of the shipped merged build at a head dim (sm90_decode.launch_args' default)."""
-    return SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], SWAP_DECODE_MERGE_PREFETCH[head_dim]
+    """(MAX_PARTS, CHUNK, PREFETCH, ASYNC) of the shipped merged build at a head dim (sm90_decode.launch_args'
+    default)."""
+    return (SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], SWAP_DECODE_MERGE_PREFETCH[head_dim],
+            SWAP_DECODE_MERGE_ASYNC[head_dim])
 
 
 def swap_decode_merged(head_dim: int, parts: int) -> bool:
