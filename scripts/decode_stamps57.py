@@ -3,6 +3,7 @@
 while 4 more rounds of the merge (CHUNK 4 against 8, call 1) cost about 0.5 us. attn_decode_sm90_merged with STAMP:
 thread 0 of each program writes (%clock64, %globaltimer) at its start (0), past its part's store (1), past the arrival
 (2), past its merge (3, merging programs) and at its end (4). Eager launches after warm-up; medians over launches.
+(Call 6's --probe 1 / 2, timing probes of an incorrect arrival, were removed after it: commit 7913017 has them.)
 
     PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR]
 """
@@ -19,7 +20,7 @@ CASES = [(1, 16, 2, 65536, 128, 32), (1, 16, 2, 32768, 128, 32), (1, 32, 8, 1638
          (1, 16, 2, 65536, 64, 64), (1, 32, 4, 16384, 64, 32)]
 
 
-def one_case(b, h, hk, sk, d, parts, launches, gen, build=None, probe=0):
+def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
     q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
     n, _ = sm90_decode.decode_parts(sk, parts, 128)
@@ -33,9 +34,8 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None, probe=0):
     rows = []
     for i in range(launches + 5):
         stamps.zero_()
-        flags.zero_()  # (the probes may leave words set; each launch here reuses one nonce)
-        sm90_decode.attn_decode_sm90_merged[grid](*args, **kw, STAMP=True, STAMPS=stamps,
-                                                   **({"ARRIVE_PROBE": probe} if probe else {}))
+        flags.zero_()  # (each launch here reuses one nonce; session 57's arrival probes could leave words set)
+        sm90_decode.attn_decode_sm90_merged[grid](*args, **kw, STAMP=True, STAMPS=stamps)
         torch.cuda.synchronize()
         if i < 5:
             continue
@@ -59,7 +59,7 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None, probe=0):
                                                for p in range(progs))}
         rows.append(row)
     med = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
-    print((b, h, hk, 1, sk, d), f"parts {n}", ("async" if build else "ship") + (f" probe {probe}" if probe else ""), "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
+    print((b, h, hk, 1, sk, d), f"parts {n}", "async" if build else "ship", "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
                                                       for k_, v_ in med.items()), flush=True)
     return med
 
@@ -68,15 +68,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--launches", type=int, default=30)
     ap.add_argument("--out", default=os.environ.get("OUT", "out"))
-    ap.add_argument("--probe", type=int, default=0, help="sm90_decode._done_asm's timing probes (1: no SC fence, "
-                    "2: a relaxed store): not correct, timing only")
     ap.add_argument("--async-merge", action="store_true", help="the merge from shared memory (decode_async57.py's a8 / a16)")
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
     build = {128: (32, 8, False, True), 64: (64, 16, False, True)} if a.async_merge else None
-    res = {str(c): one_case(*c, a.launches, gen, build, a.probe) for c in CASES}
+    res = {str(c): one_case(*c, a.launches, gen, build) for c in CASES}
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "decode_stamps57%s%s.json" % ("_async" if build else "", f"_probe{a.probe}" if a.probe else "")), "w") as f:
+    with open(os.path.join(a.out, "decode_stamps57%s.json" % ("_async" if build else "")), "w") as f:
         json.dump(res, f, indent=1)
 
 

@@ -3,6 +3,7 @@
 # the arrival's parts in stamps (decode_stamps57.py: shipped, timing probes 1 (no SC fence) and 2 (relaxed store),
 # the async merge).
 #   bash scripts/session57_run6.sh   (carry [".whl"]; writes under $OUT; about 2 minutes)
+# (Run at commit 7913017: decode_stamps57.py's --probe and sm90_decode's ARRIVE_PROBE were removed after this call.)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {

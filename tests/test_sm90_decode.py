@@ -78,7 +78,7 @@ for v in variants.decode_variants():
                      tnspb=sum("HGMMA" in o and ".tnspB" in o for o in ops),
                      n8=sum("HGMMA.64x8x16" in o for o in ops), ex2=sum("MUFU.EX2" in o for o in ops),
                      calls=sum(o.split()[0] in ("CALL.REL", "CALL.ABS", "CALL") for o in ops if o),
-                     cas=sum("ATOMG.E.CAS" in o for o in ops),
+                     cas=sum("ATOMG.E.CAS" in o for o in ops), ldgsts=sum("LDGSTS" in o for o in ops),
                      atoms=sum(o.split()[1 if o.startswith("@") else 0].startswith(("ATOM", "RED")) for o in ops if o),
                      spills=sum(o.split()[0] in ("STL", "LDL") for o in ops if o)))
 print(json.dumps(rows))
@@ -90,7 +90,8 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     m64n8k16 (the query heads on N), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA)
     against P kept keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks);
     no spills, no calls (no IEEE division or sqrt slow path); no atomics (the merged builds' hand-over is a release
-    store, fences and loads)."""
+    store, fences and loads); the merged builds copy the parts' states by cp.async (LDGSTS) where
+    variants.SWAP_DECODE_MERGE_ASYNC says so (session 57), the others hold none."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
@@ -106,6 +107,7 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["hgmma"] == r["n8"] == 2 * d // 16 + d // 64 * 8, r
         assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
+        assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
 
 
 def _ref(q, k, v):

@@ -187,14 +187,13 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
 @gluon.constexpr_function
-def _done_asm(max_parts, probe=0):
+def _done_asm(max_parts):
     """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence, the pair's $4 words from $2 read (relaxed;
-    the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce. probe
-    (timing probes of session 57, NOT correct: a program may miss a part's word or read its state early): 1 without
-    the SC fence, 2 with a relaxed store instead of the release."""
-    store = "st.relaxed.gpu.global.b64" if probe == 2 else "st.release.gpu.global.b64"
+    the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce. (Session
+    57 call 6 timed two incorrect probes, commit 7913017: without the SC fence, or with a relaxed store for the
+    release, the arrival took about as long: 2,100-3,950 cycles against 2,450-3,750.)"""
     lines = ["{", ".reg .pred t0, q, ok;", f".reg .b64 v<{max_parts}>;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
-             "setp.eq.u32 t0, tid, 0;", f"@t0 {store} [$1], $3;"] + ([] if probe == 1 else ["@t0 fence.sc.gpu;"])
+             "setp.eq.u32 t0, tid, 0;", "@t0 st.release.gpu.global.b64 [$1], $3;", "@t0 fence.sc.gpu;"]
     for p in range(max_parts):
         lines += [f"mov.b64 v{p}, $3;", f"setp.gt.and.s32 q, $4, {p}, t0;",
                   f"@q ld.relaxed.gpu.global.b64 v{p}, [$2+{8 * p}];"]
@@ -205,7 +204,7 @@ def _done_asm(max_parts, probe=0):
 
 
 @gluon.jit
-def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, PROBE: gl.constexpr = 0):
+def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
     """Mark this part done in the pair's words (n of them) and read all (see _done_asm); 1 where every part is done,
     the same in every thread of the warpgroup. Public."""
     gl.static_assert(gl.num_warps() == 4, "one warpgroup")
@@ -214,7 +213,7 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, PROBE: gl.conste
     base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
     key = gl.full([1], 0, gl.int64, one) + nonce
     cnt = gl.full([1], 0, gl.int32, one) + n
-    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, PROBE), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
+    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
                                     is_pure=False, pack=1)
     return gl.max(got, 0)
 
@@ -348,8 +347,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
-                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
-                            ARRIVE_PROBE: gl.constexpr = 0):
+                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -365,7 +363,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 1)
     words = FLAGS + bkv * n_parts
-    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS, ARRIVE_PROBE)
+    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS)
     if STAMP:
         _stamp(STAMPS, 2)
     if all_done != 0:  # every part is done (public: timing, not data)
