@@ -136,7 +136,7 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
 
 @gluon.jit
 def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HEAD_DIM: gl.constexpr,
-                num_warps: gl.constexpr, VEC_STORE: gl.constexpr = False):
+                num_warps: gl.constexpr):
     """A part's state into the workspace attn_varlen_combine reads, for query heads hk * G + n, n < G."""
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     offs_q = gl.arange(0, NQ, layout=gl.SliceLayout(0, t_layout))
@@ -144,23 +144,14 @@ def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HE
     head = hk * G + offs_q
     q_ok = offs_q < G
     ws_row = (part * B + b).to(gl.int64) * H + head  # WS_O (parts, B, H, D)
-    if VEC_STORE:  # (experiment, session 57) O^T through a layout with 4 consecutive columns a thread: 16-byte stores
-        TD: gl.constexpr = HEAD_DIM // 4 if HEAD_DIM // 4 < 32 else 32
-        lv: gl.constexpr = gl.BlockedLayout([1, 4], [32 // TD, TD], [num_warps, 1], [1, 0])
-        o_v = gl.convert_layout(gl.permute(out, (1, 0)), lv)  # [NQ, HEAD_DIM]
-        n_v = gl.arange(0, NQ, layout=gl.SliceLayout(1, lv))[:, None]
-        d_v = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, lv))[None, :]
-        row_v = (part * B + b).to(gl.int64) * H + hk * G + n_v
-        gl.store(WS_O + row_v * HEAD_DIM + d_v, o_v, mask=(n_v < G) & (d_v >= 0))
-    else:
-        gl.store(WS_O + ws_row[None, :] * HEAD_DIM + offs_d[:, None], out, mask=q_ok[None, :])
+    gl.store(WS_O + ws_row[None, :] * HEAD_DIM + offs_d[:, None], out, mask=q_ok[None, :])
     gl.store(WS_L + (part * H + head).to(gl.int64) * B + b, lse, mask=q_ok)  # WS_L (parts, H, B)
 
 
 @gluon.jit
 def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ: gl.constexpr,
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-              P_KMAJOR: gl.constexpr, VEC_STORE: gl.constexpr = False):
+              P_KMAJOR: gl.constexpr):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
     sequence, key/value head)."""
     part = gl.program_id(0)
@@ -171,7 +162,7 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
     end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
     out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
                             num_warps, P_KMAJOR)
-    _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps, VEC_STORE)
+    _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
     return part, bkv, b, hk
 
 
@@ -356,8 +347,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
-                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
-                            VEC_STORE: gl.constexpr = False):
+                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -367,7 +357,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, VEC_STORE)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
     n_parts = gl.num_programs(0)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
@@ -399,7 +389,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 merge=None, build=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
-    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC[, VEC_STORE]]) `build`, else
+    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC]) `build`, else
     the shipped one (variants.swap_decode_merge_build)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
@@ -419,13 +409,12 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         out, lse_t, flags = merge
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim)
         use_async = bool(more and more[0])
-        vec = {"VEC_STORE": True} if len(more) > 1 and more[1] else {}  # (experiment, session 57)
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce(), ASYNC=use_async, **vec)
+                                NONCE=split_kv_nonce(), ASYNC=use_async)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
