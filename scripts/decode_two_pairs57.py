@@ -2,7 +2,8 @@
 24.03 in call 2; 67 MB of K and V, 2.8 TB/s): the merged build at 32 and 64 parts, 128- and 64-key blocks (stages 3 / 6),
 and the swap kernel alone (its parts unmerged: no combine, no merge; a lower bound on the main loop), against cuDNN.
 float64 checks of the merged forms first (poisoned, bitwise repeats), then CUDA-graph replay in interleaved rounds
-(medians, us).
+(medians, us). (Its checks through decode_merge56.check since the session's review: the same cases; the first
+form, run in call 3, built them inline.)
 
     PYTHONPATH=src:scripts python3 scripts/decode_two_pairs57.py [--rounds 7]
 """
@@ -50,20 +51,7 @@ def main():
     ok = True
     for parts, bn, st, cfg in ((32, 64, 6, None), (64, 128, 3, (64, 8, True)), (64, 64, 6, (64, 8, True))):
         for b, h, hk, sk in ((1, 16, 2, 65541), (2, 32, 8, 4099)):
-            q = torch.randn(b, 1, h, 128, device="cuda", dtype=torch.bfloat16, generator=gen)
-            k, v = (torch.randn(b, sk, hk, 128, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
-            from dhpfa.reference import attention_ref
-            ref, ref_lse = attention_ref(q, k, v, 128 ** -0.5)
-            outs = [sm90_decode.decode(q, k, v, parts=parts, block_n=bn, stages=st, poison=True, merged=True,
-                                       merge_cfg=cfg) for _ in range(2)]
-            torch.cuda.synchronize()
-            err = ((outs[0][0].double().cpu() - ref).norm() / ref.norm()).item()
-            lerr = (outs[0][1].double().cpu()[..., 0] - ref_lse[..., 0]).abs().max().item()
-            same = all(torch.equal(x, y) for x, y in zip(outs[0], outs[1]))
-            good = err < 1e-2 and lerr < 1e-2 and same
-            ok &= good
-            print("check", (b, h, hk, sk), parts, bn, st, cfg, f"err {err:.2e} lse {lerr:.2e} same {same}",
-                  "OK" if good else "FAIL", flush=True)
+            ok &= check(b, h, hk, sk, 128, parts, True, cfg, gen, bn, st)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
     for cell in CELLS:

@@ -18,3 +18,25 @@ sanitize_decode() {
       | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -"$lines"
   done
 }
+# decode_tests: the decode GPU tests (test_sm90_decode.py and test_gpu.py's decode / repeated-call tests) into
+# $OUT/decode_tests.log, their summary and failures printed (sessions 56-57).
+decode_tests() {
+  echo "== decode tests ($(( $(date +%s) - t0 )) s)"
+  timeout 200 python3 -m pytest -q -m gpu -n 8 tests/test_sm90_decode.py tests/test_gpu.py -k "decode or repeated_calls" \
+    -o cache_dir=build/pcb -rf > "$OUT/decode_tests.log" 2>&1
+  echo "rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/decode_tests.log" | tail -2
+  grep -E "^FAILED" "$OUT/decode_tests.log" | head -20
+}
+# counters_and_leak SHAPE:ROUNDS ...: dhpfa counters over ROUNDS rounds (the ncu CSVs dropped: the JSON holds every
+# round) and dhpfa leak (2,000 samples) at each --shape (sessions 56-57).
+counters_and_leak() {
+  local sr s r
+  for sr in "$@"; do
+    s=${sr%:*}; r=${sr#*:}
+    echo "== counters --rounds $r $s ($(( $(date +%s) - t0 )) s)"
+    timeout 120 python3 -m dhpfa counters --shape $s --rounds $r --out "$OUT/counters_${s//,/_}" 2>&1 | tail -10
+    rm -f "$OUT"/counters_${s//,/_}/*.csv
+    echo "== leak $s ($(( $(date +%s) - t0 )) s)"
+    timeout 40 python3 -m dhpfa leak --shape $s --samples 2000 --out "$OUT/leak_${s//,/_}" 2>&1 | tail -1
+  done
+}
