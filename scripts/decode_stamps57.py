@@ -59,7 +59,8 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
                                                for p in range(progs))}
         rows.append(row)
     med = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
-    print((b, h, hk, 1, sk, d), f"parts {n}", "async" if build else "ship", "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
+    print((b, h, hk, 1, sk, d), f"parts {n}", "async" if build else "ship",
+          "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
                                                       for k_, v_ in med.items()), flush=True)
     return med
 
@@ -68,7 +69,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--launches", type=int, default=30)
     ap.add_argument("--out", default=os.environ.get("OUT", "out"))
-    ap.add_argument("--async-merge", action="store_true", help="the merge from shared memory (decode_async57.py's a8 / a16)")
+    ap.add_argument("--async-merge", action="store_true",
+                    help="the merge from shared memory (decode_async57.py's a8 / a16)")
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
     build = {128: (32, 8, False, True), 64: (64, 16, False, True)} if a.async_merge else None

@@ -178,8 +178,8 @@ S56 = [(2, 32, 8, 1, 4096, 64, False), (2, 32, 8, 1, 8192, 64, False), (1, 32, 8
 S56B = [(1, 16, 2, 1, 65536, 64, False), (1, 16, 2, 1, 131072, 64, False), (1, 12, 2, 1, 65536, 64, False),
         (1, 14, 2, 1, 262144, 64, False)]
 
-# --set s57 (session 57): the API against session 57's start (api_prev: the merge in registers without PREFETCH, D=64 builds merging
-# up to 32 parts so two pairs at D=64 on the combine): s56's and s56b's cells
+# --set s57 (session 57): the API against session 57's start (api_prev: the merge in registers without PREFETCH, D=64
+# builds merging up to 32 parts so two pairs at D=64 on the combine): s56's and s56b's cells
 S57 = S56 + S56B
 
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in

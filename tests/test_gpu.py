@@ -437,8 +437,9 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
 # (b, sk, h, hk, causal, parts): one query per sequence with 2-8 query heads a key/value head where the swapped-GEMM
 # decode kernel runs (variants.swap_decode_parts on 132 SMs: 16 parts for 8 (sequence, key/value head) pairs, 8 for
 # 16, 4 pairs in 16 parts at D=128 and 32 at D=64; from 16,384 keys, D=64 with 8 parts from 4,096; 2 pairs from 65,536
-# keys in 32 parts at D=128, 64 at D=64 (the D=64 merged build merges up to 64 since session 57)); odd key counts (a last block with
-# one key; parts of unequal lengths), groups of 2 / 4 / 7 / 8, bottom-right causal (the query sees every key); then
+# keys in 32 parts at D=128, 64 at D=64 (the D=64 merged build merges up to 64 since session 57)); odd key counts (a
+# last block with one key; parts of unequal lengths), groups of 2 / 4 / 7 / 8, bottom-right causal (the query sees
+# every key); then
 # calls the rule leaves to the forward kernels (6, 15 and 32 pairs). (sk and parts: {head dim:
 # value, None: the others'} where they differ.)
 _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16384, 32, 4, False, {64: 32, None: 16}),

@@ -182,8 +182,9 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # reduction hands "all were done" to the warpgroup (named barrier 12). By the fences' total order the last program to
 # fence sees every word, so at least one program merges; two that fence together may both merge, and they write the
 # same bits (the merge reads every state from memory, in part order). A merging program loads every part's state
-# (.cg; since session 57 by cp.async into shared memory), merges them, stores O and LSE, and writes the pair's words back to 0 (a CUDA graph replays one nonce; a word
-# of a fresh, uninitialised workspace equals the nonce with probability 2^-64 and no input decides it). No program
+# (.cg; since session 57 by cp.async into shared memory), merges them, stores O and LSE, and writes the pair's words
+# back to 0 (a CUDA graph replays one nonce; a word of a fresh, uninitialised workspace equals the nonce with
+# probability 2^-64 and no input decides it). No program
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
 @gluon.constexpr_function
@@ -274,6 +275,7 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
         # no registers held per byte in flight; the K/V ring's memory, free by now), each round merged from there as
         # its copies land; LSEs in one load. cp.async is a generic-proxy access, ordered after the arrival's acquire
         # fence and barrier as the loads of the other forms are; .cg: from L2, past this SM's L1
+        gl.static_assert(MAX_PARTS % CHUNK == 0 and NQ <= 32, "whole rounds; the LSE tile's layout")
         R_MAX: gl.constexpr = MAX_PARTS // CHUNK
         flat3: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [2, 1, 0])
         flat2: gl.constexpr = gl.SwizzledSharedLayout(1, 1, 1, [1, 0])
@@ -389,8 +391,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 merge=None, build=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
-    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC]) `build`, else
-    the shipped one (variants.swap_decode_merge_build)."""
+    (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC])
+    `build`, else the shipped one (variants.swap_decode_merge_build)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
