@@ -2,7 +2,9 @@
 25.59 us merged (32 parts) against 20.05 for the swap kernel alone (no merge, no combine), 5.3-6.0 us at 32K-128K keys,
 while 4 more rounds of the merge (CHUNK 4 against 8, call 1) cost about 0.5 us. attn_decode_sm90_merged with STAMP:
 thread 0 of each program writes (%clock64, %globaltimer) at its start (0), past its part's store (1), past the arrival
-(2), past its merge (3, merging programs) and at its end (4). Eager launches after warm-up; medians over launches.
+(2), past its merge (3, merging programs) and at its end (4), and inside the arrival the clock past the release
+store (5), the SC fence (6) and the words' compare (7) (since call 11). Eager launches after warm-up; medians over
+launches.
 (Call 6's --probe 1 / 2, timing probes of an incorrect arrival, were removed after it: commit 7913017 has them.)
 
     PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR]
@@ -49,6 +51,12 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
                "main_cycles": statistics.median(int(c[p, 1] - c[p, 0]) for p in range(progs)),
                "main_cycles_max": max(int(c[p, 1] - c[p, 0]) for p in range(progs)),
                "arrive_cycles": statistics.median(int(c[p, 2] - c[p, 1]) for p in range(progs)),
+               # inside the arrival (stamps 5-7, thread 0's clock): the release store, the SC fence, the words' loads
+               # and compare, the acquire fence and barrier; medians over programs
+               "a_release": statistics.median(int(c[p, 5] - c[p, 1]) for p in range(progs)),
+               "a_sc_fence": statistics.median(int(c[p, 6] - c[p, 5]) for p in range(progs)),
+               "a_loads": statistics.median(int(c[p, 7] - c[p, 6]) for p in range(progs)),
+               "a_acquire": statistics.median(int(c[p, 2] - c[p, 7]) for p in range(progs)),
                "mergers": len(merging),
                "m_arrive_cycles": max(int(c[p, 2] - c[p, 1]) for p in merging),
                "m_merge_cycles": max(int(c[p, 3] - c[p, 2]) for p in merging),

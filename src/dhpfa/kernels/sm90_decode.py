@@ -188,19 +188,25 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
 @gluon.constexpr_function
-def _done_asm(max_parts):
+def _done_asm(max_parts, stamped=False):
     """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence, the pair's $4 words from $2 read (relaxed;
     the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce. (Session
     57 call 6 timed two incorrect probes, commit 7913017: without the SC fence, or with a relaxed store for the
-    release, the arrival took about as long: 2,100-3,950 cycles against 2,450-3,750.)"""
+    release, the arrival took about as long: 2,100-3,950 cycles against 2,450-3,750.) stamped (experiments: the STAMP
+    build): thread 0's %clock64 into [$5] past the release store, [$5+16] past the SC fence and [$5+32] once the
+    words are compared (attn_decode_sm90_merged's stamps 5-7)."""
+    def clock(off):
+        return ["mov.u64 ck, %clock64;", f"@t0 st.global.u64 [$5+{off}], ck;"] if stamped else []
     lines = ["{", ".reg .pred t0, q, ok;", f".reg .b64 v<{max_parts}>;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
-             "setp.eq.u32 t0, tid, 0;", "@t0 st.release.gpu.global.b64 [$1], $3;", "@t0 fence.sc.gpu;"]
+             "setp.eq.u32 t0, tid, 0;"] + ([".reg .u64 ck;"] if stamped else []) + \
+        ["@t0 st.release.gpu.global.b64 [$1], $3;"] + clock(0) + ["@t0 fence.sc.gpu;"] + clock(16)
     for p in range(max_parts):
         lines += [f"mov.b64 v{p}, $3;", f"setp.gt.and.s32 q, $4, {p}, t0;",
                   f"@q ld.relaxed.gpu.global.b64 v{p}, [$2+{8 * p}];"]
     lines.append("mov.pred ok, t0;")
     lines += [f"setp.eq.and.b64 ok, v{p}, $3, ok;" for p in range(max_parts)]
-    lines += ["@t0 fence.acq_rel.gpu;", "barrier.red.or.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"]
+    lines += clock(32) + ["@t0 fence.acq_rel.gpu;", "barrier.red.or.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;",
+                          "}"]
     return "\n".join(lines)
 
 
@@ -216,6 +222,22 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
     cnt = gl.full([1], 0, gl.int32, one) + n
     got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
                                     is_pure=False, pack=1)
+    return gl.max(got, 0)
+
+
+@gluon.jit
+def _arrive_all_stamped(words, part, nonce, n, stamps, MAX_PARTS: gl.constexpr):
+    """(experiments: STAMP) _arrive_all with thread 0's clock at three points inside (_done_asm stamped): stamps 5-7
+    of this program (see _stamp's layout)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    mine = gl.full([1], 0, gl.int64, one) + (words + part).to(gl.int64, bitcast=True)
+    base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
+    key = gl.full([1], 0, gl.int64, one) + nonce
+    cnt = gl.full([1], 0, gl.int32, one) + n
+    pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
+    at = gl.full([1], 0, gl.int64, one) + (stamps + (pid * 8 + 5) * 2).to(gl.int64, bitcast=True)
+    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, True), "=r,l,l,l,r,l", [mine, base, key, cnt, at],
+                                    dtype=gl.int32, is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -355,7 +377,8 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
     grid's first axis). STAMP (experiments, session 57): thread 0 of each program writes (%clock64, %globaltimer) at
     STAMPS[program, idx] (int64 pairs, 8 a program, program = part + n_parts x pair): its start (0), past its part's
-    store (1), past the arrival (2), past its merge (3, merging programs only) and at its end (4)."""
+    store (1), past the arrival (2), past its merge (3, merging programs only) and at its end (4); inside the
+    arrival the clock alone past the release store (5), the SC fence (6) and the words' compare (7)."""
     if STAMP:
         _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
@@ -365,7 +388,10 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 1)
     words = FLAGS + bkv * n_parts
-    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS)
+    if STAMP:
+        all_done = _arrive_all_stamped(words, part, NONCE, n_parts, STAMPS, MAX_PARTS)
+    else:
+        all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS)
     if STAMP:
         _stamp(STAMPS, 2)
     if all_done != 0:  # every part is done (public: timing, not data)
