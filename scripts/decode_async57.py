@@ -13,7 +13,7 @@ import torch
 
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
-from decode_merge56 import check, run, time_cell
+from decode_merge56 import check_forms, run, time_cell
 
 # name: (MAX_PARTS, CHUNK, PREFETCH, ASYNC) per head dim (None: the shipped build)
 FORMS = {64: {"ship": None, "a16": (64, 16, False, True), "a32": (64, 32, False, True)},
@@ -28,14 +28,9 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
-    ok = True
-    for d, forms in FORMS.items():
-        for name, cfg in forms.items():
-            if cfg is None:
-                continue
-            for b, h, hk, sk, parts in ((2, 32, 8, 4099, 8), (1, 32, 4, 30001, 32 if d == 64 else 16), (3, 40, 5, 777, 3),
-                                        (1, 16, 2, 65541, 64 if d == 64 else 32), (1, 16, 2, 20000, 23)):
-                ok &= check(b, h, hk, sk, d, parts, True, cfg, gen)
+    ok = check_forms(FORMS, lambda d: ((2, 32, 8, 4099, 8), (1, 32, 4, 30001, 32 if d == 64 else 16),
+                                       (3, 40, 5, 777, 3), (1, 16, 2, 65541, 64 if d == 64 else 32),
+                                       (1, 16, 2, 20000, 23)), gen)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
     for cell in CELLS:

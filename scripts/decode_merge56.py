@@ -44,6 +44,18 @@ def check(b, h, hk, sk, d, parts, merged, cfg, gen, block_n=128, stages=3):
     return ok
 
 
+def check_forms(forms, cases, gen):
+    """check() of every merged build in forms ({head dim: {name: cfg, None for the shipped build}}, the shipped ones
+    skipped) at cases(d): (B, H, H_kv, S_k, parts) tuples; True where all pass."""
+    ok = True
+    for d, named in forms.items():
+        for cfg in named.values():
+            if cfg is not None:
+                for b, h, hk, sk, parts in cases(d):
+                    ok &= check(b, h, hk, sk, d, parts, True, cfg, gen)
+    return ok
+
+
 def input_sets(gen, b, h, hk, sk, d):
     """Three bf16 input sets in SDPA's layout (the peers' and run()'s)."""
     return [(torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=gen),

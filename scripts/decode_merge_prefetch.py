@@ -14,7 +14,7 @@ import torch
 
 from dhpfa.kernels import variants
 from dhpfa.measure import bench
-from decode_merge56 import check, run, time_cell
+from decode_merge56 import check, check_forms, run, time_cell
 
 # name: (MAX_PARTS, CHUNK, PREFETCH) per head dim (None: the shipped build)
 FORMS = {64: {"ship": None, "pf16": (32, 16, True), "pf8": (32, 8, True)},
@@ -32,14 +32,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
-    ok = True
-    for d, forms in FORMS.items():
-        for name, cfg in forms.items():
-            if cfg is None:
-                continue
-            for b, h, hk, sk, parts in ((2, 32, 8, 4099, 8), (1, 32, 4, 30001, 32 if d == 64 else 16), (3, 40, 5, 777, 3),
-                                        (1, 16, 2, 65541, 32)):
-                ok &= check(b, h, hk, sk, d, parts, True, cfg, gen)
+    ok = check_forms(FORMS, lambda d: ((2, 32, 8, 4099, 8), (1, 32, 4, 30001, 32 if d == 64 else 16),
+                                       (3, 40, 5, 777, 3), (1, 16, 2, 65541, 32)), gen)
     for cfg in ((64, 16, False), (64, 16, True)):
         ok &= check(1, 16, 2, 65541, 64, 64, True, cfg, gen)
     for cfg in ((64, 8, True), (64, 4, True)):

@@ -78,7 +78,8 @@ def main():
     ap.add_argument("--launches", type=int, default=30)
     ap.add_argument("--out", default=os.environ.get("OUT", "out"))
     ap.add_argument("--async-merge", action="store_true",
-                    help="the merge from shared memory (decode_async57.py's a8 / a16)")
+                    help="the merge from shared memory (decode_async57.py's a8 / a16); the shipped build since "
+                    "session 57's call 7, so now the same as without it (calls 4-6 read the register forms without)")
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
     build = {128: (32, 8, False, True), 64: (64, 16, False, True)} if a.async_merge else None

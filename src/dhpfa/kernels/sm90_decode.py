@@ -211,33 +211,23 @@ def _done_asm(max_parts, stamped=False):
 
 
 @gluon.jit
-def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr):
+def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, STAMP: gl.constexpr = False, stamps=None):
     """Mark this part done in the pair's words (n of them) and read all (see _done_asm); 1 where every part is done,
-    the same in every thread of the warpgroup. Public."""
+    the same in every thread of the warpgroup. Public. STAMP (experiments): thread 0's clock at three points inside
+    (_done_asm stamped) into this program's stamps 5-7 (see _stamp_addr)."""
     gl.static_assert(gl.num_warps() == 4, "one warpgroup")
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     mine = gl.full([1], 0, gl.int64, one) + (words + part).to(gl.int64, bitcast=True)
     base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
     key = gl.full([1], 0, gl.int64, one) + nonce
     cnt = gl.full([1], 0, gl.int32, one) + n
-    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
-                                    is_pure=False, pack=1)
-    return gl.max(got, 0)
-
-
-@gluon.jit
-def _arrive_all_stamped(words, part, nonce, n, stamps, MAX_PARTS: gl.constexpr):
-    """(experiments: STAMP) _arrive_all with thread 0's clock at three points inside (_done_asm stamped): stamps 5-7
-    of this program (see _stamp's layout)."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    mine = gl.full([1], 0, gl.int64, one) + (words + part).to(gl.int64, bitcast=True)
-    base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
-    key = gl.full([1], 0, gl.int64, one) + nonce
-    cnt = gl.full([1], 0, gl.int32, one) + n
-    pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
-    at = gl.full([1], 0, gl.int64, one) + (stamps + (pid * 8 + 5) * 2).to(gl.int64, bitcast=True)
-    got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, True), "=r,l,l,l,r,l", [mine, base, key, cnt, at],
-                                    dtype=gl.int32, is_pure=False, pack=1)
+    if STAMP:
+        got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, True), "=r,l,l,l,r,l",
+                                        [mine, base, key, cnt, _stamp_addr(stamps, 5)], dtype=gl.int32,
+                                        is_pure=False, pack=1)
+    else:
+        got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
+                                        is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -266,7 +256,7 @@ def _load_round(WS_L, WS_O, l_row, o_row, ok, d3):
 @gluon.jit
 def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_oh, dtype: gl.constexpr,
                  NQ: gl.constexpr, HEAD_DIM: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr,
-                 MAX_PARTS: gl.constexpr = 0, ASYNC: gl.constexpr = False):
+                 MAX_PARTS: gl.constexpr, ASYNC: gl.constexpr):
     """A merging program of a pair: the parts' states CHUNK at a time (cdiv(n_parts, CHUNK) rounds: public), each a
     [CHUNK, NQ, HEAD_DIM] tile with a thread's parts in its own registers and 4 consecutive columns of a query head a
     thread (16-byte loads); the rounds merge online (running max, rescaled sums; the parts past n_parts masked off), in
@@ -357,13 +347,18 @@ _STAMP_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\n.reg .u64 c, g;\nm
 
 
 @gluon.jit
-def _stamp(stamps, idx):
-    """(experiments: STAMP) thread 0 writes (%clock64, %globaltimer) at stamps[2 (8 program + idx)], program = part +
-    parts x pair."""
+def _stamp_addr(stamps, idx):
+    """(experiments: STAMP) the address of this program's stamp idx, stamps[2 (8 program + idx)] (int64 pairs), program
+    = part + parts x pair, as a [1] int64 tensor of the warpgroup's one-element layout."""
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
-    addr = gl.full([1], 0, gl.int64, one) + (stamps + (pid * 8 + idx) * 2).to(gl.int64, bitcast=True)
-    gl.inline_asm_elementwise(_STAMP_ASM, "=r,l", [addr], dtype=gl.int32, is_pure=False, pack=1)
+    return gl.full([1], 0, gl.int64, one) + (stamps + (pid * 8 + idx) * 2).to(gl.int64, bitcast=True)
+
+
+@gluon.jit
+def _stamp(stamps, idx):
+    """(experiments: STAMP) thread 0 writes (%clock64, %globaltimer) at this program's stamp idx (_stamp_addr)."""
+    gl.inline_asm_elementwise(_STAMP_ASM, "=r,l", [_stamp_addr(stamps, idx)], dtype=gl.int32, is_pure=False, pack=1)
 
 
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
@@ -388,10 +383,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 1)
     words = FLAGS + bkv * n_parts
-    if STAMP:
-        all_done = _arrive_all_stamped(words, part, NONCE, n_parts, STAMPS, MAX_PARTS)
-    else:
-        all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS)
+    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS, STAMP, STAMPS)
     if STAMP:
         _stamp(STAMPS, 2)
     if all_done != 0:  # every part is done (public: timing, not data)
