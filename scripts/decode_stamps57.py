@@ -3,11 +3,11 @@
 while 4 more rounds of the merge (CHUNK 4 against 8, call 1) cost about 0.5 us. attn_decode_sm90_merged with STAMP:
 thread 0 of each program writes (%clock64, %globaltimer) at its start (0), past its part's store (1), past the arrival
 (2), past its merge (3, merging programs) and at its end (4), and inside the arrival the clock past the release
-store (5), the SC fence (6) and the words' compare (7) (since call 11). Eager launches after warm-up; medians over
-launches.
+store (5), the SC fence (6) and the words' compare (7) (since call 11; in session 58's wide arrival thread 0's own
+word's). Eager launches after warm-up; medians over launches.
 (Call 6's --probe 1 / 2, timing probes of an incorrect arrival, were removed after it: commit 7913017 has them.)
 
-    PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR]
+    PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR] [--serial]
 """
 import argparse
 import json
@@ -67,7 +67,7 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
                                                for p in range(progs))}
         rows.append(row)
     med = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
-    print((b, h, hk, 1, sk, d), f"parts {n}", "async" if build else "ship",
+    print((b, h, hk, 1, sk, d), f"parts {n}", "ship" if not build else "serial" if len(build[d]) > 4 else "async",
           "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
                                                       for k_, v_ in med.items()), flush=True)
     return med
@@ -80,12 +80,18 @@ def main():
     ap.add_argument("--async-merge", action="store_true",
                     help="the merge from shared memory (decode_async57.py's a8 / a16); the shipped build since "
                     "session 57's call 7, so now the same as without it (calls 4-6 read the register forms without)")
+    ap.add_argument("--serial", action="store_true",
+                    help="session 57's arrival (thread 0 reads every done-word), against session 58's shipped one "
+                    "(a word a thread: variants.SWAP_DECODE_MERGE_WIDE)")
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
     build = {128: (32, 8, False, True), 64: (64, 16, False, True)} if a.async_merge else None
+    if a.serial:
+        build = {128: (32, 8, False, True, False), 64: (64, 16, False, True, False)}
     res = {str(c): one_case(*c, a.launches, gen, build) for c in CASES}
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "decode_stamps57%s.json" % ("_async" if build else "")), "w") as f:
+    with open(os.path.join(a.out, "decode_stamps57%s.json" % ("_serial" if a.serial else "_async" if build else "")),
+              "w") as f:
         json.dump(res, f, indent=1)
 
 

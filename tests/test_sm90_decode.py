@@ -79,6 +79,9 @@ for v in variants.decode_variants():
                      n8=sum("HGMMA.64x8x16" in o for o in ops), ex2=sum("MUFU.EX2" in o for o in ops),
                      calls=sum(o.split()[0] in ("CALL.REL", "CALL.ABS", "CALL") for o in ops if o),
                      cas=sum("ATOMG.E.CAS" in o for o in ops), ldgsts=sum("LDGSTS" in o for o in ops),
+                     membar_sc=sum("MEMBAR.SC.GPU" in o for o in ops), membar_all=sum("MEMBAR.ALL.GPU" in o for o in ops),
+                     red_and=sum("BAR.RED.AND" in o for o in ops), red_or=sum("BAR.RED.OR" in o for o in ops),
+                     strong_ld=sum("LDG.E.64.STRONG.GPU" in o for o in ops),
                      atoms=sum(o.split()[1 if o.startswith("@") else 0].startswith(("ATOM", "RED")) for o in ops if o),
                      spills=sum(o.split()[0] in ("STL", "LDL") for o in ops if o)))
 print(json.dumps(rows))
@@ -91,7 +94,10 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     against P kept keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks);
     no spills, no calls (no IEEE division or sqrt slow path); no atomics (the merged builds' hand-over is a release
     store, fences and loads); the merged builds copy the parts' states by cp.async (LDGSTS) where
-    variants.SWAP_DECODE_MERGE_ASYNC says so (session 57), the others hold none."""
+    variants.SWAP_DECODE_MERGE_ASYNC says so (session 57), the others hold none. The merged builds' arrival: one SC
+    fence and one MEMBAR.ALL.GPU (the release store's); where variants.SWAP_DECODE_MERGE_WIDE says so (session 58) a
+    thread a done-word (one strong load, read with acquire: no second MEMBAR.ALL.GPU) and an and-reduction barrier,
+    else thread 0 reads the MAX_PARTS words (strong loads) and fences, and an or-reduction barrier."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
@@ -108,6 +114,13 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
+        if not merged:
+            assert r["membar_sc"] == r["membar_all"] == r["red_and"] == r["red_or"] == r["strong_ld"] == 0, r
+        elif variants.SWAP_DECODE_MERGE_WIDE[d]:
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (1, 1, 1, 0, 1), r
+        else:
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"]) == (1, 2, 0, 1), r
+            assert r["strong_ld"] == variants.SWAP_DECODE_MERGE_PARTS[d], r
 
 
 def _ref(q, k, v):

@@ -188,46 +188,68 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
 @gluon.constexpr_function
-def _done_asm(max_parts, stamped=False):
-    """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence, the pair's $4 words from $2 read (relaxed;
-    the others count as done), an acquire fence; 1 in every thread of the warpgroup where all held the nonce. (Session
-    57 call 6 timed two incorrect probes, commit 7913017: without the SC fence, or with a relaxed store for the
-    release, the arrival took about as long: 2,100-3,950 cycles against 2,450-3,750.) stamped (experiments: the STAMP
-    build): thread 0's %clock64 into [$5] past the release store, [$5+16] past the SC fence and [$5+32] once the
-    words are compared (attn_decode_sm90_merged's stamps 5-7)."""
+def _done_asm(max_parts, stamped=False, wide=False):
+    """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence; then the pair's $4 words from $2 read with
+    acquire semantics (the others count as done); 1 in every thread of the warpgroup where all held the nonce. Two
+    forms of the read:
+    - serial (wide False; sessions 55-57): thread 0 reads every word itself (relaxed), then an acquire fence; a
+      barrier reduction (or) hands its verdict to the warpgroup. The loads grow with the words (session 57 call 11:
+      ~800 cycles at 16 parts, ~1,500 at 64; the fence and barrier ~630).
+    - wide (session 58): past a warpgroup barrier (named barrier 12) behind thread 0's SC fence, thread t < $4 reads
+      word t (ld.acquire: one load a thread, at most two warps' worth; SASS: a strong load and CCTL.IVALL, no
+      MEMBAR.ALL.GPU); a barrier reduction (and; threads past $4 count as done) hands the verdict to every thread.
+      Why the readers see what thread 0 alone would: for a
+      part j whose release store W_j precedes its SC fence F_j, and F_j precedes this program's F in the SC fences'
+      total order, F_j synchronizes with F (PTX memory model: fence.sc order); F precedes barrier 12 in thread 0,
+      and a bar.sync synchronizes its threads (CTA scope); so W_j precedes thread t's load in causality order and
+      the load reads W_j's nonce or a later write (a merging program's 0 for the next call: that program merged).
+      The acquire: thread j's load that read W_j synchronizes with part j's release (and part j's state stores
+      precede the release by its thread barrier); the reduction barrier orders every thread's merge loads after it.
+    (Session 57 call 6 timed two incorrect probes, commit 7913017: without the SC fence, or with a relaxed store for
+    the release, the arrival took about as long: 2,100-3,950 cycles against 2,450-3,750.) stamped (experiments: the
+    STAMP build): thread 0's %clock64 into [$5] past the release store, [$5+16] past the SC fence and [$5+32] once
+    the words are compared (its own in the wide form) (attn_decode_sm90_merged's stamps 5-7)."""
     def clock(off):
         return ["mov.u64 ck, %clock64;", f"@t0 st.global.u64 [$5+{off}], ck;"] if stamped else []
-    lines = ["{", ".reg .pred t0, q, ok;", f".reg .b64 v<{max_parts}>;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
-             "setp.eq.u32 t0, tid, 0;"] + ([".reg .u64 ck;"] if stamped else []) + \
-        ["@t0 st.release.gpu.global.b64 [$1], $3;"] + clock(0) + ["@t0 fence.sc.gpu;"] + clock(16)
-    for p in range(max_parts):
-        lines += [f"mov.b64 v{p}, $3;", f"setp.gt.and.s32 q, $4, {p}, t0;",
-                  f"@q ld.relaxed.gpu.global.b64 v{p}, [$2+{8 * p}];"]
-    lines.append("mov.pred ok, t0;")
-    lines += [f"setp.eq.and.b64 ok, v{p}, $3, ok;" for p in range(max_parts)]
-    lines += clock(32) + ["@t0 fence.acq_rel.gpu;", "barrier.red.or.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;",
-                          "}"]
-    return "\n".join(lines)
+    lines = ["{", ".reg .pred t0, q, ok;", ".reg .b64 v;\n.reg .u64 a;" if wide else f".reg .b64 v<{max_parts}>;",
+             ".reg .u32 tid;", "mov.u32 tid, %tid.x;", "setp.eq.u32 t0, tid, 0;"] + \
+        ([".reg .u64 ck;"] if stamped else []) + ["@t0 st.release.gpu.global.b64 [$1], $3;"] + clock(0) + \
+        ["@t0 fence.sc.gpu;"] + clock(16)
+    if wide:
+        lines += ["barrier.sync 12, 128;", "setp.lt.u32 q, tid, $4;",
+                  "mul.wide.u32 a, tid, 8;", "add.u64 a, a, $2;", "mov.b64 v, $3;",
+                  "@q ld.acquire.gpu.global.b64 v, [a];", "setp.eq.b64 ok, v, $3;"] + clock(32) + \
+            ["barrier.red.and.pred ok, 12, 128, ok;"]
+    else:
+        for p in range(max_parts):
+            lines += [f"mov.b64 v{p}, $3;", f"setp.gt.and.s32 q, $4, {p}, t0;",
+                      f"@q ld.relaxed.gpu.global.b64 v{p}, [$2+{8 * p}];"]
+        lines.append("mov.pred ok, t0;")
+        lines += [f"setp.eq.and.b64 ok, v{p}, $3, ok;" for p in range(max_parts)]
+        lines += clock(32) + ["@t0 fence.acq_rel.gpu;", "barrier.red.or.pred ok, 12, 128, ok;"]
+    return "\n".join(lines + ["selp.u32 $0, 1, 0, ok;", "}"])
 
 
 @gluon.jit
-def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, STAMP: gl.constexpr = False, stamps=None):
-    """Mark this part done in the pair's words (n of them) and read all (see _done_asm); 1 where every part is done,
-    the same in every thread of the warpgroup. Public. STAMP (experiments): thread 0's clock at three points inside
-    (_done_asm stamped) into this program's stamps 5-7 (see _stamp_addr)."""
+def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, STAMP: gl.constexpr = False, stamps=None,
+                WIDE: gl.constexpr = False):
+    """Mark this part done in the pair's words (n of them) and read all (see _done_asm; WIDE: a thread a word); 1
+    where every part is done, the same in every thread of the warpgroup. Public. STAMP (experiments): thread 0's
+    clock at three points inside (_done_asm stamped) into this program's stamps 5-7 (see _stamp_addr)."""
     gl.static_assert(gl.num_warps() == 4, "one warpgroup")
+    gl.static_assert(not WIDE or MAX_PARTS <= 128, "a thread a word")
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     mine = gl.full([1], 0, gl.int64, one) + (words + part).to(gl.int64, bitcast=True)
     base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
     key = gl.full([1], 0, gl.int64, one) + nonce
     cnt = gl.full([1], 0, gl.int32, one) + n
     if STAMP:
-        got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, True), "=r,l,l,l,r,l",
+        got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, True, WIDE), "=r,l,l,l,r,l",
                                         [mine, base, key, cnt, _stamp_addr(stamps, 5)], dtype=gl.int32,
                                         is_pure=False, pack=1)
     else:
-        got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS), "=r,l,l,l,r", [mine, base, key, cnt], dtype=gl.int32,
-                                        is_pure=False, pack=1)
+        got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, False, WIDE), "=r,l,l,l,r", [mine, base, key, cnt],
+                                        dtype=gl.int32, is_pure=False, pack=1)
     return gl.max(got, 0)
 
 
@@ -366,7 +388,8 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
-                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False):
+                            NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
+                            WIDE: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -383,7 +406,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 1)
     words = FLAGS + bkv * n_parts
-    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS, STAMP, STAMPS)
+    all_done = _arrive_all(words, part, NONCE, n_parts, MAX_PARTS, STAMP, STAMPS, WIDE)
     if STAMP:
         _stamp(STAMPS, 2)
     if all_done != 0:  # every part is done (public: timing, not data)
@@ -429,12 +452,13 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         out, lse_t, flags = merge
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim)
         use_async = bool(more and more[0])
+        wide = bool(len(more) > 1 and more[1])
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce(), ASYNC=use_async)
+                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)

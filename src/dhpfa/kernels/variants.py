@@ -1207,6 +1207,9 @@ SWAP_DECODE_MERGE_PARTS = {64: 64, 128: 32}
 SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_decode._merge_parts)
 SWAP_DECODE_MERGE_PREFETCH = {64: False, 128: False}  # a round's loads issued before the last round's sums
 SWAP_DECODE_MERGE_ASYNC = {64: True, 128: True}  # the states through shared memory by cp.async (PREFETCH unused)
+# Session 58: the arrival's done-words read a word a thread past a warpgroup barrier (sm90_decode._done_asm wide)
+# rather than all by thread 0 (session 57 call 11: thread 0's loads ~800 cycles at 16 parts, ~1,500 at 64).
+SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
@@ -1219,10 +1222,10 @@ SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
-    """(MAX_PARTS, CHUNK, PREFETCH, ASYNC) of the shipped merged build at a head dim (sm90_decode.launch_args'
+    """(MAX_PARTS, CHUNK, PREFETCH, ASYNC, WIDE) of the shipped merged build at a head dim (sm90_decode.launch_args'
     default)."""
     return (SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], SWAP_DECODE_MERGE_PREFETCH[head_dim],
-            SWAP_DECODE_MERGE_ASYNC[head_dim])
+            SWAP_DECODE_MERGE_ASYNC[head_dim], SWAP_DECODE_MERGE_WIDE[head_dim])
 
 
 def swap_decode_merged(head_dim: int, parts: int) -> bool:
