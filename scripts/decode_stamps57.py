@@ -7,7 +7,7 @@ store (5), the SC fence (6) and the words' compare (7) (since call 11; in sessio
 word's). Eager launches after warm-up; medians over launches.
 (Call 6's --probe 1 / 2, timing probes of an incorrect arrival, were removed after it: commit 7913017 has them.)
 
-    PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR] [--serial]
+    PYTHONPATH=src:scripts python3 scripts/decode_stamps57.py [--launches 30] [--out DIR] [--serial | --split]
 """
 import argparse
 import json
@@ -16,13 +16,13 @@ import statistics
 
 import torch
 
-from dhpfa.kernels import sm90_decode
+from dhpfa.kernels import sm90_decode, variants
 
 CASES = [(1, 16, 2, 65536, 128, 32), (1, 16, 2, 32768, 128, 32), (1, 32, 8, 16384, 128, 16),
          (1, 16, 2, 65536, 64, 64), (1, 32, 4, 16384, 64, 32)]
 
 
-def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
+def one_case(b, h, hk, sk, d, parts, launches, gen, build=None, split=False):
     q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
     n, _ = sm90_decode.decode_parts(sk, parts, 128)
@@ -31,13 +31,15 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
     flags = torch.zeros(b * hk * n, dtype=torch.int64, device="cuda")
     progs = n * b * hk
     stamps = torch.zeros(progs * 16, dtype=torch.int64, device="cuda")
+    sp = variants.swap_decode_split(d, n) if split else 0
     grid, args, kw = sm90_decode.launch_args(q, k, v, ws_o, ws_l, d ** -0.5, parts, merge=(out, lse_t, flags),
-                                             build=build.get(d) if build else None)
+                                             build=build.get(d) if build else None, split=sp)
+    fn = sm90_decode.attn_decode_sm90_split if sp else sm90_decode.attn_decode_sm90_merged
     rows = []
     for i in range(launches + 5):
         stamps.zero_()
         flags.zero_()  # (each launch here reuses one nonce; session 57's arrival probes could leave words set)
-        sm90_decode.attn_decode_sm90_merged[grid](*args, **kw, STAMP=True, STAMPS=stamps)
+        fn[grid](*args, **kw, STAMP=True, STAMPS=stamps)
         torch.cuda.synchronize()
         if i < 5:
             continue
@@ -67,7 +69,8 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None):
                                                for p in range(progs))}
         rows.append(row)
     med = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
-    print((b, h, hk, 1, sk, d), f"parts {n}", "ship" if not build else "serial" if len(build[d]) > 4 else "async",
+    print((b, h, hk, 1, sk, d), f"parts {n}", f"split {sp}" if sp else "one merger" if not build else
+          "serial" if len(build[d]) > 4 else "async",
           "  ".join(f"{k_} {v_:.0f}" if v_ > 10 else f"{k_} {v_:.2f}"
                                                       for k_, v_ in med.items()), flush=True)
     return med
@@ -83,14 +86,17 @@ def main():
     ap.add_argument("--serial", action="store_true",
                     help="session 57's arrival (thread 0 reads every done-word), against session 58's shipped one "
                     "(a word a thread: variants.SWAP_DECODE_MERGE_WIDE)")
+    ap.add_argument("--split", action="store_true",
+                    help="attn_decode_sm90_split where variants.swap_decode_split gives slices (session 58; stamps 2: "
+                    "past the release, or the poll in the slices' programs; 3: past the slice's merge; no 5-7)")
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(57)
     build = {128: (32, 8, False, True), 64: (64, 16, False, True)} if a.async_merge else None
     if a.serial:
         build = {128: (32, 8, False, True, False), 64: (64, 16, False, True, False)}
-    res = {str(c): one_case(*c, a.launches, gen, build) for c in CASES}
+    res = {str(c): one_case(*c, a.launches, gen, build, a.split) for c in CASES}
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "decode_stamps57%s.json" % ("_serial" if a.serial else "_async" if build else "")),
+    with open(os.path.join(a.out, "decode_stamps57%s.json" % ("_split" if a.split else "_serial" if a.serial else "_async" if build else "")),
               "w") as f:
         json.dump(res, f, indent=1)
 

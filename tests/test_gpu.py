@@ -460,7 +460,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     checked the same way.) With variants.SWAP_DECODE on (the default since session 55); later calls on fresh tensors
     take the plan's kept launchers (sm90_decode.Kept), against float64 on poisoned outputs. merged: with
     variants.SWAP_DECODE_MERGE (the parts merged inside the launch at SWAP_DECODE_MERGE_DIMS: attn_decode_sm90_merged;
-    its graph replays reuse one nonce, so each launch's reset of the done-words is what the next relies on)."""
+    its graph replays reuse one nonce, so each launch's reset of the done-words is what the next relies on; from
+    SWAP_DECODE_SPLIT parts attn_decode_sm90_split, whose launches alternate the words' value instead)."""
     from dhpfa import api
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", merged)
@@ -476,8 +477,11 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     assert plan.variant in variants.audited_variants()
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
-        kernel = variants.SWAP_DECODE_MERGED_KERNEL if variants.swap_decode_merged(d, parts) \
-            else variants.SWAP_DECODE_KERNEL
+        from dhpfa.kernels.sm90_decode import decode_parts
+        n_parts = decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n)[0] if parts else 0
+        kernel = variants.SWAP_DECODE_KERNEL if not variants.swap_decode_merged(d, parts) \
+            else variants.SWAP_DECODE_SPLIT_KERNEL if variants.swap_decode_split(d, n_parts) \
+            else variants.SWAP_DECODE_MERGED_KERNEL
         assert (plan.variant.kernel == kernel) == bool(parts), plan.variant.name
     ref, ref_lse = _one_query_ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())

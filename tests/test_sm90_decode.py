@@ -97,15 +97,18 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     variants.SWAP_DECODE_MERGE_ASYNC says so (session 57), the others hold none. The merged builds' arrival: one SC
     fence and one MEMBAR.ALL.GPU (the release store's); where variants.SWAP_DECODE_MERGE_WIDE says so (session 58) a
     thread a done-word (one strong load, read with acquire: no second MEMBAR.ALL.GPU) and an and-reduction barrier,
-    else thread 0 reads the MAX_PARTS words (strong loads) and fences, and an or-reduction barrier."""
+    else thread 0 reads the MAX_PARTS words (strong loads) and fences, and an or-reduction barrier. The split builds
+    (session 58, variants.SWAP_DECODE_SPLIT): the release store, no SC fence, the poll's load and and-reduction (twice:
+    before its loop and in it), no cp.async."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS), rows
+    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT), rows
     for r in rows:
         merged = "_merged" in r["name"]
+        split = "_split" in r["name"]
         assert r["cas"] == r["atoms"] == 0, r
         assert r["ok"] and not r["findings"], r
         d = int(r["name"].split("-d")[1].split("-")[0])
@@ -114,7 +117,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
-        if not merged:
+        if split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 1, 2, 0, 2), r
+        elif not merged:
             assert r["membar_sc"] == r["membar_all"] == r["red_and"] == r["red_or"] == r["strong_ld"] == 0, r
         elif variants.SWAP_DECODE_MERGE_WIDE[d]:
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (1, 1, 1, 0, 1), r
@@ -161,16 +166,20 @@ out = []
 for v in variants.decode_variants():
     audited = compile_offline(*variant_launch(v)).sha256
     other = []
+    split = v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
-                                (16, 16, 8, 333, 8)):
+                                (16, 16, 8, 333, 8), (1, 16, 2, 65541, variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16))):
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
         n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n)
+        sp = variants.SWAP_DECODE_SPLIT[v.head_dim] if split else 0
+        if n < sp:  # (the split build takes from SWAP_DECODE_SPLIT parts)
+            continue
         merge = (torch.empty_like(q), torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64)) \
-            if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL else None
+            if v.kernel != variants.SWAP_DECODE_KERNEL else None
         _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), 0.1,
                                                   parts, v.config.block_n, v.config.num_stages, v.config.num_warps,
-                                                  merge=merge)
+                                                  merge=merge, split=sp)
         if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
             other.append([b, h, hk, sk, parts])
     out.append([v.name, other])
@@ -187,7 +196,8 @@ def test_every_decode_shape_launches_the_audited_binary():
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) and all(not other for _, other in rows), rows
+    assert len(rows) == len(variants.decode_variants()) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + \
+        2 * len(variants.SWAP_DECODE_SPLIT) and all(not other for _, other in rows), rows
 
 
 # a stand-in compiled kernel whose launch function records what it is launched with

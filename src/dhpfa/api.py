@@ -269,7 +269,11 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
             parts = variants.swap_decode_parts(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
             if parts:
                 merged = variants.swap_decode_merged(d, parts)
-                plan = _Plan(variants.decode_variant(q.dtype, d, merged), scale, causal_offset, None, causal, g, parts)
+                from .kernels.sm90_decode import decode_parts
+                split = merged and bool(variants.swap_decode_split(
+                    d, decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n)[0]))
+                plan = _Plan(variants.decode_variant(q.dtype, d, merged, split), scale, causal_offset, None, causal, g,
+                             parts)
                 return _keep_plan(sig, plan)  # (TMA descriptors: past 32-bit offsets too)
         if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-32 queries: the group's heads in one tile's rows
             from .kernels import dispatch
@@ -323,7 +327,8 @@ def _forward(plan, q, k, v, out):
                 cfg = variants.SWAP_DECODE_CONFIG
                 plan.launcher = sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts, cfg.block_n,
                                                     cfg.num_stages, lse_t, _dense_offsets(q.device, b, 1),
-                                                    merged=plan.variant.kernel == variants.SWAP_DECODE_MERGED_KERNEL)
+                                                    merged=plan.variant.kernel in (variants.SWAP_DECODE_MERGED_KERNEL,
+                                                                                   variants.SWAP_DECODE_SPLIT_KERNEL))
         return lse_t.t().unsqueeze(-1)
     lse = _empty((b, h, sq), torch.float32, q.device)
     lse_k, causal = lse, plan.causal

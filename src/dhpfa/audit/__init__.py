@@ -117,16 +117,20 @@ def placeholder_launch(variant, device="cpu"):
     import torch
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
-    if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL):
-        # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part)
+    if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL,
+                          _variants.SWAP_DECODE_SPLIT_KERNEL):
+        # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part; split:
+        # the least parts it takes)
         from ..kernels import sm90_decode
+        split = _variants.SWAP_DECODE_SPLIT[d] if variant.kernel == _variants.SWAP_DECODE_SPLIT_KERNEL else 0
+        n = split or 4
         q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
-        k = torch.empty(2, 4 * c.block_n, 2, d, dtype=variant.dtype, device=device)
-        merge = (torch.empty_like(q), torch.empty(8, 2, device=device), torch.empty(16, dtype=torch.int64,
-                 device=device)) if variant.kernel == _variants.SWAP_DECODE_MERGED_KERNEL else None
-        return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(4, 2, 8, d, device=device),
-                                       torch.empty(4, 8, 2, device=device), 0.1, 4, c.block_n, c.num_stages,
-                                       c.num_warps, merge=merge)
+        k = torch.empty(2, n * c.block_n, 2, d, dtype=variant.dtype, device=device)
+        merge = (torch.empty_like(q), torch.empty(8, 2, device=device), torch.empty(4 * n, dtype=torch.int64,
+                 device=device)) if variant.kernel != _variants.SWAP_DECODE_KERNEL else None
+        return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, 8, d, device=device),
+                                       torch.empty(n, 8, 2, device=device), 0.1, n, c.block_n, c.num_stages,
+                                       c.num_warps, merge=merge, split=split)
     if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
             or variant.kernel in _variants.VARLEN_SM90_NAMES:
         # packed rows (TOTAL, H, D), int32 sequence offsets; split builds: 4 parts into a float32 workspace

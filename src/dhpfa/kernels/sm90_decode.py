@@ -421,6 +421,137 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         _stamp(STAMPS, 4)
 
 
+# SPLIT (session 58; variants.SWAP_DECODE_SPLIT): the pair's merge spread over its first SPLIT programs, a slice of
+# HEAD_DIM / SPLIT columns each, instead of one program merging all of it. Session 58 call 1's stamps put the one
+# merging program's merge at ~4,700 cycles for 32 parts at D=128 (112 KB of states through one SM) against an arrival
+# of ~1,900: a slice reads 1/SPLIT of the bytes, one round trip. The slices' programs must wait for every part, so the
+# kernel is launched cooperative (launch_cooperative_grid: the driver runs every program of the grid at once, or
+# refuses the launch; the rule never launches more programs than SMs): no program can wait on one that is not running.
+# Each program stores its part's state, and thread 0 its done-word T (release, GPU scope); programs past SPLIT exit;
+# the others poll the pair's words (a word a thread, ld.acquire; an and-reduction barrier) until all hold T, then
+# merge their slice: every part's LSE and the slice's states in one load each, the same arithmetic as _merge_parts
+# in one round (a fixed reduction order: the same bits every call). The LSE is stored by the first slice. T: the
+# words are never reset (a program cannot know when the others have stopped reading them); a launch's T is the call's
+# nonce, or nonce ^ 1 where the program's own word already holds the nonce (a CUDA graph's replay of one nonce: each
+# program reads its own word, which only it writes, before its part, so every program of a launch agrees: all the
+# previous launch's words hold the same T; a fresh workspace's words hold the nonce with probability 2^-64). Public:
+# the polls' count depends on the programs' timing only, the slices and branches on program ids and shapes.
+@gluon.jit
+def _split_target(word, nonce):
+    """The done-word value T of this launch (see the comment above): nonce ^ 1 where this program's own word already
+    holds nonce, else nonce; a [1] int64 tensor of the warpgroup's one-element layout."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    key = gl.full([1], 0, gl.int64, one) + nonce
+    old = gl.load(word + gl.zeros([1], gl.int32, one))
+    return gl.where(old == key, key ^ 1, key)
+
+
+_RELEASE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                            "@t0 st.release.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
+_POLL_ASM = gl.constexpr("{\n.reg .pred q, ok;\n.reg .b64 v;\n.reg .u64 a;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
+                         "setp.lt.u32 q, tid, $3;\nmul.wide.u32 a, tid, 8;\nadd.u64 a, a, $1;\nmov.b64 v, $2;\n"
+                         "@q ld.acquire.gpu.global.b64 v, [a];\nsetp.eq.b64 ok, v, $2;\n"
+                         "barrier.red.and.pred ok, 12, 128, ok;\nselp.u32 $0, 1, 0, ok;\n}")
+
+
+@gluon.jit
+def _split_release(word, target):
+    """Thread 0: this part's done-word := target (release, GPU scope; past the caller's thread barrier)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    mine = gl.full([1], 0, gl.int64, one) + word.to(gl.int64, bitcast=True)
+    gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, target], dtype=gl.int32, is_pure=False, pack=1)
+
+
+@gluon.jit
+def _split_poll(words, target, n):
+    """One poll of the pair's n done-words (thread t reads word t, ld.acquire; t < n <= 128): 1 in every thread where
+    all hold target."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
+    cnt = gl.full([1], 0, gl.int32, one) + n
+    got = gl.inline_asm_elementwise(_POLL_ASM, "=r,l,l,r", [base, target, cnt], dtype=gl.int32, is_pure=False,
+                                    pack=1)
+    return gl.max(got, 0)
+
+
+@gluon.jit
+def _merge_slice(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, s, stride_ob, stride_oh, dtype: gl.constexpr,
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr):
+    """Slice s of a pair's merge: columns [s CW, (s + 1) CW) (CW = HEAD_DIM / SPLIT) of O for query heads hk * G + n,
+    n < G, from every part's LSE and the slice's states (one [MAX_PARTS, NQ, CW] tile, the parts past n_parts masked
+    off), merged as _merge_parts merges (max, weights, weighted sum; one round); slice 0 stores the LSE."""
+    CW: gl.constexpr = HEAD_DIM // SPLIT
+    TC: gl.constexpr = CW // 4  # threads along the slice's columns (16-byte loads)
+    TP: gl.constexpr = 32 // (NQ * TC)  # threads of a warp along the parts
+    gl.static_assert(CW % 4 == 0 and NQ * TC <= 32 and MAX_PARTS % (TP * 4) == 0, "the slice tile's layout")
+    L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS // (TP * 4), 1, 4], [TP, NQ, TC], [4, 1, 1], [2, 1, 0])
+    lp: gl.constexpr = gl.SliceLayout(2, L3)  # [MAX_PARTS, NQ]
+    lo: gl.constexpr = gl.SliceLayout(0, L3)  # [NQ, CW]
+    ln: gl.constexpr = gl.SliceLayout(1, lo)  # [NQ] beside O's rows
+    parts_l = gl.arange(0, MAX_PARTS, layout=gl.SliceLayout(1, lp))[:, None]
+    q_l = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))[None, :]
+    ok = (parts_l < n_parts) & (q_l < G)
+    lse_p = gl.load(WS_L + ((parts_l * H + hk * G + q_l).to(gl.int64) * B + b), mask=ok, other=float("-inf"),
+                    cache_modifier=".cg")
+    p3 = parts_l[:, :, None]
+    n3 = gl.arange(0, NQ, layout=gl.SliceLayout(0, gl.SliceLayout(2, L3)))[None, :, None]
+    c3 = gl.arange(0, CW, layout=gl.SliceLayout(0, gl.SliceLayout(1, L3)))[None, None, :]
+    o_off = ((p3 * B + b).to(gl.int64) * H + hk * G + n3) * HEAD_DIM + s * CW + c3  # WS_O (parts, B, H, D)
+    o3 = gl.load(WS_O + o_off, mask=ok[:, :, None] & (c3 >= 0), other=0.0, cache_modifier=".cg")
+    m = gl.full([NQ], float("-inf"), gl.float32, gl.SliceLayout(0, lp))
+    w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
+    acc = gl.zeros([NQ, CW], gl.float32, lo)
+    m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
+    m_sub = gl.where(m == float("-inf"), 0.0, m)
+    empty = w_sum == 0.0
+    w_safe = gl.where(empty, 1.0, w_sum)
+    inv = gl.convert_layout(1.0 / w_safe, ln)
+    n_o = gl.arange(0, NQ, layout=ln)[:, None]
+    c_o = gl.arange(0, CW, layout=gl.SliceLayout(0, lo))[None, :]
+    o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh + s * CW
+    gl.store(o_base + c_o, (acc * inv[:, None]).to(dtype), mask=(n_o < G) & (c_o >= 0))
+    if s == 0:  # public: the program id
+        q_s = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
+        lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
+        gl.store(LSE + (hk * G + q_s).to(gl.int64) * B + b, lse_f, mask=q_s < G)  # (H, B)
+
+
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
+def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
+                           KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
+                           HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
+                           MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
+                           STAMPS=None):
+    """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
+    above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
+    (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only)."""
+    gl.static_assert(MAX_PARTS <= 128 and HEAD_DIM % SPLIT == 0, "a thread a done-word; whole slices")
+    if STAMP:
+        _stamp(STAMPS, 0)
+    n_parts = gl.num_programs(0)
+    words = FLAGS + gl.program_id(1) * n_parts
+    target = _split_target(words + gl.program_id(0), NONCE)  # (before this program's release: its own word's old value)
+    part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
+    gl.thread_barrier()  # every thread's state stores come before thread 0's release
+    if STAMP:
+        _stamp(STAMPS, 1)
+    _split_release(words + part, target)
+    if part < SPLIT:  # public: the program id
+        done = _split_poll(words, target, n_parts)
+        while done == 0:  # public: the other programs' timing
+            done = _split_poll(words, target, n_parts)
+    if STAMP:
+        _stamp(STAMPS, 2)
+    if part < SPLIT:
+        _merge_slice(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, part, stride_ob, stride_oh, q_desc.dtype, NQ,
+                     HEAD_DIM, MAX_PARTS, SPLIT)
+        if STAMP:
+            _stamp(STAMPS, 3)
+    if STAMP:
+        _stamp(STAMPS, 4)
+
+
 def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
     """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public."""
     blocks = triton.cdiv(seq_k, block_n)
@@ -429,11 +560,12 @@ def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
 
 
 def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
-                merge=None, build=None):
+                merge=None, build=None, split=0):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
     (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC])
-    `build`, else the shipped one (variants.swap_decode_merge_build)."""
+    `build`, else the shipped one (variants.swap_decode_merge_build); split (with merge): attn_decode_sm90_split's
+    instead, its merge over `split` slices (variants.swap_decode_split), launched cooperative."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
@@ -451,11 +583,17 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     if merge is not None:
         out, lse_t, flags = merge
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim)
+        args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
+        if split:
+            if not split <= n_parts <= max_parts:
+                raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
+            return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
+                                    MAX_PARTS=max_parts, SPLIT=split, NONCE=split_kv_nonce(),
+                                    launch_cooperative_grid=True)
         use_async = bool(more and more[0])
         wide = bool(len(more) > 1 and more[1])
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
-        args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
                                 NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide)
@@ -466,19 +604,20 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
 
 
 def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False,
-           merge_cfg=None):
+           merge_cfg=None, split=None):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
-    (MAX_PARTS, CHUNK, PREFETCH[, ASYNC]) of the merged build instead of the shipped one (experiments; launch_args'
-    build)."""
+    (MAX_PARTS, CHUNK, PREFETCH[, ASYNC[, WIDE]]) of the merged build instead of the shipped one (experiments;
+    launch_args' build). split (merged): attn_decode_sm90_split's slices, 0 for attn_decode_sm90_merged; None: as the
+    API chooses (variants.swap_decode_split)."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
     forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor,
-            merged, merge_cfg)
+            merged, merge_cfg, split)
     return out, lse_t.t().unsqueeze(-1)
 
 
@@ -488,7 +627,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None):
+            merge_cfg=None, split=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -496,7 +635,8 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     addresses and the descriptors' encodings), as the forward kernels' do. Returns a Kept (both launchers, for later
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
-    (experiments); merge_cfg: decode()'s."""
+    (experiments); merge_cfg, split: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
+    where it gives slices)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     n_parts, _ = decode_parts(k.shape[1], parts, block_n)
@@ -504,11 +644,12 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
     if merged:
         flags = torch.empty(batch * k.shape[2] * n_parts, dtype=torch.int64, device=q.device)
+        sp = variants.swap_decode_split(head_dim, n_parts) if split is None else split
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
-               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg)
-        dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_merged,
+               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg, sp)
+        dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
                               lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                                  merge=(out, lse_t, flags), build=merge_cfg),
+                                                  merge=(out, lse_t, flags), build=merge_cfg, split=sp),
                               (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
         first = dispatch._decode_launchers.get(key)
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())

@@ -1210,6 +1210,12 @@ SWAP_DECODE_MERGE_ASYNC = {64: True, 128: True}  # the states through shared mem
 # Session 58: the arrival's done-words read a word a thread past a warpgroup barrier (sm90_decode._done_asm wide)
 # rather than all by thread 0 (session 57 call 11: thread 0's loads ~800 cycles at 16 parts, ~1,500 at 64).
 SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
+# Session 58: the merge spread over the pair's first SWAP_DECODE_SPLIT[d] programs, a slice of the head dim each
+# (sm90_decode.attn_decode_sm90_split, launched cooperative), where a call has from that many parts to the merged
+# build's SWAP_DECODE_MERGE_PARTS (call 1's stamps: one program's merge of 32 parts at D=128 ~4,700 cycles, 64 at D=64
+# ~4,300, against an arrival of ~1,800-1,900).
+SWAP_DECODE_SPLIT = {64: 16, 128: 16}
+SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
@@ -1226,6 +1232,13 @@ def swap_decode_merge_build(head_dim: int) -> tuple:
     default)."""
     return (SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], SWAP_DECODE_MERGE_PREFETCH[head_dim],
             SWAP_DECODE_MERGE_ASYNC[head_dim], SWAP_DECODE_MERGE_WIDE[head_dim])
+
+
+def swap_decode_split(head_dim: int, n_parts: int) -> int:
+    """The slices of attn_decode_sm90_split's merge for a merged call of n_parts parts (decode_parts' count), 0 where
+    attn_decode_sm90_merged runs it (SWAP_DECODE_SPLIT). Public."""
+    split = SWAP_DECODE_SPLIT.get(head_dim, 0) if SWAP_DECODE_MERGE else 0
+    return split if split and split <= n_parts <= SWAP_DECODE_MERGE_PARTS[head_dim] else 0
 
 
 def swap_decode_merged(head_dim: int, parts: int) -> bool:
@@ -1260,9 +1273,13 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     return parts if parts and seq_k >= least else 0
 
 
-def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False) -> Variant:
+def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, split: bool = False) -> Variant:
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
-    arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE)."""
+    arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
+    one whose merge is spread over SWAP_DECODE_SPLIT programs."""
+    if merged and split:
+        return Variant(SWAP_DECODE_SPLIT_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
     if merged:
         return Variant(SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                        secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
@@ -1274,7 +1291,8 @@ def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS)."""
     return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
-        [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS]
+        [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
+        [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS if SWAP_DECODE_SPLIT.get(d)]
 
 
 def audited_variants():
