@@ -462,6 +462,19 @@ def _split_release(word, target):
     gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, target], dtype=gl.int32, is_pure=False, pack=1)
 
 
+@gluon.constexpr_function
+def _nanosleep_asm(ns):
+    return f"{{\nnanosleep.u32 {ns};\nmov.u32 $0, 0;\n}}"
+
+
+@gluon.jit
+def _nanosleep(ns: gl.constexpr):
+    """(experiments: BACKOFF) every thread sleeps about ns nanoseconds."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    gl.inline_asm_elementwise(_nanosleep_asm(ns), "=r,r", [gl.zeros([1], gl.int32, one)], dtype=gl.int32,
+                              is_pure=False, pack=1)
+
+
 @gluon.jit
 def _split_poll(words, target, n):
     """One poll of the pair's n done-words (thread t reads word t, ld.acquire; t < n <= 128): 1 in every thread where
@@ -521,10 +534,11 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                            MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
-                           STAMPS=None):
+                           STAMPS=None, BACKOFF: gl.constexpr = 0):
     """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
     above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
-    (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only)."""
+    (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only). BACKOFF
+    (experiments): nanoseconds of nanosleep between polls."""
     gl.static_assert(MAX_PARTS <= 128 and HEAD_DIM % SPLIT == 0, "a thread a done-word; whole slices")
     if STAMP:
         _stamp(STAMPS, 0)
@@ -540,6 +554,8 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
     if part < SPLIT:  # public: the program id
         done = _split_poll(words, target, n_parts)
         while done == 0:  # public: the other programs' timing
+            if BACKOFF > 0:
+                _nanosleep(BACKOFF)
             done = _split_poll(words, target, n_parts)
     if STAMP:
         _stamp(STAMPS, 2)
@@ -604,20 +620,21 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
 
 
 def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False,
-           merge_cfg=None, split=None):
+           merge_cfg=None, split=None, extra=None):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
     (MAX_PARTS, CHUNK, PREFETCH[, ASYNC[, WIDE]]) of the merged build instead of the shipped one (experiments;
     launch_args' build). split (merged): attn_decode_sm90_split's slices, 0 for attn_decode_sm90_merged; None: as the
-    API chooses (variants.swap_decode_split)."""
+    API chooses (variants.swap_decode_split). extra (merged; experiments): launch keyword arguments over launch_args'
+    (e.g. {"launch_cooperative_grid": False}, {"BACKOFF": 200})."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
     forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor,
-            merged, merge_cfg, split)
+            merged, merge_cfg, split, extra)
     return out, lse_t.t().unsqueeze(-1)
 
 
@@ -627,7 +644,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None, split=None):
+            merge_cfg=None, split=None, extra=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -635,7 +652,7 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     addresses and the descriptors' encodings), as the forward kernels' do. Returns a Kept (both launchers, for later
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
-    (experiments); merge_cfg, split: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
+    (experiments); merge_cfg, split, extra: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
     where it gives slices)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
@@ -646,10 +663,15 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         flags = torch.empty(batch * k.shape[2] * n_parts, dtype=torch.int64, device=q.device)
         sp = variants.swap_decode_split(head_dim, n_parts) if split is None else split
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
-               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg, sp)
+               v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg, sp,
+               tuple(sorted((extra or {}).items())))
+
+        def args():
+            grid, a, kw = launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
+                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp)
+            return grid, a, dict(kw, **(extra or {}))
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
-                              lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                                  merge=(out, lse_t, flags), build=merge_cfg, split=sp),
+                              args,
                               (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
         first = dispatch._decode_launchers.get(key)
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
