@@ -6,6 +6,6 @@ source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {
 echo "== decode_split_ab58 ($(( $(date +%s) - t0 )) s)"
-timeout 300 python3 scripts/decode_split_ab58.py --rounds 9 2>&1 | grep -v "^$" | tail -30
+timeout 300 python3 scripts/decode_split_ab58.py --rounds 9 2>&1 | grep -v "^$" | tail -40
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"
