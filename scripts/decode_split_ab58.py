@@ -4,7 +4,7 @@ shipped split (16 slices, cooperative), the same launched without the cooperativ
 program at once anyway), with a nanosleep backoff between polls, 8 slices; the one-program merge without and with the
 cooperative attribute; cuDNN. float64 checks of the forms first.
 
-    PYTHONPATH=src:scripts python3 scripts/decode_split_ab58.py [--rounds 9]
+    PYTHONPATH=src:scripts python3 scripts/decode_split_ab58.py [--rounds 9] [--final]
 """
 import argparse
 
@@ -18,6 +18,9 @@ from decode_merge56 import time_cell
 FORMS = {"split": (None, None), "split_nc": (None, {"launch_cooperative_grid": False}),
          "split_bo": (None, {"BACKOFF": 256}), "split8": (8, None), "one": (0, None),
          "one_c": (0, {"launch_cooperative_grid": True})}
+# --final (call 4, with variants.SWAP_DECODE_SPLIT at 8): the shipped choice, 16 slices, the one-program merge
+FINAL = {"ship": (None, None), "split16": (16, None), "one": (0, None)}
+CELLS_8 = [(2, 32, 8, 4096, 64), (2, 32, 8, 16384, 128)]  # 8 parts: the split takes them from 8 slices
 CELLS = [(1, 14, 2, 262144, 128), (1, 16, 2, 65536, 128), (1, 16, 2, 65536, 64), (1, 32, 4, 32768, 128),
          (1, 32, 8, 16384, 128), (1, 32, 4, 16384, 64), (1, 14, 2, 262144, 64)]
 
@@ -32,10 +35,13 @@ def run(parts, split, extra):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--final", action="store_true", help="FINAL's forms at CELLS_8 and CELLS, no checks")
     a = ap.parse_args()
+    forms = FINAL if a.final else FORMS
     gen = torch.Generator(device="cuda").manual_seed(583)
     ok = True
-    for b, h, hk, sk, d, parts in ((1, 16, 2, 20011, 128, 32), (1, 16, 2, 30001, 64, 64), (1, 32, 4, 16383, 128, 16)):
+    for b, h, hk, sk, d, parts in () if a.final else ((1, 16, 2, 20011, 128, 32), (1, 16, 2, 30001, 64, 64),
+                                                        (1, 32, 4, 16383, 128, 16)):
         q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
         k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
         ref, _ = attention_ref(q, k, v, d ** -0.5)
@@ -46,10 +52,11 @@ def main():
             print("check", (b, h, hk, sk, d), parts, name, f"err {err:.2e}", flush=True)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
-    for cell in CELLS:
+    for cell in (CELLS_8 + CELLS) if a.final else CELLS:
         b, h, hk, sk, d = cell
         p = variants.swap_decode_parts(d, b, h, hk, sk, 132)
-        ks = {name: run(p, split, extra) for name, (split, extra) in FORMS.items()}
+        ks = {name: run(p, split, extra) for name, (split, extra) in forms.items()
+              if split is None or split <= sm90_decode.decode_parts(sk, p, 128)[0]}
         ks["cudnn"] = peers["sdpa_cudnn"]
         time_cell(ks, gen, cell, a.rounds, f"parts {p}")
 

@@ -1214,7 +1214,7 @@ SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # (sm90_decode.attn_decode_sm90_split, launched cooperative), where a call has from that many parts to the merged
 # build's SWAP_DECODE_MERGE_PARTS (call 1's stamps: one program's merge of 32 parts at D=128 ~4,700 cycles, 64 at D=64
 # ~4,300, against an arrival of ~1,800-1,900).
-SWAP_DECODE_SPLIT = {64: 16, 128: 16}
+SWAP_DECODE_SPLIT = {64: 8, 128: 8}
 SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
