@@ -182,6 +182,10 @@ S56B = [(1, 16, 2, 1, 65536, 64, False), (1, 16, 2, 1, 131072, 64, False), (1, 1
 # builds merging up to 32 parts so two pairs at D=64 on the combine): s56's and s56b's cells
 S57 = S56 + S56B
 
+# --set s58 (session 58): the API against session 58's start (api_prev: the one-program merge, thread 0 reading the
+# done-words: SWAP_DECODE_SPLIT and SWAP_DECODE_MERGE_WIDE off): s57's cells and a 16-part D=128 one at 4 pairs
+S58 = S57 + [(1, 32, 4, 1, 32768, 128, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -215,6 +219,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s58":
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_SPLIT", {}, clear_launchers=True)
+        return patched_call(fn, variants, "SWAP_DECODE_MERGE_WIDE", {64: False, 128: False}, clear_launchers=True)
     if which == "s57":
         fn = patched_call(api_fn, variants, "SWAP_DECODE_MERGE_PARTS", {64: 32, 128: 32}, clear_launchers=True)
         fn = patched_call(fn, variants, "SWAP_DECODE_MERGE_ASYNC", {64: False, 128: False}, clear_launchers=True)
@@ -284,7 +291,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -292,7 +299,8 @@ def main():
                                      "fewrows48": FEWROWS48, "quads48": QUADS48,
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
-                                     "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57}.get(args.set, CASES):
+                                     "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
+                                     "s58": S58}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

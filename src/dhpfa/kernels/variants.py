@@ -1211,10 +1211,19 @@ SWAP_DECODE_MERGE_ASYNC = {64: True, 128: True}  # the states through shared mem
 # rather than all by thread 0 (session 57 call 11: thread 0's loads ~800 cycles at 16 parts, ~1,500 at 64).
 SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # Session 58: the merge spread over the pair's first SWAP_DECODE_SPLIT[d] programs, a slice of the head dim each
-# (sm90_decode.attn_decode_sm90_split, launched cooperative), where a call has from that many parts to the merged
-# build's SWAP_DECODE_MERGE_PARTS (call 1's stamps: one program's merge of 32 parts at D=128 ~4,700 cycles, 64 at D=64
-# ~4,300, against an arrival of ~1,800-1,900).
-SWAP_DECODE_SPLIT = {64: 8, 128: 8}
+# (sm90_decode.attn_decode_sm90_split, launched cooperative), where a call has from SWAP_DECODE_SPLIT_MIN_PARTS parts
+# to the merged build's SWAP_DECODE_MERGE_PARTS (call 1's stamps: one program's merge of 32 parts at D=128 ~4,700
+# cycles, 64 at D=64 ~4,300, against an arrival of ~1,800-1,900). Calls 3-4 (decode_split_ab58.py, graph replay, us;
+# call 4: 8 slices / 16 / the one-program merge / cuDNN): (1,14,2,1,262144,128) 66.73 / 69.43 / 68.47 / 68.29,
+# (1,16,2,1,65536,128) 21.89 / 22.00 / 22.78 / 23.68, (1,32,4,1,32768,128) 21.93 / 21.97 / 22.08 / 24.37,
+# (1,32,8,1,16384,128) 21.25 / 20.94 / 21.44 / 23.20; D=64 (1,16,2,1,65536,64) 13.39 / 13.37 / 14.36 / 16.04,
+# (1,32,4,1,16384,64) 8.95 / 8.84 / 9.06 / 11.12, (1,14,2,1,262144,64) 36.84 / 36.50 / 37.48 / 41.30; at 8 parts (every
+# program a slice's) the split lost: (2,32,8,1,4096,64) 10.21 against 9.23, (2,32,8,1,16384,128) 36.36 against 36.09.
+# Call 3: the cooperative attribute costs 0.1-0.35 us (the split without it, on an idle GPU), a nanosleep backoff
+# between polls nothing. So 8 slices at D=128 (16 lost 1.6-3.4 us at 262,144 keys in both calls), 16 at D=64, from 16
+# parts.
+SWAP_DECODE_SPLIT = {64: 16, 128: 8}
+SWAP_DECODE_SPLIT_MIN_PARTS = 16
 SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
@@ -1236,9 +1245,10 @@ def swap_decode_merge_build(head_dim: int) -> tuple:
 
 def swap_decode_split(head_dim: int, n_parts: int) -> int:
     """The slices of attn_decode_sm90_split's merge for a merged call of n_parts parts (decode_parts' count), 0 where
-    attn_decode_sm90_merged runs it (SWAP_DECODE_SPLIT). Public."""
+    attn_decode_sm90_merged runs it (SWAP_DECODE_SPLIT, from SWAP_DECODE_SPLIT_MIN_PARTS parts). Public."""
     split = SWAP_DECODE_SPLIT.get(head_dim, 0) if SWAP_DECODE_MERGE else 0
-    return split if split and split <= n_parts <= SWAP_DECODE_MERGE_PARTS[head_dim] else 0
+    least = max(split, SWAP_DECODE_SPLIT_MIN_PARTS)
+    return split if split and least <= n_parts <= SWAP_DECODE_MERGE_PARTS[head_dim] else 0
 
 
 def swap_decode_merged(head_dim: int, parts: int) -> bool:
