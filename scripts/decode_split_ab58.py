@@ -4,7 +4,7 @@ shipped split (16 slices, cooperative), the same launched without the cooperativ
 program at once anyway), with a nanosleep backoff between polls, 8 slices; the one-program merge without and with the
 cooperative attribute; cuDNN. float64 checks of the forms first.
 
-    PYTHONPATH=src:scripts python3 scripts/decode_split_ab58.py [--rounds 9] [--final]
+    PYTHONPATH=src:scripts python3 scripts/decode_split_ab58.py [--rounds 9] [--final | --rows]
 """
 import argparse
 
@@ -20,6 +20,8 @@ FORMS = {"split": (None, None), "split_nc": (None, {"launch_cooperative_grid": F
          "one_c": (0, {"launch_cooperative_grid": True})}
 # --final (call 4, with variants.SWAP_DECODE_SPLIT at 8): the shipped choice, 16 slices, the one-program merge
 FINAL = {"ship": (None, None), "split16": (16, None), "one": (0, None)}
+# --rows (call 6): _merge_slice with its warps along the query heads (WARP_ROWS, shipped) against calls 2-4's form
+ROWS = {"ship": (None, None), "cols": (None, {"WARP_ROWS": False}), "one": (0, None)}
 CELLS_8 = [(2, 32, 8, 4096, 64), (2, 32, 8, 16384, 128)]  # 8 parts: the split takes them from 8 slices
 CELLS = [(1, 14, 2, 262144, 128), (1, 16, 2, 65536, 128), (1, 16, 2, 65536, 64), (1, 32, 4, 32768, 128),
          (1, 32, 8, 16384, 128), (1, 32, 4, 16384, 64), (1, 14, 2, 262144, 64)]
@@ -36,8 +38,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--final", action="store_true", help="FINAL's forms at CELLS_8 and CELLS, no checks")
+    ap.add_argument("--rows", action="store_true", help="ROWS's forms at CELLS")
     a = ap.parse_args()
-    forms = FINAL if a.final else FORMS
+    forms = FINAL if a.final else ROWS if a.rows else FORMS
     gen = torch.Generator(device="cuda").manual_seed(583)
     ok = True
     for b, h, hk, sk, d, parts in () if a.final else ((1, 16, 2, 20011, 128, 32), (1, 16, 2, 30001, 64, 64),
@@ -45,7 +48,7 @@ def main():
         q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
         k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
         ref, _ = attention_ref(q, k, v, d ** -0.5)
-        for name, (split, extra) in FORMS.items():
+        for name, (split, extra) in forms.items():
             out, _ = sm90_decode.decode(q, k, v, parts=parts, poison=True, merged=True, split=split, extra=extra)
             err = ((out.double().cpu() - ref).norm() / ref.norm()).item()
             ok &= err < 1e-2 and bool(torch.isfinite(out).all())

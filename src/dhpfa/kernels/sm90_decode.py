@@ -489,15 +489,23 @@ def _split_poll(words, target, n):
 
 @gluon.jit
 def _merge_slice(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, s, stride_ob, stride_oh, dtype: gl.constexpr,
-                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr):
+                 NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr,
+                 WARP_ROWS: gl.constexpr):
     """Slice s of a pair's merge: columns [s CW, (s + 1) CW) (CW = HEAD_DIM / SPLIT) of O for query heads hk * G + n,
     n < G, from every part's LSE and the slice's states (one [MAX_PARTS, NQ, CW] tile, the parts past n_parts masked
-    off), merged as _merge_parts merges (max, weights, weighted sum; one round); slice 0 stores the LSE."""
+    off), merged as _merge_parts merges (max, weights, weighted sum; one round); slice 0 stores the LSE. WARP_ROWS:
+    the tile's warps along the query heads, else along the parts."""
     CW: gl.constexpr = HEAD_DIM // SPLIT
     TC: gl.constexpr = CW // 4  # threads along the slice's columns (16-byte loads)
-    TP: gl.constexpr = 32 // (NQ * TC)  # threads of a warp along the parts
-    gl.static_assert(CW % 4 == 0 and NQ * TC <= 32 and MAX_PARTS % (TP * 4) == 0, "the slice tile's layout")
-    L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS // (TP * 4), 1, 4], [TP, NQ, TC], [4, 1, 1], [2, 1, 0])
+    if WARP_ROWS:  # the warps along the query heads: the sums over the parts stay inside a warp (shuffles, no barrier)
+        RW: gl.constexpr = NQ // 4  # query heads a warp
+        TP: gl.constexpr = 32 // (RW * TC)  # threads of a warp along the parts
+        gl.static_assert(CW % 4 == 0 and NQ % 4 == 0 and RW * TC <= 32 and MAX_PARTS % TP == 0, "the tile's layout")
+        L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS // TP, 1, 4], [TP, RW, TC], [1, 4, 1], [2, 1, 0])
+    else:  # (calls 2-4) the warps along the parts: the sums cross warps through shared memory
+        TP: gl.constexpr = 32 // (NQ * TC)
+        gl.static_assert(CW % 4 == 0 and NQ * TC <= 32 and MAX_PARTS % (TP * 4) == 0, "the slice tile's layout")
+        L3: gl.constexpr = gl.BlockedLayout([MAX_PARTS // (TP * 4), 1, 4], [TP, NQ, TC], [4, 1, 1], [2, 1, 0])
     lp: gl.constexpr = gl.SliceLayout(2, L3)  # [MAX_PARTS, NQ]
     lo: gl.constexpr = gl.SliceLayout(0, L3)  # [NQ, CW]
     ln: gl.constexpr = gl.SliceLayout(1, lo)  # [NQ] beside O's rows
@@ -534,11 +542,11 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                            MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
-                           STAMPS=None, BACKOFF: gl.constexpr = 0):
+                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True):
     """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
     above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
     (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only). BACKOFF
-    (experiments): nanoseconds of nanosleep between polls."""
+    (experiments): nanoseconds of nanosleep between polls. WARP_ROWS (False: calls 2-4's form): _merge_slice's."""
     gl.static_assert(MAX_PARTS <= 128 and HEAD_DIM % SPLIT == 0, "a thread a done-word; whole slices")
     if STAMP:
         _stamp(STAMPS, 0)
@@ -561,7 +569,7 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
         _stamp(STAMPS, 2)
     if part < SPLIT:
         _merge_slice(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, part, stride_ob, stride_oh, q_desc.dtype, NQ,
-                     HEAD_DIM, MAX_PARTS, SPLIT)
+                     HEAD_DIM, MAX_PARTS, SPLIT, WARP_ROWS)
         if STAMP:
             _stamp(STAMPS, 3)
     if STAMP:
