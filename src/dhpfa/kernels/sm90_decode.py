@@ -613,6 +613,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
             return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                     MAX_PARTS=max_parts, SPLIT=split, NONCE=split_kv_nonce(),
+                                    WARP_ROWS=variants.SWAP_DECODE_SPLIT_WARP_ROWS[head_dim],
                                     launch_cooperative_grid=True)
         use_async = bool(more and more[0])
         wide = bool(len(more) > 1 and more[1])

@@ -1224,6 +1224,12 @@ SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # parts.
 SWAP_DECODE_SPLIT = {64: 16, 128: 8}
 SWAP_DECODE_SPLIT_MIN_PARTS = 16
+# Call 6 (decode_split_ab58.py --rows, us: the slice's warps along the query heads / along the parts / the one-program
+# merge / cuDNN): D=128 (1,14,2,1,262144,128) 65.53 / 66.37 / 68.22 / 67.24, (1,16,2,1,65536,128) 21.18 / 21.68 / 22.70
+# / 23.43, (1,32,4,1,32768,128) 21.19 / 21.73 / 22.15 / 24.63, (1,32,8,1,16384,128) 20.56 / 20.93 / 21.24 / 23.37;
+# D=64 (1,16,2,1,65536,64) 13.29 / 13.07 / 14.12 / 16.28, (1,32,4,1,16384,64) 9.34 / 9.31 / 9.59 / 11.34,
+# (1,14,2,1,262144,64) 35.91 / 35.78 / 36.64 / 41.37 (16 lanes along the parts there: four shuffle levels a sum).
+SWAP_DECODE_SPLIT_WARP_ROWS = {64: False, 128: True}  # sm90_decode._merge_slice's WARP_ROWS
 SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
