@@ -50,6 +50,42 @@ def test_swap_decode_switch_off(monkeypatch):
     assert variants.swap_decode_parts(128, 1, 32, 8, 65536, 132) == 0
 
 
+@pytest.mark.parametrize("d,n_parts,split", [(128, 8, 0), (128, 15, 0), (128, 16, 8), (128, 32, 8), (128, 33, 0),
+                                              (64, 8, 0), (64, 16, 16), (64, 32, 16), (64, 64, 16), (64, 65, 0),
+                                              (96, 32, 0), (256, 16, 0)])
+def test_swap_decode_split_rule(d, n_parts, split, monkeypatch):
+    """(Session 58.) The merged calls whose merge is spread over slices (attn_decode_sm90_split): from
+    SWAP_DECODE_SPLIT_MIN_PARTS = 16 parts (at 8, every program a slice's, it lost: call 4) to the merged build's
+    SWAP_DECODE_MERGE_PARTS; 8 slices at D=128, 16 at D=64; none with SWAP_DECODE_MERGE off."""
+    monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", True)
+    assert variants.swap_decode_split(d, n_parts) == split
+    monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", False)
+    assert variants.swap_decode_split(d, n_parts) == 0
+
+
+@pytest.mark.parametrize("d", [64, 128])
+def test_split_launch_is_cooperative_and_checks_its_parts(d):
+    """launch_args(split=...) (offline, CPU placeholders): attn_decode_sm90_split's launch is cooperative (its slices'
+    programs wait for every part: the driver must run the whole grid at once or refuse it), carries SPLIT and the
+    head dim's WARP_ROWS, and refuses fewer parts than slices or more than the build merges, naming the parts."""
+    from dhpfa.kernels import sm90_decode
+    split = variants.SWAP_DECODE_SPLIT[d]
+
+    def args(parts):
+        n, _ = sm90_decode.decode_parts(parts * 128, parts, 128)
+        q = torch.empty(1, 1, 16, d, dtype=torch.bfloat16)
+        k = torch.empty(1, parts * 128, 2, d, dtype=torch.bfloat16)
+        merge = (torch.empty_like(q), torch.empty(16, 1), torch.empty(2 * n, dtype=torch.int64))
+        return sm90_decode.launch_args(q, k, k, torch.empty(n, 1, 16, d), torch.empty(n, 16, 1), 0.1, parts,
+                                       merge=merge, split=split)
+    grid, _, kw = args(32)
+    assert grid == (32, 2) and kw["launch_cooperative_grid"] is True and kw["SPLIT"] == split
+    assert kw["WARP_ROWS"] == variants.SWAP_DECODE_SPLIT_WARP_ROWS[d] and "CHUNK" not in kw
+    for parts in (split - 1, variants.SWAP_DECODE_MERGE_PARTS[d] + 1):
+        with pytest.raises(ValueError, match="parts"):
+            args(parts)
+
+
 def test_decode_parts_cover_the_keys_in_whole_blocks():
     """decode_parts: at most the parts asked for, each a whole number of blocks with at least one key, together every
     key; fewer where the keys have fewer blocks."""
