@@ -3,7 +3,8 @@
 kept launchers as one); decode() is the experiments' launcher (scripts/decode_swap_ab.py): forward() on outputs of its
 own (in session 54's device calls it still launched through Triton's JIT every call). attn_decode_sm90_merged (session
 55, variants.SWAP_DECODE_MERGE, on since session 56) merges the parts inside the launch instead of the combine's
-second launch.
+second launch; attn_decode_sm90_split (session 58, variants.SWAP_DECODE_SPLIT, calls of 16 or more parts) spreads that
+merge over the pair's first programs, a slice of the head dim each (a cooperative launch).
 
 A decode call (one query per sequence; the G = H / H_KV query heads of a key/value head share its K and V) has G rows
 a key/value head. The forward kernels (sm90_fwd) put the query rows on the WGMMA's M dimension, whose least size is

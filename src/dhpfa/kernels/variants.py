@@ -1208,7 +1208,11 @@ SWAP_DECODE_MERGE_CHUNK = {64: 16, 128: 8}  # parts a round of the merge (sm90_d
 SWAP_DECODE_MERGE_PREFETCH = {64: False, 128: False}  # a round's loads issued before the last round's sums
 SWAP_DECODE_MERGE_ASYNC = {64: True, 128: True}  # the states through shared memory by cp.async (PREFETCH unused)
 # Session 58: the arrival's done-words read a word a thread past a warpgroup barrier (sm90_decode._done_asm wide)
-# rather than all by thread 0 (session 57 call 11: thread 0's loads ~800 cycles at 16 parts, ~1,500 at 64).
+# rather than all by thread 0 (session 57 call 11: thread 0's loads ~800 cycles at 16 parts, ~1,500 at 64). Call 1
+# (decode_wide58.py, graph replay, us: wide / thread 0 / cuDNN): (2,32,8,1,4096,64) 8.37 / 8.88 / 9.64,
+# (1,16,2,1,65536,64) 14.05 / 14.76 / 16.15, (1,32,8,1,16384,128) 21.37 / 21.94 / 23.28, (1,16,2,1,65536,128) 22.71 /
+# 23.57 / 23.58, (1,14,2,1,262144,128) 67.97 / 68.72 / 68.14: 0.4-0.85 us in all eight cells; the merging programs'
+# arrival 2,201 cycles against 3,673 at (1,16,2,1,65536,128).
 SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # Session 58: the merge spread over the pair's first SWAP_DECODE_SPLIT[d] programs, a slice of the head dim each
 # (sm90_decode.attn_decode_sm90_split, launched cooperative), where a call has from SWAP_DECODE_SPLIT_MIN_PARTS parts
