@@ -351,17 +351,26 @@ def _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, stride_ob, stride_
             m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
             l_row += l_step
             o_row += o_step
+    _store_merged(m, w_sum, acc, O, LSE, b, hk, B, G, stride_ob, stride_oh, 0, True, dtype, NQ, HEAD_DIM, lp, lo, ln)
+
+
+@gluon.jit
+def _store_merged(m, w_sum, acc, O, LSE, b, hk, B, G, stride_ob, stride_oh, col0, with_lse, dtype: gl.constexpr,
+                  NQ: gl.constexpr, COLS: gl.constexpr, lp: gl.constexpr, lo: gl.constexpr, ln: gl.constexpr):
+    """A merge's end (_merge_parts, _merge_slice): acc [NQ, COLS] / w_sum into O's columns [col0, col0 + COLS) for
+    query heads hk * G + n, n < G, and, where with_lse, the LSE (m + log w_sum; -inf for a head with no key)."""
     m_sub = gl.where(m == float("-inf"), 0.0, m)
     empty = w_sum == 0.0
     w_safe = gl.where(empty, 1.0, w_sum)
     inv = gl.convert_layout(1.0 / w_safe, ln)
     n_o = gl.arange(0, NQ, layout=ln)[:, None]
-    d_o = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(0, lo))[None, :]
-    o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh
+    d_o = gl.arange(0, COLS, layout=gl.SliceLayout(0, lo))[None, :]
+    o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh + col0
     gl.store(o_base + d_o, (acc * inv[:, None]).to(dtype), mask=(n_o < G) & (d_o >= 0))
-    q_s = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
-    lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
-    gl.store(LSE + (hk * G + q_s).to(gl.int64) * B + b, lse_f, mask=q_s < G)  # (H, B)
+    if with_lse:  # public: a constant, or the slice's program id
+        q_s = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
+        lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
+        gl.store(LSE + (hk * G + q_s).to(gl.int64) * B + b, lse_f, mask=q_s < G)  # (H, B)
 
 
 _STAMP_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\n.reg .u64 c, g;\nmov.u32 tid, %tid.x;\n"
@@ -524,18 +533,7 @@ def _merge_slice(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, s, stride_ob, stri
     w_sum = gl.zeros([NQ], gl.float32, gl.SliceLayout(0, lp))
     acc = gl.zeros([NQ, CW], gl.float32, lo)
     m, w_sum, acc = _merge_round(lse_p, o3, m, w_sum, acc, ln)
-    m_sub = gl.where(m == float("-inf"), 0.0, m)
-    empty = w_sum == 0.0
-    w_safe = gl.where(empty, 1.0, w_sum)
-    inv = gl.convert_layout(1.0 / w_safe, ln)
-    n_o = gl.arange(0, NQ, layout=ln)[:, None]
-    c_o = gl.arange(0, CW, layout=gl.SliceLayout(0, lo))[None, :]
-    o_base = O + b.to(gl.int64) * stride_ob + (hk * G + n_o) * stride_oh + s * CW
-    gl.store(o_base + c_o, (acc * inv[:, None]).to(dtype), mask=(n_o < G) & (c_o >= 0))
-    if s == 0:  # public: the program id
-        q_s = gl.arange(0, NQ, layout=gl.SliceLayout(0, lp))
-        lse_f = gl.where(empty, float("-inf"), m_sub + gl.log2(w_safe) * 0.6931471805599453)
-        gl.store(LSE + (hk * G + q_s).to(gl.int64) * B + b, lse_f, mask=q_s < G)  # (H, B)
+    _store_merged(m, w_sum, acc, O, LSE, b, hk, B, G, stride_ob, stride_oh, s * CW, s == 0, dtype, NQ, CW, lp, lo, ln)
 
 
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
