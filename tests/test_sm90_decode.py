@@ -84,6 +84,13 @@ def test_split_launch_is_cooperative_and_checks_its_parts(d):
     for parts in (split - 1, variants.SWAP_DECODE_MERGE_PARTS[d] + 1):
         with pytest.raises(ValueError, match="parts"):
             args(parts)
+    # the audited binaries' compile options: the split builds' launches cooperative, the others' not
+    from dhpfa.audit import variant_launch
+    from dhpfa.audit.compile import _source_and_key
+    for v in variants.decode_variants():
+        if v.head_dim == d:
+            coop = _source_and_key(*variant_launch(v))[1].launch_cooperative_grid
+            assert coop == (v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL), v.name
 
 
 def test_decode_parts_cover_the_keys_in_whole_blocks():

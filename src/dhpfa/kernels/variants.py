@@ -1224,7 +1224,7 @@ SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # (1,32,4,1,16384,64) 8.95 / 8.84 / 9.06 / 11.12, (1,14,2,1,262144,64) 36.84 / 36.50 / 37.48 / 41.30; at 8 parts (every
 # program a slice's) the split lost: (2,32,8,1,4096,64) 10.21 against 9.23, (2,32,8,1,16384,128) 36.36 against 36.09.
 # Call 3: the cooperative attribute costs 0.1-0.35 us (the split without it, on an idle GPU), a nanosleep backoff
-# between polls nothing. So 8 slices at D=128 (16 lost 1.6-3.4 us at 262,144 keys in both calls), 16 at D=64, from 16
+# between polls nothing. So 8 slices at D=128 (16 lost 2.7-3.4 us at 262,144 keys in both calls), 16 at D=64, from 16
 # parts.
 SWAP_DECODE_SPLIT = {64: 16, 128: 8}
 SWAP_DECODE_SPLIT_MIN_PARTS = 16
