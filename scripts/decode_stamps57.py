@@ -53,12 +53,6 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None, split=False):
                "main_cycles": statistics.median(int(c[p, 1] - c[p, 0]) for p in range(progs)),
                "main_cycles_max": max(int(c[p, 1] - c[p, 0]) for p in range(progs)),
                "arrive_cycles": statistics.median(int(c[p, 2] - c[p, 1]) for p in range(progs)),
-               # inside the arrival (stamps 5-7, thread 0's clock): the release store, the SC fence, the words' loads
-               # and compare, the acquire fence and barrier; medians over programs
-               "a_release": statistics.median(int(c[p, 5] - c[p, 1]) for p in range(progs)),
-               "a_sc_fence": statistics.median(int(c[p, 6] - c[p, 5]) for p in range(progs)),
-               "a_loads": statistics.median(int(c[p, 7] - c[p, 6]) for p in range(progs)),
-               "a_acquire": statistics.median(int(c[p, 2] - c[p, 7]) for p in range(progs)),
                "mergers": len(merging),
                "m_arrive_cycles": max(int(c[p, 2] - c[p, 1]) for p in merging),
                "m_merge_cycles": max(int(c[p, 3] - c[p, 2]) for p in merging),
@@ -67,6 +61,12 @@ def one_case(b, h, hk, sk, d, parts, launches, gen, build=None, split=False):
                "m_end_ns": max(int(g[p, 4]) - t0 for p in merging),
                "cyc_per_ns": statistics.median((int(c[p, 4] - c[p, 0]) / max(1, int(g[p, 4] - g[p, 0])))
                                                for p in range(progs))}
+        if not sp:  # inside the arrival (stamps 5-7, thread 0's clock; the split build has none): the release
+            # store, the SC fence, the words' loads and compare, the acquire and barrier; medians over programs
+            row.update({"a_release": statistics.median(int(c[p, 5] - c[p, 1]) for p in range(progs)),
+                        "a_sc_fence": statistics.median(int(c[p, 6] - c[p, 5]) for p in range(progs)),
+                        "a_loads": statistics.median(int(c[p, 7] - c[p, 6]) for p in range(progs)),
+                        "a_acquire": statistics.median(int(c[p, 2] - c[p, 7]) for p in range(progs))})
         rows.append(row)
     med = {key: statistics.median(r[key] for r in rows) for key in rows[0]}
     print((b, h, hk, 1, sk, d), f"parts {n}", f"split {sp}" if sp else "one merger" if not build else
@@ -96,8 +96,8 @@ def main():
         build = {128: (32, 8, False, True, False), 64: (64, 16, False, True, False)}
     res = {str(c): one_case(*c, a.launches, gen, build, a.split) for c in CASES}
     os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "decode_stamps57%s.json" % ("_split" if a.split else "_serial" if a.serial else "_async" if build else "")),
-              "w") as f:
+    tag = "_split" if a.split else "_serial" if a.serial else "_async" if build else ""
+    with open(os.path.join(a.out, f"decode_stamps57{tag}.json"), "w") as f:
         json.dump(res, f, indent=1)
 
 

@@ -189,6 +189,15 @@ def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, S
 # waits for another and no atomic is retried: a first form counted arrivals with a compare-and-swap loop, whose
 # retries under 16-32 simultaneous arrivals cost 3-19 us (call 8). Public: the branch depends on arrival timing only.
 @gluon.constexpr_function
+def _read_word_lines(base, key, cnt):
+    """PTX lines: thread t < cnt reads done-word t of the pair's words at base (ld.acquire, GPU scope) into v; ok where
+    it holds key (threads past cnt: ok). The wide arrival's (_done_asm) and the split's poll (_POLL_ASM); the asm
+    declares .pred q, ok; .b64 v; .u64 a; .u32 tid (= %tid.x)."""
+    return [f"setp.lt.u32 q, tid, {cnt};", "mul.wide.u32 a, tid, 8;", f"add.u64 a, a, {base};", f"mov.b64 v, {key};",
+            "@q ld.acquire.gpu.global.b64 v, [a];", f"setp.eq.b64 ok, v, {key};"]
+
+
+@gluon.constexpr_function
 def _done_asm(max_parts, stamped=False, wide=False):
     """Thread 0: nonce $3 into the done-word at $1 (release), an SC fence; then the pair's $4 words from $2 read with
     acquire semantics (the others count as done); 1 in every thread of the warpgroup where all held the nonce. Two
@@ -217,9 +226,7 @@ def _done_asm(max_parts, stamped=False, wide=False):
         ([".reg .u64 ck;"] if stamped else []) + ["@t0 st.release.gpu.global.b64 [$1], $3;"] + clock(0) + \
         ["@t0 fence.sc.gpu;"] + clock(16)
     if wide:
-        lines += ["barrier.sync 12, 128;", "setp.lt.u32 q, tid, $4;",
-                  "mul.wide.u32 a, tid, 8;", "add.u64 a, a, $2;", "mov.b64 v, $3;",
-                  "@q ld.acquire.gpu.global.b64 v, [a];", "setp.eq.b64 ok, v, $3;"] + clock(32) + \
+        lines += ["barrier.sync 12, 128;"] + _read_word_lines("$2", "$3", "$4") + clock(32) + \
             ["barrier.red.and.pred ok, 12, 128, ok;"]
     else:
         for p in range(max_parts):
@@ -458,10 +465,9 @@ def _split_target(word, nonce):
 
 _RELEASE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                             "@t0 st.release.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
-_POLL_ASM = gl.constexpr("{\n.reg .pred q, ok;\n.reg .b64 v;\n.reg .u64 a;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
-                         "setp.lt.u32 q, tid, $3;\nmul.wide.u32 a, tid, 8;\nadd.u64 a, a, $1;\nmov.b64 v, $2;\n"
-                         "@q ld.acquire.gpu.global.b64 v, [a];\nsetp.eq.b64 ok, v, $2;\n"
-                         "barrier.red.and.pred ok, 12, 128, ok;\nselp.u32 $0, 1, 0, ok;\n}")
+_POLL_ASM = gl.constexpr("\n".join(["{", ".reg .pred q, ok;", ".reg .b64 v;", ".reg .u64 a;", ".reg .u32 tid;",
+                                     "mov.u32 tid, %tid.x;"] + _read_word_lines("$1", "$2", "$3") +
+                                    ["barrier.red.and.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"]))
 
 
 @gluon.jit
