@@ -1,0 +1,49 @@
+"""Session 59: decode of grouped heads over batches of 4-64 sequences (32-512 (sequence, key/value head) pairs), where
+call 1's wide3 sweep put the API 1-4% behind cuDNN ((4,32,8,1,16384,64) 37.96 / 36.57 us; (16,32,8,1,S,128)
+x0.97-0.99; (64,32,8,1,S,*) x0.97-1.00). variants.swap_decode_parts gives no parts there (its part counts, 8-32, times
+32-512 pairs overfill the SMs), so the forward kernels run them. Here the swapped-GEMM kernel with the parts that fill
+the SMs (32 pairs x 4, 128 x 1; 512 x 1 in four waves) and one step either side, merged in the launch
+(attn_decode_sm90_merged; one part: the merge of one state), against the API and cuDNN. float64 checks first (odd key
+counts, outputs poisoned, two launches bitwise equal), then CUDA-graph replay in interleaved rounds (medians, us).
+
+    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128]
+"""
+import argparse
+
+import torch
+
+from dhpfa.kernels import sm90_decode
+from dhpfa.measure import bench
+from decode_merge56 import check, run, time_cell
+
+# (B, H, H_kv, S_k): parts tried
+CELLS = [((4, 32, 8, 1024), (2, 4, 8)), ((4, 32, 8, 4096), (2, 4, 8)), ((4, 32, 8, 16384), (2, 4, 8)),
+         ((8, 28, 4, 4096), (2, 4)), ((16, 32, 8, 1024), (1, 2)), ((16, 32, 8, 4096), (1, 2)),
+         ((16, 32, 8, 16384), (1, 2)), ((64, 32, 8, 1024), (1,)), ((64, 32, 8, 4096), (1,)),
+         ((64, 32, 8, 16384), (1,))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--dims", default="64,128")
+    a = ap.parse_args()
+    dims = [int(x) for x in a.dims.split(",")]
+    gen = torch.Generator(device="cuda").manual_seed(59)
+    ok = True
+    for d in dims:
+        for b, h, hk, sk, parts in ((4, 32, 8, 4099, 4), (16, 32, 8, 1021, 1), (3, 28, 4, 777, 2), (16, 32, 8, 3000, 2),
+                                    (64, 16, 8, 515, 1)):
+            ok &= check(b, h, hk, sk, d, parts, True, None, gen)
+    print("checks", "OK" if ok else "FAIL", flush=True)
+    peers = bench.peer_kernels(gqa=True)
+    for d in dims:
+        for (b, h, hk, sk), parts in CELLS:
+            ks = {"api": peers["dhpfa"]}
+            ks.update({f"m{p}": run(p, True) for p in parts})
+            ks["cudnn"] = peers["sdpa_cudnn"]
+            time_cell(ks, gen, (b, h, hk, sk, d), a.rounds)
+
+
+if __name__ == "__main__":
+    main()
