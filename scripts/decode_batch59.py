@@ -6,7 +6,7 @@ the SMs (32 pairs x 4, 128 x 1; 512 x 1 in four waves) and one step either side,
 (attn_decode_sm90_merged; one part: the merge of one state), against the API and cuDNN. float64 checks first (odd key
 counts, outputs poisoned, two launches bitwise equal), then CUDA-graph replay in interleaved rounds (medians, us).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128]
+    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128] [--edges]
 """
 import argparse
 
@@ -22,23 +22,29 @@ CELLS = [((4, 32, 8, 1024), (2, 4, 8)), ((4, 32, 8, 4096), (2, 4, 8)), ((4, 32, 
          ((16, 32, 8, 16384), (1, 2)), ((64, 32, 8, 1024), (1,)), ((64, 32, 8, 4096), (1,)),
          ((64, 32, 8, 16384), (1,))]
 
+# --edges (call 3): part counts past the rule's key thresholds: 32 pairs x 4 below 1,024 keys, 16 pairs x 8 (D=128 from
+# 16,384 keys, D=64 from 4,096), 8 pairs x 16 (from 16,384)
+EDGES = [((4, 32, 8, 512), (4,)), ((4, 32, 8, 768), (4,)), ((2, 32, 8, 1024), (8,)), ((2, 32, 8, 4096), (8,)),
+         ((2, 32, 8, 8192), (8,)), ((1, 32, 8, 1024), (16,)), ((1, 32, 8, 4096), (16,)), ((1, 32, 8, 8192), (16,))]
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--dims", default="64,128")
+    ap.add_argument("--edges", action="store_true", help="EDGES' cells, no checks")
     a = ap.parse_args()
     dims = [int(x) for x in a.dims.split(",")]
     gen = torch.Generator(device="cuda").manual_seed(59)
     ok = True
-    for d in dims:
+    for d in () if a.edges else dims:
         for b, h, hk, sk, parts in ((4, 32, 8, 4099, 4), (16, 32, 8, 1021, 1), (3, 28, 4, 777, 2), (16, 32, 8, 3000, 2),
                                     (64, 16, 8, 515, 1)):
             ok &= check(b, h, hk, sk, d, parts, True, None, gen)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
     for d in dims:
-        for (b, h, hk, sk), parts in CELLS:
+        for (b, h, hk, sk), parts in EDGES if a.edges else CELLS:
             ks = {"api": peers["dhpfa"]}
             ks.update({f"m{p}": run(p, True) for p in parts})
             ks["cudnn"] = peers["sdpa_cudnn"]

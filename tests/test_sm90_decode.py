@@ -23,23 +23,27 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (64, 1, 16, 2, 65536, 64), (64, 1, 16, 2, 65535, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-3 and 9-15 pairs: not
     (128, 2, 32, 8, 16384, 8), (128, 2, 32, 8, 8192, 0), (64, 2, 32, 8, 4096, 8), (64, 2, 32, 8, 4095, 0),  # 16 pairs
     (64, 1, 32, 8, 8192, 0),  # D=64 from 4,096 keys only with eight parts (the one shorter case measured)
-    (128, 4, 32, 8, 65536, 0),  # 32 pairs: past the SMs at eight parts
+    (128, 4, 32, 8, 65536, 4), (64, 4, 32, 8, 1024, 4), (128, 8, 28, 4, 1024, 4), (64, 31, 8, 1, 4096, 4),  # 31-33
+    (128, 11, 24, 3, 4096, 4), (64, 4, 32, 8, 1023, 0), (128, 4, 32, 8, 1023, 0),  # pairs: 4 parts from 1,024 keys
+    (128, 3, 32, 8, 65536, 0), (64, 5, 32, 8, 65536, 0), (128, 16, 32, 8, 65536, 0),  # 24, 40, 128 pairs: not
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16)])
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     """(With variants.SWAP_DECODE on, the default since session 55.) On 132 SMs: 16 parts for 8 (sequence, key/value
     head) pairs, 8 parts for 16 (where the forward kernels' clusters of eight do not fit), for 4 pairs 16 parts at D=128
-    and 32 at D=64; 5-7 pairs not (session 55 call 3); 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64 (session 56); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS
-    keys (D=64 with 8 parts from SWAP_DECODE_MIN_KEYS_D64_8); else 0 (the forward kernels)."""
+    and 32 at D=64; 5-7 pairs not (session 55 call 3); 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64
+    (session 56); 31-33 pairs in 4 parts (session 59); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS
+    keys (SWAP_DECODE_LEAST_KEYS: D=64 with 8 parts from 4,096, 4 parts from 1,024); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 
 
-@pytest.mark.parametrize("sm,d,b,sk,parts", [(66, 128, 1, 65536, 8), (66, 64, 1, 8192, 8), (66, 128, 2, 65536, 0),
+@pytest.mark.parametrize("sm,d,b,sk,parts", [(66, 128, 1, 65536, 8), (66, 64, 1, 8192, 8), (66, 128, 2, 65536, 4),
                                              (114, 128, 1, 65536, 0), (114, 128, 2, 65536, 0), (64, 128, 1, 65536, 8)])
 def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts, monkeypatch):
     """(b, 32 heads over 8) on other SM counts (an H100 PCIe's 114; partitions of 66 and 64): the pairs x parts must
-    fit the SMs, and 8 parts only past the forward kernels' clusters of eight (FEW_ROWS_QUAD_CTAS scaled)."""
+    fit the SMs, and 8 parts only past the forward kernels' clusters of eight (FEW_ROWS_QUAD_CTAS scaled); 16 pairs
+    on 66 SMs in 4 parts (64 CTAs, as 32 pairs on 132)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
 

@@ -1148,6 +1148,16 @@ SWAP_DECODE_MAX_GROUP = 8
 SWAP_DECODE_MIN_PAIRS = 4  # (sequence, key/value head) pairs, at least
 SWAP_DECODE_MIN_KEYS = 16384
 SWAP_DECODE_MIN_KEYS_D64_8 = 4096
+# Session 59: 4 parts for 31-33 pairs (batches of four sequences of 8 key/value heads: 128 CTAs), where no part count
+# above filled the SMs and the forward kernels' clusters of four ran them. Call 2 (scripts/decode_batch59.py, H200,
+# graph replay, us: the API then / the merged kernel at 2 / 4 / 8 parts / cuDNN): (4,32,8,1,S,64) 1,024 keys 7.76 /
+# 7.20 / 5.99 / 8.95 / 7.10, 4,096 14.12 / 17.12 / 12.78 / 16.87 / 13.65, 16,384 37.77 / 52.69 / 35.50 / 39.57 / 35.86,
+# (8,28,4,1,4096,64) 14.02 / 17.07 / 12.79 / - / 13.85; D=128 1,024 10.26 / 9.57 / 8.75 / 12.32 / 10.68, 4,096 21.80 /
+# 21.45 / 20.61 / 24.33 / 22.58, 16,384 64.88 / 67.02 / 63.99 / 67.67 / 66.25, (8,28,4,1,4096,128) 21.82 / 21.69 /
+# 20.86 / - / 22.52. One part for 128 pairs and 512 (16 / 64 sequences) did not win (D=128 (16,32,8,1,S) 21.01 / 21.04
+# at 1,024 keys, 237.22 / 237.14 at 16,384; D=64 12.21 / 12.74; 512 pairs 68.34 / 73.51): left to the forward kernels.
+# {(head dim, parts): the fewest keys} where it differs from SWAP_DECODE_MIN_KEYS
+SWAP_DECODE_LEAST_KEYS = {(64, 8): SWAP_DECODE_MIN_KEYS_D64_8, (64, 4): 1024, (128, 4): 1024}
 # Session 55 call 3 (scripts/decode_pairs55.py, H200, graph replay, us: the forward kernels / 16 parts / 32 parts /
 # cuDNN): with 5-7 pairs the 80-112 CTAs of 16 parts lost at D=128 ((1,40,5,1,32768,128) 26.59 / 27.95 / 33.56 /
 # 27.28, (1,48,6,..) 28.51 / 33.48 / 35.68 / 31.40, (1,56,7,1,16384,128) 19.46 / 22.13 / 25.84 / 21.80) and were even
@@ -1156,7 +1166,7 @@ SWAP_DECODE_MIN_KEYS_D64_8 = 4096
 # 65,536 26.94 / 31.30 / 24.02 / 23.06; D=128 with 4 pairs wins at 16 parts (call 2: (1,32,4,1,32768,128) 23.90 against
 # 26.35; (1,32,4,1,16384,128) 15.90 / 16.06, 32 parts 17.46). So the kernel runs where its CTAs fill the SMs (as 8 x 16,
 # 16 x 8 and, at D=64, 4 x 32 do: every cell measured ahead) and, at D=128, where 16 parts fill half of them (4 pairs).
-SWAP_DECODE_PARTS = {128: (16, 8), 64: (32, 16, 8)}  # part counts tried, most first
+SWAP_DECODE_PARTS = {128: (16, 8, 4), 64: (32, 16, 8, 4)}  # part counts tried, most first
 SWAP_DECODE_HALF_FILL = {128: 16}
 SWAP_DECODE_CONFIG = TileConfig(8, 128, 4, 3)  # NQ query columns, BLOCK_N keys, 4 warps, STAGES (launch_args' defaults)
 SWAP_DECODE_KERNEL = "attn_decode_sm90"
@@ -1273,8 +1283,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     key/value head (api.pack_gqa), or 0 where the forward kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
     whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
-    SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts: SWAP_DECODE_MIN_KEYS_D64_8); two pairs as SWAP_DECODE_TWO_PAIRS
-    says. Public: shapes and the SM count."""
+    SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: D=64 with 8 parts, 4
+    parts); two pairs as SWAP_DECODE_TWO_PAIRS says. Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1289,7 +1299,7 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     half = SWAP_DECODE_HALF_FILL.get(head_dim)
     if not parts and half and least_full // 2 < pairs * half <= sm_count // 2:
         parts = half
-    least = SWAP_DECODE_MIN_KEYS_D64_8 if head_dim == 64 and parts == 8 else SWAP_DECODE_MIN_KEYS
+    least = SWAP_DECODE_LEAST_KEYS.get((head_dim, parts), SWAP_DECODE_MIN_KEYS)
     return parts if parts and seq_k >= least else 0
 
 
