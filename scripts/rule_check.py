@@ -191,6 +191,13 @@ S58 = S57 + [(1, 32, 4, 1, 32768, 128, False)]
 # (api_prev: the part counts before); 512 keys stays on the forward kernels both ways (same variant: the noise)
 S59 = [(4, 32, 8, 1, sk, d, False) for d in (64, 128) for sk in (512, 1000, 1024, 2048, 4096, 16384, 65536)] + \
       [(b, h, hk, 1, 4096, d, False) for d in (64, 128) for b, h, hk in ((8, 28, 4), (11, 24, 3), (31, 8, 1))]
+# --set s59b (call 4): the key thresholds lowered too (SWAP_DECODE_LEAST_KEYS: 16 and 8 parts from 1,024 keys, 4 from
+# 512) against session 59's start (api_prev: the part counts and thresholds before); 4 pairs at D=128 (16 parts, half
+# the SMs) were not timed below 16,384 keys before
+S59B = [(1, 32, 8, 1, sk, d, False) for d in (64, 128) for sk in (1024, 2048, 4096, 8192)] + \
+       [(2, 32, 8, 1, sk, 64, False) for sk in (1024, 2048)] + [(2, 32, 8, 1, sk, 128, False) for sk in (1024, 4096, 8192)] + \
+       [(1, 32, 4, 1, sk, 128, False) for sk in (1024, 4096, 8192)] + \
+       [(4, 32, 8, 1, sk, d, False) for d in (64, 128) for sk in (512, 1000)]
 
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
@@ -225,6 +232,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s59b":
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_PARTS", {128: (16, 8), 64: (32, 16, 8)})
+        return patched_call(fn, variants, "SWAP_DECODE_LEAST_KEYS", {(64, 8): 4096})
     if which == "s59":
         return patched_call(api_fn, variants, "SWAP_DECODE_PARTS", {128: (16, 8), 64: (32, 16, 8)})
     if which == "s58":
@@ -299,7 +309,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -308,7 +318,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -1136,7 +1136,8 @@ def varlen_variants():
 # 64 parts 26.18 / 30.30 in call 8: even), and up to 15 pairs they run 8 parts as clusters of eight (FEW_ROWS_QUAD_CTAS),
 # which stream faster than this kernel's 120 CTAs. So (session 54's rule; session 55's below): 16 parts for 4-8 pairs,
 # 8 parts only where the forward kernels' clusters of eight do not fit (16 pairs on 132 SMs); from
-# SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from SWAP_DECODE_MIN_KEYS_D64_8, the one shorter case measured).
+# SWAP_DECODE_MIN_KEYS keys (D=64 with 8 parts from 4,096, the one shorter case measured; session 59: see
+# SWAP_DECODE_LEAST_KEYS).
 # Off by default at the end of session 54 (its API path had launched both kernels through Triton's JIT: an eager decode
 # call 141-232 us of host time against 46-68 on the forward kernels, call 10, scripts/decode_host_time.py). Session 55:
 # the plan keeps both launchers as one (sm90_decode.Kept: one workspace allocation, bases passed as ints); on by
@@ -1147,7 +1148,6 @@ SWAP_DECODE_DIMS = (64, 128)
 SWAP_DECODE_MAX_GROUP = 8
 SWAP_DECODE_MIN_PAIRS = 4  # (sequence, key/value head) pairs, at least
 SWAP_DECODE_MIN_KEYS = 16384
-SWAP_DECODE_MIN_KEYS_D64_8 = 4096
 # Session 59: 4 parts for 31-33 pairs (batches of four sequences of 8 key/value heads: 128 CTAs), where no part count
 # above filled the SMs and the forward kernels' clusters of four ran them. Call 2 (scripts/decode_batch59.py, H200,
 # graph replay, us: the API then / the merged kernel at 2 / 4 / 8 parts / cuDNN): (4,32,8,1,S,64) 1,024 keys 7.76 /
@@ -1156,8 +1156,18 @@ SWAP_DECODE_MIN_KEYS_D64_8 = 4096
 # 21.45 / 20.61 / 24.33 / 22.58, 16,384 64.88 / 67.02 / 63.99 / 67.67 / 66.25, (8,28,4,1,4096,128) 21.82 / 21.69 /
 # 20.86 / - / 22.52. One part for 128 pairs and 512 (16 / 64 sequences) did not win (D=128 (16,32,8,1,S) 21.01 / 21.04
 # at 1,024 keys, 237.22 / 237.14 at 16,384; D=64 12.21 / 12.74; 512 pairs 68.34 / 73.51): left to the forward kernels.
+# Call 3 (rule_check --set s59, graph replay, 9 rounds, us: the API with 4 parts / the rule before / cuDNN):
+# (4,32,8,1,S,64) 1,024 keys 5.87 / 7.41 / 6.95, 2,048 8.91 / 10.06 / 9.71, 4,096 12.97 / 14.54 / 14.11, 16,384 36.32 /
+# 38.89 / 37.17, 65,536 125.29 / 132.77 / 125.46; D=128 1,024 8.74 / 10.35 / 11.45, 4,096 21.29 / 22.42 / 22.97,
+# 65,536 242.36 / 243.43 / 244.15; (8,28,4), (11,24,3), (31,8,1) x 4,096 keys x1.05-1.11 over the rule before at both
+# head dims. And the key thresholds (decode_batch59.py --edges, us: the API / the swap kernel / cuDNN): 32 pairs x 4
+# parts at 512 keys D=64 5.82 / 5.21 / 6.21, 768 6.54 / 5.78 / 6.82, D=128 512 6.87 / 6.00 / 8.04, 768 8.24 / 6.99 /
+# 8.67; 16 pairs x 8 D=64 1,024 6.14 / 5.19 / 5.98, D=128 1,024 7.78 / 5.98 / 7.41, 4,096 15.38 / 13.16 / 15.14, 8,192
+# 24.50 / 21.02 / 23.05; 8 pairs x 16 D=64 1,024 5.38 / 4.93 / 5.78, 4,096 7.83 / 6.36 / 7.86, 8,192 12.20 / 9.02 /
+# 10.20, D=128 1,024 6.29 / 5.52 / 6.97, 4,096 10.21 / 8.84 / 11.18, 8,192 15.18 / 12.62 / 15.53. Session 54's 16,384
+# keys predate the merge in the launch (sessions 55-58): 8 and 16 parts now run from 1,024 keys, 4 parts from 512.
 # {(head dim, parts): the fewest keys} where it differs from SWAP_DECODE_MIN_KEYS
-SWAP_DECODE_LEAST_KEYS = {(64, 8): SWAP_DECODE_MIN_KEYS_D64_8, (64, 4): 1024, (128, 4): 1024}
+SWAP_DECODE_LEAST_KEYS = {(64, 16): 1024, (128, 16): 1024, (64, 8): 1024, (128, 8): 1024, (64, 4): 512, (128, 4): 512}
 # Session 55 call 3 (scripts/decode_pairs55.py, H200, graph replay, us: the forward kernels / 16 parts / 32 parts /
 # cuDNN): with 5-7 pairs the 80-112 CTAs of 16 parts lost at D=128 ((1,40,5,1,32768,128) 26.59 / 27.95 / 33.56 /
 # 27.28, (1,48,6,..) 28.51 / 33.48 / 35.68 / 31.40, (1,56,7,1,16384,128) 19.46 / 22.13 / 25.84 / 21.80) and were even
@@ -1283,8 +1293,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     key/value head (api.pack_gqa), or 0 where the forward kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
     whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
-    SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: D=64 with 8 parts, 4
-    parts); two pairs as SWAP_DECODE_TWO_PAIRS says. Public: shapes and the SM count."""
+    SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
+    1,024, 4 from 512); two pairs as SWAP_DECODE_TWO_PAIRS says. Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
