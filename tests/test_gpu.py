@@ -732,21 +732,27 @@ def test_under_torch_compile():
         assert torch.equal(compiled(q, k, v), eager)
 
 
-@pytest.mark.parametrize("d", [96, 128, 256])
-def test_packed_decode_under_torch_compile(d):
+@pytest.mark.parametrize("d,b,swap", [(96, 2, False), (128, 3, False), (256, 2, False), (128, 2, True), (64, 4, True)])
+def test_packed_decode_under_torch_compile(d, b, swap):
     """Decode with grouped heads (packed rows, split across programs) inside a compiled function: the same bits as
-    eager, and float64 on every head (session 15; packed views and the split's workspace under Dynamo)."""
+    eager, and float64 on every head (session 15; packed views and the split's workspace under Dynamo). swap: a call
+    the swapped-GEMM decode kernel runs (its kept launcher and workspace under Dynamo; at D=128 two sequences took the
+    packed forward kernels before session 59's rule, three still do)."""
     from dhpfa import api
     g = torch.Generator(device="cuda").manual_seed(d)
-    q = torch.randn(2, 1, 32, d, device="cuda", dtype=torch.bfloat16, generator=g)
-    k, v = (torch.randn(2, 4096, 8, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    q = torch.randn(b, 1, 32, d, device="cuda", dtype=torch.bfloat16, generator=g)
+    k, v = (torch.randn(b, 4096, 8, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
 
     def step(q, k, v):
         return dhpfa.flash_attn_func(q * 1.0, k, v, causal=True) + 0.0
     api._PLANS.clear()
     eager = step(q, k, v)
     (plan,) = api._PLANS.values()
-    assert plan.pack == 4 and plan.variant.config.split_kv, plan.variant.name
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        if swap:
+            assert plan.variant.kernel == variants.SWAP_DECODE_MERGED_KERNEL and plan.decode_parts, plan.variant.name
+        else:
+            assert plan.pack == 4 and plan.variant.config.split_kv, plan.variant.name
     compiled = torch.compile(step)
     for _ in range(2):
         assert torch.equal(compiled(q, k, v), eager)
