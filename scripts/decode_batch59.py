@@ -6,7 +6,7 @@ the SMs (32 pairs x 4, 128 x 1; 512 x 1 in four waves) and one step either side,
 (attn_decode_sm90_merged; one part: the merge of one state), against the API and cuDNN. float64 checks first (odd key
 counts, outputs poisoned, two launches bitwise equal), then CUDA-graph replay in interleaved rounds (medians, us).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128] [--edges]
+    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128] [--edges | --fill]
 """
 import argparse
 
@@ -27,24 +27,32 @@ CELLS = [((4, 32, 8, 1024), (2, 4, 8)), ((4, 32, 8, 4096), (2, 4, 8)), ((4, 32, 
 EDGES = [((4, 32, 8, 512), (4,)), ((4, 32, 8, 768), (4,)), ((2, 32, 8, 1024), (8,)), ((2, 32, 8, 4096), (8,)),
          ((2, 32, 8, 8192), (8,)), ((1, 32, 8, 1024), (16,)), ((1, 32, 8, 4096), (16,)), ((1, 32, 8, 8192), (16,))]
 
+# --fill (call 6): pair counts the rule still leaves to the forward kernels, at part counts (any number: decode_parts)
+# that fill 73-100% of 132 SMs
+FILL = [((b, 32, 8, sk), parts) for b, parts in ((3, (4, 5)), (5, (2, 3)), (6, (2,)), (8, (2,)), (12, (1,)))
+        for sk in (1024, 4096, 16384)] + \
+       [((3, 32, 4, sk), (8, 10)) for sk in (1024, 4096, 16384)] + [((2, 24, 3, sk), (16, 20)) for sk in (4096, 16384)]
+
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--dims", default="64,128")
     ap.add_argument("--edges", action="store_true", help="EDGES' cells, no checks")
+    ap.add_argument("--fill", action="store_true", help="FILL's cells, checks at 3 / 5 / 10 / 20 parts")
     a = ap.parse_args()
     dims = [int(x) for x in a.dims.split(",")]
     gen = torch.Generator(device="cuda").manual_seed(59)
     ok = True
+    checks = ((5, 32, 8, 4099, 3), (3, 32, 8, 2001, 5), (3, 32, 4, 5000, 10), (2, 24, 3, 9000, 20)) if a.fill else \
+        ((4, 32, 8, 4099, 4), (16, 32, 8, 1021, 1), (3, 28, 4, 777, 2), (16, 32, 8, 3000, 2), (64, 16, 8, 515, 1))
     for d in () if a.edges else dims:
-        for b, h, hk, sk, parts in ((4, 32, 8, 4099, 4), (16, 32, 8, 1021, 1), (3, 28, 4, 777, 2), (16, 32, 8, 3000, 2),
-                                    (64, 16, 8, 515, 1)):
+        for b, h, hk, sk, parts in checks:
             ok &= check(b, h, hk, sk, d, parts, True, None, gen)
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
     for d in dims:
-        for (b, h, hk, sk), parts in EDGES if a.edges else CELLS:
+        for (b, h, hk, sk), parts in EDGES if a.edges else FILL if a.fill else CELLS:
             ks = {"api": peers["dhpfa"]}
             ks.update({f"m{p}": run(p, True) for p in parts})
             ks["cudnn"] = peers["sdpa_cudnn"]
