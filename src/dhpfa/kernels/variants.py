@@ -1264,6 +1264,20 @@ SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
 # s56b: the API / without it / cuDNN): (1,16,2,1,65536,64) 19.04 / 20.35 / 16.36, 131,072 27.39 / 34.33 / 25.28,
 # (1,12,2,1,65536,64) 18.79 / 20.55 / 16.24, (1,14,2,1,262144,64) 42.34 / 61.49 / 41.45. {head dim: (parts, from keys)}.
 SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
+# Session 59 call 6 (decode_batch59.py --fill, H200, graph replay, 5 rounds, us: the API then (forward kernels) / the
+# merged swap kernel at the parts given / cuDNN): pair counts no part count above fills, at sm_count // pairs parts. D=64
+# wins from 6 to 48 pairs: (2,24,3,1,S) 20 parts 4,096 keys 7.88 / 6.05 / 7.56, 16,384 13.49 / 11.65 / 12.98; (3,32,4)
+# 10 parts 1,024 5.48 / 5.25 / 6.15, 16,384 19.98 / 17.42 / 18.49; (3,32,8) 5 parts 1,024 7.40 / 5.78 / 6.60, 4,096
+# 12.39 / 11.24 / 11.96, 16,384 33.64 / 28.81 / 29.37; (5,32,8) 3 parts 1,024 7.37 / 6.62 / 7.78, 16,384 58.26 / 43.35
+# / 46.53; (6,32,8) 2 parts 1,024 7.40 / 7.40 / 7.98, 16,384 60.26 / 52.79 / 52.02; not at 64 pairs x 2 (1,024 keys
+# 8.41 / 9.13, 4,096 20.63 / 20.92) nor 96 x 1 (29.32 / 29.84). D=128 only up to 24 pairs and 4,096 keys: (2,24,3) 4,096
+# 9.73 / 7.01 / 9.50 (16,384 17.99 / 17.80), (3,32,4) 1,024 6.72 / 5.99 / 7.50, 4,096 11.99 / 11.76 / 13.80 (16,384
+# 29.61 / 30.31), (3,32,8) 1,024 9.58 / 6.96 / 9.06, 4,096 17.79 / 17.41 / 18.98 (16,384 50.97 / 52.63); 40 pairs and
+# more lost (e.g. (5,32,8) 3 parts 4,096 25.14 / 25.60, (6,32,8) 2 parts 16,384 94.92 / 107.51).
+# {head dim: (most pairs, most keys or None)}: from SWAP_DECODE_FILL_PAIRS pairs and SWAP_DECODE_FILL_LEAST_KEYS keys
+SWAP_DECODE_FILL = {64: (48, None), 128: (24, 4096)}
+SWAP_DECODE_FILL_PAIRS = 5
+SWAP_DECODE_FILL_LEAST_KEYS = 1024
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
@@ -1294,7 +1308,9 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
-    1,024, 4 from 512); two pairs as SWAP_DECODE_TWO_PAIRS says. Public: shapes and the SM count."""
+    1,024, 4 from 512); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those part counts fills take
+    sm_count // pairs parts (at most the merged build's) within SWAP_DECODE_FILL's pairs and keys. Public: shapes and
+    the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1309,6 +1325,12 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     half = SWAP_DECODE_HALF_FILL.get(head_dim)
     if not parts and half and least_full // 2 < pairs * half <= sm_count // 2:
         parts = half
+    if not parts:  # session 59: sm_count // pairs parts (SWAP_DECODE_FILL's pairs and keys)
+        most_pairs, most_keys = SWAP_DECODE_FILL.get(head_dim, (0, None))
+        fill = min(sm_count // pairs, SWAP_DECODE_MERGE_PARTS[head_dim])
+        ok = SWAP_DECODE_FILL_PAIRS <= pairs <= most_pairs and SWAP_DECODE_FILL_LEAST_KEYS <= seq_k \
+            and (most_keys is None or seq_k <= most_keys) and fill >= 2
+        return fill if ok else 0
     least = SWAP_DECODE_LEAST_KEYS.get((head_dim, parts), SWAP_DECODE_MIN_KEYS)
     return parts if parts and seq_k >= least else 0
 
