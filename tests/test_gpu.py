@@ -735,16 +735,17 @@ def test_under_torch_compile():
         assert torch.equal(compiled(q, k, v), eager)
 
 
-@pytest.mark.parametrize("d,b,swap", [(96, 2, False), (128, 3, False), (256, 2, False), (128, 2, True), (64, 4, True)])
-def test_packed_decode_under_torch_compile(d, b, swap):
+@pytest.mark.parametrize("d,b,sk,swap", [(96, 2, 4096, False), (128, 3, 8192, False), (256, 2, 4096, False),
+                                         (128, 2, 4096, True), (64, 4, 4096, True)])
+def test_packed_decode_under_torch_compile(d, b, sk, swap):
     """Decode with grouped heads (packed rows, split across programs) inside a compiled function: the same bits as
     eager, and float64 on every head (session 15; packed views and the split's workspace under Dynamo). swap: a call
-    the swapped-GEMM decode kernel runs (its kept launcher and workspace under Dynamo; at D=128 two sequences took the
-    packed forward kernels before session 59's rule, three still do)."""
+    the swapped-GEMM decode kernel runs (its kept launcher and workspace under Dynamo; at D=128 two sequences over 4,096
+    keys took the packed forward kernels before session 59's rules, three over 8,192 still do)."""
     from dhpfa import api
     g = torch.Generator(device="cuda").manual_seed(d)
     q = torch.randn(b, 1, 32, d, device="cuda", dtype=torch.bfloat16, generator=g)
-    k, v = (torch.randn(b, 4096, 8, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
+    k, v = (torch.randn(b, sk, 8, d, device="cuda", dtype=torch.bfloat16, generator=g) for _ in range(2))
 
     def step(q, k, v):
         return dhpfa.flash_attn_func(q * 1.0, k, v, causal=True) + 0.0
