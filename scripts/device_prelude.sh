@@ -27,6 +27,16 @@ decode_tests() {
   echo "rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/decode_tests.log" | tail -2
   grep -E "^FAILED" "$OUT/decode_tests.log" | head -20
 }
+# whole_gpu_tests: precompile every audited variant (16 jobs), then the whole test_gpu.py into $OUT/gpu_tests.log, its
+# summary and failures printed (sessions 57-59).
+whole_gpu_tests() {
+  echo "== precompile ($(( $(date +%s) - t0 )) s)"
+  timeout 230 python3 scripts/precompile.py --jobs 16 2>&1 | tail -1
+  timeout 200 python3 -m pytest -q -m gpu -n 6 --dist loadgroup tests/test_gpu.py -o cache_dir=build/pcb -rf \
+    > "$OUT/gpu_tests.log" 2>&1
+  echo "test_gpu rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/gpu_tests.log" | tail -2
+  grep "^FAILED" "$OUT/gpu_tests.log" | head -20
+}
 # counters_and_leak SHAPE:ROUNDS ...: dhpfa counters over ROUNDS rounds (the ncu CSVs dropped: the JSON holds every
 # round) and dhpfa leak (2,000 samples) at each --shape (sessions 56-57).
 counters_and_leak() {
