@@ -20,7 +20,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (64, 1, 32, 4, 16384, 32), (64, 1, 28, 4, 65536, 32), (64, 1, 32, 4, 16383, 0),  # D=64 with 4 pairs: 32 parts
     (128, 1, 40, 5, 32768, 0), (128, 1, 48, 6, 32768, 0), (128, 1, 56, 7, 16384, 0), (64, 1, 48, 6, 32768, 22),  # 5-7
     (128, 1, 16, 2, 65536, 32), (128, 1, 12, 2, 1 << 20, 32), (128, 1, 16, 2, 65535, 0),  # 2 pairs: 32 parts
-    (64, 1, 16, 2, 65536, 64), (64, 1, 16, 2, 65535, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-3 and 9-15 pairs: not
+    (64, 1, 16, 2, 65536, 64), (64, 1, 16, 2, 65535, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-15
     (128, 2, 32, 8, 1024, 8), (128, 2, 32, 8, 1023, 0), (64, 2, 32, 8, 1024, 8), (64, 2, 32, 8, 1023, 0),  # 16 pairs
     (64, 1, 32, 8, 1024, 16), (64, 1, 32, 8, 1023, 0), (128, 1, 32, 4, 1024, 16),  # 16 parts from 1,024 keys
     (128, 4, 32, 8, 65536, 4), (64, 4, 32, 8, 512, 4), (128, 8, 28, 4, 1024, 4), (64, 31, 8, 1, 4096, 4),  # 31-33
@@ -34,11 +34,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     """(With variants.SWAP_DECODE on, the default since session 55.) On 132 SMs: 16 parts for 8 (sequence, key/value
     head) pairs, 8 parts for 16 (where the forward kernels' clusters of eight do not fit), for 4 pairs 16 parts at D=128
-    and 32 at D=64; 5-7 pairs not (session 55 call 3); 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64
-    (session 56); 31-33 pairs in 4 parts (session 59); other pair counts in 132 // pairs parts from 5 pairs and 1,024
-    keys, up to 48 pairs at D=64, up to 24 pairs and 4,096 keys at D=128 (SWAP_DECODE_FILL, session 59); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS
-    keys (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; D=64's 32 parts for 4 pairs
-    from 16,384); else 0 (the forward kernels)."""
+    and 32 at D=64; 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64 (session 56); 31-33 pairs in 4 parts
+    (session 59); other pair counts in 132 // pairs parts from 5 pairs and 1,024 keys, up to 48 pairs at D=64, up to 24
+    pairs and 4,096 keys at D=128 (SWAP_DECODE_FILL, session 59: 5-7 pairs at D=128 past 4,096 keys stay on the forward
+    kernels, as session 55 call 3 measured at 16,384-32,768); groups of 2-8 heads, D = 64 / 128, from
+    SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; D=64's
+    32 parts for 4 pairs from 16,384); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 

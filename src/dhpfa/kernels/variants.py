@@ -1265,8 +1265,8 @@ SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
 # (1,12,2,1,65536,64) 18.79 / 20.55 / 16.24, (1,14,2,1,262144,64) 42.34 / 61.49 / 41.45. {head dim: (parts, from keys)}.
 SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 # Session 59 call 6 (decode_batch59.py --fill, H200, graph replay, 5 rounds, us: the API then (forward kernels) / the
-# merged swap kernel at the parts given / cuDNN): pair counts no part count above fills, at sm_count // pairs parts. D=64
-# wins from 6 to 48 pairs: (2,24,3,1,S) 20 parts 4,096 keys 7.88 / 6.05 / 7.56, 16,384 13.49 / 11.65 / 12.98; (3,32,4)
+# merged swap kernel at the parts given / cuDNN): pair counts no part count above fills, at sm_count // pairs parts.
+# D=64 wins from 6 to 48 pairs: (2,24,3,1,S) 20 parts 4,096 keys 7.88 / 6.05 / 7.56, 16,384 13.49 / 11.65 / 12.98; (3,32,4)
 # 10 parts 1,024 5.48 / 5.25 / 6.15, 16,384 19.98 / 17.42 / 18.49; (3,32,8) 5 parts 1,024 7.40 / 5.78 / 6.60, 4,096
 # 12.39 / 11.24 / 11.96, 16,384 33.64 / 28.81 / 29.37; (5,32,8) 3 parts 1,024 7.37 / 6.62 / 7.78, 16,384 58.26 / 43.35
 # / 46.53; (6,32,8) 2 parts 1,024 7.40 / 7.40 / 7.98, 16,384 60.26 / 52.79 / 52.02; not at 64 pairs x 2 (1,024 keys
