@@ -6,7 +6,7 @@ the SMs (32 pairs x 4, 128 x 1; 512 x 1 in four waves) and one step either side,
 (attn_decode_sm90_merged; one part: the merge of one state), against the API and cuDNN. float64 checks first (odd key
 counts, outputs poisoned, two launches bitwise equal), then CUDA-graph replay in interleaved rounds (medians, us).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128] [--edges | --fill]
+    PYTHONPATH=src:scripts python3 scripts/decode_batch59.py [--rounds 7] [--dims 64,128] [--edges | --fill | --next]
 """
 import argparse
 
@@ -33,6 +33,13 @@ FILL = [((b, 32, 8, sk), parts) for b, parts in ((3, (4, 5)), (5, (2, 3)), (6, (
         for sk in (1024, 4096, 16384)] + \
        [((3, 32, 4, sk), (8, 10)) for sk in (1024, 4096, 16384)] + [((2, 24, 3, sk), (16, 20)) for sk in (4096, 16384)]
 
+# --next (prepared in session 59, not run): the fill rule's untimed edges: D=128 past 4,096 keys (8,192) and 25-30 pairs;
+# D=64 49-66 pairs at long keys (64 pairs x 2 won at 16,384 in call 6, lost at 1,024-4,096); D=64's 32 parts for 4
+# pairs below 16,384 keys (SWAP_DECODE_LEAST_KEYS has no (64, 32))
+NEXT = [((3, 32, 8, 8192), (5,)), ((2, 24, 3, 8192), (16, 22)), ((1, 40, 5, 8192), (26,)), ((7, 32, 4, 1024), (4,)),
+        ((7, 32, 4, 4096), (4,)), ((5, 30, 6, 4096), (4,)), ((7, 32, 8, 16384), (2,)), ((8, 32, 8, 65536), (2,)),
+        ((1, 32, 4, 1024), (32,)), ((1, 32, 4, 4096), (32,)), ((1, 32, 4, 8192), (32,))]
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -40,11 +47,13 @@ def main():
     ap.add_argument("--dims", default="64,128")
     ap.add_argument("--edges", action="store_true", help="EDGES' cells, no checks")
     ap.add_argument("--fill", action="store_true", help="FILL's cells, checks at 3 / 5 / 10 / 20 parts")
+    ap.add_argument("--next", action="store_true", help="NEXT's cells (with --fill's checks)")
     a = ap.parse_args()
     dims = [int(x) for x in a.dims.split(",")]
     gen = torch.Generator(device="cuda").manual_seed(59)
     ok = True
-    checks = ((5, 32, 8, 4099, 3), (3, 32, 8, 2001, 5), (3, 32, 4, 5000, 10), (2, 24, 3, 9000, 20)) if a.fill else \
+    checks = ((5, 32, 8, 4099, 3), (3, 32, 8, 2001, 5), (3, 32, 4, 5000, 10), (2, 24, 3, 9000, 20)) \
+        if a.fill or a.next else \
         ((4, 32, 8, 4099, 4), (16, 32, 8, 1021, 1), (3, 28, 4, 777, 2), (16, 32, 8, 3000, 2), (64, 16, 8, 515, 1))
     for d in () if a.edges else dims:
         for b, h, hk, sk, parts in checks:
@@ -52,7 +61,7 @@ def main():
     print("checks", "OK" if ok else "FAIL", flush=True)
     peers = bench.peer_kernels(gqa=True)
     for d in dims:
-        for (b, h, hk, sk), parts in EDGES if a.edges else FILL if a.fill else CELLS:
+        for (b, h, hk, sk), parts in EDGES if a.edges else FILL if a.fill else NEXT if a.next else CELLS:
             ks = {"api": peers["dhpfa"]}
             ks.update({f"m{p}": run(p, True) for p in parts})
             ks["cudnn"] = peers["sdpa_cudnn"]
