@@ -18,6 +18,13 @@ sanitize_decode() {
       | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -"$lines"
   done
 }
+# racecheck_decode TIMEOUT LINES SEED CASES: scripts/decode_sanitize.py --seed SEED --cases CASES under racecheck
+# (within TIMEOUT s), the last LINES lines without the host frames (sessions 57-58).
+racecheck_decode() {
+  echo "== racecheck, API decode ($(( $(date +%s) - t0 )) s)"
+  timeout "$1" compute-sanitizer --tool racecheck --print-limit 3 python3 scripts/decode_sanitize.py --seed "$3" \
+    --cases "$4" 2>&1 | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -"$2"
+}
 # decode_tests: the decode GPU tests (test_sm90_decode.py and test_gpu.py's decode / repeated-call tests) into
 # $OUT/decode_tests.log, their summary and failures printed (sessions 56-57).
 decode_tests() {

@@ -13,9 +13,7 @@ echo "== rule_check s57 ($(( $(date +%s) - t0 )) s)"
 timeout 150 python3 scripts/rule_check.py --out "$OUT/rc" --set s57 --rounds 9 2>&1 | grep -v "^$" | tail -18
 sanitize_decode 60 8 ", shipped builds" --seed 4 \
   --cases "1,16,2,65541,64;2,32,8,4097,64;1,28,4,40000,64;1,32,8,16385,128;1,16,2,65537,128"
-echo "== racecheck, API decode ($(( $(date +%s) - t0 )) s)"
-timeout 120 compute-sanitizer --tool racecheck --print-limit 3 python3 scripts/decode_sanitize.py --seed 5 \
-  --cases "1,16,2,65541,64;1,16,2,65537,128" 2>&1 | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -6
+racecheck_decode 120 6 5 "1,16,2,65541,64;1,16,2,65537,128"
 counters_and_leak 1,16,1,64,65536,2:6 1,32,1,128,32768,8:6
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"

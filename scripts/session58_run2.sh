@@ -14,9 +14,7 @@ timeout 60 python3 scripts/decode_stamps57.py --launches 30 --out "$OUT" --split
 decode_tests
 sanitize_decode 50 6 ", shipped builds" --seed 6 \
   --cases "1,16,2,65541,64;2,32,8,4097,64;1,28,4,40000,64;1,32,8,16385,128;1,16,2,65537,128"
-echo "== racecheck, API decode ($(( $(date +%s) - t0 )) s)"
-timeout 60 compute-sanitizer --tool racecheck --print-limit 3 python3 scripts/decode_sanitize.py --seed 7 \
-  --cases "1,16,2,65541,64;1,16,2,65537,128" 2>&1 | grep -v "Host Frame" | grep -v "^=========\s*$" | tail -6
+racecheck_decode 60 6 7 "1,16,2,65541,64;1,16,2,65537,128"
 counters_and_leak 1,16,1,64,65536,2:6 1,32,1,128,16384,8:6
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"
