@@ -9,6 +9,8 @@ Session 46, --set wide: the cells the first sweep left out (its note 4): fp16, g
 enable_gqa=True), decode (one query, and a few) over long keys, and fewer keys than queries; at D = 64 and 128 (or
 --dims).
 Session 47, --set wide3: serving shapes (decode over batches and lengths, MHA / MQA decode, chunks against caches).
+Session 60, --set steps: decode of grouped heads at the key counts a serving loop steps through (a power of two, one
+past it, and lengths between), where the swap decode kernel's parts hold whole 128-key blocks.
 """
 import argparse
 import json
@@ -56,14 +58,18 @@ WIDE3 = ([((64, 128), b, 32, 8, 1, sk, (False,), ("bf16",)) for b in (1, 2, 4, 1
           ((128,), 8, 28, 4, 1, 4096, (False,), ("bf16",)), ((128,), 16, 32, 8, 1, 4096, (False,), ("fp16",)),
           ((64, 128), 1, 32, 8, 512, 8192, (False,), ("bf16",)), ((64, 128), 4, 32, 8, 256, 4096, (False,), ("bf16",)),
           ((128,), 1, 32, 8, 2048, 16384, (False,), ("bf16",)), ((128,), 2, 32, 8, 128, 8192, (False,), ("bf16",))])
+# --set steps (session 60): decode (one query) of grouped heads at key counts on and just past powers of two and between
+STEPS = [((64, 128), b, h, hk, 1, sk, (False,), ("bf16",)) for b, h, hk in ((1, 32, 8), (2, 32, 8), (4, 32, 8), (1, 32, 4))
+         for sk in (2048, 2049, 3000, 4096, 4097, 6000, 8192, 8193, 12000, 16384, 16385)]
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
 
 
 def _cells(dims, which="grid"):
     """(D, B, H, H_kv, S_q, S_k, causal, dtype name) for every cell of the set."""
-    if which in ("wide2", "wide3"):
+    if which in ("wide2", "wide3", "steps"):
         return [(d, b, h, hk, sq, sk, causal, dt)
-                for ds, b, h, hk, sq, sk, causals, dts in (WIDE2 if which == "wide2" else WIDE3) for d in ds
+                for ds, b, h, hk, sq, sk, causals, dts in {"wide2": WIDE2, "wide3": WIDE3, "steps": STEPS}[which]
+                for d in ds
                 if dims is None or d in dims for causal in causals for dt in dts]
     if which == "wide":
         return [(d, b, h, hk, sq, sk, causal, dt) for d in dims for b, h, hk, sq, sk, causals, dts in WIDE
@@ -92,14 +98,14 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dims", default=None, help="head dims (default 32,64,96,128,256; 64,128 with --set wide)")
-    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2", "wide3"))
+    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2", "wide3", "steps"))
     ap.add_argument("--budget-s", type=float, default=300.0, help="stop starting new cells after this many seconds")
     ap.add_argument("--precompile", type=int, default=0, help="first compile every cell's variant on N processes")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     from dhpfa import api
     t0 = time.time()
-    dims = args.dims or {"wide": "64,128", "wide2": None, "wide3": None}.get(args.set, "32,64,96,128,256")
+    dims = args.dims or {"wide": "64,128", "wide2": None, "wide3": None, "steps": None}.get(args.set, "32,64,96,128,256")
     cells = _cells(dims and [int(x) for x in dims.split(",")], args.set)
     if args.precompile:
         import multiprocessing as mp
