@@ -105,13 +105,26 @@ def test_split_launch_is_cooperative_and_checks_its_parts(d):
 
 def test_decode_parts_cover_the_keys_in_whole_blocks():
     """decode_parts: at most the parts asked for, each a whole number of blocks with at least one key, together every
-    key; fewer where the keys have fewer blocks."""
+    key; fewer where the keys have fewer blocks. Session 54's form (even=False): parts of `per` keys from part x per.
+    The even form (session 60, the shipped one): min(parts, blocks) parts, part p the blocks [p nb // n, (p + 1) nb //
+    n) as the kernels' EVEN takes them (nb blocks), so the parts asked for run at every key count (4,097 keys: 16 parts
+    of 2-3 blocks, not 11 of 3), none longer than `per` keys."""
     from dhpfa.kernels import sm90_decode
-    for sk in (1, 127, 128, 129, 4097, 16384, 20001, 65536):
+    assert variants.SWAP_DECODE_EVEN and sm90_decode.decode_parts(4097, 16, 128) == (16, 384)
+    assert sm90_decode.decode_parts(4097, 16, 128, even=False) == (11, 384)
+    for sk in (1, 127, 128, 129, 2049, 4097, 8193, 16384, 20001, 65536):
         for parts in (1, 8, 16, 64):
             for bn in (64, 128):
-                n, per = sm90_decode.decode_parts(sk, parts, bn)
+                n, per = sm90_decode.decode_parts(sk, parts, bn, even=False)
                 assert per % bn == 0 and 1 <= n <= parts and (n - 1) * per < sk <= n * per, (sk, parts, bn, n, per)
+                n, per = sm90_decode.decode_parts(sk, parts, bn)
+                nb = -(-sk // bn)
+                assert n == min(parts, nb) and per % bn == 0, (sk, parts, bn, n, per)
+                ends = [min(p * nb // n * bn, sk) for p in range(n + 1)]
+                sizes = [e - s for s, e in zip(ends, ends[1:])]
+                assert ends[0] == 0 and ends[-1] == sk and min(sizes) >= 1 and max(sizes) <= per, (sk, parts, bn)
+                blocks = [-(-x // bn) for x in sizes]
+                assert max(blocks) - min(blocks) <= 1 and max(blocks) * bn == per, (sk, parts, bn, blocks)
 
 
 SASS = """

@@ -152,15 +152,23 @@ def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HE
 @gluon.jit
 def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ: gl.constexpr,
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-              P_KMAJOR: gl.constexpr):
+              P_KMAJOR: gl.constexpr, EVEN: gl.constexpr = False):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
-    sequence, key/value head)."""
+    sequence, key/value head). EVEN (session 60): part p of n takes blocks [p * nb // n, (p + 1) * nb // n) of the nb
+    blocks (whole blocks a part, their counts one apart; KEYS_PER_PART unused), else KEYS_PER_PART keys from
+    p * KEYS_PER_PART. Public: program ids and shapes."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV
     hk = bkv % H_KV
-    start = part * KEYS_PER_PART
-    end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
+    if EVEN:
+        n_parts = gl.num_programs(0)
+        nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
+        start = (part * nb // n_parts) * BLOCK_N
+        end = gl.minimum(((part + 1) * nb // n_parts) * BLOCK_N, SEQ_K)
+    else:
+        start = part * KEYS_PER_PART
+        end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
     out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
                             num_warps, P_KMAJOR)
     _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
@@ -170,9 +178,10 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
 def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
                      NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
+                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True,
+                     EVEN: gl.constexpr = False):
     _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ, BLOCK_N, HEAD_DIM,
-              STAGES, num_warps, P_KMAJOR)
+              STAGES, num_warps, P_KMAJOR, EVEN)
 
 
 # MERGE (session 55; variants.SWAP_DECODE_MERGE): the parts of a (sequence, key/value head) pair merge inside the
@@ -406,7 +415,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
                             NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
-                            WIDE: gl.constexpr = False):
+                            WIDE: gl.constexpr = False, EVEN: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -417,7 +426,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, EVEN)
     n_parts = gl.num_programs(0)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
@@ -547,7 +556,8 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                            MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
-                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True):
+                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True,
+                           EVEN: gl.constexpr = False):
     """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
     above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
     (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only). BACKOFF
@@ -559,7 +569,7 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
     words = FLAGS + gl.program_id(1) * n_parts
     target = _split_target(words + gl.program_id(0), NONCE)  # (before this program's release: its own word's old value)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, EVEN)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
         _stamp(STAMPS, 1)
@@ -581,15 +591,22 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
         _stamp(STAMPS, 4)
 
 
-def decode_parts(seq_k: int, parts: int, block_n: int) -> tuple:
-    """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public."""
+def decode_parts(seq_k: int, parts: int, block_n: int, even=None) -> tuple:
+    """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public.
+    even (None: variants.SWAP_DECODE_EVEN; session 60): min(parts, blocks) parts whose block counts differ by at most
+    one (the kernels' EVEN), keys a part the largest part's; else parts of the same whole blocks, as many as those
+    cover (session 54's form: 4,097 keys in 16 parts of 128-key blocks took 11 parts of 3 blocks)."""
+    from . import variants
     blocks = triton.cdiv(seq_k, block_n)
-    per = triton.cdiv(blocks, max(1, min(parts, blocks))) * block_n
+    n = max(1, min(parts, blocks))
+    per = triton.cdiv(blocks, n) * block_n
+    if variants.SWAP_DECODE_EVEN if even is None else even:
+        return n, per
     return triton.cdiv(seq_k, per), per
 
 
 def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
-                merge=None, build=None, split=0):
+                merge=None, build=None, split=0, even=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
     (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC])
@@ -603,7 +620,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         raise ValueError(f"q: attn_decode_sm90 takes one query a sequence; got seq_q={seq_q}")
     group = heads // heads_kv
     nq = max(8, 1 << (group - 1).bit_length())
-    n_parts, per = decode_parts(seq_k, parts, block_n)
+    even = variants.SWAP_DECODE_EVEN if even is None else bool(even)
+    n_parts, per = decode_parts(seq_k, parts, block_n, even)
     grid = (n_parts, batch * heads_kv)
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
@@ -618,7 +636,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
             return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                     MAX_PARTS=max_parts, SPLIT=split, NONCE=split_kv_nonce(),
-                                    WARP_ROWS=variants.SWAP_DECODE_SPLIT_WARP_ROWS[head_dim],
+                                    WARP_ROWS=variants.SWAP_DECODE_SPLIT_WARP_ROWS[head_dim], EVEN=even,
                                     launch_cooperative_grid=True)
         use_async = bool(more and more[0])
         wide = bool(len(more) > 1 and more[1])
@@ -626,29 +644,29 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide)
+                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide, EVEN=even)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                  P_KMAJOR=p_kmajor)
+                  P_KMAJOR=p_kmajor, EVEN=even)
     return grid, args, kwargs
 
 
 def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False,
-           merge_cfg=None, split=None, extra=None):
+           merge_cfg=None, split=None, extra=None, even=None):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
     (MAX_PARTS, CHUNK, PREFETCH[, ASYNC[, WIDE]]) of the merged build instead of the shipped one (experiments;
     launch_args' build). split (merged): attn_decode_sm90_split's slices, 0 for attn_decode_sm90_merged; None: as the
     API chooses (variants.swap_decode_split). extra (merged; experiments): launch keyword arguments over launch_args'
-    (e.g. {"launch_cooperative_grid": False}, {"BACKOFF": 200})."""
+    (e.g. {"launch_cooperative_grid": False}, {"BACKOFF": 200}). even: decode_parts' (None: the shipped form)."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
     forward(q, k, v, out, scale, parts, block_n, stages, lse_t, _dense_offsets(q.device, batch, 1), poison, p_kmajor,
-            merged, merge_cfg, split, extra)
+            merged, merge_cfg, split, extra, even)
     return out, lse_t.t().unsqueeze(-1)
 
 
@@ -658,7 +676,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None, split=None, extra=None):
+            merge_cfg=None, split=None, extra=None, even=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -667,10 +685,11 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
     (experiments); merge_cfg, split, extra: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
-    where it gives slices)."""
+    where it gives slices); even: decode_parts' (None: variants.SWAP_DECODE_EVEN)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
-    n_parts, _ = decode_parts(k.shape[1], parts, block_n)
+    even = variants.SWAP_DECODE_EVEN if even is None else bool(even)
+    n_parts, _ = decode_parts(k.shape[1], parts, block_n, even)
     ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
     if merged:
@@ -678,11 +697,11 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         sp = variants.swap_decode_split(head_dim, n_parts) if split is None else split
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
                v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg, sp,
-               tuple(sorted((extra or {}).items())))
+               tuple(sorted((extra or {}).items())), even)
 
         def args():
             grid, a, kw = launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp)
+                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp, even=even)
             return grid, a, dict(kw, **(extra or {}))
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
                               args,
@@ -690,10 +709,10 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         first = dispatch._decode_launchers.get(key)
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
     key = (variants.SWAP_DECODE_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts,
-           block_n, stages, float(softmax_scale), p_kmajor)
+           block_n, stages, float(softmax_scale), p_kmajor, even)
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90,
                           lambda: launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                              p_kmajor=p_kmajor),
+                                              p_kmajor=p_kmajor, even=even),
                           (q, k, v, ws_o, ws_l), q.device)
     group = heads // k.shape[2]
     o_rows = out[:, 0]

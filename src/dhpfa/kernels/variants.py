@@ -1248,6 +1248,12 @@ SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # parts.
 SWAP_DECODE_SPLIT = {64: 16, 128: 8}
 SWAP_DECODE_SPLIT_MIN_PARTS = 16
+# Session 60: parts of whole blocks whose counts differ by at most one (sm90_decode EVEN, decode_parts), so a call keeps
+# the parts its rule gave at any key count. Before, every part took the same whole blocks and as many parts ran as
+# those covered: 2,049 keys in 16 parts of 128-key blocks ran 9 parts, 4,097 ran 11 and 8,193 ran 13, which fell below
+# SWAP_DECODE_SPLIT_MIN_PARTS to the one-program merge (call 1, peer_sweep.py --set steps, us: (1,32,4,1,S,128) 2,048
+# 5.06, 2,049 7.04; 8,192 8.93, 8,193 10.78; (1,32,8,1,S,128) 2,048 5.49, 2,049 7.13).
+SWAP_DECODE_EVEN = True
 # Call 6 (decode_split_ab58.py --rows, us: the slice's warps along the query heads / along the parts / the one-program
 # merge / cuDNN): D=128 (1,14,2,1,262144,128) 65.53 / 66.37 / 68.22 / 67.24, (1,16,2,1,65536,128) 21.18 / 21.68 / 22.70
 # / 23.43, (1,32,4,1,32768,128) 21.19 / 21.73 / 22.15 / 24.63, (1,32,8,1,16384,128) 20.56 / 20.93 / 21.24 / 23.37;
