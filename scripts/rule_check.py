@@ -216,6 +216,14 @@ S60 = [(1, 32, 8, 1, sk, d, False) for d in (64, 128) for sk in (2049, 4097, 500
       [(1, 32, 4, 1, 16385, 64, False), (1, 32, 4, 1, 20000, 64, False), (1, 16, 2, 1, 65537, 64, False),
        (1, 16, 2, 1, 33000, 128, False), (2, 24, 3, 1, 4097, 64, False), (1, 32, 8, 1, 4096, 128, False)]
 
+# --set s60b (session 60): the rule's new pair and key ranges (SWAP_DECODE_FILL's tiers: D=64 49-66 pairs from 8,192
+# keys, D=128 25-30 pairs to 4,096 and 5-8 pairs to 16,384; D=64's 32 parts for 4 pairs from 1,024 keys) against
+# session 59's rule (api_prev)
+S60B = [(7, 32, 8, 1, 8192, 64, False), (8, 32, 8, 1, 16384, 64, False), (7, 32, 4, 1, 1024, 128, False),
+        (7, 32, 4, 1, 2048, 128, False), (5, 30, 6, 1, 3000, 128, False), (2, 24, 3, 1, 8192, 128, False),
+        (1, 40, 5, 1, 16384, 128, False), (1, 56, 7, 1, 12000, 128, False), (1, 32, 4, 1, 2048, 64, False),
+        (1, 32, 4, 1, 4097, 64, False), (1, 32, 4, 1, 8192, 64, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -249,6 +257,10 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s60b":
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_FILL", {64: ((48, 1024, None),), 128: ((24, 1024, 4096),)})
+        return patched_call(fn, variants, "SWAP_DECODE_LEAST_KEYS",
+                            {k: v for k, v in variants.SWAP_DECODE_LEAST_KEYS.items() if k != (64, 32)})
     if which == "s60":
         return patched_call(api_fn, variants, "SWAP_DECODE_EVEN", False, clear_launchers=True)
     if which == "s59c":
@@ -330,7 +342,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -339,7 +351,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -439,18 +439,21 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
 # 16, 4 pairs in 16 parts at D=128 and 32 at D=64 (from 16,384 keys); 2 pairs from 65,536 keys in 32 parts at D=128, 64
 # at D=64 (the D=64 merged build merges up to 64 since session 57); session 59: 32 pairs in 4 parts from 512 keys, 8
 # and 16 parts from 1,024, and the fill rule's pair counts (SWAP_DECODE_FILL: 132 // pairs parts, 5-48 pairs at D=64,
-# up to 24 pairs and 4,096 keys at D=128)); odd key counts (a last block with one key; parts of unequal lengths), groups
-# of 2 / 4 / 7 / 8, bottom-right causal (the query sees every key); then calls the rule leaves to the forward kernels
-# (32 pairs below 512 keys, 8 pairs below 1,024 keys, 56 pairs; at D=128 6, 15 and 24 pairs past 4,096 keys). (sk and
-# parts: {head dim: value, None: the others'} where they differ.)
+# up to 24 pairs and 4,096 keys at D=128); session 60: D=64's 32 parts for 4 pairs from 1,024 keys, the fill's tiers
+# (D=64 49-66 pairs from 8,192 keys, D=128 25-30 pairs to 4,096 and 5-8 pairs to 16,384), parts one block apart at odd
+# key counts); odd key counts (a last block with one key; parts of unequal lengths), groups of 2 / 4 / 7 / 8,
+# bottom-right causal (the query sees every key); then calls the rule leaves to the forward kernels (32 pairs below 512
+# keys, 8 pairs below 1,024 keys, 56 pairs below 8,192; at D=128 15 and 24 pairs past 4,096 keys, 6 past 16,384). (sk
+# and parts: {head dim: value, None: the others'} where they differ.)
 _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16384, 32, 4, False, {64: 32, None: 16}),
                 (1, 30000, 28, 4, True, {64: 32, None: 16}), (2, {64: 4097, None: 16384}, 16, 8, False, 8),
                 (1, 65537, 16, 2, False, {64: 64, None: 32}), (3, 16384, 40, 5, False, {64: 8, None: 0}),
                 (4, 16384, 32, 8, False, 4), (4, 1029, 32, 8, True, 4), (8, 4099, 28, 4, False, 4),
                 (4, 511, 32, 8, False, 0), (1, 2049, 32, 8, False, 16), (2, 4097, 32, 8, True, 8),
                 (1, 1000, 32, 8, False, 0), (3, 16384, 32, 8, False, {64: 5, None: 0}),
-                (1, 16384, 48, 6, False, {64: 22, None: 0}), (3, 4095, 32, 8, True, 5), (2, 4096, 24, 3, False, 22),
-                (7, 2048, 32, 8, False, 0)]
+                (1, 20000, 48, 6, False, {64: 22, None: 0}), (3, 4095, 32, 8, True, 5), (2, 4096, 24, 3, False, 22),
+                (7, 2048, 32, 8, False, 0), (1, 16383, 48, 6, True, 22), (1, 2049, 32, 4, True, {64: 32, None: 16}),
+                (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0})]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])

@@ -17,8 +17,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 @pytest.mark.parametrize("d,b,h,hk,sk,parts", [
     (128, 1, 32, 8, 1024, 16), (128, 1, 32, 8, 65536, 16), (128, 1, 32, 8, 1023, 0),  # from 1,024 keys
     (128, 1, 32, 4, 32768, 16), (128, 1, 28, 4, 65536, 16), (128, 1, 64, 8, 32768, 16),  # 4 and 8 pairs: 16 parts
-    (64, 1, 32, 4, 16384, 32), (64, 1, 28, 4, 65536, 32), (64, 1, 32, 4, 16383, 0),  # D=64 with 4 pairs: 32 parts
-    (128, 1, 40, 5, 32768, 0), (128, 1, 48, 6, 32768, 0), (128, 1, 56, 7, 16384, 0), (64, 1, 48, 6, 32768, 22),  # 5-7
+    (64, 1, 32, 4, 16384, 32), (64, 1, 28, 4, 65536, 32), (64, 1, 32, 4, 1024, 32), (64, 1, 32, 4, 1023, 0),  # D=64
+    (128, 1, 40, 5, 32768, 0), (128, 1, 48, 6, 32768, 0), (128, 1, 56, 7, 16385, 0), (64, 1, 48, 6, 32768, 22),  # 5-7
+    (128, 1, 56, 7, 16384, 18), (128, 1, 40, 5, 1024, 26), (128, 1, 48, 6, 1023, 0),  # pairs: the fill to 16,384 keys
     (128, 1, 16, 2, 65536, 32), (128, 1, 12, 2, 1 << 20, 32), (128, 1, 16, 2, 65535, 0),  # 2 pairs: 32 parts
     (64, 1, 16, 2, 65536, 64), (64, 1, 16, 2, 65535, 0), (128, 1, 8, 1, 65536, 0), (128, 3, 40, 5, 16384, 0),  # 1-15
     (128, 2, 32, 8, 1024, 8), (128, 2, 32, 8, 1023, 0), (64, 2, 32, 8, 1024, 8), (64, 2, 32, 8, 1023, 0),  # 16 pairs
@@ -26,7 +27,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (128, 4, 32, 8, 65536, 4), (64, 4, 32, 8, 512, 4), (128, 8, 28, 4, 1024, 4), (64, 31, 8, 1, 4096, 4),  # 31-33
     (128, 11, 24, 3, 4096, 4), (64, 4, 32, 8, 511, 0), (128, 4, 32, 8, 511, 0),  # pairs: 4 parts from 512 keys
     (128, 3, 32, 8, 65536, 0), (64, 5, 32, 8, 65536, 3), (128, 16, 32, 8, 65536, 0),  # 24, 40, 128 pairs
-    (64, 2, 24, 3, 4096, 22), (64, 3, 32, 8, 1024, 5), (64, 6, 32, 8, 16384, 2), (64, 7, 32, 8, 16384, 0),  # fill
+    (64, 2, 24, 3, 4096, 22), (64, 3, 32, 8, 1024, 5), (64, 6, 32, 8, 16384, 2), (64, 7, 32, 8, 8191, 0),  # fill
+    (64, 7, 32, 8, 8192, 2), (64, 8, 32, 8, 65536, 2), (64, 9, 32, 8, 65536, 0), (64, 6, 32, 8, 1024, 2),  # 49-66
+    (128, 7, 32, 4, 1024, 4), (128, 5, 30, 6, 4096, 4), (128, 5, 30, 6, 4097, 0), (128, 8, 31, 1, 4096, 0),  # 25-30
     (64, 3, 32, 8, 1023, 0), (128, 3, 32, 8, 4096, 5), (128, 3, 32, 8, 4097, 0), (128, 5, 32, 8, 4096, 0),
     (128, 3, 32, 4, 1024, 11), (128, 2, 24, 3, 4096, 22), (64, 1, 40, 5, 1024, 26),
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
@@ -35,11 +38,11 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     """(With variants.SWAP_DECODE on, the default since session 55.) On 132 SMs: 16 parts for 8 (sequence, key/value
     head) pairs, 8 parts for 16 (where the forward kernels' clusters of eight do not fit), for 4 pairs 16 parts at D=128
     and 32 at D=64; 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64 (session 56); 31-33 pairs in 4 parts
-    (session 59); other pair counts in 132 // pairs parts from 5 pairs and 1,024 keys, up to 48 pairs at D=64, up to 24
-    pairs and 4,096 keys at D=128 (SWAP_DECODE_FILL, session 59: 5-7 pairs at D=128 past 4,096 keys stay on the forward
-    kernels, as session 55 call 3 measured at 16,384-32,768); groups of 2-8 heads, D = 64 / 128, from
-    SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; D=64's
-    32 parts for 4 pairs from 16,384); else 0 (the forward kernels)."""
+    (session 59); other pair counts in 132 // pairs parts from 5 pairs (SWAP_DECODE_FILL's tiers: D=64 up to 48 pairs
+    from 1,024 keys and up to 66 from 8,192 (session 60); D=128 up to 8 pairs and 1,024-16,384 keys (session 60), up to
+    30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
+    (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; session 60: D=64's 32 parts for 4
+    pairs from 1,024); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 
@@ -106,9 +109,9 @@ def test_split_launch_is_cooperative_and_checks_its_parts(d):
 def test_decode_parts_cover_the_keys_in_whole_blocks():
     """decode_parts: at most the parts asked for, each a whole number of blocks with at least one key, together every
     key; fewer where the keys have fewer blocks. Session 54's form (even=False): parts of `per` keys from part x per.
-    The even form (session 60, the shipped one): min(parts, blocks) parts, part p the blocks [p nb // n, (p + 1) nb //
-    n) as the kernels' EVEN takes them (nb blocks), so the parts asked for run at every key count (4,097 keys: 16 parts
-    of 2-3 blocks, not 11 of 3), none longer than `per` keys."""
+    The even form (session 60, the shipped one): min(parts, blocks) parts, nb // n blocks each and one more for the last
+    nb % n, as the kernels' EVEN takes them (nb blocks; launch_args passes the shorter parts' keys), so the parts asked
+    for run at every key count (4,097 keys: 16 parts of 2-3 blocks, not 11 of 3), none longer than `per` keys."""
     from dhpfa.kernels import sm90_decode
     assert variants.SWAP_DECODE_EVEN and sm90_decode.decode_parts(4097, 16, 128) == (16, 384)
     assert sm90_decode.decode_parts(4097, 16, 128, even=False) == (11, 384)
@@ -120,11 +123,35 @@ def test_decode_parts_cover_the_keys_in_whole_blocks():
                 n, per = sm90_decode.decode_parts(sk, parts, bn)
                 nb = -(-sk // bn)
                 assert n == min(parts, nb) and per % bn == 0, (sk, parts, bn, n, per)
-                ends = [min(p * nb // n * bn, sk) for p in range(n + 1)]
+                base, long_from = nb // n, n - nb % n  # _run_part's EVEN arithmetic
+                ends = [min((p * base + max(p - long_from, 0)) * bn, sk) for p in range(n + 1)]
                 sizes = [e - s for s, e in zip(ends, ends[1:])]
                 assert ends[0] == 0 and ends[-1] == sk and min(sizes) >= 1 and max(sizes) <= per, (sk, parts, bn)
                 blocks = [-(-x // bn) for x in sizes]
                 assert max(blocks) - min(blocks) <= 1 and max(blocks) * bn == per, (sk, parts, bn, blocks)
+                assert blocks == sorted(blocks), (sk, parts, bn, blocks)  # the longer parts last
+
+
+@pytest.mark.parametrize("sk,parts", [(4097, 16), (2049, 8), (4096, 16), (65537, 64), (129, 16), (1, 4), (20001, 32)])
+def test_even_parts_launch_arguments(sk, parts):
+    """launch_args (offline, CPU placeholders) with the even parts: the grid has decode_parts' count, and KEYS_PER_PART
+    carries the shorter parts' keys (whole blocks) plus the first longer part's index, from which _run_part's EVEN
+    arithmetic (mirrored here) covers every key once, the parts one block apart, the longer ones last."""
+    from dhpfa.kernels import sm90_decode
+    q = torch.empty(1, 1, 16, 128, dtype=torch.bfloat16)
+    k = torch.empty(1, sk, 2, 128, dtype=torch.bfloat16)
+    n, longest = sm90_decode.decode_parts(sk, parts, 128)
+    grid, args, kw = sm90_decode.launch_args(q, k, k, torch.empty(n, 1, 16, 128), torch.empty(n, 16, 1), 0.1, parts)
+    assert grid == (n, 2) and kw["EVEN"] is True
+    enc = args[10]  # (descriptors, workspace, scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G)
+    long_from, per = enc % 128, enc - enc % 128
+    assert per % 128 == 0 and 0 < per and long_from <= n
+    bounds = [min(p * per + max(p - long_from, 0) * 128, sk) for p in range(n + 1)]
+    sizes = [e - s for s, e in zip(bounds, bounds[1:])]
+    assert bounds[0] == 0 and bounds[-1] == sk and min(sizes) >= 1 and max(sizes) <= longest, (bounds, longest)
+    _, args_eq, kw_eq = sm90_decode.launch_args(q, k, k, torch.empty(n, 1, 16, 128), torch.empty(n, 16, 1), 0.1, parts,
+                                                even=False)
+    assert kw_eq["EVEN"] is False and args_eq[10] == sm90_decode.decode_parts(sk, parts, 128, even=False)[1]
 
 
 SASS = """

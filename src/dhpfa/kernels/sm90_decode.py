@@ -154,18 +154,22 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
               P_KMAJOR: gl.constexpr, EVEN: gl.constexpr = False):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
-    sequence, key/value head). EVEN (session 60): part p of n takes blocks [p * nb // n, (p + 1) * nb // n) of the nb
-    blocks (whole blocks a part, their counts one apart; KEYS_PER_PART unused), else KEYS_PER_PART keys from
-    p * KEYS_PER_PART. Public: program ids and shapes."""
+    sequence, key/value head). EVEN (session 60): of the nb blocks, n parts take nb // n whole blocks each and the
+    last nb % n parts one block more (so the last part, which holds the partial block, is one of the longer ones);
+    KEYS_PER_PART carries the shorter parts' keys plus the first longer part's index (below BLOCK_N; launch_args). Else
+    KEYS_PER_PART keys from p * KEYS_PER_PART. Multiplies, a mask and maxima on program ids and shapes: call 3's form
+    (part * nb // n: integer divisions) took the merged build's part bounds off the uniform datapath (112 fewer uniform
+    instructions, 66 registers for 60) and it lost 5-8% there; a select for the longer parts' end did the same at D=64.
+    Public: program ids and shapes."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV
     hk = bkv % H_KV
     if EVEN:
-        n_parts = gl.num_programs(0)
-        nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
-        start = (part * nb // n_parts) * BLOCK_N
-        end = gl.minimum(((part + 1) * nb // n_parts) * BLOCK_N, SEQ_K)
+        long_from = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
+        per = KEYS_PER_PART - long_from  # the shorter parts' keys (whole blocks)
+        start = part * per + gl.maximum(part - long_from, 0) * BLOCK_N
+        end = gl.minimum((part + 1) * per + gl.maximum(part + 1 - long_from, 0) * BLOCK_N, SEQ_K)
     else:
         start = part * KEYS_PER_PART
         end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
@@ -594,8 +598,9 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
 def decode_parts(seq_k: int, parts: int, block_n: int, even=None) -> tuple:
     """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public.
     even (None: variants.SWAP_DECODE_EVEN; session 60): min(parts, blocks) parts whose block counts differ by at most
-    one (the kernels' EVEN), keys a part the largest part's; else parts of the same whole blocks, as many as those
-    cover (session 54's form: 4,097 keys in 16 parts of 128-key blocks took 11 parts of 3 blocks)."""
+    one (the kernels' EVEN: the last blocks % parts parts one block longer), keys a part the longest part's; else parts
+    of the same whole blocks, as many as those cover (session 54's form: 4,097 keys in 16 parts of 128-key blocks took
+    11 parts of 3 blocks)."""
     from . import variants
     blocks = triton.cdiv(seq_k, block_n)
     n = max(1, min(parts, blocks))
@@ -626,6 +631,10 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
              _descriptor(v, block_n, head_dim))
+    if even:  # KEYS_PER_PART: the shorter parts' keys plus the first longer part's index (_run_part's EVEN)
+        blocks = triton.cdiv(seq_k, block_n)
+        per = blocks // n_parts * block_n + n_parts - blocks % n_parts
+        assert n_parts < block_n
     shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
     if merge is not None:
         out, lse_t, flags = merge

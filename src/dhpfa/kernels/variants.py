@@ -1167,7 +1167,11 @@ SWAP_DECODE_MIN_KEYS = 16384
 # 10.20, D=128 1,024 6.29 / 5.52 / 6.97, 4,096 10.21 / 8.84 / 11.18, 8,192 15.18 / 12.62 / 15.53. Session 54's 16,384
 # keys predate the merge in the launch (sessions 55-58): 8 and 16 parts now run from 1,024 keys, 4 parts from 512.
 # {(head dim, parts): the fewest keys} where it differs from SWAP_DECODE_MIN_KEYS
-SWAP_DECODE_LEAST_KEYS = {(64, 16): 1024, (128, 16): 1024, (64, 8): 1024, (128, 8): 1024, (64, 4): 512, (128, 4): 512}
+SWAP_DECODE_LEAST_KEYS = {(64, 16): 1024, (128, 16): 1024, (64, 8): 1024, (128, 8): 1024, (64, 4): 512, (128, 4): 512,
+                          (64, 32): 1024}
+# Session 60: D=64's 32 parts (4 pairs) from 1,024 keys too (decode_batch59.py --next, decode_even60.py --fill, us: the
+# API then (the forward kernels' clusters) / 32 parts / cuDNN): (1,32,4,1,S,64) 1,024 5.11 / 4.72 / 5.69, 2,048 6.22 /
+# 5.28 / 6.59, 4,096 6.64 / 5.23 / 6.69, 8,192 8.22 / 6.07 / 8.82, 12,000 10.45 / 7.54 / 10.31.
 # Session 55 call 3 (scripts/decode_pairs55.py, H200, graph replay, us: the forward kernels / 16 parts / 32 parts /
 # cuDNN): with 5-7 pairs the 80-112 CTAs of 16 parts lost at D=128 ((1,40,5,1,32768,128) 26.59 / 27.95 / 33.56 /
 # 27.28, (1,48,6,..) 28.51 / 33.48 / 35.68 / 31.40, (1,56,7,1,16384,128) 19.46 / 22.13 / 25.84 / 21.80) and were even
@@ -1280,10 +1284,18 @@ SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 # 9.73 / 7.01 / 9.50 (16,384 17.99 / 17.80), (3,32,4) 1,024 6.72 / 5.99 / 7.50, 4,096 11.99 / 11.76 / 13.80 (16,384
 # 29.61 / 30.31), (3,32,8) 1,024 9.58 / 6.96 / 9.06, 4,096 17.79 / 17.41 / 18.98 (16,384 50.97 / 52.63); 40 pairs and
 # more lost (e.g. (5,32,8) 3 parts 4,096 25.14 / 25.60, (6,32,8) 2 parts 16,384 94.92 / 107.51).
-# {head dim: (most pairs, most keys or None)}: from SWAP_DECODE_FILL_PAIRS pairs and SWAP_DECODE_FILL_LEAST_KEYS keys
-SWAP_DECODE_FILL = {64: (48, None), 128: (24, 4096)}
+# Session 60 (scripts/decode_even60.py --fill and decode_batch59.py --next, H200, graph replay, us: the API then (the
+# forward kernels) / the merged swap kernel at sm_count // pairs parts / cuDNN) widened it. D=64 49-66 pairs (2 parts)
+# from 8,192 keys: (7,32,8,1,8192) 34.63 / 32.39 / 32.57, 16,384 63.06 / 57.21 / 57.90; (8,32,8,1,8192) 36.30 / 35.84 /
+# 36.08, 16,384 67.13 / 65.27 / 65.84, 65,536 250.26 / 238.24 / 237.10 (below 8,192 keys 64 pairs lost, above). D=128
+# 25-30 pairs up to 4,096 keys: (7,32,4,1,S) 4 parts 1,024 9.93 / 7.95 / 9.57, 2,048 13.19 / 12.48 / 14.30, 3,000 16.49
+# / 16.23 / 17.89, 4,096 19.45 / 19.51 / 20.96; (5,30,6,1,2048) 13.19 / 12.82 / 14.73, 4,096 20.18 / 20.19 / 21.82.
+# D=128 5-8 pairs up to 16,384 keys: (2,24,3,1,S) 22 parts 8,192 12.10 / 11.14 / 13.79, 12,000 14.50 / 14.22 / 16.65,
+# 16,384 17.41 / 16.86 / 19.82; (1,40,5,1,S) 26 parts 8,192 11.38 / 10.43 / 12.94, 16,384 16.21 / 15.28 / 17.69.
+# {head dim: tiers (most pairs, least keys, most keys or None)}: a call from SWAP_DECODE_FILL_PAIRS pairs takes the fill
+# where a tier holds its pairs and keys
+SWAP_DECODE_FILL = {64: ((48, 1024, None), (66, 8192, None)), 128: ((8, 1024, 16384), (30, 1024, 4096))}
 SWAP_DECODE_FILL_PAIRS = 5
-SWAP_DECODE_FILL_LEAST_KEYS = 1024
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
@@ -1314,9 +1326,9 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
-    1,024, 4 from 512); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those part counts fills take
-    sm_count // pairs parts (at most the merged build's) within SWAP_DECODE_FILL's pairs and keys. Public: shapes and
-    the SM count."""
+    1,024, 4 from 512, D=64's 32 from 1,024); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those
+    part counts fills take sm_count // pairs parts (at most the merged build's) where a tier of SWAP_DECODE_FILL holds
+    their pairs and keys. Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1331,11 +1343,11 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     half = SWAP_DECODE_HALF_FILL.get(head_dim)
     if not parts and half and least_full // 2 < pairs * half <= sm_count // 2:
         parts = half
-    if not parts:  # session 59: sm_count // pairs parts (SWAP_DECODE_FILL's pairs and keys)
-        most_pairs, most_keys = SWAP_DECODE_FILL.get(head_dim, (0, None))
+    if not parts:  # sessions 59-60: sm_count // pairs parts (SWAP_DECODE_FILL's tiers of pairs and keys)
         fill = min(sm_count // pairs, SWAP_DECODE_MERGE_PARTS[head_dim])
-        ok = SWAP_DECODE_FILL_PAIRS <= pairs <= most_pairs and SWAP_DECODE_FILL_LEAST_KEYS <= seq_k \
-            and (most_keys is None or seq_k <= most_keys) and fill >= 2
+        ok = SWAP_DECODE_FILL_PAIRS <= pairs and fill >= 2 and any(
+            pairs <= most_pairs and least_keys <= seq_k and (most_keys is None or seq_k <= most_keys)
+            for most_pairs, least_keys, most_keys in SWAP_DECODE_FILL.get(head_dim, ()))
         return fill if ok else 0
     least = SWAP_DECODE_LEAST_KEYS.get((head_dim, parts), SWAP_DECODE_MIN_KEYS)
     return parts if parts and seq_k >= least else 0
