@@ -1,6 +1,7 @@
-"""Session 60: float64 checks of the swap decode kernel's even parts (variants.SWAP_DECODE_EVEN: part p of n takes
-blocks [p nb // n, (p + 1) nb // n)) at key counts where session 54's equal parts ran fewer parts, in all three forms
-(the combine's second launch, the one-program merge, the split merge), outputs poisoned, two launches bitwise equal.
+"""Session 60: float64 checks of the swap decode kernel's even parts (sm90_decode.decode_parts(even): nb // n blocks a
+part, the last nb % n one more) and session 54's equal parts, one binary, at key counts where the equal parts ran fewer
+parts, in all three forms (the combine's second launch, the one-program merge, the split merge), outputs poisoned, two
+launches bitwise equal.
 --time: the even parts against session 54's equal parts, both launched alike (sm90_decode.decode with the rule's parts
 and merge; even=True / False), beside the API and cuDNN, in CUDA-graph replay (interleaved rounds, medians, us): call
 2's rule_check read the API 4% ahead of its patched form at a count where both forms are the same launch, so this A/B
@@ -50,7 +51,6 @@ def main():
     ap.add_argument("--fill", action="store_true")
     ap.add_argument("--rounds", type=int, default=9)
     a = ap.parse_args()
-    assert variants.SWAP_DECODE_EVEN
     gen = torch.Generator(device="cuda").manual_seed(60)
     if a.time or a.fill:
         peers = bench.peer_kernels(gqa=True)
@@ -66,7 +66,8 @@ def main():
                   f"equal{n_equal}": rule_fn(parts, merged, False), "cudnn": peers["sdpa_cudnn"]}
             time_cell(ks, gen, (b, h, hk, sk, d), a.rounds)
         for (b, h, hk, sk, d), tried in FILL if a.fill else ():
-            ks = {"api": peers["dhpfa"], **{f"m{p}": rule_fn(p, True, True) for p in tried},
+            ks = {"api": peers["dhpfa"], **{f"m{p}": rule_fn(p, True, variants.swap_decode_even(b * hk, p, sm))
+                                            for p in tried},
                   "cudnn": peers["sdpa_cudnn"]}
             time_cell(ks, gen, (b, h, hk, sk, d), a.rounds, f"(rule: {variants.swap_decode_parts(d, b, h, hk, sk, sm)})")
         return 0
@@ -75,11 +76,11 @@ def main():
         for b, h, hk, sk, parts, merged in CASES:
             if parts > variants.SWAP_DECODE_MERGE_PARTS[d] and merged:
                 continue
-            n, _ = sm90_decode.decode_parts(sk, parts, 128)
-            split = variants.swap_decode_split(d, n) if merged else 0
-            print(f"parts {n} (equal parts: {sm90_decode.decode_parts(sk, parts, 128, even=False)[0]})"
-                  f"{' split ' + str(split) if split else ''}", end="  ")
-            ok &= check(b, h, hk, sk, d, parts, merged, None, gen)
+            for even in (True, False):
+                n, _ = sm90_decode.decode_parts(sk, parts, 128, even)
+                split = variants.swap_decode_split(d, n) if merged else 0
+                print(f"parts {n}{' split ' + str(split) if split else ''}", end="  ")
+                ok &= check(b, h, hk, sk, d, parts, merged, None, gen, even=even)
     print("checks", "OK" if ok else "FAIL", flush=True)
     return 0 if ok else 1
 

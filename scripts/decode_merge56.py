@@ -25,20 +25,20 @@ def run(parts, merged, cfg=None):
     return fn
 
 
-def check(b, h, hk, sk, d, parts, merged, cfg, gen, block_n=128, stages=3):
+def check(b, h, hk, sk, d, parts, merged, cfg, gen, block_n=128, stages=3, even=False):
     q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
     ref, ref_lse = attention_ref(q, k, v, d ** -0.5)
     out, lse = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True, merged=merged,
-                                  merge_cfg=cfg)
+                                  merge_cfg=cfg, even=even)
     out2, lse2 = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True, merged=merged,
-                                    merge_cfg=cfg)
+                                    merge_cfg=cfg, even=even)
     torch.cuda.synchronize()
     err = ((out.double().cpu() - ref).norm() / ref.norm()).item()
     lse_err = (lse.double().cpu()[..., 0] - ref_lse[..., 0]).abs().max().item()
     same = torch.equal(out, out2) and torch.equal(lse, lse2)
     ok = err < 1e-2 and lse_err < 1e-2 and bool(torch.isfinite(out).all()) and same
-    print("check", (b, h, hk, sk, d), parts, "merged" if merged else "combine", cfg,
+    print("check", (b, h, hk, sk, d), parts, "merged" if merged else "combine", cfg, "even" if even else "",
           "" if (block_n, stages) == (128, 3) else f"block_n {block_n} stages {stages}",
           f"err {err:.2e} lse {lse_err:.2e} repeat-equal {same}", "OK" if ok else "FAIL", flush=True)
     return ok

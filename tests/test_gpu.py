@@ -486,7 +486,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
         from dhpfa.kernels.sm90_decode import decode_parts
-        n_parts = decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n)[0] if parts else 0
+        even = variants.swap_decode_even(b * hk, parts, 132)
+        n_parts = decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n, even)[0] if parts else 0
         kernel = variants.SWAP_DECODE_KERNEL if not variants.swap_decode_merged(d, parts) \
             else variants.SWAP_DECODE_SPLIT_KERNEL if variants.swap_decode_split(d, n_parts) \
             else variants.SWAP_DECODE_MERGED_KERNEL

@@ -109,49 +109,63 @@ def test_split_launch_is_cooperative_and_checks_its_parts(d):
 def test_decode_parts_cover_the_keys_in_whole_blocks():
     """decode_parts: at most the parts asked for, each a whole number of blocks with at least one key, together every
     key; fewer where the keys have fewer blocks. Session 54's form (even=False): parts of `per` keys from part x per.
-    The even form (session 60, the shipped one): min(parts, blocks) parts, nb // n blocks each and one more for the last
-    nb % n, as the kernels' EVEN takes them (nb blocks; launch_args passes the shorter parts' keys), so the parts asked
-    for run at every key count (4,097 keys: 16 parts of 2-3 blocks, not 11 of 3), none longer than `per` keys."""
+    The even form (session 60): min(parts, blocks) parts of nb // n blocks, the last nb % n one block longer, as the
+    kernels' _run_part takes them from part_keys' KEYS_PER_PART (mirrored here), so the parts asked for run at every
+    key count (4,097 keys: 16 parts of 2-3 blocks, not 11 of 3), none longer than `per` keys."""
     from dhpfa.kernels import sm90_decode
-    assert variants.SWAP_DECODE_EVEN and sm90_decode.decode_parts(4097, 16, 128) == (16, 384)
-    assert sm90_decode.decode_parts(4097, 16, 128, even=False) == (11, 384)
+    assert sm90_decode.decode_parts(4097, 16, 128, even=True) == (16, 384)
+    assert sm90_decode.decode_parts(4097, 16, 128) == (11, 384)
     for sk in (1, 127, 128, 129, 2049, 4097, 8193, 16384, 20001, 65536):
         for parts in (1, 8, 16, 64):
             for bn in (64, 128):
-                n, per = sm90_decode.decode_parts(sk, parts, bn, even=False)
-                assert per % bn == 0 and 1 <= n <= parts and (n - 1) * per < sk <= n * per, (sk, parts, bn, n, per)
-                n, per = sm90_decode.decode_parts(sk, parts, bn)
-                nb = -(-sk // bn)
-                assert n == min(parts, nb) and per % bn == 0, (sk, parts, bn, n, per)
-                base, long_from = nb // n, n - nb % n  # _run_part's EVEN arithmetic
-                ends = [min((p * base + max(p - long_from, 0)) * bn, sk) for p in range(n + 1)]
-                sizes = [e - s for s, e in zip(ends, ends[1:])]
-                assert ends[0] == 0 and ends[-1] == sk and min(sizes) >= 1 and max(sizes) <= per, (sk, parts, bn)
-                blocks = [-(-x // bn) for x in sizes]
-                assert max(blocks) - min(blocks) <= 1 and max(blocks) * bn == per, (sk, parts, bn, blocks)
-                assert blocks == sorted(blocks), (sk, parts, bn, blocks)  # the longer parts last
+                for even in (False, True):
+                    n, per = sm90_decode.decode_parts(sk, parts, bn, even)
+                    nb = -(-sk // bn)
+                    assert per % bn == 0 and 1 <= n <= parts and (n - 1) * per < sk <= n * per or even, (sk, parts)
+                    assert n == min(parts, nb) or not even, (sk, parts, bn, n, per)
+                    enc = sm90_decode.part_keys(sk, parts, bn, even)
+                    r, short = enc % bn, enc - enc % bn  # _run_part's arithmetic
+                    assert short % bn == 0 and short > 0 and (r == 0 or even), (sk, parts, bn, enc)
+                    ends = [min(p * short + max(p - (n - r), 0) * bn, sk) for p in range(n + 1)]
+                    sizes = [e - s for s, e in zip(ends, ends[1:])]
+                    assert ends[0] == 0 and ends[-1] == sk and min(sizes) >= 1 and max(sizes) <= per, (sk, parts, bn)
+                    blocks = [-(-x // bn) for x in sizes]
+                    if even:
+                        assert max(blocks) - min(blocks) <= 1 and max(blocks) * bn == per, (sk, parts, bn, blocks)
+                        assert blocks == sorted(blocks), (sk, parts, bn, blocks)  # the longer parts last
+                    else:
+                        assert sizes[:-1] == [per] * (n - 1), (sk, parts, bn, sizes)
 
 
-@pytest.mark.parametrize("sk,parts", [(4097, 16), (2049, 8), (4096, 16), (65537, 64), (129, 16), (1, 4), (20001, 32)])
-def test_even_parts_launch_arguments(sk, parts):
-    """launch_args (offline, CPU placeholders) with the even parts: the grid has decode_parts' count, and KEYS_PER_PART
-    carries the shorter parts' keys (whole blocks) plus the first longer part's index, from which _run_part's EVEN
-    arithmetic (mirrored here) covers every key once, the parts one block apart, the longer ones last."""
+@pytest.mark.parametrize("sk,parts,bn", [(4097, 16, 128), (2049, 8, 128), (4096, 16, 128), (65537, 64, 128),
+                                         (129, 16, 128), (1, 4, 128), (20001, 32, 128), (30001, 64, 64)])
+def test_even_parts_launch_arguments(sk, parts, bn):
+    """launch_args (offline, CPU placeholders): the grid has decode_parts' count in either form and KEYS_PER_PART is
+    part_keys' (the even parts: the shorter parts' keys plus the count of longer ones; session 54's form: the parts'
+    keys); one binary serves both (no constexpr differs)."""
     from dhpfa.kernels import sm90_decode
     q = torch.empty(1, 1, 16, 128, dtype=torch.bfloat16)
     k = torch.empty(1, sk, 2, 128, dtype=torch.bfloat16)
-    n, longest = sm90_decode.decode_parts(sk, parts, 128)
-    grid, args, kw = sm90_decode.launch_args(q, k, k, torch.empty(n, 1, 16, 128), torch.empty(n, 16, 1), 0.1, parts)
-    assert grid == (n, 2) and kw["EVEN"] is True
-    enc = args[10]  # (descriptors, workspace, scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G)
-    long_from, per = enc % 128, enc - enc % 128
-    assert per % 128 == 0 and 0 < per and long_from <= n
-    bounds = [min(p * per + max(p - long_from, 0) * 128, sk) for p in range(n + 1)]
-    sizes = [e - s for s, e in zip(bounds, bounds[1:])]
-    assert bounds[0] == 0 and bounds[-1] == sk and min(sizes) >= 1 and max(sizes) <= longest, (bounds, longest)
-    _, args_eq, kw_eq = sm90_decode.launch_args(q, k, k, torch.empty(n, 1, 16, 128), torch.empty(n, 16, 1), 0.1, parts,
-                                                even=False)
-    assert kw_eq["EVEN"] is False and args_eq[10] == sm90_decode.decode_parts(sk, parts, 128, even=False)[1]
+    launches = []
+    for even in (True, False):
+        n, _ = sm90_decode.decode_parts(sk, parts, bn, even)
+        grid, args, kw = sm90_decode.launch_args(q, k, k, torch.empty(n, 1, 16, 128), torch.empty(n, 16, 1), 0.1, parts,
+                                                 block_n=bn, even=even)
+        assert grid == (n, 2) and args[10] == sm90_decode.part_keys(sk, parts, bn, even)  # (KEYS_PER_PART)
+        launches.append(kw)
+    assert launches[0] == launches[1]
+
+
+@pytest.mark.parametrize("pairs,parts,sm,even", [(4, 16, 132, True), (2, 32, 132, True), (8, 16, 132, False),
+                                                 (4, 32, 132, False), (16, 4, 132, True), (16, 8, 132, False),
+                                                 (4, 16, 114, False), (4, 8, 66, True)])
+def test_swap_decode_even_rule(pairs, parts, sm, even, monkeypatch):
+    """(Session 60.) The even parts where pairs x parts is at most half the SMs (calls 3-4: 4 pairs x 16 at D=128
+    x1.11-1.18; grids that fill the SMs read even or behind); none with SWAP_DECODE_EVEN off."""
+    monkeypatch.setattr(variants, "SWAP_DECODE_EVEN", True)
+    assert variants.swap_decode_even(pairs, parts, sm) == even
+    monkeypatch.setattr(variants, "SWAP_DECODE_EVEN", False)
+    assert not variants.swap_decode_even(pairs, parts, sm)
 
 
 SASS = """
@@ -234,19 +248,21 @@ def _ref(q, k, v):
 @pytest.mark.parametrize("b,h,hk,sk,d,dtype", [(1, 32, 8, 1, 128, torch.bfloat16), (2, 32, 8, 4097, 128, torch.float16),
                                                 (1, 16, 2, 30001, 64, torch.bfloat16), (3, 32, 1, 777, 128,
                                                                                         torch.bfloat16)])
-def test_decode_launcher_matches_float64(parts, block_n, stages, b, h, hk, sk, d, dtype):
+@pytest.mark.parametrize("even", [False, True], ids=["equal", "even"])
+def test_decode_launcher_matches_float64(parts, block_n, stages, b, h, hk, sk, d, dtype, even):
     """The experiment's launcher (sm90_decode.decode) over ring shapes and part counts, MQA (32 query heads: NQ = 32)
-    included: out and lse against float64 on poisoned workspaces and outputs, and bitwise the same on a repeat."""
+    included, in both part forms (session 60's even parts too): out and lse against float64 on poisoned workspaces and
+    outputs, and bitwise the same on a repeat."""
     from dhpfa.kernels import sm90_decode
     g = torch.Generator(device="cuda").manual_seed(sk + d + parts)
     q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    out, lse = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True)
+    out, lse = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True, even=even)
     ref, ref_lse = _ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
     assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
-    out2, lse2 = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages)
+    out2, lse2 = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, even=even)
     assert torch.equal(out, out2) and torch.equal(lse, lse2)
 
 
@@ -264,17 +280,18 @@ for v in variants.decode_variants():
                                 (16, 16, 8, 333, 8), (1, 16, 2, 65541, variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16))):
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
-        n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n)
-        sp = variants.SWAP_DECODE_SPLIT[v.head_dim] if split else 0
-        if n < sp:  # (the split build takes from SWAP_DECODE_SPLIT parts)
-            continue
-        merge = (torch.empty_like(q), torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64)) \
-            if v.kernel != variants.SWAP_DECODE_KERNEL else None
-        _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), 0.1,
-                                                  parts, v.config.block_n, v.config.num_stages, v.config.num_warps,
-                                                  merge=merge, split=sp)
-        if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
-            other.append([b, h, hk, sk, parts])
+        for even in (False, True):
+            n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n, even)
+            sp = variants.SWAP_DECODE_SPLIT[v.head_dim] if split else 0
+            if n < sp:  # (the split build takes from SWAP_DECODE_SPLIT parts)
+                continue
+            merge = (torch.empty_like(q), torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64)) \
+                if v.kernel != variants.SWAP_DECODE_KERNEL else None
+            _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b),
+                                                      0.1, parts, v.config.block_n, v.config.num_stages,
+                                                      v.config.num_warps, merge=merge, split=sp, even=even)
+            if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
+                other.append([b, h, hk, sk, parts, even])
     out.append([v.name, other])
 print(json.dumps(out))
 """
@@ -282,7 +299,7 @@ print(json.dumps(out))
 
 def test_every_decode_shape_launches_the_audited_binary():
     """Group size, batch, heads, keys and parts are arguments the JIT does not specialise (DECODE_SHAPE_ARGS): calls of
-    one key, one part, 2-8 heads a group, odd key counts launch the binary the audit read. Offline."""
+    one key, one part, 2-8 heads a group, odd key counts, either part form launch the binary the audit read. Offline."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", ONE_BINARY], cwd=ROOT, env=env, capture_output=True, text=True,

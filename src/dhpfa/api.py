@@ -270,8 +270,9 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
             if parts:
                 merged = variants.swap_decode_merged(d, parts)
                 from .kernels.sm90_decode import decode_parts
+                even = variants.swap_decode_even(b * h, parts, dispatch.sm_count(q.device))
                 split = merged and bool(variants.swap_decode_split(
-                    d, decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n)[0]))
+                    d, decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n, even)[0]))
                 plan = _Plan(variants.decode_variant(q.dtype, d, merged, split), scale, causal_offset, None, causal, g,
                              parts)
                 return _keep_plan(sig, plan)  # (TMA descriptors: past 32-bit offsets too)
@@ -325,10 +326,12 @@ def _forward(plan, q, k, v, out):
             else:
                 from .kernels import sm90_decode
                 cfg = variants.SWAP_DECODE_CONFIG
+                even = variants.swap_decode_even(b * k.shape[2], plan.decode_parts, dispatch.sm_count(q.device))
                 plan.launcher = sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts, cfg.block_n,
                                                     cfg.num_stages, lse_t, _dense_offsets(q.device, b, 1),
                                                     merged=plan.variant.kernel in (variants.SWAP_DECODE_MERGED_KERNEL,
-                                                                                   variants.SWAP_DECODE_SPLIT_KERNEL))
+                                                                                   variants.SWAP_DECODE_SPLIT_KERNEL),
+                                                    even=even)
         return lse_t.t().unsqueeze(-1)
     lse = _empty((b, h, sq), torch.float32, q.device)
     lse_k, causal = lse, plan.causal

@@ -152,27 +152,24 @@ def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HE
 @gluon.jit
 def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ: gl.constexpr,
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-              P_KMAJOR: gl.constexpr, EVEN: gl.constexpr = False):
+              P_KMAJOR: gl.constexpr):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
-    sequence, key/value head). EVEN (session 60): of the nb blocks, n parts take nb // n whole blocks each and the
-    last nb % n parts one block more (so the last part, which holds the partial block, is one of the longer ones);
-    KEYS_PER_PART carries the shorter parts' keys plus the first longer part's index (below BLOCK_N; launch_args). Else
-    KEYS_PER_PART keys from p * KEYS_PER_PART. Multiplies, a mask and maxima on program ids and shapes: call 3's form
-    (part * nb // n: integer divisions) took the merged build's part bounds off the uniform datapath (112 fewer uniform
-    instructions, 66 registers for 60) and it lost 5-8% there; a select for the longer parts' end did the same at D=64.
-    Public: program ids and shapes."""
+    sequence, key/value head). KEYS_PER_PART is `per` + r (launch_args' part_keys): the n parts take `per` keys (whole
+    blocks) each from part x per, and the last r (< BLOCK_N) one block more, each past the r - (n - p) longer ones
+    before it; the last part ends at SEQ_K. r = 0 is session 54's form (parts of `per` keys, the last shorter); the even
+    parts (session 60) are per = nb // n blocks and r = nb % n, so the longer parts end with the partial block.
+    Multiplies, a mask and maxima on program ids and shapes: call 3's form (part * nb // n, integer divisions) took the
+    merged build's part bounds off the uniform datapath (112 fewer uniform instructions, 66 registers for 60) and it
+    lost 5-8%; a select for the longer parts' end did the same at D=64. Public: program ids and shapes."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV
     hk = bkv % H_KV
-    if EVEN:
-        long_from = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
-        per = KEYS_PER_PART - long_from  # the shorter parts' keys (whole blocks)
-        start = part * per + gl.maximum(part - long_from, 0) * BLOCK_N
-        end = gl.minimum((part + 1) * per + gl.maximum(part + 1 - long_from, 0) * BLOCK_N, SEQ_K)
-    else:
-        start = part * KEYS_PER_PART
-        end = gl.minimum(start + KEYS_PER_PART, SEQ_K)
+    r = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
+    per = KEYS_PER_PART - r
+    long_from = gl.num_programs(0) - r
+    start = part * per + gl.maximum(part - long_from, 0) * BLOCK_N
+    end = gl.minimum((part + 1) * per + gl.maximum(part + 1 - long_from, 0) * BLOCK_N, SEQ_K)
     out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
                             num_warps, P_KMAJOR)
     _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
@@ -182,10 +179,9 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS)
 def attn_decode_sm90(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G,
                      NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True,
-                     EVEN: gl.constexpr = False):
+                     STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr = True):
     _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ, BLOCK_N, HEAD_DIM,
-              STAGES, num_warps, P_KMAJOR, EVEN)
+              STAGES, num_warps, P_KMAJOR)
 
 
 # MERGE (session 55; variants.SWAP_DECODE_MERGE): the parts of a (sequence, key/value head) pair merge inside the
@@ -419,7 +415,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
                             NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
-                            WIDE: gl.constexpr = False, EVEN: gl.constexpr = False):
+                            WIDE: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -430,7 +426,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, EVEN)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
     n_parts = gl.num_programs(0)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
@@ -560,8 +556,7 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                            MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
-                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True,
-                           EVEN: gl.constexpr = False):
+                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True):
     """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
     above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
     (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only). BACKOFF
@@ -573,7 +568,7 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
     words = FLAGS + gl.program_id(1) * n_parts
     target = _split_target(words + gl.program_id(0), NONCE)  # (before this program's release: its own word's old value)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, EVEN)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
         _stamp(STAMPS, 1)
@@ -595,23 +590,31 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
         _stamp(STAMPS, 4)
 
 
-def decode_parts(seq_k: int, parts: int, block_n: int, even=None) -> tuple:
-    """(parts, keys a part): at most `parts`, each a whole number of blocks and holding at least one key. Public.
-    even (None: variants.SWAP_DECODE_EVEN; session 60): min(parts, blocks) parts whose block counts differ by at most
-    one (the kernels' EVEN: the last blocks % parts parts one block longer), keys a part the longest part's; else parts
-    of the same whole blocks, as many as those cover (session 54's form: 4,097 keys in 16 parts of 128-key blocks took
-    11 parts of 3 blocks)."""
-    from . import variants
+def decode_parts(seq_k: int, parts: int, block_n: int, even: bool = False) -> tuple:
+    """(parts, keys of the longest part): at most `parts`, each a whole number of blocks and holding at least one key.
+    Session 54's form: parts of the same whole blocks, as many as those cover (4,097 keys in 16 parts of 128-key blocks
+    ran 11 parts of 3 blocks). even (session 60; variants.swap_decode_even says where): min(parts, blocks) parts whose
+    block counts differ by at most one, the longer ones last (4,097 keys: 16 parts of 2-3 blocks). Public."""
     blocks = triton.cdiv(seq_k, block_n)
     n = max(1, min(parts, blocks))
     per = triton.cdiv(blocks, n) * block_n
-    if variants.SWAP_DECODE_EVEN if even is None else even:
-        return n, per
-    return triton.cdiv(seq_k, per), per
+    return (n, per) if even else (triton.cdiv(seq_k, per), per)
+
+
+def part_keys(seq_k: int, parts: int, block_n: int, even: bool = False) -> int:
+    """The kernels' KEYS_PER_PART (_run_part): the shorter parts' keys plus r, the count of parts one block longer (the
+    last ones): 0 in session 54's form, blocks % n for the even parts. Public."""
+    n, per = decode_parts(seq_k, parts, block_n, even)
+    if not even:
+        return per
+    blocks = triton.cdiv(seq_k, block_n)
+    if blocks % n >= block_n:
+        raise ValueError(f"parts: {n} even parts of {block_n}-key blocks need fewer than {block_n} longer ones")
+    return blocks // n * block_n + blocks % n
 
 
 def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
-                merge=None, build=None, split=0, even=None):
+                merge=None, build=None, split=0, even=False):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
     (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC])
@@ -625,16 +628,12 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         raise ValueError(f"q: attn_decode_sm90 takes one query a sequence; got seq_q={seq_q}")
     group = heads // heads_kv
     nq = max(8, 1 << (group - 1).bit_length())
-    even = variants.SWAP_DECODE_EVEN if even is None else bool(even)
-    n_parts, per = decode_parts(seq_k, parts, block_n, even)
+    n_parts, _ = decode_parts(seq_k, parts, block_n, even)
+    per = part_keys(seq_k, parts, block_n, even)
     grid = (n_parts, batch * heads_kv)
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
              _descriptor(v, block_n, head_dim))
-    if even:  # KEYS_PER_PART: the shorter parts' keys plus the first longer part's index (_run_part's EVEN)
-        blocks = triton.cdiv(seq_k, block_n)
-        per = blocks // n_parts * block_n + n_parts - blocks % n_parts
-        assert n_parts < block_n
     shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
     if merge is not None:
         out, lse_t, flags = merge
@@ -645,7 +644,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
                 raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
             return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                     MAX_PARTS=max_parts, SPLIT=split, NONCE=split_kv_nonce(),
-                                    WARP_ROWS=variants.SWAP_DECODE_SPLIT_WARP_ROWS[head_dim], EVEN=even,
+                                    WARP_ROWS=variants.SWAP_DECODE_SPLIT_WARP_ROWS[head_dim],
                                     launch_cooperative_grid=True)
         use_async = bool(more and more[0])
         wide = bool(len(more) > 1 and more[1])
@@ -653,22 +652,22 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide, EVEN=even)
+                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                  P_KMAJOR=p_kmajor, EVEN=even)
+                  P_KMAJOR=p_kmajor)
     return grid, args, kwargs
 
 
 def decode(q, k, v, softmax_scale=None, parts=16, block_n=128, stages=3, poison=False, p_kmajor=True, merged=False,
-           merge_cfg=None, split=None, extra=None, even=None):
+           merge_cfg=None, split=None, extra=None, even=False):
     """Attention of q (B, 1, H, D) over k, v (B, S_k, H_KV, D) by attn_decode_sm90 and attn_varlen_combine: (out
     (B, 1, H, D), lse (B, H, 1)). The experiments' launcher (forward on outputs of its own; no argument checks beyond
     the kernel's needs). poison: the workspace, out and lse start as NaN (tests: every element is written). merge_cfg:
     (MAX_PARTS, CHUNK, PREFETCH[, ASYNC[, WIDE]]) of the merged build instead of the shipped one (experiments;
     launch_args' build). split (merged): attn_decode_sm90_split's slices, 0 for attn_decode_sm90_merged; None: as the
     API chooses (variants.swap_decode_split). extra (merged; experiments): launch keyword arguments over launch_args'
-    (e.g. {"launch_cooperative_grid": False}, {"BACKOFF": 200}). even: decode_parts' (None: the shipped form)."""
+    (e.g. {"launch_cooperative_grid": False}, {"BACKOFF": 200}). even: decode_parts'."""
     from ..api import _dense_offsets
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
@@ -685,7 +684,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None, split=None, extra=None, even=None):
+            merge_cfg=None, split=None, extra=None, even=False):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -694,10 +693,10 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
     (experiments); merge_cfg, split, extra: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
-    where it gives slices); even: decode_parts' (None: variants.SWAP_DECODE_EVEN)."""
+    where it gives slices); even: decode_parts' (the plan's: variants.swap_decode_even)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
-    even = variants.SWAP_DECODE_EVEN if even is None else bool(even)
+    even = bool(even)
     n_parts, _ = decode_parts(k.shape[1], parts, block_n, even)
     ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
