@@ -31,6 +31,10 @@ TIME = [(1, 32, 8, sk, d) for d in (64, 128) for sk in (2049, 4097, 8193)] + \
        [(1, 32, 4, sk, 128) for sk in (2049, 4097, 8193)] + [(2, 32, 8, sk, d) for d in (64, 128) for sk in (2049, 4097)] + \
        [(1, 32, 4, 16385, 64), (1, 16, 2, 65537, 64), (2, 24, 3, 4097, 64), (1, 32, 8, 4096, 128), (4, 32, 8, 2049, 128)]
 
+# --binary: (B, H, H_kv, S_k, D)
+BINARY = [(1, 32, 8, 4097, 128), (2, 32, 8, 2049, 128), (1, 32, 8, 8193, 64), (4, 32, 8, 2049, 128),
+          (1, 32, 8, 4096, 128), (2, 32, 8, 4097, 64), (1, 32, 4, 4097, 128), (1, 16, 2, 65537, 64)]
+
 # --fill: ((B, H, H_kv, S_k, D), parts tried)
 FILL = [((7, 32, 4, sk, 128), (4,)) for sk in (1024, 2048, 3000)] + [((5, 30, 6, 2048, 128), (4,)),
         ((2, 24, 3, 12000, 128), (22,)), ((2, 24, 3, 16384, 128), (22,)), ((1, 40, 5, 16384, 128), (26,)),
@@ -49,9 +53,25 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--time", action="store_true")
     ap.add_argument("--fill", action="store_true")
+    ap.add_argument("--binary", action="store_true")
     ap.add_argument("--rounds", type=int, default=9)
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(60)
+    if a.binary:
+        from dhpfa.kernels import _ab_s59decode as old
+        peers = bench.peer_kernels(gqa=True)
+        sm = dispatch.sm_count(torch.device("cuda"))
+        for b, h, hk, sk, d in BINARY:
+            parts = variants.swap_decode_parts(d, b, h, hk, sk, sm)
+            merged = variants.swap_decode_merged(d, parts)
+
+            def s59(q, k, v, causal=False, parts=parts, merged=merged):
+                return old.decode(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), parts=parts,
+                                  merged=merged)[0]
+            ks = {"api": peers["dhpfa"], "s59": s59, "equal": rule_fn(parts, merged, False),
+                  "even": rule_fn(parts, merged, True), "cudnn": peers["sdpa_cudnn"]}
+            time_cell(ks, gen, (b, h, hk, sk, d), a.rounds, f"(parts {parts})")
+        return 0
     if a.time or a.fill:
         peers = bench.peer_kernels(gqa=True)
         sm = dispatch.sm_count(torch.device("cuda"))
