@@ -154,10 +154,10 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
               P_KMAJOR: gl.constexpr):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
-    sequence, key/value head). KEYS_PER_PART is `per` + r (launch_args' part_keys): the n parts take `per` keys (whole
-    blocks) each from part x per, and the last r (< BLOCK_N) one block more, each past the r - (n - p) longer ones
-    before it; the last part ends at SEQ_K. r = 0 is session 54's form (parts of `per` keys, the last shorter); the even
-    parts (session 60) are per = nb // n blocks and r = nb % n, so the longer parts end with the partial block.
+    sequence, key/value head). KEYS_PER_PART is per + r (part_keys): each of the n parts takes `per` keys (whole
+    blocks) and the last r (< BLOCK_N) one block more, so part p starts at p x per plus a block for each longer part
+    before it, and the last part ends at SEQ_K. r = 0 is session 54's form (parts of `per` keys, the last shorter); the
+    even parts (session 60) are per = nb // n blocks and r = nb % n, so the longer parts end with the partial block.
     Multiplies, a mask and maxima on program ids and shapes: call 3's form (part * nb // n, integer divisions) took the
     merged build's part bounds off the uniform datapath (112 fewer uniform instructions, 66 registers for 60) and it
     lost 5-8%; a select for the longer parts' end did the same at D=64. Public: program ids and shapes."""

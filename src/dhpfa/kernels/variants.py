@@ -1252,24 +1252,6 @@ SWAP_DECODE_MERGE_WIDE = {64: True, 128: True}
 # parts.
 SWAP_DECODE_SPLIT = {64: 16, 128: 8}
 SWAP_DECODE_SPLIT_MIN_PARTS = 16
-# Session 60: parts of whole blocks whose counts differ by at most one (sm90_decode.decode_parts(even), _run_part), so a
-# call keeps the parts its rule gave at any key count, where the grid holds at most half the SMs
-# (swap_decode_even). Session 54's form gives every part the same whole blocks and runs as many parts as those cover:
-# 2,049 keys in 16 parts of 128-key blocks ran 9 parts, 4,097 ran 11 and 8,193 ran 13, below SWAP_DECODE_SPLIT_MIN_PARTS
-# (call 1, peer_sweep.py --set steps, us: (1,32,4,1,S,128) 2,048 5.06, 2,049 7.04; 8,192 8.93, 8,193 10.78). Calls 3-4
-# (decode_even60.py --time, both forms launched alike, 11 rounds, us: even / equal): 4 pairs x 16 parts at D=128
-# (64 CTAs) (1,32,4,1,S,128) 2,049 5.92 / 6.96, 4,097 6.69 / 7.88, 8,193 9.74 / 10.80; but where the grid fills the
-# SMs the even parts read even or behind in 9 of 13 cells, e.g. (2,32,8,1,2049,128) 9.62 / 8.90, (1,32,8,1,4097,128)
-# 9.33 / 8.89, (4,32,8,1,2049,128) (4 parts both ways) 14.16 / 13.30; (1,32,8,1,2049,128) 6.32 / 7.21 was one of the
-# four ahead. Why the full grids lose was not found (the parts' starts on multiples of 512 keys, L2 residency of the
-# three input sets: not measured).
-SWAP_DECODE_EVEN = True
-
-
-def swap_decode_even(pairs: int, parts: int, sm_count: int) -> bool:
-    """Whether a swap decode call of `pairs` (sequence, key/value head) pairs in `parts` parts (swap_decode_parts')
-    takes the even parts (SWAP_DECODE_EVEN: where pairs x parts is at most half the SMs). Public."""
-    return SWAP_DECODE_EVEN and pairs * parts <= sm_count // 2
 # Call 6 (decode_split_ab58.py --rows, us: the slice's warps along the query heads / along the parts / the one-program
 # merge / cuDNN): D=128 (1,14,2,1,262144,128) 65.53 / 66.37 / 68.22 / 67.24, (1,16,2,1,65536,128) 21.18 / 21.68 / 22.70
 # / 23.43, (1,32,4,1,32768,128) 21.19 / 21.73 / 22.15 / 24.63, (1,32,8,1,16384,128) 20.56 / 20.93 / 21.24 / 23.37;
@@ -1277,6 +1259,26 @@ def swap_decode_even(pairs: int, parts: int, sm_count: int) -> bool:
 # (1,14,2,1,262144,64) 35.91 / 35.78 / 36.64 / 41.37 (16 lanes along the parts there: four shuffle levels a sum).
 SWAP_DECODE_SPLIT_WARP_ROWS = {64: False, 128: True}  # sm90_decode._merge_slice's WARP_ROWS
 SWAP_DECODE_SPLIT_KERNEL = "attn_decode_sm90_split"
+# Session 60: parts of whole blocks whose counts differ by at most one (sm90_decode.decode_parts(even), _run_part), so a
+# call keeps the parts its rule gave at any key count, where the grid holds at most half the SMs (swap_decode_even).
+# Session 54's form gives every part the same whole blocks and runs as many parts as those cover: 2,049 keys in 16
+# parts of 128-key blocks ran 9 parts, 4,097 ran 11 and 8,193 ran 13, below SWAP_DECODE_SPLIT_MIN_PARTS (call 1,
+# peer_sweep.py --set steps, us: (1,32,4,1,S,128) 2,048 5.06, 2,049 7.04; 8,192 8.93, 8,193 10.78). Call 5
+# (decode_even60.py --time, one binary for both forms launched alike, 11 rounds, us: even / equal): 4 pairs x 16 parts at
+# D=128 (64 CTAs) (1,32,4,1,S,128) 2,049 6.28 / 7.22, 4,097 7.00 / 8.15, 8,193 9.99 / 11.14. Where the grid fills the SMs
+# the even parts read behind with batches of 2-4 sequences ((2,32,8,1,2049,128) 9.77 / 9.25, (2,32,8,1,4097,64) 9.60 /
+# 9.26, (4,32,8,1,2049,128) 14.33 / 13.37 at 4 parts both ways) and at D=64 ((1,32,8,1,8193,64) 9.55 / 9.28), ahead for
+# one sequence at D=128 ((1,32,8,1,4097,128) 9.30 / 10.06; call 6 8.72 / 9.14): not used there. Why the full grids of
+# batches lose was not found (not measured: the parts' starts on multiples of 512 keys, the input sets' L2 residency).
+SWAP_DECODE_EVEN = True
+
+
+def swap_decode_even(pairs: int, parts: int, sm_count: int) -> bool:
+    """Whether a swap decode call of `pairs` (sequence, key/value head) pairs in `parts` parts (swap_decode_parts')
+    takes the even parts (SWAP_DECODE_EVEN: where pairs x parts is at most half the SMs). Public."""
+    return SWAP_DECODE_EVEN and pairs * parts <= sm_count // 2
+
+
 # Two (sequence, key/value head) pairs (session 56 call 2, decode_merge56.py, us: the forward kernels (the API) /
 # combine 32 parts / merged 32 / combine 64 / merged 64 / cuDNN): (1,16,2,1,65536,128) 27.30 / 26.82 / 25.52 / 30.55 /
 # 28.40 / 24.43 ahead at 32 parts; 32,768 keys 17.15 / 18.32 / 17.52 / 22.38 / 20.36 / 16.27 and D=64
