@@ -326,12 +326,10 @@ def _forward(plan, q, k, v, out):
             else:
                 from .kernels import sm90_decode
                 cfg = variants.SWAP_DECODE_CONFIG
-                even = variants.swap_decode_even(b * k.shape[2], plan.decode_parts, dispatch.sm_count(q.device))
                 plan.launcher = sm90_decode.forward(q, k, v, out, plan.scale, plan.decode_parts, cfg.block_n,
                                                     cfg.num_stages, lse_t, _dense_offsets(q.device, b, 1),
                                                     merged=plan.variant.kernel in (variants.SWAP_DECODE_MERGED_KERNEL,
-                                                                                   variants.SWAP_DECODE_SPLIT_KERNEL),
-                                                    even=even)
+                                                                                   variants.SWAP_DECODE_SPLIT_KERNEL))
         return lse_t.t().unsqueeze(-1)
     lse = _empty((b, h, sq), torch.float32, q.device)
     lse_k, causal = lse, plan.causal

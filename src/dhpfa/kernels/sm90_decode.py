@@ -684,7 +684,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None, split=None, extra=None, even=False):
+            merge_cfg=None, split=None, extra=None, even=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -693,10 +693,11 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
     (experiments); merge_cfg, split, extra: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
-    where it gives slices); even: decode_parts' (the plan's: variants.swap_decode_even)."""
+    where it gives slices); even: decode_parts' (None: variants.swap_decode_even's, as the API's plan chose)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
-    even = bool(even)
+    even = variants.swap_decode_even(batch * k.shape[2], parts, dispatch.sm_count(q.device)) if even is None \
+        else bool(even)
     n_parts, _ = decode_parts(k.shape[1], parts, block_n, even)
     ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
