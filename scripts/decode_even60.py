@@ -11,14 +11,12 @@ and cuDNN): D=128 28-30 pairs between 1,024 and 4,096 keys and 5-6 pairs past 8,
     PYTHONPATH=src:scripts python3 scripts/decode_even60.py [--time [--rounds 9]] [--fill]
 """
 import argparse
-import statistics
 
 import torch
 
 from dhpfa.kernels import dispatch, sm90_decode, variants
 from dhpfa.measure import bench
-from dhpfa.measure.bench import interleaved_ms
-from decode_merge56 import check, input_sets, time_cell
+from decode_merge56 import check, time_cell
 
 # (B, H, H_kv, S_k, parts, merged)
 CASES = [(1, 32, 8, 2049, 16, True), (1, 32, 8, 4097, 16, True), (1, 32, 8, 8193, 16, True),
@@ -87,13 +85,7 @@ def main():
             n_even, n_equal = (sm90_decode.decode_parts(sk, parts, 128, e)[0] for e in (True, False))
             ks = {"api": peers["dhpfa"], f"even{n_even}": rule_fn(parts, merged, True),
                   f"equal{n_equal}": rule_fn(parts, merged, False), "cudnn": peers["sdpa_cudnn"]}
-            if a.sets == 3:
-                time_cell(ks, gen, (b, h, hk, sk, d), a.rounds)
-            else:
-                sets = [s for _ in range(-(-a.sets // 3)) for s in input_sets(gen, b, h, hk, sk, d)][:a.sets]
-                t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
-                print((b, h, hk, 1, sk, d), f"{a.sets} sets", "  ".join(
-                    f"{n} {statistics.median(v) * 1000:.2f}" for n, v in t.items()), flush=True)
+            time_cell(ks, gen, (b, h, hk, sk, d), a.rounds, "" if a.sets == 3 else f"{a.sets} sets", a.sets)
         for (b, h, hk, sk, d), tried in FILL if a.fill else ():
             ks = {"api": peers["dhpfa"], **{f"m{p}": rule_fn(p, True, variants.swap_decode_even(b * hk, p, sm))
                                             for p in tried},

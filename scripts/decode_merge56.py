@@ -56,17 +56,18 @@ def check_forms(forms, cases, gen):
     return ok
 
 
-def input_sets(gen, b, h, hk, sk, d):
-    """Three bf16 input sets in SDPA's layout (the peers' and run()'s)."""
+def input_sets(gen, b, h, hk, sk, d, n=3):
+    """n (three) bf16 input sets in SDPA's layout (the peers' and run()'s)."""
     return [(torch.randn(b, h, 1, d, device="cuda", dtype=torch.bfloat16, generator=gen),
              *(torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2)))
-            for _ in range(3)]
+            for _ in range(n)]
 
 
-def time_cell(ks, gen, cell, rounds, label=""):
-    """Print the medians (us) of kernels ks at cell (B, H, H_kv, S_k, D) in graph replay, interleaved rounds."""
+def time_cell(ks, gen, cell, rounds, label="", n_sets=3):
+    """Print the medians (us) of kernels ks at cell (B, H, H_kv, S_k, D) in graph replay, interleaved rounds, over
+    n_sets input sets."""
     b, h, hk, sk, d = cell
-    t = interleaved_ms(ks, input_sets(gen, b, h, hk, sk, d), False, rounds=rounds, graph=True, batch_ms=5.0)
+    t = interleaved_ms(ks, input_sets(gen, b, h, hk, sk, d, n_sets), False, rounds=rounds, graph=True, batch_ms=5.0)
     print((b, h, hk, 1, sk, d), label, "  ".join(f"{n} {statistics.median(v) * 1000:.2f}" for n, v in t.items()),
           flush=True)
 
