@@ -25,14 +25,14 @@ def run(parts, merged, cfg=None):
     return fn
 
 
-def check(b, h, hk, sk, d, parts, merged, cfg, gen, block_n=128, stages=3, even=False):
+def check(b, h, hk, sk, d, parts, merged, cfg, gen, block_n=128, stages=3, even=False, split=None):
     q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
     ref, ref_lse = attention_ref(q, k, v, d ** -0.5)
     out, lse = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True, merged=merged,
-                                  merge_cfg=cfg, even=even)
+                                  merge_cfg=cfg, even=even, split=split)
     out2, lse2 = sm90_decode.decode(q, k, v, parts=parts, block_n=block_n, stages=stages, poison=True, merged=merged,
-                                    merge_cfg=cfg, even=even)
+                                    merge_cfg=cfg, even=even, split=split)
     torch.cuda.synchronize()
     err = ((out.double().cpu() - ref).norm() / ref.norm()).item()
     lse_err = (lse.double().cpu()[..., 0] - ref_lse[..., 0]).abs().max().item()
