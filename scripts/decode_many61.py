@@ -37,6 +37,8 @@ def main():
     ap.add_argument("--keys", default="1024,4096,16384")
     ap.add_argument("--batches", default="32,34,50,66")
     ap.add_argument("--parts", default="2,4,8,16")
+    ap.add_argument("--shapes", default="", help="B:H:H_kv;... instead of --batches' (B, 32, 4)")
+    ap.add_argument("--no-two", action="store_true", help="without the two-an-SM build")
     a = ap.parse_args()
     gen = torch.Generator(device="cuda").manual_seed(61)
     dims = [int(x) for x in a.dims.split(",")]
@@ -50,16 +52,19 @@ def main():
     peers = bench.peer_kernels(gqa=True)
     for d in dims:
         for sk in (int(x) for x in a.keys.split(",")):
-            for b in (int(x) for x in a.batches.split(",")):
+            shapes = [tuple(int(x) for x in s.split(":")) for s in a.shapes.split(";")] if a.shapes else \
+                [(int(x), 32, 4) for x in a.batches.split(",")]
+            for b, h, hk in shapes:
                 ks = {"api": peers["dhpfa"], "p1": fn(1)}
                 ks.update({f"p{p}": fn(p) for p in parts})
-                ks.update({f"two{p}": fn(p, TWO_BLOCK[d], TWO_CFG) for p in parts})
+                if not a.no_two:
+                    ks.update({f"two{p}": fn(p, TWO_BLOCK[d], TWO_CFG) for p in parts})
                 ks["cudnn"] = peers["sdpa_cudnn"]
-                sets = input_sets(gen, b, 32, 4, sk, d, 2 if b * sk >= 32 * 16384 else 3)
+                sets = input_sets(gen, b, h, hk, sk, d, 2 if b * hk * sk >= 128 * 16384 else 3)
                 t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
                 med = {n: statistics.median(v) * 1000 for n, v in t.items()}
                 best = min((u, n) for n, u in med.items() if n not in ("api", "cudnn"))
-                print((b, 32, 4, 1, sk, d), f"pairs {b * 4}", "  ".join(f"{n} {u:.2f}" for n, u in med.items()),
+                print((b, h, hk, 1, sk, d), f"pairs {b * hk}", "  ".join(f"{n} {u:.2f}" for n, u in med.items()),
                       f"  best {best[1]} x{med['cudnn'] / best[0]:.3f} of cudnn (api x{med['cudnn'] / med['api']:.3f})",
                       flush=True)
                 del sets
