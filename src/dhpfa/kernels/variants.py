@@ -1310,6 +1310,27 @@ SWAP_DECODE_TWO_PAIRS = {128: (32, 65536), 64: (64, 65536)}
 # where a tier holds its pairs and keys
 SWAP_DECODE_FILL = {64: ((48, 1024, None), (66, 8192, None)), 128: ((8, 1024, 16384), (30, 1024, 4096))}
 SWAP_DECODE_FILL_PAIRS = 5
+# Session 61: pair counts a little past one or two waves of the SMs. One program a pair (the forward kernels, or the swap
+# kernel at one part) runs 136 pairs in two waves on 132 SMs, the second of 4 programs: call 1 (scripts/decode_sms61.py,
+# H200, graph replay, us: the API / cuDNN) (34,32,4,1,16384,128) 367.28 / 257.77, where 132 pairs read 243.54 / 243.62.
+# In n parts the waves are shorter and the last one holds n x the tail's pairs. Call 3 (decode_many61.py --no-two, graph
+# replay, 7 rounds, us: the API / the merged swap kernel at 2 / 4 / 8 parts / cuDNN): D=128 136 pairs (34,32,4,1,S,128)
+# 2,048 keys 52.28 / 46.35 / 45.58 / 56.47 / 37.90, 4,096 98.10 / 82.06 / 77.91 / 82.35 / 70.28, 8,192 189.77 / 147.42 /
+# 140.81 / 143.19 / 135.92, 16,384 370.78 / 274.77 / 265.76 / 269.38 / 265.09, 32,768 730.66 / 531.32 / 515.43 / 521.85
+# / 525.33; 144 pairs (18,32,8,1,S,128) 4,096 98.64 / 83.56 / 79.98 / 84.80 / 74.55, 16,384 372.86 / 286.24 / 289.86 /
+# 280.11 / 282.72; 160 pairs (20,32,8,1,S,128) 2,048 53.05 / 49.35 / 51.53 / 63.35 / 43.50, 16,384 376.76 / 324.92 /
+# 310.40 / 310.22 / 316.71; 272 pairs (68,32,4,1,S,128) 2,048 83.45 / 79.53 / 83.22 / 107.20 / 84.10, 16,384 606.80 /
+# 514.55 / 521.20 / 526.40 / 614.56, 32,768 1,195.85 / 1,014.34 / 1,022.05 / 1,030.42 / 1,236.64. D=64 136 pairs
+# (34,32,4,1,S,64) 4,096 49.88 / 51.78 / 50.13 / 58.73 / 42.20, 8,192 96.01 / 93.25 / 85.89 / 88.36 / 79.71, 16,384
+# 185.65 / 174.92 / 155.96 / 150.80 / 152.95, 32,768 369.82 / 340.51 / 297.88 / 281.60 / 303.39; 160 pairs 8,192 98.31 /
+# 94.63 / 92.05 / 99.77 / 84.44, 32,768 381.66 / 343.89 / 309.99 / 318.60 / 327.48; at 2,048 keys (136-160 pairs) and at
+# 272 pairs up to 16,384 keys the API read ahead (272 x 16,384: 274.24 / 299.27 / 282.83 / 284.95 / 263.37). Call 2:
+# at 1,024 keys parts lost (D=128 136 pairs 29.52 / 28.31 / 31.76 / 44.34 / 21.77) and at 200 pairs they did not win
+# ((50,32,4,1,4096,128) 103.47 / 110.33 / 108.95; 16,384 391.66 / 381.30 / 387.30); 128 and 264 pairs (full waves) stay.
+# {head dim: {full waves: (parts, from keys)}}: calls of more pairs than SMs whose last wave holds at most
+# SWAP_DECODE_OVER_TAIL of the SMs.
+SWAP_DECODE_OVER = {128: {1: (4, 2048), 2: (2, 2048)}, 64: {1: (4, 8192)}}
+SWAP_DECODE_OVER_TAIL = 0.25
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
@@ -1342,7 +1363,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
     1,024, 4 from 512, D=64's 32 from 1,024); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those
     part counts fills take sm_count // pairs parts (at most the merged build's) where a tier of SWAP_DECODE_FILL holds
-    their pairs and keys. Public: shapes and the SM count."""
+    their pairs and keys; more pairs than SMs, with a last wave of at most SWAP_DECODE_OVER_TAIL of the SMs, take
+    SWAP_DECODE_OVER's parts for their full waves from its keys (session 61). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1352,6 +1374,11 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
         return parts if seq_k >= least and pairs * parts <= sm_count else 0
     if pairs < SWAP_DECODE_MIN_PAIRS:
         return 0
+    if pairs > sm_count:  # session 61: a last wave of few programs (SWAP_DECODE_OVER)
+        waves, tail = divmod(pairs, sm_count)
+        parts, least = SWAP_DECODE_OVER.get(head_dim, {}).get(waves, (0, 0))
+        ok = parts and 0 < tail <= SWAP_DECODE_OVER_TAIL * sm_count and seq_k >= least
+        return parts if ok else 0
     least_full = FEW_ROWS_QUAD_CTAS * sm_count // 132
     parts = next((p for p in SWAP_DECODE_PARTS[head_dim] if least_full < pairs * p <= sm_count), 0)
     half = SWAP_DECODE_HALF_FILL.get(head_dim)
