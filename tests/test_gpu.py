@@ -445,7 +445,7 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
 # bottom-right causal (the query sees every key); then calls the rule leaves to the forward kernels (32 pairs below 512
 # keys, 8 pairs below 1,024 keys, 56 pairs below 8,192; at D=128 15 and 24 pairs past 4,096 keys, 6 past 16,384);
 # session 61: more pairs than SMs with a last wave of few (SWAP_DECODE_OVER: 136 pairs in 4 parts, D=128 from 2,048 keys
-# and D=64 from 8,192; 272 at D=128 in 2), and 160 below 2,048 keys left to the forward kernels. (sk and parts: {head
+# and D=64 from 8,192; 272 at D=128 in 2, 400 in 2 from 4,096), and 160 below 2,048 keys left to the forward kernels. (sk and parts: {head
 # dim: value, None: the others'} where they differ.)
 _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16384, 32, 4, False, {64: 32, None: 16}),
                 (1, 30000, 28, 4, True, {64: 32, None: 16}), (2, {64: 4097, None: 16384}, 16, 8, False, 8),
@@ -457,7 +457,8 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 (7, 2048, 32, 8, False, 0), (1, 16383, 48, 6, True, 22), (1, 2049, 32, 4, True, {64: 32, None: 16}),
                 (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0}),
                 (17, 2049, 32, 8, False, {64: 0, None: 4}), (34, 8193, 32, 4, True, 4),
-                (68, 2049, 32, 4, False, {64: 0, None: 2}), (20, 2047, 32, 8, False, 0)]
+                (68, 2049, 32, 4, False, {64: 0, None: 2}), (20, 2047, 32, 8, False, 0),
+                (100, 4097, 32, 4, False, {64: 0, None: 2})]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])

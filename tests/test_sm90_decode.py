@@ -35,10 +35,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16),
     (128, 17, 32, 8, 2048, 4), (128, 34, 32, 4, 32768, 4), (128, 17, 32, 8, 2047, 0), (128, 20, 32, 8, 4096, 4),  # past
-    (128, 21, 32, 8, 4096, 0), (128, 34, 32, 4, 1024, 0), (128, 68, 32, 4, 2048, 2), (128, 66, 32, 4, 4096, 0),  # the
-    (128, 75, 32, 4, 65536, 0), (128, 100, 32, 4, 65536, 0), (64, 34, 32, 4, 8192, 4), (64, 34, 32, 4, 8191, 0),  # SMs
+    (128, 21, 32, 8, 4096, 4), (128, 34, 32, 4, 1024, 0), (128, 68, 32, 4, 2048, 2), (128, 66, 32, 4, 4096, 0),  # the
+    (128, 75, 32, 4, 65536, 2), (128, 100, 32, 4, 65536, 2), (64, 34, 32, 4, 8192, 4), (64, 34, 32, 4, 8191, 0),  # SMs
     (64, 20, 32, 8, 65536, 4), (64, 68, 32, 4, 65536, 0), (64, 33, 32, 4, 65536, 0), (96, 34, 32, 4, 65536, 0),
-    (128, 34, 32, 1, 65536, 0)])
+    (128, 34, 32, 1, 65536, 0), (128, 100, 32, 4, 4095, 0), (128, 76, 32, 4, 65536, 0), (128, 42, 32, 4, 4096, 4),
+    (128, 43, 32, 4, 4096, 0), (128, 22, 32, 8, 4096, 0), (64, 42, 32, 4, 8192, 0), (128, 132, 32, 4, 65536, 0), (64, 100, 32, 4, 65536, 0)])
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     """(With variants.SWAP_DECODE on, the default since session 55.) On 132 SMs: 16 parts for 8 (sequence, key/value
     head) pairs, 8 parts for 16 (where the forward kernels' clusters of eight do not fit), for 4 pairs 16 parts at D=128
@@ -48,8 +49,8 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
     (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; session 60: D=64's 32 parts for 4
     pairs from 1,024); more pairs than SMs whose last wave holds at most a quarter of them (session 61,
-    SWAP_DECODE_OVER): one full wave in 4 parts (D=128 from 2,048 keys, D=64 from 8,192), two in 2 (D=128); else 0 (the
-    forward kernels)."""
+    SWAP_DECODE_OVER; at D=128 0.3 of them): one full wave in 4 parts (D=128 from 2,048 keys, D=64 from 8,192), two in 2
+    (D=128), three in 2 from 4,096 keys (D=128); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 

@@ -1327,10 +1327,17 @@ SWAP_DECODE_FILL_PAIRS = 5
 # 272 pairs up to 16,384 keys the API read ahead (272 x 16,384: 274.24 / 299.27 / 282.83 / 284.95 / 263.37). Call 2:
 # at 1,024 keys parts lost (D=128 136 pairs 29.52 / 28.31 / 31.76 / 44.34 / 21.77) and at 200 pairs they did not win
 # ((50,32,4,1,4096,128) 103.47 / 110.33 / 108.95; 16,384 391.66 / 381.30 / 387.30); 128 and 264 pairs (full waves) stay.
-# {head dim: {full waves: (parts, from keys)}}: calls of more pairs than SMs whose last wave holds at most
-# SWAP_DECODE_OVER_TAIL of the SMs.
-SWAP_DECODE_OVER = {128: {1: (4, 2048), 2: (2, 2048)}, 64: {1: (4, 8192)}}
-SWAP_DECODE_OVER_TAIL = 0.25
+# Call 4 (rule_check --set s61, 9 rounds, us: the API / the rule before / cuDNN): (34,32,4,1,S,128) 2,048 45.80 / 52.26 /
+# 38.09, 4,096 77.98 / 98.10 / 70.60, 16,384 265.44 / 370.25 / 265.91; (17,32,8,1,4097,128) 74.77 / 100.75 / 71.66;
+# (68,32,4,1,16384,128) 514.56 / 606.47 / 619.30; (34,32,4,1,32768,64) 297.85 / 369.08 / 302.36; x1.05-1.40 in all 12
+# cells. Its decode_many61 past two and three waves at D=128 (5 rounds, us: the API / 1 / 2 / 4 parts / cuDNN): 300
+# pairs (75,32,4,1,S,128) 4,096 160.69 / 166.32 / 154.63 / 157.42 / 169.59, 16,384 620.32 / 645.77 / 582.82 / 573.19 /
+# 650.25; 400 pairs (100,32,4) 4,096 216.86 / 202.97 / 202.13 / 205.92 / 197.89, 16,384 837.78 / 749.53 / 753.64 /
+# 759.42 / 783.16 (404 pairs alike); at D=64 the API read ahead there (400 pairs x 16,384 393.76 / 462.21 / 419.37 /
+# 402.01 / 384.02). {head dim: {full waves: (parts, from keys)}} for calls of more pairs than SMs whose last wave holds
+# at most SWAP_DECODE_OVER_TAIL[head dim] of the SMs (measured tails: 4-36 of 132 at D=128, 4-28 at D=64).
+SWAP_DECODE_OVER = {128: {1: (4, 2048), 2: (2, 2048), 3: (2, 4096)}, 64: {1: (4, 8192)}}
+SWAP_DECODE_OVER_TAIL = {128: 0.3, 64: 0.25}
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
@@ -1363,8 +1370,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
     1,024, 4 from 512, D=64's 32 from 1,024); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those
     part counts fills take sm_count // pairs parts (at most the merged build's) where a tier of SWAP_DECODE_FILL holds
-    their pairs and keys; more pairs than SMs, with a last wave of at most SWAP_DECODE_OVER_TAIL of the SMs, take
-    SWAP_DECODE_OVER's parts for their full waves from its keys (session 61). Public: shapes and the SM count."""
+    their pairs and keys; more pairs than SMs, with a last wave of at most SWAP_DECODE_OVER_TAIL[head_dim] of the SMs,
+    take SWAP_DECODE_OVER's parts for their full waves from its keys (session 61). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1377,7 +1384,7 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     if pairs > sm_count:  # session 61: a last wave of few programs (SWAP_DECODE_OVER)
         waves, tail = divmod(pairs, sm_count)
         parts, least = SWAP_DECODE_OVER.get(head_dim, {}).get(waves, (0, 0))
-        ok = parts and 0 < tail <= SWAP_DECODE_OVER_TAIL * sm_count and seq_k >= least
+        ok = parts and 0 < tail <= SWAP_DECODE_OVER_TAIL.get(head_dim, 0) * sm_count and seq_k >= least
         return parts if ok else 0
     least_full = FEW_ROWS_QUAD_CTAS * sm_count // 132
     parts = next((p for p in SWAP_DECODE_PARTS[head_dim] if least_full < pairs * p <= sm_count), 0)
