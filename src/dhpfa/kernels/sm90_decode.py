@@ -590,6 +590,197 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
         _stamp(STAMPS, 4)
 
 
+# STREAM (session 61): one program an SM (or `per_sm`), each streaming a contiguous range of the call's blocks in
+# pair-major order: program c of N takes flat blocks [c T // N, (c + 1) T // N) of T = pairs x nb (nb = cdiv(S_k,
+# BLOCK_N) blocks a pair), so every program has the same work to within one block whatever the pair count. A program's
+# range crosses pairs: its ring keeps loading across the boundary (the flat block index sets the pair and the key row),
+# and at each boundary (the pair's last block, or the range's) it stores the segment's state as the piece c - c0 of
+# its pair (c0: the program holding the pair's first block), marks it done in the pair's words and, where every piece
+# is done, merges them (attn_decode_sm90_merged's arrival and merge: _arrive_all, _merge_parts in one round) while its
+# next loads are in flight. Q of the next pair is loaded into the second of two Q buffers at the start, and each
+# segment's end loads the pair after next into the buffer it frees. Session 61 call 1-3: one program a pair leaves
+# a last wave of few programs at pair counts just past the SMs ((34,32,4,1,16384,128): 136 pairs, x0.72 of cuDNN).
+# Public: the ranges, boundaries and trip counts come from the program id and shapes; the merge branch from arrival
+# timing only.
+@gluon.jit
+def _load_q(q_desc, q_smem, q_bar, i, pair, H_KV, G, go):
+    """Q of `pair` (its G query heads and the next NQ - G) into Q buffer i on its barrier; go: a public predicate."""
+    mbarrier.expect(q_bar.index(i), q_desc.block_type.nbytes, pred=go)
+    tma.async_copy_global_to_shared(q_desc, [pair // H_KV, 0, (pair % H_KV) * G, 0], q_bar.index(i), q_smem.index(i),
+                                    pred=go)
+
+
+@gluon.jit
+def _flat_block(lo, j, nb, H_KV, BLOCK_N: gl.constexpr):
+    """(pair, its block, sequence, key/value head, key row) of the program's j-th block (flat block lo + j)."""
+    f = lo + j
+    pair = f // nb
+    blk = f - pair * nb
+    return pair, blk, pair // H_KV, pair % H_KV, blk * BLOCK_N
+
+
+@gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
+def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K, G,
+                            stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
+                            STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None):
+    """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
+    (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
+    a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
+    (stream_pieces, checked by the launcher)."""
+    dtype: gl.constexpr = q_desc.dtype
+    t_layout: gl.constexpr = _t_layout(num_warps, NQ)
+    col: gl.constexpr = gl.SliceLayout(0, t_layout)
+    row: gl.constexpr = gl.SliceLayout(1, t_layout)
+    p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([NQ, BLOCK_N], dtype)
+    c = gl.program_id(0)
+    n_prog = gl.num_programs(0)
+    nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
+    total = B * H_KV * nb  # (32-bit: the launcher checks n_prog x total < 2^31; a 64-bit division is a CALL)
+    lo = c * total // n_prog
+    hi = (c + 1) * total // n_prog
+    n_iter = hi - lo
+
+    q_smem = gl.allocate_shared_memory(dtype, [2, 1, 1, NQ, HEAD_DIM], q_desc.layout)
+    k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
+    v_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], v_desc.layout)
+    p_buf = gl.allocate_shared_memory(dtype, [NQ, BLOCK_N], p_shared)
+    p_smem = p_buf.permute((1, 0))
+    q_bar = gl.allocate_shared_memory(gl.int64, [2, 1], mbarrier.MBarrierLayout())
+    ready = gl.allocate_shared_memory(gl.int64, [STAGES, 1], mbarrier.MBarrierLayout())
+    for i in gl.static_range(2):
+        mbarrier.init(q_bar.index(i), count=1)
+    for s in gl.static_range(STAGES):
+        mbarrier.init(ready.index(s), count=1)
+
+    first = lo // nb
+    _load_q(q_desc, q_smem, q_bar, 0, first, H_KV, G, True)
+    _load_q(q_desc, q_smem, q_bar, 1, first + 1, H_KV, G, (first + 1) * nb < hi)
+    for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
+        _, _, b_s, hk_s, row_s = _flat_block(lo, s, nb, H_KV, BLOCK_N)
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, row_s, b_s, hk_s, s < n_iter)
+
+    m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
+    l_i = gl.zeros([NQ], gl.float32, layout=col)
+    acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
+    offs_n0 = gl.arange(0, BLOCK_N, layout=row)
+    seg = 0
+    for j in range(n_iter):
+        nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
+        _, _, b_n, hk_n, row_n = _flat_block(lo, nxt, nb, H_KV, BLOCK_N)
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, row_n, b_n, hk_n, nxt < n_iter)
+
+        pair, blk, b, hk, key0 = _flat_block(lo, j, nb, H_KV, BLOCK_N)
+        qi = seg % 2
+        mbarrier.wait(q_bar.index(qi), (seg // 2) & 1)
+        q_t = q_smem.index(qi).reshape([NQ, HEAD_DIM]).permute((1, 0))  # [D, NQ]: the B operand of S^T = K Q^T
+        si = j % STAGES
+        mbarrier.wait(ready.index(si), (j // STAGES) & 1)
+        k_tile = k_ring.index(si).reshape([BLOCK_N, HEAD_DIM])
+        v_t = v_ring.index(si).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0))  # [D, BLOCK_N]: A of O^T = V^T P^T
+        s_t = warpgroup_mma(k_tile, q_t, gl.zeros([BLOCK_N, NQ], gl.float32, t_layout), use_acc=False,
+                            is_async=True)
+        s_t = warpgroup_mma_wait(num_outstanding=0, deps=(s_t,))
+
+        key_ok = (key0 + offs_n0) < SEQ_K  # public: shapes and the block index
+        sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
+        m_new = gl.maximum(m_i, gl.max(sc, axis=0))  # every block holds a key: m_new is finite
+        alpha = gl.exp2(m_i - m_new)
+        p = gl.exp2(sc - m_new[None, :])
+        l_i = l_i * alpha + gl.sum(p, axis=0)
+        m_i = m_new
+        acc = acc * alpha[None, :]
+        p_smem.store(p.to(dtype))
+        fence_async_shared()
+        gl.thread_barrier()  # every warp's share of P^T is in shared memory before the GEMM reads it
+        acc = warpgroup_mma(v_t, p_smem, acc, is_async=True)
+        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+        gl.thread_barrier()  # (P^T's next write and Q buffer qi's next load wait for every warp's GEMM wait)
+
+        if (blk == nb - 1) | (j == n_iter - 1):  # the segment's end (public: shapes and the program id)
+            l_safe = gl.where(l_i == 0.0, 1.0, l_i)
+            lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
+            c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
+            c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
+            _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
+                        num_warps)
+            gl.thread_barrier()  # every thread's state stores come before thread 0's release
+            words = FLAGS + pair * MAX_PARTS
+            all_done = _arrive_all(words, c - c0, NONCE, c1 - c0 + 1, MAX_PARTS, False, None, True)
+            if all_done != 0:  # every piece is done (public: timing, not data)
+                _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, c1 - c0 + 1, stride_ob, stride_oh, dtype, NQ,
+                             HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
+                one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+                offs = gl.arange(0, MAX_PARTS, layout=one)
+                gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < c1 - c0 + 1)
+            _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
+            m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
+            l_i = gl.zeros([NQ], gl.float32, layout=col)
+            acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
+            seg += 1
+
+    for i in gl.static_range(2):
+        mbarrier.invalidate(q_bar.index(i))
+    for s in gl.static_range(STAGES):
+        mbarrier.invalidate(ready.index(s))
+
+
+def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128) -> int:
+    """The most pieces any pair has in attn_decode_sm90_stream's schedule of n_prog programs (1 <= n_prog <= the
+    blocks): the programs from the one holding a pair's first block to the one holding its last. Public."""
+    nb = triton.cdiv(seq_k, block_n)
+    total = batch * kv_heads * nb
+    if not 1 <= n_prog <= total:
+        raise ValueError(f"n_prog: attn_decode_sm90_stream takes 1 to {total} programs here, got {n_prog}")
+    first = lambda f: ((f + 1) * n_prog - 1) // total  # noqa: E731 (the program holding flat block f)
+    return max(first((p + 1) * nb - 1) - first(p * nb) + 1 for p in range(batch * kv_heads))
+
+
+def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
+                       stages=3, num_warps=4):
+    """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
+    B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
+    int64; n_prog programs (stream_pieces' pieces at most max_parts)."""
+    from .sm90_fwd import _descriptor, split_kv_nonce
+    batch, seq_q, heads, head_dim = q.shape
+    seq_k, heads_kv = k.shape[1], k.shape[2]
+    if seq_q != 1:
+        raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
+    pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n)
+    if (n_prog + 1) * batch * heads_kv * triton.cdiv(seq_k, block_n) >= 1 << 31:
+        raise ValueError(f"k: {batch * heads_kv} pairs of {seq_k} keys over {n_prog} programs pass the kernel's 32-bit "
+                         "schedule arithmetic")
+    if pieces > max_parts:
+        raise ValueError(f"n_prog: {n_prog} programs give a pair {pieces} pieces; the build merges at most {max_parts}")
+    group = heads // heads_kv
+    nq = max(8, 1 << (group - 1).bit_length())
+    descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
+             _descriptor(v, block_n, head_dim))
+    args = descs + (ws_o, ws_l, out, lse_t, flags, float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, group,
+                    out.stride(0), out.stride(2))
+    return (n_prog,), args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
+                                 MAX_PARTS=max_parts, NONCE=split_kv_nonce())
+
+
+def stream_decode(q, k, v, n_prog, softmax_scale=None, max_parts=4, block_n=128, stages=3, poison=False):
+    """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D): (out (B, 1, H, D), lse (B, H, 1)). The
+    experiments' launcher (a launcher kept by the call's public metadata, as forward's)."""
+    from . import dispatch
+    batch, _, heads, head_dim = q.shape
+    scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
+    out = _new(q.shape, q.dtype, q.device, poison)
+    lse_t = _new((heads, batch), torch.float32, q.device, poison)
+    ws_o = _new((max_parts, batch, heads, head_dim), torch.float32, q.device, poison)
+    ws_l = _new((max_parts, heads, batch), torch.float32, q.device, poison)
+    flags = torch.empty(batch * k.shape[2] * max_parts, dtype=torch.int64, device=q.device)
+    key = ("attn_decode_sm90_stream", q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
+           out.stride(), n_prog, max_parts, block_n, stages, float(scale))
+    dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
+                          lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, scale, n_prog, max_parts,
+                                                     block_n, stages),
+                          (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
+    return out, lse_t.t().unsqueeze(-1)
+
+
 def decode_parts(seq_k: int, parts: int, block_n: int, even: bool = False) -> tuple:
     """(parts, keys of the longest part): at most `parts`, each a whole number of blocks and holding at least one key.
     Session 54's form: parts of the same whole blocks, as many as those cover (4,097 keys in 16 parts of 128-key blocks
