@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 61 call 6: decode_stream61.py (the flat-schedule decode kernel: float64 checks, then against the API and cuDNN
+# Session 61 calls 6-7: decode_stream61.py (the flat-schedule decode kernel: float64 checks, then against the API and cuDNN
 # at 128-512 pairs).
 #   bash scripts/session61_run6.sh   (carry [".whl"]; writes under $OUT; about 3 minutes)
 source "$(dirname "$0")/device_prelude.sh"

@@ -595,9 +595,9 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
 # BLOCK_N) blocks a pair), so every program has the same work to within one block whatever the pair count. A program's
 # range crosses pairs: its ring keeps loading across the boundary (the flat block index sets the pair and the key row),
 # and at each boundary (the pair's last block, or the range's) it stores the segment's state as the piece c - c0 of
-# its pair (c0: the program holding the pair's first block), marks it done in the pair's words and, where every piece
-# is done, merges them (attn_decode_sm90_merged's arrival and merge: _arrive_all, _merge_parts in one round) while its
-# next loads are in flight. Q of the next pair is loaded into the second of two Q buffers at the start, and each
+# its pair (c0: the program holding the pair's first block); past its range it marks each of its pieces done in the
+# pair's words and, where every piece of a pair is done, merges them (attn_decode_sm90_merged's arrival and merge:
+# _arrive_all, _merge_parts in one round). Q of the next pair is loaded into the second of two Q buffers at the start, and each
 # segment's end loads the pair after next into the buffer it frees. Session 61 call 1-3: one program a pair leaves
 # a last wave of few programs at pair counts just past the SMs ((34,32,4,1,16384,128): 136 pairs, x0.72 of cuDNN).
 # Public: the ranges, boundaries and trip counts come from the program id and shapes; the merge branch from arrival
@@ -700,18 +700,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             l_safe = gl.where(l_i == 0.0, 1.0, l_i)
             lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
             c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
-            c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
             _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
                         num_warps)
-            gl.thread_barrier()  # every thread's state stores come before thread 0's release
-            words = FLAGS + pair * MAX_PARTS
-            all_done = _arrive_all(words, c - c0, NONCE, c1 - c0 + 1, MAX_PARTS, False, None, True)
-            if all_done != 0:  # every piece is done (public: timing, not data)
-                _merge_parts(WS_O, WS_L, O, LSE, b, hk, B, H, G, c1 - c0 + 1, stride_ob, stride_oh, dtype, NQ,
-                             HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
-                one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-                offs = gl.arange(0, MAX_PARTS, layout=one)
-                gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < c1 - c0 + 1)
             _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
             m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
             l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -722,6 +712,21 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         mbarrier.invalidate(q_bar.index(i))
     for s in gl.static_range(STAGES):
         mbarrier.invalidate(ready.index(s))
+
+    # the arrivals past the range's end, a pair of the program's segments at a time (a merge mid-range held the ring:
+    # call 6 read 128 pairs x 1,024 keys at D=128 3.0 us behind the one-part kernel)
+    gl.thread_barrier()  # every thread's state stores come before thread 0's releases
+    for pair in range(first, (hi - 1) // nb + 1):  # public: the program id and shapes
+        c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
+        c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
+        words = FLAGS + pair * MAX_PARTS
+        all_done = _arrive_all(words, c - c0, NONCE, c1 - c0 + 1, MAX_PARTS, False, None, True)
+        if all_done != 0:  # every piece is done (public: timing, not data)
+            _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
+                         dtype, NQ, HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
+            one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+            offs = gl.arange(0, MAX_PARTS, layout=one)
+            gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < c1 - c0 + 1)
 
 
 def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128) -> int:
