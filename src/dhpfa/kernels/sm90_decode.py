@@ -611,12 +611,32 @@ def _load_q(q_desc, q_smem, q_bar, i, pair, H_KV, G, go):
 
 
 @gluon.jit
-def _flat_block(lo, j, nb, H_KV, BLOCK_N: gl.constexpr):
-    """(pair, its block, sequence, key/value head, key row) of the program's j-th block (flat block lo + j)."""
-    f = lo + j
-    pair = f // nb
-    blk = f - pair * nb
-    return pair, blk, pair // H_KV, pair % H_KV, blk * BLOCK_N
+def _next_block(pair, blk, b, hk, nb, H_KV):
+    """The flat block after (pair, blk) of sequence b, key/value head hk: a step with wraps (no division)."""
+    w = (blk + 1 == nb).to(gl.int32)
+    w2 = w * (hk + 1 == H_KV).to(gl.int32)
+    return pair + w, blk + 1 - w * nb, b + w2, hk + w - w2 * H_KV
+
+
+_RELEASE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                            "@t0 st.release.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
+_FENCE_SC_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                             "@t0 fence.sc.gpu;\nmov.u32 $0, $1;\n}")
+
+
+@gluon.constexpr_function
+def _words_done_asm():
+    """Past a warpgroup barrier (named barrier 12), thread t < $3 reads done-word t of the words at $1 (ld.acquire) and
+    compares it with $2; 1 in every thread where all hold it (_done_asm's wide read, without its release and fence)."""
+    return "\n".join(["{", ".reg .pred q, ok;", ".reg .b64 v;", ".reg .u64 a;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
+                      "barrier.sync 12, 128;"] + _read_word_lines("$1", "$2", "$3") +
+                     ["barrier.red.and.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"])
+
+
+@gluon.jit
+def _one_i64(x):
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    return gl.full([1], 0, gl.int64, one) + x
 
 
 @gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
@@ -655,9 +675,15 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     first = lo // nb
     _load_q(q_desc, q_smem, q_bar, 0, first, H_KV, G, True)
     _load_q(q_desc, q_smem, q_bar, 1, first + 1, H_KV, G, (first + 1) * nb < hi)
+    # two cursors over the flat blocks, (pair, block, sequence, key/value head): the loads' STAGES - 1 ahead
+    pair = first
+    blk = lo - first * nb
+    b = first // H_KV
+    hk = first - b * H_KV
+    l_pair, l_blk, l_b, l_hk = pair, blk, b, hk
     for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-        _, _, b_s, hk_s, row_s = _flat_block(lo, s, nb, H_KV, BLOCK_N)
-        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, row_s, b_s, hk_s, s < n_iter)
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, l_blk * BLOCK_N, l_b, l_hk, s < n_iter)
+        l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
 
     m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
     l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -666,10 +692,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     seg = 0
     for j in range(n_iter):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        _, _, b_n, hk_n, row_n = _flat_block(lo, nxt, nb, H_KV, BLOCK_N)
-        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, row_n, b_n, hk_n, nxt < n_iter)
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_blk * BLOCK_N, l_b, l_hk, nxt < n_iter)
+        l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
 
-        pair, blk, b, hk, key0 = _flat_block(lo, j, nb, H_KV, BLOCK_N)
+        key0 = blk * BLOCK_N
         qi = seg % 2
         mbarrier.wait(q_bar.index(qi), (seg // 2) & 1)
         q_t = q_smem.index(qi).reshape([NQ, HEAD_DIM]).permute((1, 0))  # [D, NQ]: the B operand of S^T = K Q^T
@@ -707,21 +733,35 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             l_i = gl.zeros([NQ], gl.float32, layout=col)
             acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
             seg += 1
+        pair, blk, b, hk = _next_block(pair, blk, b, hk, nb, H_KV)
 
     for i in gl.static_range(2):
         mbarrier.invalidate(q_bar.index(i))
     for s in gl.static_range(STAGES):
         mbarrier.invalidate(ready.index(s))
 
-    # the arrivals past the range's end, a pair of the program's segments at a time (a merge mid-range held the ring:
-    # call 6 read 128 pairs x 1,024 keys at D=128 3.0 us behind the one-part kernel)
+    # the arrivals past the range's end (a merge mid-range held the ring: call 6 read 128 pairs x 1,024 keys at D=128
+    # 3.0 us behind the one-part kernel): thread 0 releases every piece's done-word, then one SC fence (the protocol of
+    # _done_asm: for each pair the program whose fence comes last in the fences' order sees every piece's word), then
+    # each pair's words are read, a word a thread, and the pairs found done merged
     gl.thread_barrier()  # every thread's state stores come before thread 0's releases
-    for pair in range(first, (hi - 1) // nb + 1):  # public: the program id and shapes
+    last = (hi - 1) // nb
+    key = _one_i64(NONCE)
+    for pair in range(first, last + 1):  # public: the program id and shapes
+        c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
+        mine = _one_i64((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True))
+        gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, key], dtype=gl.int32, is_pure=False, pack=1)
+    gl.inline_asm_elementwise(_FENCE_SC_ASM, "=r,r", [gl.full([1], 0, gl.int32, gl.BlockedLayout([1], [32], [4], [0]))],
+                              dtype=gl.int32, is_pure=False, pack=1)
+    for pair in range(first, last + 1):  # public: the program id and shapes
         c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
         c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
         words = FLAGS + pair * MAX_PARTS
-        all_done = _arrive_all(words, c - c0, NONCE, c1 - c0 + 1, MAX_PARTS, False, None, True)
-        if all_done != 0:  # every piece is done (public: timing, not data)
+        got = gl.inline_asm_elementwise(_words_done_asm(), "=r,l,l,r",
+                                        [_one_i64(words.to(gl.int64, bitcast=True)), key,
+                                         gl.full([1], 0, gl.int32, gl.BlockedLayout([1], [32], [4], [0])) + c1 - c0 + 1],
+                                        dtype=gl.int32, is_pure=False, pack=1)
+        if gl.max(got, 0) != 0:  # every piece is done (public: timing, not data)
             _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
                          dtype, NQ, HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
             one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
