@@ -444,9 +444,9 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
 # key counts); odd key counts (a last block with one key; parts of unequal lengths), groups of 2 / 4 / 7 / 8,
 # bottom-right causal (the query sees every key); then calls the rule leaves to the forward kernels (32 pairs below 512
 # keys, 8 pairs below 1,024 keys, 56 pairs below 8,192; at D=128 15 and 24 pairs past 4,096 keys, 6 past 16,384);
-# session 61: more pairs than SMs with a last wave of few (SWAP_DECODE_OVER: 136 pairs in 4 parts, D=128 from 2,048 keys
-# and D=64 from 8,192; 272 at D=128 in 2, 400 in 2 from 4,096), and 160 below 2,048 keys left to the forward kernels. (sk and parts: {head
-# dim: value, None: the others'} where they differ.)
+# session 61: at D=128 two and three full waves of pairs and a last one of few (SWAP_DECODE_OVER: 272 pairs in 2 parts,
+# 400 in 2 from 4,096 keys; one full wave runs on the stream build, _STREAM_DECODE). (sk and parts: {head dim: value,
+# None: the others'} where they differ.)
 _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16384, 32, 4, False, {64: 32, None: 16}),
                 (1, 30000, 28, 4, True, {64: 32, None: 16}), (2, {64: 4097, None: 16384}, 16, 8, False, 8),
                 (1, 65537, 16, 2, False, {64: 64, None: 32}), (3, 16384, 40, 5, False, {64: 8, None: 0}),
@@ -456,9 +456,7 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 (1, 20000, 48, 6, False, {64: 22, None: 0}), (3, 4095, 32, 8, True, 5), (2, 4096, 24, 3, False, 22),
                 (7, 2048, 32, 8, False, 0), (1, 16383, 48, 6, True, 22), (1, 2049, 32, 4, True, {64: 32, None: 16}),
                 (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0}),
-                (17, 2049, 32, 8, False, {64: 0, None: 4}), (34, 8193, 32, 4, True, 4),
-                (68, 2049, 32, 4, False, {64: 0, None: 2}), (20, 2047, 32, 8, False, 0),
-                (100, 4097, 32, 4, False, {64: 0, None: 2})]
+                (68, 2049, 32, 4, False, {64: 0, None: 2}), (100, 4097, 32, 4, False, {64: 0, None: 2})]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])
@@ -519,6 +517,65 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
         ref, ref_lse = _one_query_ref(q, k, v)
         err = float((out.double() - ref).norm() / ref.norm())
         assert err < TOL[dtype], f"rel err {err:.2e} on the kept launchers"
+        assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+
+
+# (b, sk, h, hk, causal, n_prog): one query per sequence where variants.swap_decode_stream gives the stream build
+# (session 61, on 132 SMs: one full wave of (sequence, key/value head) pairs and a last one of at most 0.3 of the SMs
+# at D=128 from 1,024 keys, a quarter at D=64 from 2,048, one program an SM at D=128 and two at D=64); odd key counts,
+# groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rule (0: another
+# kernel). ({head dim: value, None: the others'} where they differ.)
+_STREAM_DECODE = [(17, 2049, 32, 8, False, {64: 264, None: 132}), (34, 8193, 32, 4, True, {64: 264, None: 132}),
+                  (20, 2047, 32, 8, False, {64: 0, None: 132}), (35, 1025, 8, 4, False, {64: 0, None: 132}),
+                  (9, 3001, 64, 16, False, {64: 264, None: 132}), (42, 4096, 32, 4, True, {64: 0, None: 132}),
+                  (33, 4096, 32, 4, False, 0)]
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("b,sk,h,hk,causal,n_prog", _STREAM_DECODE)
+def test_one_query_gqa_on_the_stream_decode_kernel(b, sk, h, hk, causal, n_prog, d, dtype, monkeypatch):
+    """Decode with grouped heads on sm90_decode.attn_decode_sm90_stream (session 61): the plan holds the stream build
+    and its program count (on 132 SMs); every head of every sequence against float64 (out and lse) on poisoned
+    outputs; bitwise the same over repeated calls and CUDA-graph replays (one nonce: each launch's merges reset the
+    done-words the next relies on); SDPA's entry point gives the same bits; later calls on fresh tensors take the
+    plan's kept launcher (sm90_decode.Kept), against float64 on poisoned outputs."""
+    from dhpfa import api
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    monkeypatch.setattr(api, "_PLANS", {})
+    if isinstance(n_prog, dict):
+        n_prog = n_prog.get(d, n_prog[None])
+    g = torch.Generator(device="cuda").manual_seed(b * sk + d + h)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse, plan = _poisoned_call(q, k, v, causal)
+    assert plan.variant in variants.audited_variants()
+    if dispatch.sm_count(torch.device("cuda")) == 132:
+        stream = plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL
+        assert stream == bool(n_prog) and (not stream or plan.decode_parts == n_prog), (plan.variant.name,
+                                                                                         plan.decode_parts)
+    ref, ref_lse = _one_query_ref(q, k, v)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
+    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
+    assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
+    assert lse.shape == (b, h, 1) and lse.is_contiguous()
+    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 3)
+    sdpa = dhpfa.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                              enable_gqa=True)
+    assert torch.equal(sdpa.transpose(1, 2), out)
+    if plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL:  # later calls: the kept launcher, fresh tensors
+        from dhpfa.kernels import sm90_decode
+        assert isinstance(plan.launcher, sm90_decode.Kept)
+        q, k, v = (torch.randn(t.shape, device="cuda", dtype=dtype, generator=g).mul_(2) for t in (q, k, v))
+        monkeypatch.setattr(api, "_empty", lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev))
+        plans = len(api._PLANS)
+        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+        assert len(api._PLANS) == plans and any(p is plan for p in api._PLANS.values())
+        ref, ref_lse = _one_query_ref(q, k, v)
+        err = float((out.double() - ref).norm() / ref.norm())
+        assert err < TOL[dtype], f"rel err {err:.2e} on the kept launcher"
         assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
 
 

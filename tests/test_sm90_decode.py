@@ -34,12 +34,11 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     (128, 3, 32, 4, 1024, 11), (128, 2, 24, 3, 4096, 22), (64, 1, 40, 5, 1024, 26),
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16),
-    (128, 17, 32, 8, 2048, 4), (128, 34, 32, 4, 32768, 4), (128, 17, 32, 8, 2047, 0), (128, 20, 32, 8, 4096, 4),  # past
-    (128, 21, 32, 8, 4096, 4), (128, 34, 32, 4, 1024, 0), (128, 68, 32, 4, 2048, 2), (128, 66, 32, 4, 4096, 0),  # the
-    (128, 75, 32, 4, 65536, 2), (128, 100, 32, 4, 65536, 2), (64, 34, 32, 4, 8192, 4), (64, 34, 32, 4, 8191, 0),  # SMs
-    (64, 20, 32, 8, 65536, 4), (64, 68, 32, 4, 65536, 0), (64, 33, 32, 4, 65536, 0), (96, 34, 32, 4, 65536, 0),
-    (128, 34, 32, 1, 65536, 0), (128, 100, 32, 4, 4095, 0), (128, 76, 32, 4, 65536, 0), (128, 42, 32, 4, 4096, 4),
-    (128, 43, 32, 4, 4096, 0), (128, 22, 32, 8, 4096, 0), (64, 42, 32, 4, 8192, 0), (128, 132, 32, 4, 65536, 0), (64, 100, 32, 4, 65536, 0)])
+    (128, 17, 32, 8, 2048, 0), (128, 34, 32, 4, 32768, 0), (128, 20, 32, 8, 4096, 0), (64, 34, 32, 4, 8192, 0),  # past
+    (128, 68, 32, 4, 2048, 2), (128, 68, 32, 4, 2047, 0), (128, 66, 32, 4, 4096, 0), (128, 75, 32, 4, 65536, 2),  # the
+    (128, 100, 32, 4, 65536, 2), (128, 100, 32, 4, 4095, 0), (128, 76, 32, 4, 65536, 0), (64, 68, 32, 4, 65536, 0),  # SMs
+    (64, 33, 32, 4, 65536, 0), (96, 68, 32, 4, 65536, 0), (128, 68, 32, 1, 65536, 0), (128, 132, 32, 4, 65536, 0),
+    (64, 100, 32, 4, 65536, 0)])
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     """(With variants.SWAP_DECODE on, the default since session 55.) On 132 SMs: 16 parts for 8 (sequence, key/value
     head) pairs, 8 parts for 16 (where the forward kernels' clusters of eight do not fit), for 4 pairs 16 parts at D=128
@@ -48,11 +47,87 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     from 1,024 keys and up to 66 from 8,192 (session 60); D=128 up to 8 pairs and 1,024-16,384 keys (session 60), up to
     30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
     (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; session 60: D=64's 32 parts for 4
-    pairs from 1,024); more pairs than SMs whose last wave holds at most a quarter of them (session 61,
-    SWAP_DECODE_OVER; at D=128 0.3 of them): one full wave in 4 parts (D=128 from 2,048 keys, D=64 from 8,192), two in 2
-    (D=128), three in 2 from 4,096 keys (D=128); else 0 (the forward kernels)."""
+    pairs from 1,024); at D=128 more pairs than SMs with a last wave of at most 0.3 of them (session 61,
+    SWAP_DECODE_OVER): two full waves in 2 parts from 2,048 keys, three in 2 from 4,096 (one full wave runs on the stream
+    build: test_swap_decode_stream_rule); else 0 (the forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
+
+
+@pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
+    (128, 17, 32, 8, 1024, 132, 132), (128, 34, 32, 4, 65536, 132, 132), (128, 17, 32, 8, 1023, 132, 0),  # 136 pairs
+    (64, 17, 32, 8, 2048, 132, 264), (64, 34, 32, 4, 65536, 132, 264), (64, 17, 32, 8, 2047, 132, 0),
+    (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 4096, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
+    (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 0), (128, 16, 32, 8, 4096, 132, 0),  # one wave: none
+    (128, 68, 32, 4, 4096, 132, 0), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # two waves; MHA; 16
+    (96, 34, 32, 4, 4096, 132, 0), (256, 34, 32, 4, 4096, 132, 0), (128, 30, 32, 4, 4096, 114, 114),  # other D; 114 SMs
+    (64, 34, 32, 4, 1 << 20, 132, 264), (64, 34, 32, 4, 1 << 23, 132, 0)])  # the 32-bit schedule's bound
+def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
+    """(Session 61, variants.swap_decode_stream.) attn_decode_sm90_stream takes one-query calls of grouped heads (2-8 a
+    group) whose (sequence, key/value head) pairs fill the SMs once and a last wave of at most 0.3 of them at D=128
+    (from 1,024 keys) or a quarter at D=64 (from 2,048), in one program an SM at D=128 and two at D=64, while its
+    schedule's products stay within 32 bits; else 0. The API takes it before swap_decode_parts' rule."""
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == n_prog
+    monkeypatch.setattr(variants, "SWAP_DECODE", False)
+    assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == 0
+
+
+def _stream_schedule(pairs, nb, n_prog):
+    """attn_decode_sm90_stream's schedule as the kernel computes it (32-bit integer arithmetic, no division by secrets):
+    {(pair, piece): program} with the pair's piece count, for its stores and arrivals."""
+    total = pairs * nb
+    written, counts = {}, {}
+    for c in range(n_prog):
+        lo, hi = c * total // n_prog, (c + 1) * total // n_prog
+        for f in range(lo, hi):
+            pair, blk = divmod(f, nb)
+            if blk == nb - 1 or f == hi - 1:  # the segment's end: its store, as piece c - c0
+                c0 = ((pair * nb + 1) * n_prog - 1) // total
+                c1 = ((pair + 1) * nb * n_prog - 1) // total
+                assert (pair, c - c0) not in written, (pairs, nb, n_prog, pair, c)
+                written[(pair, c - c0)] = c
+                counts[pair] = c1 - c0 + 1
+    return written, counts
+
+
+@pytest.mark.parametrize("b,hk,sk,n_prog", [(34, 4, 2048, 132), (17, 8, 1, 132), (9, 4, 1000, 132), (32, 4, 515, 264),
+                                            (5, 4, 3001, 7), (1, 2, 300, 3), (100, 4, 1, 132), (40, 4, 20000, 264),
+                                            (16, 8, 1023, 132), (3, 5, 9000, 97)])
+def test_stream_schedule_covers_every_block_once(b, hk, sk, n_prog):
+    """The programs' ranges [c T // N, (c + 1) T // N) cover the T = pairs x blocks once; every pair's pieces are
+    written once each, by consecutive programs, as pieces 0 .. n - 1 of the n its arrival counts (c0 and c1 as the
+    kernel computes them: the programs holding the pair's first and last blocks); stream_pieces gives the most n; and
+    the launcher refuses a schedule of more pieces than the build merges or past its 32-bit arithmetic, naming
+    n_prog / k."""
+    from dhpfa.kernels import sm90_decode
+    pairs, nb = b * hk, -(-sk // 128)
+    written, counts = _stream_schedule(pairs, nb, n_prog)
+    assert sorted(counts) == list(range(pairs))
+    for p in range(pairs):
+        progs = [written[(p, i)] for i in range(counts[p])]
+        assert progs == list(range(progs[0], progs[0] + counts[p])), (p, progs)
+    assert len(written) == sum(counts.values())
+    assert sm90_decode.stream_pieces(b, hk, sk, n_prog) == max(counts.values())
+    q = torch.empty(b, 1, 4 * hk, 64, dtype=torch.bfloat16)
+    k = torch.empty(b, sk, hk, 64, dtype=torch.bfloat16)
+
+    def args(max_parts, n=n_prog):
+        return sm90_decode.stream_launch_args(q, k, k, torch.empty(max_parts, b, 4 * hk, 64),
+                                              torch.empty(max_parts, 4 * hk, b), torch.empty_like(q),
+                                              torch.empty(4 * hk, b), torch.empty(b * hk * max_parts, dtype=torch.int64),
+                                              0.1, n, max_parts)
+    most = max(counts.values())
+    grid, _, kw = args(most)
+    assert grid == (n_prog,) and kw["MAX_PARTS"] == most and kw["NQ"] == 8
+    if most > 1:
+        with pytest.raises(ValueError, match="n_prog"):
+            args(most - 1)
+    with pytest.raises(ValueError, match="n_prog"):
+        args(most, pairs * nb + 1)
+    big = torch.empty(1, dtype=torch.bfloat16).expand(b, ((1 << 31) // ((n_prog + 1) * pairs) + 1) * 128, hk, 64)
+    with pytest.raises(ValueError, match="k:"):
+        sm90_decode.stream_launch_args(q, big, big, None, None, None, None, None, 0.1, n_prog, 64)
 
 
 @pytest.mark.parametrize("sm,d,b,sk,parts", [(66, 128, 1, 65536, 8), (66, 64, 1, 8192, 8), (66, 128, 2, 65536, 4),
@@ -214,16 +289,19 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     thread a done-word (one strong load, read with acquire: no second MEMBAR.ALL.GPU) and an and-reduction barrier,
     else thread 0 reads the MAX_PARTS words (strong loads) and fences, and an or-reduction barrier. The split builds
     (session 58, variants.SWAP_DECODE_SPLIT): the release store, no SC fence, the poll's load and and-reduction (twice:
-    before its loop and in it), no cp.async."""
+    before its loop and in it), no cp.async. The stream builds (session 61): the release stores, one SC fence, a
+    thread a done-word and an and-reduction, no cp.async."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
-    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT), rows
+    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_STREAM), rows
     for r in rows:
         merged = "_merged" in r["name"]
         split = "_split" in r["name"]
+        stream = "_stream" in r["name"]
         assert r["cas"] == r["atoms"] == 0, r
         assert r["ok"] and not r["findings"], r
         d = int(r["name"].split("-d")[1].split("-")[0])
@@ -232,7 +310,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
-        if split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
+        if stream:  # the release stores (one in a loop), the SC fence (two MEMBAR.SC.GPU), a thread a word
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 1, 0, 1), r
+        elif split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 1, 2, 0, 2), r
         elif not merged:
             assert r["membar_sc"] == r["membar_all"] == r["red_and"] == r["red_or"] == r["strong_ld"] == 0, r
@@ -283,6 +363,19 @@ out = []
 for v in variants.decode_variants():
     audited = compile_offline(*variant_launch(v)).sha256
     other = []
+    if v.kernel == variants.SWAP_DECODE_STREAM_KERNEL:
+        for b, h, hk, sk, n_prog in ((34, 32, 4, 16384, 132), (17, 64, 8, 2049, 264), (3, 40, 5, 1, 7),
+                                     (9, 32, 4, 1000, 132)):
+            q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
+            k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
+            n = variants.SWAP_DECODE_STREAM_PARTS
+            _, args, kwargs = sm90_decode.stream_launch_args(
+                q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), torch.empty_like(q),
+                torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64), 0.1, n_prog, n)
+            if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
+                other.append([b, h, hk, sk, n_prog])
+        out.append([v.name, other])
+        continue
     split = v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
                                 (16, 16, 8, 333, 8), (1, 16, 2, 65541, variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16))):
@@ -307,7 +400,8 @@ print(json.dumps(out))
 
 def test_every_decode_shape_launches_the_audited_binary():
     """Group size, batch, heads, keys and parts are arguments the JIT does not specialise (DECODE_SHAPE_ARGS): calls of
-    one key, one part, 2-8 heads a group, odd key counts, either part form launch the binary the audit read. Offline."""
+    one key, one part, 2-8 heads a group, odd key counts, either part form launch the binary the audit read; the
+    stream builds at any program count too. Offline."""
     env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
     res = subprocess.run([sys.executable, "-c", ONE_BINARY], cwd=ROOT, env=env, capture_output=True, text=True,
@@ -315,7 +409,7 @@ def test_every_decode_shape_launches_the_audited_binary():
     assert res.returncode == 0, res.stderr[-2000:]
     rows = json.loads(res.stdout.strip().splitlines()[-1])
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + \
-        2 * len(variants.SWAP_DECODE_SPLIT) and all(not other for _, other in rows), rows
+        2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) and all(not o for _, o in rows), rows
 
 
 # a stand-in compiled kernel whose launch function records what it is launched with
@@ -489,3 +583,54 @@ def test_merged_kept_launcher_rebuilds_the_jit_arguments():
                          timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
     assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 5
+
+
+# the same check for the stream build (session 61): its launch arguments from stream_launch_args, 20 programs
+STREAM_KEPT = MERGED_KEPT
+for _old, _new in (("torch.empty(8, 2, 32, 128), torch.empty(8, 32, 2)", "torch.empty(4, 2, 32, 128), torch.empty(4, 32, 2)"),
+                   ("torch.empty(2 * 8 * 8, dtype=torch.int64)", "torch.empty(2 * 8 * 4, dtype=torch.int64)"),
+                   ("sm90_decode.launch_args(q, k, v, ws_o, ws_l, 0.088, 8, merge=(out, lse, flags),\n"
+                    "                                             build=(16, 8, False))",
+                    "sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse, flags, 0.088, 20)"),
+                   ("fn = sm90_decode.attn_decode_sm90_merged", "fn = sm90_decode.attn_decode_sm90_stream"),
+                   ("sm90_decode.launch_args(q3, k3, v3, wo, wl, 0.088, 8, merge=(out3, lse3, fl), build=(16, 8, False))",
+                    "sm90_decode.stream_launch_args(q3, k3, v3, wo, wl, out3, lse3, fl, 0.088, 20)")):
+    assert _old in STREAM_KEPT, _old
+    STREAM_KEPT = STREAM_KEPT.replace(_old, _new)
+
+
+def test_stream_kept_launcher_rebuilds_the_jit_arguments():
+    """The stream build's kept launch (sm90_decode.stream_forward's Kept, the API's later calls): offline, with a stand-in
+    compiled kernel, Kept passes for new tensors the arguments the JIT launch of its one workspace allocation's views
+    would (stream_launch_args: WS_O, WS_L, the flags past them, 16-byte aligned), and a fresh nonce every call."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", STREAM_KEPT], cwd=ROOT, env=env, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 5
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("b,h,hk,sk,d,n_prog", [(34, 32, 4, 4097, 128, 132), (17, 64, 8, 2050, 64, 264),
+                                                (9, 32, 4, 1000, 128, 132), (100, 32, 4, 1, 64, 132),
+                                                (5, 28, 4, 3001, 64, 7), (34, 32, 4, 129, 128, 132),
+                                                (40, 32, 4, 20000, 64, 264), (3, 16, 8, 777, 128, 5)])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_stream_launcher_matches_float64(b, h, hk, sk, d, n_prog, dtype):
+    """attn_decode_sm90_stream (sm90_decode.stream_decode) over schedules of 1-4 pieces a pair, pairs of one key, one
+    block, odd key counts, two programs an SM at D=64, groups of 2-8: out and lse against float64 on
+    poisoned workspaces and outputs, and bitwise the same on a repeat."""
+    from dhpfa.kernels import sm90_decode
+    g = torch.Generator(device="cuda").manual_seed(sk + d + n_prog)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True)
+    ref, ref_lse = _ref(q, k, v)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
+    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
+    assert float(per_head.max()) < {torch.bfloat16: 5e-2, torch.float16: 1e-2}[dtype], "a head's output is another's"
+    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog)
+    assert torch.equal(out, out2) and torch.equal(lse, lse2)

@@ -174,7 +174,8 @@ class _Plan:
     environment switches the choice reads: public metadata only) needs once its checks have passed: the
     variant, the softmax scale, the causal offset, the causal flag the kernel runs with, the query heads packed
     per key/value head (pack_gqa; 0 where not packed), the parts of the swapped-GEMM decode kernel (0 where another
-    kernel runs; variants.swap_decode_parts), and the launcher the dispatcher made for it."""
+    kernel runs; variants.swap_decode_parts; the program count where the stream build runs: swap_decode_stream), and
+    the launcher the dispatcher made for it."""
     __slots__ = ("variant", "scale", "offset", "causal", "pack", "generation", "launcher", "decode_parts")
 
     def __init__(self, variant, scale, offset, generation, causal, pack=0, decode_parts=0):
@@ -266,6 +267,11 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
         variant = None
         if g and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
             from .kernels import dispatch
+            n_prog = variants.swap_decode_stream(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
+            if n_prog:  # (session 61) the flat schedule: decode_parts holds its program count
+                plan = _Plan(variants.decode_variant(q.dtype, d, stream=True), scale, causal_offset, None, causal, g,
+                             n_prog)
+                return _keep_plan(sig, plan)
             parts = variants.swap_decode_parts(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
             if parts:
                 merged = variants.swap_decode_merged(d, parts)
@@ -323,6 +329,9 @@ def _forward(plan, q, k, v, out):
             kept = plan.launcher
             if kept is not None and dispatch._fast_path_allowed():
                 kept(q, k, v, out, lse_t, _dense_offsets(q.device, b, 1), q.device.index)
+            elif plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL:
+                from .kernels import sm90_decode
+                plan.launcher = sm90_decode.stream_forward(q, k, v, out, plan.scale, plan.decode_parts, lse_t)
             else:
                 from .kernels import sm90_decode
                 cfg = variants.SWAP_DECODE_CONFIG

@@ -36,8 +36,8 @@ def _sm_count(index):
 def kernel_fn(kernel: str):
     """The @triton.jit / @gluon.jit function named `kernel`."""
     from .variants import (GLUON_KERNELS, SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_SPLIT_KERNEL,
-                           VARLEN_SM90_KERNEL, VARLEN_SM90_NAMES)
-    if kernel in (SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_SPLIT_KERNEL):
+                           SWAP_DECODE_STREAM_KERNEL, VARLEN_SM90_KERNEL, VARLEN_SM90_NAMES)
+    if kernel in (SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_SPLIT_KERNEL, SWAP_DECODE_STREAM_KERNEL):
         from . import sm90_decode
         return getattr(sm90_decode, kernel)
     if kernel in GLUON_KERNELS or kernel in VARLEN_SM90_NAMES:

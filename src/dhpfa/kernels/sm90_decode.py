@@ -781,7 +781,7 @@ def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: i
 
 
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
-                       stages=3, num_warps=4):
+                       stages=3, num_warps=4):  # (the defaults: variants.SWAP_DECODE_CONFIG, SWAP_DECODE_STREAM_PARTS)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
     int64; n_prog programs (stream_pieces' pieces at most max_parts)."""
@@ -806,23 +806,37 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
                                  MAX_PARTS=max_parts, NONCE=split_kv_nonce())
 
 
-def stream_decode(q, k, v, n_prog, softmax_scale=None, max_parts=4, block_n=128, stages=3, poison=False):
-    """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D): (out (B, 1, H, D), lse (B, H, 1)). The
-    experiments' launcher (a launcher kept by the call's public metadata, as forward's)."""
-    from . import dispatch
+def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None):
+    """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream chose it): q (B, 1, H, D), k and v (B,
+    S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog programs. Writes out and
+    lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept); returns a Kept of it once one
+    exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison (experiments, tests): the
+    workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS)."""
+    from . import dispatch, variants
+    batch, _, heads, head_dim = q.shape
+    max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
+    ws_o = _new((max_parts, batch, heads, head_dim), torch.float32, q.device, poison)
+    ws_l = _new((max_parts, heads, batch), torch.float32, q.device, poison)
+    flags = torch.empty(batch * k.shape[2] * max_parts, dtype=torch.int64, device=q.device)
+    cfg = variants.SWAP_DECODE_CONFIG
+    key = (variants.SWAP_DECODE_STREAM_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
+           out.stride(), n_prog, max_parts, float(softmax_scale))
+    dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
+                          lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
+                                                     max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps),
+                          (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
+    first = dispatch._decode_launchers.get(key)
+    return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
+
+
+def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False):
+    """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D) in n_prog programs: (out (B, 1, H, D), lse
+    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own)."""
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
-    ws_o = _new((max_parts, batch, heads, head_dim), torch.float32, q.device, poison)
-    ws_l = _new((max_parts, heads, batch), torch.float32, q.device, poison)
-    flags = torch.empty(batch * k.shape[2] * max_parts, dtype=torch.int64, device=q.device)
-    key = ("attn_decode_sm90_stream", q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
-           out.stride(), n_prog, max_parts, block_n, stages, float(scale))
-    dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
-                          lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, scale, n_prog, max_parts,
-                                                     block_n, stages),
-                          (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
+    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison)
     return out, lse_t.t().unsqueeze(-1)
 
 

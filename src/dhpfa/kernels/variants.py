@@ -1336,8 +1336,45 @@ SWAP_DECODE_FILL_PAIRS = 5
 # 759.42 / 783.16 (404 pairs alike); at D=64 the API read ahead there (400 pairs x 16,384 393.76 / 462.21 / 419.37 /
 # 402.01 / 384.02). {head dim: {full waves: (parts, from keys)}} for calls of more pairs than SMs whose last wave holds
 # at most SWAP_DECODE_OVER_TAIL[head dim] of the SMs (measured tails: 4-36 of 132 at D=128, 4-28 at D=64).
-SWAP_DECODE_OVER = {128: {1: (4, 2048), 2: (2, 2048), 3: (2, 4096)}, 64: {1: (4, 8192)}}
+# Calls 6-8 (decode_stream61.py): one full wave and a small last one run on attn_decode_sm90_stream instead (below), so
+# the table keeps two and three waves.
+SWAP_DECODE_OVER = {128: {2: (2, 2048), 3: (2, 4096)}}
 SWAP_DECODE_OVER_TAIL = {128: 0.3, 64: 0.25}
+# Session 61: sm90_decode.attn_decode_sm90_stream (every program a contiguous range of the call's blocks across pairs,
+# the pieces merged in the launch) for calls of one full wave of pairs and a last one of at most
+# SWAP_DECODE_STREAM_TAIL[head dim] of the SMs, from SWAP_DECODE_STREAM[head dim] keys, SWAP_DECODE_STREAM_PER_SM
+# programs an SM. Call 8 (decode_stream61.py, H200, graph replay, 7 rounds, us: the API (forward kernels below
+# SWAP_DECODE_OVER's keys, else its 4 parts) / stream one program an SM / two / cuDNN): D=64 136 pairs (34,32,4,1,S,64)
+# 1,024 keys 15.90 / 15.71 / 15.80 / 13.77, 4,096 50.25 / 40.98 / 40.42 / 42.22, 16,384 156.15 / 136.00 / 135.62 /
+# 153.06; 160 pairs 4,096 52.09 / 46.95 / 46.29 / 45.03, 16,384 166.30 / 159.50 / 158.05 / 164.88; D=128 136 pairs
+# (34,32,4,1,S,128) 1,024 31.22 / 27.24 / - / 23.25, 4,096 78.62 / 74.81 / - / 71.85, 16,384 266.29 / 264.67 / - /
+# 267.22; 160 pairs 4,096 90.07 / 87.38 / - / 83.66, 16,384 312.76 / 310.54 / - / 316.89; call 7: 2,048 keys D=64 136
+# pairs 26.99 / 25.13 / 24.01 / 22.93, 160 28.32 / 28.53 / 27.23 / 24.73; D=128 136 pairs 46.29 / 43.02 / - / 38.42,
+# 160 52.61 / 49.16 / - / 43.95. On full waves it read behind (128 pairs x 1,024 keys D=128 24.97 against 21.25; 512
+# pairs 965.68 against 953.17 at 16,384): a fixed cost of about 3 us not found (the merges' place and the cursors'
+# divisions were not it, calls 7-8). Two programs an SM at D=64 (its 96 KB ring); D=128's 192 KB ring holds one.
+SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
+SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
+SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
+SWAP_DECODE_STREAM_PARTS = 4  # pieces a pair at most (the build's MAX_PARTS: a merge of one round)
+SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
+
+
+def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
+    """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (2-8 a group), or 0: more (sequence,
+    key/value head) pairs than SMs, at most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs past one wave, from
+    SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule
+    arithmetic). Public: shapes and the SM count."""
+    group = heads // kv_heads
+    pairs = batch * kv_heads
+    least = SWAP_DECODE_STREAM.get(head_dim)
+    if not SWAP_DECODE or least is None or not 2 <= group <= SWAP_DECODE_MAX_GROUP or seq_k < least:
+        return 0
+    if not sm_count < pairs <= sm_count + SWAP_DECODE_STREAM_TAIL[head_dim] * sm_count:
+        return 0
+    n_prog = SWAP_DECODE_STREAM_PER_SM[head_dim] * sm_count
+    blocks = pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)
+    return n_prog if (n_prog + 1) * blocks < 1 << 31 else 0
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
@@ -1401,10 +1438,14 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     return parts if parts and seq_k >= least else 0
 
 
-def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, split: bool = False) -> Variant:
+def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, split: bool = False,
+                   stream: bool = False) -> Variant:
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
     arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
-    one whose merge is spread over SWAP_DECODE_SPLIT programs."""
+    one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's."""
+    if stream:
+        return Variant(SWAP_DECODE_STREAM_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
     if merged and split:
         return Variant(SWAP_DECODE_SPLIT_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                        secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
@@ -1417,10 +1458,11 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
 
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
-    builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS)."""
+    builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones and the stream ones (SWAP_DECODE_STREAM)."""
     return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
-        [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS if SWAP_DECODE_SPLIT.get(d)]
+        [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
+         if SWAP_DECODE_SPLIT.get(d)] + [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM]
 
 
 def audited_variants():
