@@ -235,6 +235,12 @@ S61 = [(34, 32, 4, 1, sk, 128, False) for sk in (2048, 4096, 16384)] + \
 S61B = [(75, 32, 4, 1, 4096, 128, False), (75, 32, 4, 1, 16384, 128, False), (100, 32, 4, 1, 4096, 128, False),
         (101, 32, 4, 1, 16384, 128, False), (42, 32, 4, 1, 4096, 128, False), (21, 32, 8, 1, 16384, 128, False)]
 
+# --set s61c (session 61 call 9): the stream build (variants.swap_decode_stream: one full wave of pairs and a small last
+# one) against call 4's rule (api_prev: no stream build, SWAP_DECODE_OVER with its one-wave entries: 4 parts)
+S61C = [(34, 32, 4, 1, 1024, 128, False), (34, 32, 4, 1, 4096, 128, False), (17, 32, 8, 1, 2049, 128, False),
+        (20, 32, 8, 1, 16384, 128, False), (42, 32, 4, 1, 4096, 128, False), (34, 32, 4, 1, 4096, 64, False),
+        (34, 32, 4, 1, 16384, 64, False), (20, 32, 8, 1, 2048, 64, False), (41, 32, 4, 1, 8192, 64, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -268,6 +274,10 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s61c":
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_STREAM", {})
+        return patched_call(fn, variants, "SWAP_DECODE_OVER",
+                            {128: {1: (4, 2048), 2: (2, 2048), 3: (2, 4096)}, 64: {1: (4, 8192)}})
     if which in ("s61", "s61b"):
         return patched_call(api_fn, variants, "SWAP_DECODE_OVER", {})
     if which == "s60b":
@@ -355,7 +365,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -364,7 +374,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
