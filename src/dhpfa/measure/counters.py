@@ -71,7 +71,11 @@ def parse_ncu_csv(text, metrics):
 def group_calls(launches, labels):
     """Sum the launches of each call (a peer may launch several kernels per call)."""
     if not launches or len(launches) % len(labels):
-        raise ValueError(f"{len(launches)} profiled launches do not split into {len(labels)} calls")
+        names = {}
+        for i, c in enumerate(launches):
+            names.setdefault(c.get("kernel", "?")[:60], []).append(i)
+        raise ValueError(f"{len(launches)} profiled launches do not split into {len(labels)} calls; launches by kernel "
+                         f"(their indices): {names}")
     per = len(launches) // len(labels)
     out = {}
     for i, lab in enumerate(labels):
