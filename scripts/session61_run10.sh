@@ -1,6 +1,6 @@
 #!/bin/bash
-# Session 61 call 10: counters on the stream build (call 9's run stopped at "11 profiled launches do not split into 10
-# calls"; the error now names the launches' kernels), D=128 and D=64, and dudect at D=64.
+# Session 61 calls 10-11: counters on the stream build (call 9's run stopped at "11 profiled launches do not split into 10
+# calls": the API made its offsets, an arange, on the stream build's second call; now never), D=128 and D=64, and dudect.
 #   bash scripts/session61_run10.sh   (carry [".whl"]; writes under $OUT; about 3 minutes)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build

@@ -327,9 +327,10 @@ def _forward(plan, q, k, v, out):
         from .kernels import dispatch
         with _on_device(q):
             kept = plan.launcher
-            if kept is not None and dispatch._fast_path_allowed():
-                kept(q, k, v, out, lse_t, _dense_offsets(q.device, b, 1), q.device.index)
-            elif plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL:
+            stream = plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL
+            if kept is not None and dispatch._fast_path_allowed():  # (the stream build's Kept takes no offsets)
+                kept(q, k, v, out, lse_t, None if stream else _dense_offsets(q.device, b, 1), q.device.index)
+            elif stream:
                 from .kernels import sm90_decode
                 plan.launcher = sm90_decode.stream_forward(q, k, v, out, plan.scale, plan.decode_parts, lse_t)
             else:
