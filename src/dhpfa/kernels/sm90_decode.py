@@ -597,9 +597,10 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
 # and at each boundary (the pair's last block, or the range's) it stores the segment's state as the piece c - c0 of
 # its pair (c0: the program holding the pair's first block); past its range it marks each of its pieces done in the
 # pair's words and, where every piece of a pair is done, merges them (attn_decode_sm90_merged's arrival and merge:
-# _arrive_all, _merge_parts in one round). Q of the next pair is loaded into the second of two Q buffers at the start, and each
-# segment's end loads the pair after next into the buffer it frees. Session 61 call 1-3: one program a pair leaves
-# a last wave of few programs at pair counts just past the SMs ((34,32,4,1,16384,128): 136 pairs, x0.72 of cuDNN).
+# _arrive_all's protocol, _merge_parts in one round). Q of the next pair is loaded into the second of two Q buffers at
+# the start, and each segment's end loads the pair after next into the buffer it frees. Session 61 calls 1-3: one
+# program a pair leaves a last wave of few programs at pair counts just past the SMs ((34,32,4,1,16384,128): 136 pairs,
+# x0.72 of cuDNN's speed).
 # Public: the ranges, boundaries and trip counts come from the program id and shapes; the merge branch from arrival
 # timing only.
 @gluon.jit
@@ -634,9 +635,10 @@ def _words_done_asm():
 
 
 @gluon.jit
-def _one_i64(x):
+def _one(x, dtype: gl.constexpr):
+    """x as a [1] tensor of `dtype` in the warpgroup's one-element layout (the inline asm's operands)."""
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    return gl.full([1], 0, gl.int64, one) + x
+    return gl.full([1], 0, dtype, one) + x
 
 
 @gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
@@ -746,20 +748,19 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     # each pair's words are read, a word a thread, and the pairs found done merged
     gl.thread_barrier()  # every thread's state stores come before thread 0's releases
     last = (hi - 1) // nb
-    key = _one_i64(NONCE)
+    key = _one(NONCE, gl.int64)
     for pair in range(first, last + 1):  # public: the program id and shapes
         c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
-        mine = _one_i64((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True))
+        mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
         gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, key], dtype=gl.int32, is_pure=False, pack=1)
-    gl.inline_asm_elementwise(_FENCE_SC_ASM, "=r,r", [gl.full([1], 0, gl.int32, gl.BlockedLayout([1], [32], [4], [0]))],
-                              dtype=gl.int32, is_pure=False, pack=1)
+    gl.inline_asm_elementwise(_FENCE_SC_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
     for pair in range(first, last + 1):  # public: the program id and shapes
         c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
         c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
         words = FLAGS + pair * MAX_PARTS
         got = gl.inline_asm_elementwise(_words_done_asm(), "=r,l,l,r",
-                                        [_one_i64(words.to(gl.int64, bitcast=True)), key,
-                                         gl.full([1], 0, gl.int32, gl.BlockedLayout([1], [32], [4], [0])) + c1 - c0 + 1],
+                                        [_one(words.to(gl.int64, bitcast=True), gl.int64), key,
+                                         _one(c1 - c0 + 1, gl.int32)],
                                         dtype=gl.int32, is_pure=False, pack=1)
         if gl.max(got, 0) != 0:  # every piece is done (public: timing, not data)
             _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
