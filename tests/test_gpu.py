@@ -434,6 +434,38 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
+def _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch, kept):
+    """A one-query call's checks (the swapped-GEMM and stream decode tests): every head of every sequence against
+    float64 (out and lse); bitwise the same over repeated calls and CUDA-graph replays; SDPA's entry point (enable_gqa)
+    gives the same bits; where `kept`, a later call on fresh tensors takes the plan's kept launcher (sm90_decode.Kept),
+    against float64 on poisoned outputs."""
+    from dhpfa import api
+    b, _, h, _ = q.shape
+    ref, ref_lse = _one_query_ref(q, k, v)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
+    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
+    assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
+    assert lse.shape == (b, h, 1) and lse.is_contiguous()
+    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 3)
+    sdpa = dhpfa.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                              enable_gqa=True)
+    assert torch.equal(sdpa.transpose(1, 2), out)
+    if kept:  # later calls take the plan's kept launchers (sm90_decode.Kept): fresh tensors, poisoned outputs
+        from dhpfa.kernels import sm90_decode
+        assert isinstance(plan.launcher, sm90_decode.Kept)
+        q, k, v = (torch.randn(t.shape, device="cuda", dtype=dtype, generator=g).mul_(2) for t in (q, k, v))
+        monkeypatch.setattr(api, "_empty", lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev))
+        plans = len(api._PLANS)
+        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
+        assert len(api._PLANS) == plans and any(p is plan for p in api._PLANS.values())
+        ref, ref_lse = _one_query_ref(q, k, v)
+        err = float((out.double() - ref).norm() / ref.norm())
+        assert err < TOL[dtype], f"rel err {err:.2e} on the kept launchers"
+        assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+
+
 # (b, sk, h, hk, causal, parts): one query per sequence with 2-8 query heads a key/value head where the swapped-GEMM
 # decode kernel runs (variants.swap_decode_parts on 132 SMs: 16 parts for 8 (sequence, key/value head) pairs, 8 for
 # 16, 4 pairs in 16 parts at D=128 and 32 at D=64 (from 16,384 keys); 2 pairs from 65,536 keys in 32 parts at D=128, 64
@@ -495,29 +527,7 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
             else variants.SWAP_DECODE_SPLIT_KERNEL if variants.swap_decode_split(d, n_parts) \
             else variants.SWAP_DECODE_MERGED_KERNEL
         assert (plan.variant.kernel == kernel) == bool(parts), plan.variant.name
-    ref, ref_lse = _one_query_ref(q, k, v)
-    err = float((out.double() - ref).norm() / ref.norm())
-    assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
-    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
-    assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
-    assert lse.shape == (b, h, 1) and lse.is_contiguous()
-    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
-    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 3)
-    sdpa = dhpfa.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                              enable_gqa=True)
-    assert torch.equal(sdpa.transpose(1, 2), out)
-    if parts:  # later calls take the plan's kept launchers (sm90_decode.Kept): fresh tensors, poisoned outputs
-        from dhpfa.kernels import sm90_decode
-        assert isinstance(plan.launcher, sm90_decode.Kept)
-        q, k, v = (torch.randn(t.shape, device="cuda", dtype=dtype, generator=g).mul_(2) for t in (q, k, v))
-        monkeypatch.setattr(api, "_empty", lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev))
-        plans = len(api._PLANS)
-        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-        assert len(api._PLANS) == plans and any(p is plan for p in api._PLANS.values())
-        ref, ref_lse = _one_query_ref(q, k, v)
-        err = float((out.double() - ref).norm() / ref.norm())
-        assert err < TOL[dtype], f"rel err {err:.2e} on the kept launchers"
-        assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch, kept=bool(parts))
 
 
 # (b, sk, h, hk, causal, n_prog): one query per sequence where variants.swap_decode_stream gives the stream build
@@ -554,29 +564,8 @@ def test_one_query_gqa_on_the_stream_decode_kernel(b, sk, h, hk, causal, n_prog,
         stream = plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL
         assert stream == bool(n_prog) and (not stream or plan.decode_parts == n_prog), (plan.variant.name,
                                                                                          plan.decode_parts)
-    ref, ref_lse = _one_query_ref(q, k, v)
-    err = float((out.double() - ref).norm() / ref.norm())
-    assert err < TOL[dtype], f"rel err {err:.2e} ({plan.variant.name})"
-    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
-    assert float(per_head.max()) < 5 * TOL[dtype], "some query head's output is another head's"
-    assert lse.shape == (b, h, 1) and lse.is_contiguous()
-    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
-    _assert_repeats_and_replays_equal(q, k, v, causal, out, lse, 3)
-    sdpa = dhpfa.scaled_dot_product_attention(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
-                                              enable_gqa=True)
-    assert torch.equal(sdpa.transpose(1, 2), out)
-    if plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL:  # later calls: the kept launcher, fresh tensors
-        from dhpfa.kernels import sm90_decode
-        assert isinstance(plan.launcher, sm90_decode.Kept)
-        q, k, v = (torch.randn(t.shape, device="cuda", dtype=dtype, generator=g).mul_(2) for t in (q, k, v))
-        monkeypatch.setattr(api, "_empty", lambda shape, dt, dev: torch.full(shape, float("nan"), dtype=dt, device=dev))
-        plans = len(api._PLANS)
-        out, lse = dhpfa.flash_attn_func(q, k, v, causal=causal, return_lse=True)
-        assert len(api._PLANS) == plans and any(p is plan for p in api._PLANS.values())
-        ref, ref_lse = _one_query_ref(q, k, v)
-        err = float((out.double() - ref).norm() / ref.norm())
-        assert err < TOL[dtype], f"rel err {err:.2e} on the kept launcher"
-        assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch,
+                          kept=plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL)
 
 
 @pytest.mark.parametrize("d", [64, 128])
