@@ -409,6 +409,14 @@ def _stamp(stamps, idx):
     gl.inline_asm_elementwise(_STAMP_ASM, "=r,l", [_stamp_addr(stamps, idx)], dtype=gl.int32, is_pure=False, pack=1)
 
 
+@gluon.jit
+def _stamp_count(stamps, idx, n):
+    """(experiments: STAMP) thread 0 writes n into the clock word of this program's stamp idx (_stamp_addr)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
+    gl.store(stamps + (pid * 8 + idx) * 2 + gl.arange(0, 1, layout=one), gl.full([1], 0, gl.int64, one) + n)
+
+
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
@@ -644,11 +652,17 @@ def _one(x, dtype: gl.constexpr):
 @gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
 def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K, G,
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
-                            STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None):
+                            STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
+                            STAMP: gl.constexpr = False, STAMPS=None):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
-    (stream_pieces, checked by the launcher)."""
+    (stream_pieces, checked by the launcher). STAMP (experiments, prepared in session 61 for the fixed cost calls 6-8
+    found): thread 0 of program c writes (%clock64, %globaltimer) at STAMPS[c, idx] (int64 pairs, 8 a program): its
+    start (0), its first block landed (1), past its last block (2), past the releases and the SC fence (3), at its end
+    (4), and the count of pairs it merged in stamp 5's clock word."""
+    if STAMP:
+        _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     col: gl.constexpr = gl.SliceLayout(0, t_layout)
@@ -703,6 +717,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         q_t = q_smem.index(qi).reshape([NQ, HEAD_DIM]).permute((1, 0))  # [D, NQ]: the B operand of S^T = K Q^T
         si = j % STAGES
         mbarrier.wait(ready.index(si), (j // STAGES) & 1)
+        if STAMP:
+            if j == 0:
+                _stamp(STAMPS, 1)
         k_tile = k_ring.index(si).reshape([BLOCK_N, HEAD_DIM])
         v_t = v_ring.index(si).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0))  # [D, BLOCK_N]: A of O^T = V^T P^T
         s_t = warpgroup_mma(k_tile, q_t, gl.zeros([BLOCK_N, NQ], gl.float32, t_layout), use_acc=False,
@@ -747,6 +764,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     # _done_asm: for each pair the program whose fence comes last in the fences' order sees every piece's word), then
     # each pair's words are read, a word a thread, and the pairs found done merged
     gl.thread_barrier()  # every thread's state stores come before thread 0's releases
+    if STAMP:
+        _stamp(STAMPS, 2)
     last = (hi - 1) // nb
     key = _one(NONCE, gl.int64)
     for pair in range(first, last + 1):  # public: the program id and shapes
@@ -754,6 +773,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
         gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, key], dtype=gl.int32, is_pure=False, pack=1)
     gl.inline_asm_elementwise(_FENCE_SC_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
+    if STAMP:
+        _stamp(STAMPS, 3)
+        merged = 0
     for pair in range(first, last + 1):  # public: the program id and shapes
         c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
         c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
@@ -768,6 +790,11 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
             offs = gl.arange(0, MAX_PARTS, layout=one)
             gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < c1 - c0 + 1)
+            if STAMP:
+                merged += 1
+    if STAMP:
+        _stamp(STAMPS, 4)
+        _stamp_count(STAMPS, 5, merged)
 
 
 def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128) -> int:
