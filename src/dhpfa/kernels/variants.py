@@ -1351,8 +1351,10 @@ SWAP_DECODE_OVER_TAIL = {128: 0.3, 64: 0.25}
 # 267.22; 160 pairs 4,096 90.07 / 87.38 / - / 83.66, 16,384 312.76 / 310.54 / - / 316.89; call 7: 2,048 keys D=64 136
 # pairs 26.99 / 25.13 / 24.01 / 22.93, 160 28.32 / 28.53 / 27.23 / 24.73; D=128 136 pairs 46.29 / 43.02 / - / 38.42,
 # 160 52.61 / 49.16 / - / 43.95. On full waves it read behind (128 pairs x 1,024 keys D=128 24.97 against 21.25; 512
-# pairs 965.68 against 953.17 at 16,384): a fixed cost of about 3 us not found (the merges' place and the cursors'
-# divisions were not it, calls 7-8). Two programs an SM at D=64 (its 96 KB ring); D=128's 192 KB ring holds one.
+# pairs 965.68 against 953.17 at 16,384): a fixed cost of about 3 us, in the tail (call 13's stamps, decode_stream_
+# stamps61.py: the release stores and the SC fence ~2,200 cycles, then each pair's words and merge in turn, 4,400 (max
+# 8,400), against 3,800 for the one-part kernel's arrival and merge; the merges' place and the cursors' divisions were
+# not it, calls 7-8). Two programs an SM at D=64 (its 96 KB ring); D=128's 192 KB ring holds one.
 SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
 SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
 SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
