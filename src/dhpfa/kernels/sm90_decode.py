@@ -627,8 +627,6 @@ def _next_block(pair, blk, b, hk, nb, H_KV):
     return pair + w, blk + 1 - w * nb, b + w2, hk + w - w2 * H_KV
 
 
-_RELEASE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-                            "@t0 st.release.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
 _FENCE_SC_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
                              "@t0 fence.sc.gpu;\nmov.u32 $0, $1;\n}")
 
