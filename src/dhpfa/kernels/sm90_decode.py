@@ -647,18 +647,95 @@ def _one(x, dtype: gl.constexpr):
     return gl.full([1], 0, dtype, one) + x
 
 
+_ACQ_REL_FENCE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
+                                  "setp.eq.u32 t0, tid, 0;\n@t0 fence.acq_rel.gpu;\nmov.u32 $0, $1;\n}")
+_RELAXED_STORE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
+                                  "@t0 st.relaxed.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
+# TAIL's read of the done-words in one round: past barrier 12 (behind thread 0's SC fence) lane l of every warp reads
+# the word at $1 + 8 l where bit l of $3 is set (ld.acquire) and compares it with $2 (1 where not read); a warp ballot
+# of the 32 lanes' verdicts (every warp the same); barrier 12 again (every thread's later merge loads after every
+# acquire, as the wide arrival's reduction barrier orders them).
+_BALLOT_ASM = gl.constexpr("\n".join(["{", ".reg .pred q, ok;", ".reg .b64 v;", ".reg .u64 a;", ".reg .u32 lane, bit;",
+                                      "mov.u32 lane, %laneid;", "barrier.sync 12, 128;", "shr.b32 bit, $3, lane;",
+                                      "and.b32 bit, bit, 1;", "setp.ne.u32 q, bit, 0;", "mul.wide.u32 a, lane, 8;",
+                                      "add.u64 a, a, $1;", "mov.b64 v, $2;", "@q ld.acquire.gpu.global.b64 v, [a];",
+                                      "setp.eq.b64 ok, v, $2;", "vote.sync.ballot.b32 $0, ok, 0xffffffff;",
+                                      "barrier.sync 12, 128;", "}"]))
+
+
+@gluon.jit
+def _store_output(out, lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ: gl.constexpr, HEAD_DIM: gl.constexpr,
+                  num_warps: gl.constexpr):
+    """A normalised state [HEAD_DIM, NQ] (the accumulator layout) and its LSE straight into O and LSE (H, B), query
+    heads hk * G + n, n < G (TAIL: a pair of one piece)."""
+    t_layout: gl.constexpr = _t_layout(num_warps, NQ)
+    offs_q = gl.arange(0, NQ, layout=gl.SliceLayout(0, t_layout))
+    offs_d = gl.arange(0, HEAD_DIM, layout=gl.SliceLayout(1, t_layout))
+    q_ok = offs_q < G
+    o_ptr = O + b.to(gl.int64) * stride_ob + (hk * G + offs_q)[None, :] * stride_oh + offs_d[:, None]
+    gl.store(o_ptr, out.to(O.dtype.element_ty), mask=q_ok[None, :])
+    gl.store(LSE + (hk * G + offs_q).to(gl.int64) * B + b, lse, mask=q_ok)
+
+
+@gluon.jit
+def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G, stride_ob,
+                 stride_oh, dtype: gl.constexpr, NQ: gl.constexpr, HEAD_DIM: gl.constexpr, MAX_PARTS: gl.constexpr):
+    """TAIL's arrivals (past the caller's thread barrier): thread 0 issues one release fence, then relaxed stores of the
+    nonce into the done-words of its pieces of pairs first .. last with more than one piece (a release pattern: fence,
+    then strong writes), then one SC fence; then one round (_BALLOT_ASM) reads every such pair's words, lane l of each
+    warp word l % MAX_PARTS of pair first + l // MAX_PARTS, and each pair whose lanes all hold the nonce is merged and
+    its words reset. The protocol's argument is _done_asm's: for each pair the program whose SC fence comes last sees
+    every piece's word. At most 32 // MAX_PARTS pairs (the launcher checks)."""
+    gl.static_assert(32 % MAX_PARTS == 0, "whole pairs in a warp's lanes")
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    key = _one(NONCE, gl.int64)
+    gl.inline_asm_elementwise(_ACQ_REL_FENCE_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
+    for pair in range(first, last + 1):  # public: the program id and shapes
+        c0 = ((pair * nb + 1) * n_prog - 1) // total
+        c1 = ((pair + 1) * nb * n_prog - 1) // total
+        if c0 != c1:  # public
+            mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
+            gl.inline_asm_elementwise(_RELAXED_STORE_ASM, "=r,l,l", [mine, key], dtype=gl.int32, is_pure=False,
+                                      pack=1)
+    gl.inline_asm_elementwise(_FENCE_SC_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
+    full: gl.constexpr = (1 << MAX_PARTS) - 1
+    read = 0  # bit l: word l of the program's pairs' words (pair first + l // MAX_PARTS) is read (public)
+    for pair in range(first, last + 1):
+        c0 = ((pair * nb + 1) * n_prog - 1) // total
+        c1 = ((pair + 1) * nb * n_prog - 1) // total
+        pieces = gl.where(c0 != c1, (1 << (c1 - c0 + 1)) - 1, 0)
+        read = read | (pieces << ((pair - first) * MAX_PARTS))
+    base = _one((FLAGS + first * MAX_PARTS).to(gl.int64, bitcast=True), gl.int64)
+    ballot = gl.inline_asm_elementwise(_BALLOT_ASM, "=r,l,l,r", [base, key, _one(read, gl.int32)], dtype=gl.int32,
+                                       is_pure=False, pack=1)
+    ballot = gl.max(ballot, 0)  # (a one-element tensor: the same in every thread)
+    for pair in range(first, last + 1):  # public: the program id and shapes
+        c0 = ((pair * nb + 1) * n_prog - 1) // total
+        c1 = ((pair + 1) * nb * n_prog - 1) // total
+        bits = (ballot >> ((pair - first) * MAX_PARTS)) & full  # (a logical shift of the 32 lanes' bits)
+        if (c0 != c1) & (bits == full):  # every piece is done (public: timing, not data; pairs of one piece stored)
+            _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
+                         dtype, NQ, HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
+            offs = gl.arange(0, MAX_PARTS, layout=one)
+            gl.store(FLAGS + pair * MAX_PARTS + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one),
+                     mask=offs < c1 - c0 + 1)
+
+
 @gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
 def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K, G,
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
-                            STAMP: gl.constexpr = False, STAMPS=None):
+                            STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = False):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
     (stream_pieces, checked by the launcher). STAMP (experiments, prepared in session 61 for the fixed cost calls 6-8
     found): thread 0 of program c writes (%clock64, %globaltimer) at STAMPS[c, idx] (int64 pairs, 8 a program): its
     start (0), its first block landed (1), past its last block (2), past the releases and the SC fence (3), at its end
-    (4), and the count of pairs it merged in stamp 5's clock word."""
+    (4), and the count of pairs it merged in stamp 5's clock word. TAIL (experiment, prepared in session 61, not run; see
+    _tail_ballot): a pair of one piece stores its output at its segment's end with no arrival; the done-words go out
+    under one release fence and one SC fence, and every pair's words are read in one round (at most 32 // MAX_PARTS
+    pairs a program: the launcher checks)."""
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -743,8 +820,17 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             l_safe = gl.where(l_i == 0.0, 1.0, l_i)
             lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
             c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
-            _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
-                        num_warps)
+            if TAIL:
+                c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
+                if c0 == c1:  # the pair's one piece (public): its output, the bits a merge of one would store
+                    _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ,
+                                  HEAD_DIM, num_warps)
+                else:
+                    _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
+                                num_warps)
+            else:
+                _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
+                            num_warps)
             _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
             m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
             l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -766,6 +852,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         _stamp(STAMPS, 2)
     last = (hi - 1) // nb
     key = _one(NONCE, gl.int64)
+    if TAIL:
+        _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G, stride_ob,
+                     stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
+        return
     for pair in range(first, last + 1):  # public: the program id and shapes
         c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
         mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
@@ -807,10 +897,11 @@ def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: i
 
 
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
-                       stages=3, num_warps=4):  # (the defaults: variants.SWAP_DECODE_CONFIG, SWAP_DECODE_STREAM_PARTS)
+                       stages=3, num_warps=4, tail=False):  # (defaults: variants.SWAP_DECODE_CONFIG, _STREAM_PARTS)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
-    int64; n_prog programs (stream_pieces' pieces at most max_parts)."""
+    int64; n_prog programs (stream_pieces' pieces at most max_parts). tail (experiment): the TAIL build (at most
+    32 // max_parts pairs a program)."""
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
@@ -822,6 +913,13 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
                          "schedule arithmetic")
     if pieces > max_parts:
         raise ValueError(f"n_prog: {n_prog} programs give a pair {pieces} pieces; the build merges at most {max_parts}")
+    if tail:
+        nb = triton.cdiv(seq_k, block_n)
+        total = batch * heads_kv * nb
+        most = max((((c + 1) * total // n_prog) - 1) // nb - (c * total // n_prog) // nb + 1 for c in range(n_prog))
+        if most > 32 // max_parts:
+            raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} programs "
+                             f"give one {most}")
     group = heads // heads_kv
     nq = max(8, 1 << (group - 1).bit_length())
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
@@ -829,15 +927,16 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     args = descs + (ws_o, ws_l, out, lse_t, flags, float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, group,
                     out.stride(0), out.stride(2))
     return (n_prog,), args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                                 MAX_PARTS=max_parts, NONCE=split_kv_nonce())
+                                 MAX_PARTS=max_parts, NONCE=split_kv_nonce(), **({"TAIL": True} if tail else {}))
 
 
-def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None):
+def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=False):
     """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream chose it): q (B, 1, H, D), k and v (B,
     S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog programs. Writes out and
     lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept); returns a Kept of it once one
     exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison (experiments, tests): the
-    workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS)."""
+    workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail: the TAIL build
+    (experiments)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
@@ -846,23 +945,23 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     flags = torch.empty(batch * k.shape[2] * max_parts, dtype=torch.int64, device=q.device)
     cfg = variants.SWAP_DECODE_CONFIG
     key = (variants.SWAP_DECODE_STREAM_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
-           out.stride(), n_prog, max_parts, float(softmax_scale))
+           out.stride(), n_prog, max_parts, float(softmax_scale), bool(tail))
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
                           lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
-                                                     max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps),
+                                                     max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail),
                           (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
     first = dispatch._decode_launchers.get(key)
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
 
-def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False):
+def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=False):
     """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D) in n_prog programs: (out (B, 1, H, D), lse
-    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own)."""
+    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own; tail: the TAIL build)."""
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
-    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison)
+    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison, tail=tail)
     return out, lse_t.t().unsqueeze(-1)
 
 
