@@ -35,9 +35,10 @@ def check(b, h, hk, sk, d, n_prog, gen):
     return ok
 
 
-def stream_fn(n_prog):
+def stream_fn(n_prog, tail=False):
     def f(q, k, v, causal=False):  # SDPA's layout
-        return sm90_decode.stream_decode(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n_prog)[0]
+        return sm90_decode.stream_decode(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n_prog,
+                                         tail=tail)[0]
     return f
 
 

@@ -19,6 +19,7 @@ from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 from dhpfa.reference import attention_ref
 from decode_merge56 import input_sets, run
+from decode_stream61 import stream_fn
 
 SCHEDULES = ((16, 32, 8, 1023, 1), (34, 32, 4, 4097, 1), (33, 32, 4, 129, 1), (9, 32, 4, 1000, 1), (100, 32, 4, 1, 1),
              (17, 64, 8, 2050, 1), (32, 32, 4, 515, 2), (40, 32, 4, 20000, 2), (128, 32, 4, 1024, 1))
@@ -40,13 +41,6 @@ def check(b, h, hk, sk, d, n_prog, gen):
     print("check", (b, h, hk, sk, d), f"programs {n_prog}", f"err {err:.2e} lse {lse_err:.2e} repeat-equal {same}",
           f"bits as the shipped build {as_shipped}", "OK" if ok else "FAIL", flush=True)
     return ok
-
-
-def stream_fn(n_prog, tail):
-    def f(q, k, v, causal=False):  # SDPA's layout
-        return sm90_decode.stream_decode(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n_prog,
-                                         tail=tail)[0]
-    return f
 
 
 def main():
