@@ -48,6 +48,13 @@ def _t_layout(num_warps, n):
 
 
 @gluon.jit
+def _one(x, dtype: gl.constexpr):
+    """x as a [1] tensor of `dtype` in the warpgroup's one-element layout (the inline asm's operands)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    return gl.full([1], 0, dtype, one) + x
+
+
+@gluon.jit
 def _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go):
     """A block's K and V (keys from row) into ring slot `slot`, both on its ready barrier; go: a public predicate."""
     mbarrier.expect(ready.index(slot), 2 * k_desc.block_type.nbytes, pred=go)
@@ -255,11 +262,10 @@ def _arrive_all(words, part, nonce, n, MAX_PARTS: gl.constexpr, STAMP: gl.conste
     clock at three points inside (_done_asm stamped) into this program's stamps 5-7 (see _stamp_addr)."""
     gl.static_assert(gl.num_warps() == 4, "one warpgroup")
     gl.static_assert(not WIDE or MAX_PARTS <= 128, "a thread a word")
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    mine = gl.full([1], 0, gl.int64, one) + (words + part).to(gl.int64, bitcast=True)
-    base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
-    key = gl.full([1], 0, gl.int64, one) + nonce
-    cnt = gl.full([1], 0, gl.int32, one) + n
+    mine = _one((words + part).to(gl.int64, bitcast=True), gl.int64)
+    base = _one(words.to(gl.int64, bitcast=True), gl.int64)
+    key = _one(nonce, gl.int64)
+    cnt = _one(n, gl.int32)
     if STAMP:
         got = gl.inline_asm_elementwise(_done_asm(MAX_PARTS, True, WIDE), "=r,l,l,l,r,l",
                                         [mine, base, key, cnt, _stamp_addr(stamps, 5)], dtype=gl.int32,
@@ -398,9 +404,8 @@ _STAMP_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\n.reg .u64 c, g;\nm
 def _stamp_addr(stamps, idx):
     """(experiments: STAMP) the address of this program's stamp idx, stamps[2 (8 program + idx)] (int64 pairs), program
     = part + parts x pair, as a [1] int64 tensor of the warpgroup's one-element layout."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
-    return gl.full([1], 0, gl.int64, one) + (stamps + (pid * 8 + idx) * 2).to(gl.int64, bitcast=True)
+    return _one((stamps + (pid * 8 + idx) * 2).to(gl.int64, bitcast=True), gl.int64)
 
 
 @gluon.jit
@@ -412,9 +417,8 @@ def _stamp(stamps, idx):
 @gluon.jit
 def _stamp_count(stamps, idx, n):
     """(experiments: STAMP) thread 0 writes n into the clock word of this program's stamp idx (_stamp_addr)."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    pid = gl.program_id(0) + gl.num_programs(0) * gl.program_id(1)
-    gl.store(stamps + (pid * 8 + idx) * 2 + gl.arange(0, 1, layout=one), gl.full([1], 0, gl.int64, one) + n)
+    gl.inline_asm_elementwise(_STORE64_ASM, "=r,l,l", [_stamp_addr(stamps, idx), _one(n, gl.int64)], dtype=gl.int32,
+                              is_pure=False, pack=1)
 
 
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
@@ -475,23 +479,36 @@ def _split_target(word, nonce):
     """The done-word value T of this launch (see the comment above): nonce ^ 1 where this program's own word already
     holds nonce, else nonce; a [1] int64 tensor of the warpgroup's one-element layout."""
     one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    key = gl.full([1], 0, gl.int64, one) + nonce
+    key = _one(nonce, gl.int64)
     old = gl.load(word + gl.zeros([1], gl.int32, one))
     return gl.where(old == key, key ^ 1, key)
 
 
-_RELEASE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-                            "@t0 st.release.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
-_POLL_ASM = gl.constexpr("\n".join(["{", ".reg .pred q, ok;", ".reg .b64 v;", ".reg .u64 a;", ".reg .u32 tid;",
-                                     "mov.u32 tid, %tid.x;"] + _read_word_lines("$1", "$2", "$3") +
-                                    ["barrier.red.and.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"]))
+def _thread0_asm(op, result="mov.u32 $0, 0;"):
+    """PTX: thread 0 alone does `op` (the other threads skip it); every thread then sets $0 by `result`."""
+    return "{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n@t0 " + op + "\n" + \
+        result + "\n}"
+
+
+def _words_read_asm(sync):
+    """PTX: thread t < $3 reads done-word t of the words at $1 (ld.acquire) and compares it with $2; 1 in every thread
+    where all hold it (an and-reduction barrier, named barrier 12). sync: past barrier 12 first (behind thread 0's SC
+    fence: _done_asm's wide read without its release and fence), else at once (the split's poll)."""
+    return "\n".join(["{", ".reg .pred q, ok;", ".reg .b64 v;", ".reg .u64 a;", ".reg .u32 tid;",
+                      "mov.u32 tid, %tid.x;"] + (["barrier.sync 12, 128;"] if sync else []) +
+                     _read_word_lines("$1", "$2", "$3") +
+                     ["barrier.red.and.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"])
+
+
+_RELEASE_ASM = gl.constexpr(_thread0_asm("st.release.gpu.global.b64 [$1], $2;"))
+_STORE64_ASM = gl.constexpr(_thread0_asm("st.global.u64 [$1], $2;"))
+_POLL_ASM = gl.constexpr(_words_read_asm(False))
 
 
 @gluon.jit
 def _split_release(word, target):
     """Thread 0: this part's done-word := target (release, GPU scope; past the caller's thread barrier)."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    mine = gl.full([1], 0, gl.int64, one) + word.to(gl.int64, bitcast=True)
+    mine = _one(word.to(gl.int64, bitcast=True), gl.int64)
     gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, target], dtype=gl.int32, is_pure=False, pack=1)
 
 
@@ -512,9 +529,8 @@ def _nanosleep(ns: gl.constexpr):
 def _split_poll(words, target, n):
     """One poll of the pair's n done-words (thread t reads word t, ld.acquire; t < n <= 128): 1 in every thread where
     all hold target."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    base = gl.full([1], 0, gl.int64, one) + words.to(gl.int64, bitcast=True)
-    cnt = gl.full([1], 0, gl.int32, one) + n
+    base = _one(words.to(gl.int64, bitcast=True), gl.int64)
+    cnt = _one(n, gl.int32)
     got = gl.inline_asm_elementwise(_POLL_ASM, "=r,l,l,r", [base, target, cnt], dtype=gl.int32, is_pure=False,
                                     pack=1)
     return gl.max(got, 0)
@@ -627,30 +643,19 @@ def _next_block(pair, blk, b, hk, nb, H_KV):
     return pair + w, blk + 1 - w * nb, b + w2, hk + w - w2 * H_KV
 
 
-_FENCE_SC_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-                             "@t0 fence.sc.gpu;\nmov.u32 $0, $1;\n}")
-
-
-@gluon.constexpr_function
-def _words_done_asm():
-    """Past a warpgroup barrier (named barrier 12), thread t < $3 reads done-word t of the words at $1 (ld.acquire) and
-    compares it with $2; 1 in every thread where all hold it (_done_asm's wide read, without its release and fence)."""
-    return "\n".join(["{", ".reg .pred q, ok;", ".reg .b64 v;", ".reg .u64 a;", ".reg .u32 tid;", "mov.u32 tid, %tid.x;",
-                      "barrier.sync 12, 128;"] + _read_word_lines("$1", "$2", "$3") +
-                     ["barrier.red.and.pred ok, 12, 128, ok;", "selp.u32 $0, 1, 0, ok;", "}"])
+_FENCE_SC_ASM = gl.constexpr(_thread0_asm("fence.sc.gpu;", "mov.u32 $0, $1;"))
+_WORDS_DONE_ASM = gl.constexpr(_words_read_asm(True))
 
 
 @gluon.jit
-def _one(x, dtype: gl.constexpr):
-    """x as a [1] tensor of `dtype` in the warpgroup's one-element layout (the inline asm's operands)."""
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-    return gl.full([1], 0, dtype, one) + x
+def _pair_programs(pair, nb, n_prog, total):
+    """(c0, c1): the programs of attn_decode_sm90_stream's schedule holding the pair's first and last blocks (program c
+    holds flat block f where c T // N <= f: c = ((f + 1) N - 1) // T). Public."""
+    return ((pair * nb + 1) * n_prog - 1) // total, ((pair + 1) * nb * n_prog - 1) // total
 
 
-_ACQ_REL_FENCE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\n"
-                                  "setp.eq.u32 t0, tid, 0;\n@t0 fence.acq_rel.gpu;\nmov.u32 $0, $1;\n}")
-_RELAXED_STORE_ASM = gl.constexpr("{\n.reg .pred t0;\n.reg .u32 tid;\nmov.u32 tid, %tid.x;\nsetp.eq.u32 t0, tid, 0;\n"
-                                  "@t0 st.relaxed.gpu.global.b64 [$1], $2;\nmov.u32 $0, 0;\n}")
+_ACQ_REL_FENCE_ASM = gl.constexpr(_thread0_asm("fence.acq_rel.gpu;", "mov.u32 $0, $1;"))
+_RELAXED_STORE_ASM = gl.constexpr(_thread0_asm("st.relaxed.gpu.global.b64 [$1], $2;"))
 # TAIL's read of the done-words in one round: past barrier 12 (behind thread 0's SC fence) lane l of every warp reads
 # the word at $1 + 8 l where bit l of $3 is set (ld.acquire) and compares it with $2 (1 where not read); a warp ballot
 # of the 32 lanes' verdicts (every warp the same); barrier 12 again (every thread's later merge loads after every
@@ -691,8 +696,7 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
     key = _one(NONCE, gl.int64)
     gl.inline_asm_elementwise(_ACQ_REL_FENCE_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
     for pair in range(first, last + 1):  # public: the program id and shapes
-        c0 = ((pair * nb + 1) * n_prog - 1) // total
-        c1 = ((pair + 1) * nb * n_prog - 1) // total
+        c0, c1 = _pair_programs(pair, nb, n_prog, total)
         if c0 != c1:  # public
             mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
             gl.inline_asm_elementwise(_RELAXED_STORE_ASM, "=r,l,l", [mine, key], dtype=gl.int32, is_pure=False,
@@ -701,8 +705,7 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
     full: gl.constexpr = (1 << MAX_PARTS) - 1
     read = 0  # bit l: word l of the program's pairs' words (pair first + l // MAX_PARTS) is read (public)
     for pair in range(first, last + 1):
-        c0 = ((pair * nb + 1) * n_prog - 1) // total
-        c1 = ((pair + 1) * nb * n_prog - 1) // total
+        c0, c1 = _pair_programs(pair, nb, n_prog, total)
         pieces = gl.where(c0 != c1, (1 << (c1 - c0 + 1)) - 1, 0)
         read = read | (pieces << ((pair - first) * MAX_PARTS))
     base = _one((FLAGS + first * MAX_PARTS).to(gl.int64, bitcast=True), gl.int64)
@@ -710,8 +713,7 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
                                        is_pure=False, pack=1)
     ballot = gl.max(ballot, 0)  # (a one-element tensor: the same in every thread)
     for pair in range(first, last + 1):  # public: the program id and shapes
-        c0 = ((pair * nb + 1) * n_prog - 1) // total
-        c1 = ((pair + 1) * nb * n_prog - 1) // total
+        c0, c1 = _pair_programs(pair, nb, n_prog, total)
         bits = (ballot >> ((pair - first) * MAX_PARTS)) & full  # (a logical shift of the 32 lanes' bits)
         if (c0 != c1) & (bits == full):  # every piece is done (public: timing, not data; pairs of one piece stored)
             _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
@@ -732,10 +734,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     (stream_pieces, checked by the launcher). STAMP (experiments, prepared in session 61 for the fixed cost calls 6-8
     found): thread 0 of program c writes (%clock64, %globaltimer) at STAMPS[c, idx] (int64 pairs, 8 a program): its
     start (0), its first block landed (1), past its last block (2), past the releases and the SC fence (3), at its end
-    (4), and the count of pairs it merged in stamp 5's clock word. TAIL (experiment, prepared in session 61, not run; see
-    _tail_ballot): a pair of one piece stores its output at its segment's end with no arrival; the done-words go out
-    under one release fence and one SC fence, and every pair's words are read in one round (at most 32 // MAX_PARTS
-    pairs a program: the launcher checks)."""
+    (4), and the count of pairs it merged in stamp 5's clock word. TAIL (experiment, session 61: measured in call 14,
+    not shipped; _stream_tail): a pair of one piece stores its output at its segment's end with no arrival; the
+    done-words go out under one release fence and one SC fence, and every pair's words are read in one round (at most
+    32 // MAX_PARTS pairs a program: the launcher checks)."""
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -746,7 +748,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     c = gl.program_id(0)
     n_prog = gl.num_programs(0)
     nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
-    total = B * H_KV * nb  # (32-bit: the launcher checks n_prog x total < 2^31; a 64-bit division is a CALL)
+    total = B * H_KV * nb  # (32-bit: the launcher checks variants.stream_schedule_fits; a 64-bit division is a CALL)
     lo = c * total // n_prog
     hi = (c + 1) * total // n_prog
     n_iter = hi - lo
@@ -819,9 +821,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         if (blk == nb - 1) | (j == n_iter - 1):  # the segment's end (public: shapes and the program id)
             l_safe = gl.where(l_i == 0.0, 1.0, l_i)
             lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-            c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
+            c0, c1 = _pair_programs(pair, nb, n_prog, total)  # the pair's first and last programs
             if TAIL:
-                c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
                 if c0 == c1:  # the pair's one piece (public): its output, the bits a merge of one would store
                     _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ,
                                   HEAD_DIM, num_warps)
@@ -857,7 +858,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                      stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
         return
     for pair in range(first, last + 1):  # public: the program id and shapes
-        c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
+        c0, _ = _pair_programs(pair, nb, n_prog, total)  # the pair's first program
         mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
         gl.inline_asm_elementwise(_RELEASE_ASM, "=r,l,l", [mine, key], dtype=gl.int32, is_pure=False, pack=1)
     gl.inline_asm_elementwise(_FENCE_SC_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
@@ -865,10 +866,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         _stamp(STAMPS, 3)
         merged = 0
     for pair in range(first, last + 1):  # public: the program id and shapes
-        c0 = ((pair * nb + 1) * n_prog - 1) // total  # the pair's first program
-        c1 = ((pair + 1) * nb * n_prog - 1) // total  # and its last
+        c0, c1 = _pair_programs(pair, nb, n_prog, total)
         words = FLAGS + pair * MAX_PARTS
-        got = gl.inline_asm_elementwise(_words_done_asm(), "=r,l,l,r",
+        got = gl.inline_asm_elementwise(_WORDS_DONE_ASM, "=r,l,l,r",
                                         [_one(words.to(gl.int64, bitcast=True), gl.int64), key,
                                          _one(c1 - c0 + 1, gl.int32)],
                                         dtype=gl.int32, is_pure=False, pack=1)
@@ -902,13 +902,14 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
     int64; n_prog programs (stream_pieces' pieces at most max_parts). tail (experiment): the TAIL build (at most
     32 // max_parts pairs a program)."""
+    from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
     pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n)
-    if (n_prog + 1) * batch * heads_kv * triton.cdiv(seq_k, block_n) >= 1 << 31:
+    if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(seq_k, block_n)):
         raise ValueError(f"k: {batch * heads_kv} pairs of {seq_k} keys over {n_prog} programs pass the kernel's 32-bit "
                          "schedule arithmetic")
     if pieces > max_parts:
@@ -918,8 +919,8 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
         total = batch * heads_kv * nb
         most = max((((c + 1) * total // n_prog) - 1) // nb - (c * total // n_prog) // nb + 1 for c in range(n_prog))
         if most > 32 // max_parts:
-            raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} programs "
-                             f"give one {most}")
+            raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} "
+                             f"programs give one {most}")
     group = heads // heads_kv
     nq = max(8, 1 << (group - 1).bit_length())
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
