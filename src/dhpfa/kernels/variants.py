@@ -1335,11 +1335,11 @@ SWAP_DECODE_FILL_PAIRS = 5
 # 650.25; 400 pairs (100,32,4) 4,096 216.86 / 202.97 / 202.13 / 205.92 / 197.89, 16,384 837.78 / 749.53 / 753.64 /
 # 759.42 / 783.16 (404 pairs alike); at D=64 the API read ahead there (400 pairs x 16,384 393.76 / 462.21 / 419.37 /
 # 402.01 / 384.02). {head dim: {full waves: (parts, from keys)}} for calls of more pairs than SMs whose last wave holds
-# at most SWAP_DECODE_OVER_TAIL[head dim] of the SMs (measured tails: 4-36 of 132 at D=128, 4-28 at D=64).
+# at most SWAP_DECODE_OVER_TAIL[head dim] of the SMs (measured tails: 4-36 of 132 at D=128).
 # Calls 6-8 (decode_stream61.py): one full wave and a small last one run on attn_decode_sm90_stream instead (below), so
 # the table keeps two and three waves.
 SWAP_DECODE_OVER = {128: {2: (2, 2048), 3: (2, 4096)}}
-SWAP_DECODE_OVER_TAIL = {128: 0.3, 64: 0.25}
+SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # Session 61: sm90_decode.attn_decode_sm90_stream (every program a contiguous range of the call's blocks across pairs,
 # the pieces merged in the launch) for calls of one full wave of pairs and a last one of at most
 # SWAP_DECODE_STREAM_TAIL[head dim] of the SMs, from SWAP_DECODE_STREAM[head dim] keys, SWAP_DECODE_STREAM_PER_SM
@@ -1375,8 +1375,13 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
     if not sm_count < pairs <= sm_count + SWAP_DECODE_STREAM_TAIL[head_dim] * sm_count:
         return 0
     n_prog = SWAP_DECODE_STREAM_PER_SM[head_dim] * sm_count
-    blocks = pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)
-    return n_prog if (n_prog + 1) * blocks < 1 << 31 else 0
+    return n_prog if stream_schedule_fits(n_prog, pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)) else 0
+
+
+def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
+    """Whether attn_decode_sm90_stream's 32-bit schedule arithmetic holds n_prog programs over `blocks` blocks (pairs x
+    blocks a pair): its products reach (n_prog + 1) x blocks (a 64-bit division would compile to a CALL). Public."""
+    return (n_prog + 1) * blocks < 1 << 31
 
 
 def swap_decode_merge_build(head_dim: int) -> tuple:
@@ -1445,14 +1450,10 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
     arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
     one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's."""
-    if stream:
-        return Variant(SWAP_DECODE_STREAM_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
-                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
-    if merged and split:
-        return Variant(SWAP_DECODE_SPLIT_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
-                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
-    if merged:
-        return Variant(SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+    kernel = SWAP_DECODE_STREAM_KERNEL if stream else SWAP_DECODE_SPLIT_KERNEL if merged and split else \
+        SWAP_DECODE_MERGED_KERNEL if merged else None
+    if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public
+        return Variant(kernel, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                        secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
     return Variant(SWAP_DECODE_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L"))
