@@ -14,6 +14,16 @@ from dhpfa.kernels import variants
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def _offline_json(script):
+    """Run `script` in a fresh Python without TRITON_INTERPRET (the conftest sets it: there the kernels are the
+    interpreter's functions, which do not compile for sm_90a), src on its path; its last stdout line as JSON."""
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
+    res = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("d,b,h,hk,sk,parts", [
     (128, 1, 32, 8, 1024, 16), (128, 1, 32, 8, 65536, 16), (128, 1, 32, 8, 1023, 0),  # from 1,024 keys
     (128, 1, 32, 4, 32768, 16), (128, 1, 28, 4, 65536, 16), (128, 1, 64, 8, 32768, 16),  # 4 and 8 pairs: 16 parts
@@ -291,11 +301,7 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     (session 58, variants.SWAP_DECODE_SPLIT): the release store, no SC fence, the poll's load and and-reduction (twice:
     before its loop and in it), no cp.async. The stream builds (session 61): the release stores, one SC fence, a
     thread a done-word and an and-reduction, no cp.async."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", SASS], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    rows = _offline_json(SASS)
     assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_STREAM), rows
     for r in rows:
@@ -402,12 +408,7 @@ def test_every_decode_shape_launches_the_audited_binary():
     """Group size, batch, heads, keys and parts are arguments the JIT does not specialise (DECODE_SHAPE_ARGS): calls of
     one key, one part, 2-8 heads a group, odd key counts, either part form launch the binary the audit read; the
     stream builds at any program count too. Offline."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", ONE_BINARY], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    rows = json.loads(res.stdout.strip().splitlines()[-1])
+    rows = _offline_json(ONE_BINARY)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + \
         2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) and all(not o for _, o in rows), rows
 
@@ -510,11 +511,7 @@ def test_kept_launchers_rebuild_the_jit_launchs_arguments():
     shapes and strides, the new pointers, the same constants); and sm90_decode.Kept (the API's later calls: both
     launchers, one workspace allocation, bases passed as ints) passes what the JIT launches of its workspace's views
     would."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", KEPT], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 6
+    assert _offline_json(KEPT) == [True] * 6
 
 
 MERGED_KEPT = STANDIN + """
@@ -577,12 +574,7 @@ def test_merged_kept_launcher_rebuilds_the_jit_arguments():
     """The merged build's kept launch (sm90_decode.Kept with no second launcher; variants.SWAP_DECODE_MERGE): offline,
     with a stand-in compiled kernel, Kept passes for new tensors the arguments the JIT launch of its one workspace
     allocation's views (WS_O, WS_L, the flags past them, 16-byte aligned) would, and a fresh nonce every call."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", MERGED_KEPT], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 5
+    assert _offline_json(MERGED_KEPT) == [True] * 5
 
 
 # the same check for the stream build (session 61): its launch arguments from stream_launch_args, 20 programs
@@ -603,12 +595,7 @@ def test_stream_kept_launcher_rebuilds_the_jit_arguments():
     """The stream build's kept launch (sm90_decode.stream_forward's Kept, the API's later calls): offline, with a stand-in
     compiled kernel, Kept passes for new tensors the arguments the JIT launch of its one workspace allocation's views
     would (stream_launch_args: WS_O, WS_L, the flags past them, 16-byte aligned), and a fresh nonce every call."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", STREAM_KEPT], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    assert json.loads(res.stdout.strip().splitlines()[-1]) == [True] * 5
+    assert _offline_json(STREAM_KEPT) == [True] * 5
 
 
 @pytest.mark.gpu
@@ -658,12 +645,7 @@ def test_stream_tail_build_compiles_and_audits_clean():
     done-words, one round for every pair's words, pairs of one piece stored at their segment's end) compiles for sm_90a
     offline and audits clean (FLAGS public, as the shipped builds'), with one warp ballot and no CALL; its launcher
     refuses a schedule of more pairs a program than a warp's lanes hold, naming n_prog."""
-    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "src"), env.get("PYTHONPATH", "")])
-    res = subprocess.run([sys.executable, "-c", TAIL_BUILD], cwd=ROOT, env=env, capture_output=True, text=True,
-                         timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
-    row = json.loads(res.stdout.strip().splitlines()[-1])
+    row = _offline_json(TAIL_BUILD)
     assert row == dict(tail=True, ok=True, findings=[], ballots=1, calls=0), row
     from dhpfa.kernels import sm90_decode
     k1 = torch.empty(40, 1, 2, 128, dtype=torch.bfloat16)  # 80 pairs of one block over 6 programs: 14 pairs a program
