@@ -32,7 +32,8 @@ def stream_case(b, h, hk, sk, d, n_prog, launches, gen):
     out, lse_t = torch.empty_like(q), torch.empty(h, b, device="cuda")
     flags = torch.zeros(b * hk * n, dtype=torch.int64, device="cuda")
     stamps = torch.zeros(n_prog * 16, dtype=torch.int64, device="cuda")
-    grid, args, kw = sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, d ** -0.5, n_prog)
+    grid, args, kw = sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, d ** -0.5, n_prog,
+                                                    tail=False)  # (session 61's first form: stamps 3-5)
     rows = []
     for i in range(launches + 5):
         stamps.zero_()

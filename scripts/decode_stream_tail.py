@@ -31,7 +31,7 @@ def check(b, h, hk, sk, d, n_prog, gen):
     ref, ref_lse = attention_ref(q, k, v, d ** -0.5)
     out, lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=True)
     out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=True)
-    base, base_lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True)
+    base, base_lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=False)
     torch.cuda.synchronize()
     err = ((out.double().cpu() - ref).norm() / ref.norm()).item()
     lse_err = (lse.double().cpu()[..., 0] - ref_lse[..., 0]).abs().max().item()

@@ -281,7 +281,7 @@ for v in variants.decode_variants():
                      cas=sum("ATOMG.E.CAS" in o for o in ops), ldgsts=sum("LDGSTS" in o for o in ops),
                      membar_sc=sum("MEMBAR.SC.GPU" in o for o in ops), membar_all=sum("MEMBAR.ALL.GPU" in o for o in ops),
                      red_and=sum("BAR.RED.AND" in o for o in ops), red_or=sum("BAR.RED.OR" in o for o in ops),
-                     strong_ld=sum("LDG.E.64.STRONG.GPU" in o for o in ops),
+                     strong_ld=sum("LDG.E.64.STRONG.GPU" in o for o in ops), ballots=sum("VOTE.ANY R" in o for o in ops),
                      atoms=sum(o.split()[1 if o.startswith("@") else 0].startswith(("ATOM", "RED")) for o in ops if o),
                      spills=sum(o.split()[0] in ("STL", "LDL") for o in ops if o)))
 print(json.dumps(rows))
@@ -299,8 +299,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     thread a done-word (one strong load, read with acquire: no second MEMBAR.ALL.GPU) and an and-reduction barrier,
     else thread 0 reads the MAX_PARTS words (strong loads) and fences, and an or-reduction barrier. The split builds
     (session 58, variants.SWAP_DECODE_SPLIT): the release store, no SC fence, the poll's load and and-reduction (twice:
-    before its loop and in it), no cp.async. The stream builds (session 61): the release stores, one SC fence, a
-    thread a done-word and an and-reduction, no cp.async."""
+    before its loop and in it), no cp.async. The stream builds (session 61; the TAIL form from session 62): one release
+    fence (MEMBAR.ALL.GPU) before relaxed stores, one SC fence, a lane a done-word (one strong load) and one warp ballot
+    in place of a reduction barrier, no cp.async."""
     rows = _offline_json(SASS)
     assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_STREAM), rows
@@ -316,8 +317,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
-        if stream:  # the release stores (one in a loop), the SC fence (two MEMBAR.SC.GPU), a thread a word
-            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 1, 0, 1), r
+        assert r["ballots"] == int(stream), r
+        if stream:  # the release fence, the SC fence (two MEMBAR.SC.GPU), a lane a word, the ballot
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 0, 0, 1), r
         elif split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 1, 2, 0, 2), r
         elif not merged:
@@ -607,7 +609,9 @@ def test_stream_kept_launcher_rebuilds_the_jit_arguments():
 def test_stream_launcher_matches_float64(b, h, hk, sk, d, n_prog, dtype):
     """attn_decode_sm90_stream (sm90_decode.stream_decode) over schedules of 1-4 pieces a pair, pairs of one key, one
     block, odd key counts, two programs an SM at D=64, groups of 2-8: out and lse against float64 on
-    poisoned workspaces and outputs, and bitwise the same on a repeat."""
+    poisoned workspaces and outputs, bitwise the same on a repeat and as session 61's first form (tail=False: a
+    release and a round of reads a pair, where the shipped TAIL build reads every pair's words in one round and stores
+    pairs of one piece directly)."""
     from dhpfa.kernels import sm90_decode
     g = torch.Generator(device="cuda").manual_seed(sk + d + n_prog)
     q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
@@ -621,6 +625,8 @@ def test_stream_launcher_matches_float64(b, h, hk, sk, d, n_prog, dtype):
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
     out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog)
     assert torch.equal(out, out2) and torch.equal(lse, lse2)
+    out3, lse3 = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=False)
+    assert torch.equal(out, out3) and torch.equal(lse, lse3)
 
 
 TAIL_BUILD = """
@@ -631,7 +637,7 @@ from dhpfa.kernels import sm90_decode
 q = torch.empty(2, 1, 8, 128, dtype=torch.bfloat16)
 k = torch.empty(2, 640, 2, 128, dtype=torch.bfloat16)
 _, args, kw = sm90_decode.stream_launch_args(q, k, k, torch.empty(4, 2, 8, 128), torch.empty(4, 8, 2), torch.empty_like(q),
-                                             torch.empty(8, 2), torch.empty(16, dtype=torch.int64), 0.1, 6, tail=True)
+                                             torch.empty(8, 2), torch.empty(16, dtype=torch.int64), 0.1, 6, tail=TAIL)
 reports, compiled = audit_triton(sm90_decode.attn_decode_sm90_stream, args, kw, public_params=("FLAGS",))
 text = C.sass_text(compiled.cubin)
 print(json.dumps(dict(tail=kw["TAIL"], ok=all(r.ok for r in reports),
@@ -640,13 +646,15 @@ print(json.dumps(dict(tail=kw["TAIL"], ok=all(r.ok for r in reports),
 """
 
 
-def test_stream_tail_build_compiles_and_audits_clean():
-    """The stream kernel's TAIL build (an experiment prepared in session 61, not shipped: one release fence for the
-    done-words, one round for every pair's words, pairs of one piece stored at their segment's end) compiles for sm_90a
-    offline and audits clean (FLAGS public, as the shipped builds'), with one warp ballot and no CALL; its launcher
-    refuses a schedule of more pairs a program than a warp's lanes hold, naming n_prog."""
-    row = _offline_json(TAIL_BUILD)
-    assert row == dict(tail=True, ok=True, findings=[], ballots=1, calls=0), row
+@pytest.mark.parametrize("tail", [True, False])
+def test_stream_tail_and_first_form_compile_and_audit_clean(tail):
+    """The stream kernel's TAIL build (shipped from session 62: one release fence for the done-words, one round for
+    every pair's words, pairs of one piece stored at their segment's end) and session 61's first form (tail=False, the
+    experiments') compile for sm_90a offline and audit clean (FLAGS public), TAIL with one warp ballot, the first form
+    with none, neither with a CALL; the TAIL launcher refuses a schedule of more pairs a program than a warp's lanes
+    hold, naming n_prog."""
+    row = _offline_json(f"TAIL = {tail}\n" + TAIL_BUILD)
+    assert row == dict(tail=tail, ok=True, findings=[], ballots=int(tail), calls=0), row
     from dhpfa.kernels import sm90_decode
     k1 = torch.empty(40, 1, 2, 128, dtype=torch.bfloat16)  # 80 pairs of one block over 6 programs: 14 pairs a program
     with pytest.raises(ValueError, match="n_prog"):

@@ -727,17 +727,18 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
 def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K, G,
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
-                            STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = False):
+                            STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = True):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
     (stream_pieces, checked by the launcher). STAMP (experiments, prepared in session 61 for the fixed cost calls 6-8
     found): thread 0 of program c writes (%clock64, %globaltimer) at STAMPS[c, idx] (int64 pairs, 8 a program): its
     start (0), its first block landed (1), past its last block (2), past the releases and the SC fence (3), at its end
-    (4), and the count of pairs it merged in stamp 5's clock word. TAIL (experiment, session 61: measured in call 14,
-    not shipped; _stream_tail): a pair of one piece stores its output at its segment's end with no arrival; the
-    done-words go out under one release fence and one SC fence, and every pair's words are read in one round (at most
-    32 // MAX_PARTS pairs a program: the launcher checks)."""
+    (4), and the count of pairs it merged in stamp 5's clock word. TAIL (the shipped build from session 62; measured
+    in session 61's call 14; _stream_tail): a pair of one piece stores its output at its segment's end with no arrival;
+    the done-words go out under one release fence and one SC fence, and every pair's words are read in one round (at
+    most 32 // MAX_PARTS pairs a program: the launcher checks). TAIL=False (experiments: session 61's first form) a
+    release and a round of reads a pair."""
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -897,11 +898,11 @@ def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: i
 
 
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
-                       stages=3, num_warps=4, tail=False):  # (defaults: variants.SWAP_DECODE_CONFIG, _STREAM_PARTS)
+                       stages=3, num_warps=4, tail=True):  # (defaults: variants.SWAP_DECODE_CONFIG, _STREAM_PARTS)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
-    int64; n_prog programs (stream_pieces' pieces at most max_parts). tail (experiment): the TAIL build (at most
-    32 // max_parts pairs a program)."""
+    int64; n_prog programs (stream_pieces' pieces at most max_parts). tail: the TAIL build (the shipped one: at most
+    32 // max_parts pairs a program); False, session 61's first form (experiments)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
@@ -928,16 +929,16 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     args = descs + (ws_o, ws_l, out, lse_t, flags, float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, group,
                     out.stride(0), out.stride(2))
     return (n_prog,), args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                                 MAX_PARTS=max_parts, NONCE=split_kv_nonce(), **({"TAIL": True} if tail else {}))
+                                 MAX_PARTS=max_parts, NONCE=split_kv_nonce(), TAIL=bool(tail))
 
 
-def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=False):
+def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True):
     """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream chose it): q (B, 1, H, D), k and v (B,
     S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog programs. Writes out and
     lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept); returns a Kept of it once one
     exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison (experiments, tests): the
-    workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail: the TAIL build
-    (experiments)."""
+    workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail: the TAIL build (the
+    shipped one; False: session 61's first form, experiments)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
@@ -955,9 +956,9 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
 
-def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=False):
+def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=True):
     """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D) in n_prog programs: (out (B, 1, H, D), lse
-    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own; tail: the TAIL build)."""
+    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own; tail=False: session 61's first form)."""
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
