@@ -241,6 +241,14 @@ S61C = [(34, 32, 4, 1, 1024, 128, False), (34, 32, 4, 1, 4096, 128, False), (17,
         (20, 32, 8, 1, 16384, 128, False), (42, 32, 4, 1, 4096, 128, False), (34, 32, 4, 1, 4096, 64, False),
         (34, 32, 4, 1, 16384, 64, False), (20, 32, 8, 1, 2048, 64, False), (41, 32, 4, 1, 8192, 64, False)]
 
+# --set s62 (session 62): the stream build (its TAIL form) for two and three full waves of pairs and a small last one at
+# D=128 (variants.SWAP_DECODE_STREAM_WAVES) against session 61's rule (api_prev: one wave on the stream build,
+# SWAP_DECODE_OVER's 2 parts for two waves from 2,048 keys and three from 4,096, else the forward kernels)
+S62 = [(75, 32, 4, 1, sk, 128, False) for sk in (1024, 2048, 16384)] + \
+      [(100, 32, 4, 1, sk, 128, False) for sk in (1024, 2048, 4096)] + \
+      [(34, 32, 8, 1, 4096, 128, False), (50, 32, 8, 1, 2048, 128, False), (68, 32, 4, 1, 2049, 128, True),
+       (101, 32, 4, 1, 16384, 128, False), (34, 32, 4, 1, 1024, 128, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -274,6 +282,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s62":
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_STREAM_WAVES", {128: 1, 64: 1})
+        return patched_call(fn, variants, "SWAP_DECODE_OVER", {128: {2: (2, 2048), 3: (2, 4096)}})
     if which == "s61c":
         fn = patched_call(api_fn, variants, "SWAP_DECODE_STREAM", {})
         return patched_call(fn, variants, "SWAP_DECODE_OVER",
@@ -365,7 +376,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -374,7 +385,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -392,7 +403,8 @@ def main():
             chosen[name + "_rel_err"] = err
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
-                   "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"], **extra_fns(b, h, sq, d, causal)}
+                   "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
+                   **(extra_fns(b, h, sq, d, causal) if args.set != "s62" else {})}  # (s62: 400-pair calls)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

@@ -476,9 +476,8 @@ def _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch
 # key counts); odd key counts (a last block with one key; parts of unequal lengths), groups of 2 / 4 / 7 / 8,
 # bottom-right causal (the query sees every key); then calls the rule leaves to the forward kernels (32 pairs below 512
 # keys, 8 pairs below 1,024 keys, 56 pairs below 8,192; at D=128 15 and 24 pairs past 4,096 keys, 6 past 16,384);
-# session 61: at D=128 two and three full waves of pairs and a last one of few (SWAP_DECODE_OVER: 272 pairs in 2 parts,
-# 400 in 2 from 4,096 keys; one full wave runs on the stream build, _STREAM_DECODE). (sk and parts: {head dim: value,
-# None: the others'} where they differ.)
+# more pairs than SMs run on the stream build (_STREAM_DECODE; session 61's SWAP_DECODE_OVER parts are empty since
+# session 62). (sk and parts: {head dim: value, None: the others'} where they differ.)
 _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16384, 32, 4, False, {64: 32, None: 16}),
                 (1, 30000, 28, 4, True, {64: 32, None: 16}), (2, {64: 4097, None: 16384}, 16, 8, False, 8),
                 (1, 65537, 16, 2, False, {64: 64, None: 32}), (3, 16384, 40, 5, False, {64: 8, None: 0}),
@@ -487,8 +486,7 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 (1, 1000, 32, 8, False, 0), (3, 16384, 32, 8, False, {64: 5, None: 0}),
                 (1, 20000, 48, 6, False, {64: 22, None: 0}), (3, 4095, 32, 8, True, 5), (2, 4096, 24, 3, False, 22),
                 (7, 2048, 32, 8, False, 0), (1, 16383, 48, 6, True, 22), (1, 2049, 32, 4, True, {64: 32, None: 16}),
-                (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0}),
-                (68, 2049, 32, 4, False, {64: 0, None: 2}), (100, 4097, 32, 4, False, {64: 0, None: 2})]
+                (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0})]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])
@@ -532,13 +530,15 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
 
 # (b, sk, h, hk, causal, n_prog): one query per sequence where variants.swap_decode_stream gives the stream build
 # (session 61, on 132 SMs: one full wave of (sequence, key/value head) pairs and a last one of at most 0.3 of the SMs
-# at D=128 from 1,024 keys, a quarter at D=64 from 2,048, one program an SM at D=128 and two at D=64); odd key counts,
+# at D=128 from 1,024 keys, a quarter at D=64 from 2,048, one program an SM at D=128 and two at D=64; session 62: at
+# D=128 two and three full waves and such a last one too: 272 and 400 pairs); odd key counts,
 # groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rule (0: another
 # kernel). ({head dim: value, None: the others'} where they differ.)
 _STREAM_DECODE = [(17, 2049, 32, 8, False, {64: 264, None: 132}), (34, 8193, 32, 4, True, {64: 264, None: 132}),
                   (20, 2047, 32, 8, False, {64: 0, None: 132}), (35, 1025, 8, 4, False, {64: 0, None: 132}),
                   (9, 3001, 64, 16, False, {64: 264, None: 132}), (42, 4096, 32, 4, True, {64: 0, None: 132}),
-                  (33, 4096, 32, 4, False, 0)]
+                  (33, 4096, 32, 4, False, 0), (68, 2049, 32, 4, False, {64: 0, None: 132}),
+                  (100, 4097, 32, 4, True, {64: 0, None: 132})]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

@@ -45,8 +45,8 @@ def _offline_json(script):
     (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16),
     (128, 17, 32, 8, 2048, 0), (128, 34, 32, 4, 32768, 0), (128, 20, 32, 8, 4096, 0), (64, 34, 32, 4, 8192, 0),  # past
-    (128, 68, 32, 4, 2048, 2), (128, 68, 32, 4, 2047, 0), (128, 66, 32, 4, 4096, 0), (128, 75, 32, 4, 65536, 2),  # the
-    (128, 100, 32, 4, 65536, 2), (128, 100, 32, 4, 4095, 0), (128, 76, 32, 4, 65536, 0), (64, 68, 32, 4, 65536, 0),  # SMs
+    (128, 68, 32, 4, 2048, 0), (128, 68, 32, 4, 2047, 0), (128, 66, 32, 4, 4096, 0), (128, 75, 32, 4, 65536, 0),  # the
+    (128, 100, 32, 4, 65536, 0), (128, 100, 32, 4, 4095, 0), (128, 76, 32, 4, 65536, 0), (64, 68, 32, 4, 65536, 0),  # SMs
     (64, 33, 32, 4, 65536, 0), (96, 68, 32, 4, 65536, 0), (128, 68, 32, 1, 65536, 0), (128, 132, 32, 4, 65536, 0),
     (64, 100, 32, 4, 65536, 0)])
 def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
@@ -57,9 +57,9 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     from 1,024 keys and up to 66 from 8,192 (session 60); D=128 up to 8 pairs and 1,024-16,384 keys (session 60), up to
     30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
     (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; session 60: D=64's 32 parts for 4
-    pairs from 1,024); at D=128 more pairs than SMs with a last wave of at most 0.3 of them (session 61,
-    SWAP_DECODE_OVER): two full waves in 2 parts from 2,048 keys, three in 2 from 4,096 (one full wave runs on the stream
-    build: test_swap_decode_stream_rule); else 0 (the forward kernels)."""
+    pairs from 1,024); more pairs than SMs: none (session 61's SWAP_DECODE_OVER is empty since session 62, whose
+    stream build takes one to three full waves and a small last one: test_swap_decode_stream_rule); else 0 (the
+    forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, h, hk, sk, 132) == parts
 
@@ -69,14 +69,18 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (64, 17, 32, 8, 2048, 132, 264), (64, 34, 32, 4, 65536, 132, 264), (64, 17, 32, 8, 2047, 132, 0),
     (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 4096, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
     (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 0), (128, 16, 32, 8, 4096, 132, 0),  # one wave: none
-    (128, 68, 32, 4, 4096, 132, 0), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # two waves; MHA; 16
+    (128, 68, 32, 4, 4096, 132, 132), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # 2 waves; MHA; 16
+    (128, 75, 32, 4, 1024, 132, 132), (128, 100, 32, 4, 1024, 132, 132), (128, 101, 32, 4, 65536, 132, 132),  # 2-3 waves
+    (128, 76, 32, 4, 4096, 132, 0), (128, 50, 32, 4, 4096, 132, 0), (128, 66, 32, 4, 4096, 132, 0),  # tails, whole waves
+    (128, 133, 32, 4, 4096, 132, 0), (128, 75, 32, 4, 1023, 132, 0), (64, 68, 32, 4, 4096, 132, 0),  # 4 waves; D=64
     (96, 34, 32, 4, 4096, 132, 0), (256, 34, 32, 4, 4096, 132, 0), (128, 30, 32, 4, 4096, 114, 114),  # other D; 114 SMs
     (64, 34, 32, 4, 1 << 20, 132, 264), (64, 34, 32, 4, 1 << 23, 132, 0)])  # the 32-bit schedule's bound
 def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 61, variants.swap_decode_stream.) attn_decode_sm90_stream takes one-query calls of grouped heads (2-8 a
-    group) whose (sequence, key/value head) pairs fill the SMs once and a last wave of at most 0.3 of them at D=128
-    (from 1,024 keys) or a quarter at D=64 (from 2,048), in one program an SM at D=128 and two at D=64, while its
-    schedule's products stay within 32 bits; else 0. The API takes it before swap_decode_parts' rule."""
+    group) whose (sequence, key/value head) pairs fill the SMs once (at D=128 one to three times, session 62) and a last
+    wave of at most 0.3 of them at D=128 (from 1,024 keys) or a quarter at D=64 (from 2,048), in one program an SM at
+    D=128 and two at D=64, while its schedule's products stay within 32 bits; else 0. The API takes it before
+    swap_decode_parts' rule."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == n_prog
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
@@ -148,6 +152,18 @@ def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts, monkeypatch)
     on 66 SMs in 4 parts (64 CTAs, as 32 pairs on 132)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
+
+
+@pytest.mark.parametrize("b,sk,parts", [(68, 2048, 2), (68, 2047, 0), (75, 65536, 2), (100, 65536, 2), (100, 4095, 0),
+                                        (76, 65536, 0), (66, 4096, 0), (33, 65536, 0)])
+def test_swap_decode_over_table_when_filled(b, sk, parts, monkeypatch):
+    """SWAP_DECODE_OVER's mechanism (session 61's table, empty since session 62; experiments refill it): at D=128, two
+    full waves of pairs on 132 SMs and a last one of at most 0.3 of them in 2 parts from 2,048 keys, three from 4,096;
+    whole waves, larger last waves and one wave: 0."""
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    monkeypatch.setattr(variants, "SWAP_DECODE_OVER", {128: {2: (2, 2048), 3: (2, 4096)}})
+    assert variants.swap_decode_parts(128, b, 32, 4, sk, 132) == parts
+    assert variants.swap_decode_parts(64, b, 32, 4, sk, 132) == 0
 
 
 def test_swap_decode_switch_off(monkeypatch):

@@ -1337,8 +1337,10 @@ SWAP_DECODE_FILL_PAIRS = 5
 # 402.01 / 384.02). {head dim: {full waves: (parts, from keys)}} for calls of more pairs than SMs whose last wave holds
 # at most SWAP_DECODE_OVER_TAIL[head dim] of the SMs (measured tails: 4-36 of 132 at D=128).
 # Calls 6-8 (decode_stream61.py): one full wave and a small last one run on attn_decode_sm90_stream instead (below), so
-# the table keeps two and three waves.
-SWAP_DECODE_OVER = {128: {2: (2, 2048), 3: (2, 4096)}}
+# the table kept two and three waves ({128: {2: (2, 2048), 3: (2, 4096)}}). Session 62 call 1 (decode_stream_wide62.py)
+# read the stream kernel's TAIL build ahead of it there too (SWAP_DECODE_STREAM_WAVES below), so the table is empty: the
+# mechanism stays for experiments (rule_check --set s62's api_prev refills it).
+SWAP_DECODE_OVER = {}
 SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # Session 61: sm90_decode.attn_decode_sm90_stream (every program a contiguous range of the call's blocks across pairs,
 # the pieces merged in the launch) for calls of one full wave of pairs and a last one of at most
@@ -1355,8 +1357,19 @@ SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # stamps61.py: the release stores and the SC fence ~2,200 cycles, then each pair's words and merge in turn, 4,400 (max
 # 8,400), against 3,800 for the one-part kernel's arrival and merge; the merges' place and the cursors' divisions were
 # not it, calls 7-8). Two programs an SM at D=64 (its 96 KB ring); D=128's 192 KB ring holds one.
+# Session 62: the TAIL build (one release fence, one ballot round for every pair's words, pairs of one piece stored
+# directly) is the default. Call 1 (decode_stream_wide62.py, H200, graph replay, 5 rounds, us: the API (session 61's
+# rule: SWAP_DECODE_OVER's 2 parts at 300 pairs from 2,048 keys and at 400 from 4,096, else the forward kernels) / the
+# stream build / cuDNN; (B,32,4,1,S,128)): two full waves and a small last one, 300 pairs, 1,024 keys 46.86 / 46.12 /
+# 48.15, 2,048 85.09 / 81.09 / 88.98, 4,096 154.88 / 150.15 / 169.06, 16,384 582.05 / 562.97 / 650.55; three and a
+# small last one, 400 pairs, 1,024 61.52 / 59.28 / 55.18, 2,048 113.55 / 105.05 / 102.17, 4,096 202.62 / 197.42 /
+# 197.19 (session 61 call 14, 16,384: 756.02 / 748.47 / 782.92); last waves of half the SMs or more mostly lose (200
+# pairs 1,024 31.83 / 33.51, 2,048 55.66 / 57.45, but 16,384 391.66 / 380.88; 520 pairs 70.71 / 74.38, 4,096 246.92 /
+# 252.62) and whole waves tie (264 pairs x0.998-1.027). D=64 past one wave (session 61 call 14, 264 and 400 pairs at
+# 1,024-16,384 keys) read behind the API but at 400 x 16,384. So at D=128 up to SWAP_DECODE_STREAM_WAVES full waves.
 SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
 SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
+SWAP_DECODE_STREAM_WAVES = {128: 3, 64: 1}
 SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
 SWAP_DECODE_STREAM_PARTS = 4  # pieces a pair at most (the build's MAX_PARTS: a merge of one round)
 SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
@@ -1364,15 +1377,17 @@ SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
 
 def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (2-8 a group), or 0: more (sequence,
-    key/value head) pairs than SMs, at most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs past one wave, from
-    SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule
-    arithmetic). Public: shapes and the SM count."""
+    key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a last wave of at
+    most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs, from SWAP_DECODE_STREAM[head_dim] keys;
+    SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule arithmetic). Public: shapes and the
+    SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     least = SWAP_DECODE_STREAM.get(head_dim)
     if not SWAP_DECODE or least is None or not 2 <= group <= SWAP_DECODE_MAX_GROUP or seq_k < least:
         return 0
-    if not sm_count < pairs <= sm_count + SWAP_DECODE_STREAM_TAIL[head_dim] * sm_count:
+    waves, tail = divmod(pairs, sm_count)
+    if not (1 <= waves <= SWAP_DECODE_STREAM_WAVES[head_dim] and 0 < tail <= SWAP_DECODE_STREAM_TAIL[head_dim] * sm_count):
         return 0
     n_prog = SWAP_DECODE_STREAM_PER_SM[head_dim] * sm_count
     return n_prog if stream_schedule_fits(n_prog, pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)) else 0
@@ -1415,7 +1430,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     1,024, 4 from 512, D=64's 32 from 1,024); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those
     part counts fills take sm_count // pairs parts (at most the merged build's) where a tier of SWAP_DECODE_FILL holds
     their pairs and keys; more pairs than SMs, with a last wave of at most SWAP_DECODE_OVER_TAIL[head_dim] of the SMs,
-    take SWAP_DECODE_OVER's parts for their full waves from its keys (session 61). Public: shapes and the SM count."""
+    take SWAP_DECODE_OVER's parts for their full waves from its keys (session 61; empty since session 62, whose stream
+    build takes those calls). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
