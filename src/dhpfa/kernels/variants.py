@@ -1366,10 +1366,17 @@ SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # 197.19 (session 61 call 14, 16,384: 756.02 / 748.47 / 782.92); last waves of half the SMs or more mostly lose (200
 # pairs 1,024 31.83 / 33.51, 2,048 55.66 / 57.45, but 16,384 391.66 / 380.88; 520 pairs 70.71 / 74.38, 4,096 246.92 /
 # 252.62) and whole waves tie (264 pairs x0.998-1.027). D=64 past one wave (session 61 call 14, 264 and 400 pairs at
-# 1,024-16,384 keys) read behind the API but at 400 x 16,384. So at D=128 up to SWAP_DECODE_STREAM_WAVES full waves.
+# 1,024-16,384 keys) read behind the API but at 400 x 16,384. Call 2 (rule_check --set s62, 7 rounds, us: the API /
+# session 61's rule / cuDNN): (75,32,4,1,S,128) 1,024 46.67 / 47.70 / 48.89, 2,048 81.91 / 85.87 / 89.86, 16,384 565.58 /
+# 585.24 / 647.28; (100,32,4,1,S,128) 1,024 58.92 / 62.61 / 54.88, 2,048 105.88 / 114.86 / 102.51, 4,096 198.16 / 204.20
+# / 197.82; (34,32,8,1,4096,128) 136.71 / 142.46 / 161.87; (50,32,8,1,2048,128) 104.38 / 114.00 / 101.95;
+# (101,32,4,1,16384,128) 757.09 / 760.44 / 781.26; and four full waves (decode_stream_wide62.py, 5 rounds: the API /
+# the stream build / cuDNN) 536 pairs 1,024 keys 77.59 / 75.62 / 73.67, 4,096 276.58 / 261.12 / 269.20, 560 pairs 79.24
+# / 78.41 / 76.92 and 281.56 / 272.36 / 278.18. So at D=128 up to SWAP_DECODE_STREAM_WAVES full waves (five and more
+# not measured).
 SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
 SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
-SWAP_DECODE_STREAM_WAVES = {128: 3, 64: 1}
+SWAP_DECODE_STREAM_WAVES = {128: 4, 64: 1}
 SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
 SWAP_DECODE_STREAM_PARTS = 4  # pieces a pair at most (the build's MAX_PARTS: a merge of one round)
 SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
