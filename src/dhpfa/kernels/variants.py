@@ -1372,11 +1372,13 @@ SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # / 197.82; (34,32,8,1,4096,128) 136.71 / 142.46 / 161.87; (50,32,8,1,2048,128) 104.38 / 114.00 / 101.95;
 # (101,32,4,1,16384,128) 757.09 / 760.44 / 781.26; and four full waves (decode_stream_wide62.py, 5 rounds: the API /
 # the stream build / cuDNN) 536 pairs 1,024 keys 77.59 / 75.62 / 73.67, 4,096 276.58 / 261.12 / 269.20, 560 pairs 79.24
-# / 78.41 / 76.92 and 281.56 / 272.36 / 278.18. So at D=128 up to SWAP_DECODE_STREAM_WAVES full waves (five and more
-# not measured).
+# / 78.41 / 76.92 and 281.56 / 272.36 / 278.18. Call 3 (the same): five and six full
+# waves, 664 pairs 1,024 keys 93.58 / 91.16 / 86.28, 4,096 336.61 / 321.31 / 320.67; 796 pairs 1,024 110.91 / 108.05 /
+# 102.64 (700 and 820 pairs, last waves of 0.30 and 0.21 of the SMs: x1.006-1.020 and x1.013). So at D=128 up to
+# SWAP_DECODE_STREAM_WAVES full waves (seven and more not measured).
 SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
 SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
-SWAP_DECODE_STREAM_WAVES = {128: 4, 64: 1}
+SWAP_DECODE_STREAM_WAVES = {128: 6, 64: 1}
 SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
 SWAP_DECODE_STREAM_PARTS = 4  # pieces a pair at most (the build's MAX_PARTS: a merge of one round)
 SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
