@@ -1374,8 +1374,10 @@ SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # the stream build / cuDNN) 536 pairs 1,024 keys 77.59 / 75.62 / 73.67, 4,096 276.58 / 261.12 / 269.20, 560 pairs 79.24
 # / 78.41 / 76.92 and 281.56 / 272.36 / 278.18. Call 3 (the same): five and six full
 # waves, 664 pairs 1,024 keys 93.58 / 91.16 / 86.28, 4,096 336.61 / 321.31 / 320.67; 796 pairs 1,024 110.91 / 108.05 /
-# 102.64 (700 and 820 pairs, last waves of 0.30 and 0.21 of the SMs: x1.006-1.020 and x1.013). So at D=128 up to
-# SWAP_DECODE_STREAM_WAVES full waves (seven and more not measured).
+# 102.64 (700 and 820 pairs, last waves of 0.30 and 0.21 of the SMs: x1.006-1.020 and x1.013). Call 5 (the same at
+# 16,384 keys, the forward kernels as api_prev: the API / api_prev / cuDNN): 536 pairs 1002.50 / 1075.14 / 1042.06, 664
+# 1239.48 / 1302.47 / 1265.84, 796 1478.12 / 1532.14 / 1465.60. So at D=128 up to SWAP_DECODE_STREAM_WAVES full waves
+# (seven and more not measured).
 SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
 SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
 SWAP_DECODE_STREAM_WAVES = {128: 6, 64: 1}
