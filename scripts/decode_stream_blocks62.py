@@ -22,7 +22,7 @@ from dhpfa.reference import attention_ref
 from decode_merge56 import input_sets
 
 CELLS = [(32, 1024), (34, 1024), (40, 1024), (75, 1024), (100, 1024), (34, 4096), (100, 4096), (34, 16384)]
-CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (100, 32, 4, 1), (9, 32, 4, 1000), (75, 16, 4, 129)]
+CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (100, 32, 4, 1), (40, 32, 4, 1000), (75, 16, 4, 129)]
 
 
 def launch(q, k, v, n_prog, block_n, stages, poison=False):
