@@ -88,6 +88,26 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == 0
 
 
+@pytest.mark.parametrize("sm", [132, 114, 78])
+@pytest.mark.parametrize("d", [128, 64])
+def test_swap_decode_stream_rule_gives_schedules_the_launcher_takes(d, sm, monkeypatch):
+    """Every call variants.swap_decode_stream sends to the stream build (pair counts up to ten waves, 1,024-16,385
+    keys, on 132 / 114 / 78 SMs) has a schedule its TAIL launcher takes: at most SWAP_DECODE_STREAM_PARTS pieces a pair
+    and at most 32 // that pairs a program (a refusal there would fail an API call)."""
+    from dhpfa.kernels import sm90_decode
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    parts, seen = variants.SWAP_DECODE_STREAM_PARTS, 0
+    for pairs in range(sm + 1, 10 * sm + 1):
+        for sk in (1024, 1025, 2047, 4096, 16385):
+            n_prog = variants.swap_decode_stream(d, pairs, 8, 1, sk, sm)  # (pairs sequences of one key/value head)
+            if not n_prog:
+                continue
+            seen += 1
+            assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog) <= parts, (pairs, sk, n_prog)
+            assert sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog) <= 32 // parts, (pairs, sk, n_prog)
+    assert seen > 0
+
+
 def _stream_schedule(pairs, nb, n_prog):
     """attn_decode_sm90_stream's schedule as the kernel computes it (32-bit integer arithmetic, no division by secrets):
     {(pair, piece): program} with the pair's piece count, for its stores and arrivals."""

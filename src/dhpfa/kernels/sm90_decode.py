@@ -897,6 +897,14 @@ def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: i
     return max(first((p + 1) * nb - 1) - first(p * nb) + 1 for p in range(batch * kv_heads))
 
 
+def stream_most_pairs(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128) -> int:
+    """The most pairs any program of attn_decode_sm90_stream's schedule of n_prog programs touches (the TAIL build
+    reads at most 32 // MAX_PARTS). Public."""
+    nb = triton.cdiv(seq_k, block_n)
+    total = batch * kv_heads * nb
+    return max((((c + 1) * total // n_prog) - 1) // nb - (c * total // n_prog) // nb + 1 for c in range(n_prog))
+
+
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
                        stages=3, num_warps=4, tail=True):  # (defaults: variants.SWAP_DECODE_CONFIG, _STREAM_PARTS)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
@@ -916,9 +924,7 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     if pieces > max_parts:
         raise ValueError(f"n_prog: {n_prog} programs give a pair {pieces} pieces; the build merges at most {max_parts}")
     if tail:
-        nb = triton.cdiv(seq_k, block_n)
-        total = batch * heads_kv * nb
-        most = max((((c + 1) * total // n_prog) - 1) // nb - (c * total // n_prog) // nb + 1 for c in range(n_prog))
+        most = stream_most_pairs(batch, heads_kv, seq_k, n_prog, block_n)
         if most > 32 // max_parts:
             raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} "
                              f"programs give one {most}")
