@@ -531,7 +531,8 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
 # (b, sk, h, hk, causal, n_prog): one query per sequence where variants.swap_decode_stream gives the stream build
 # (session 61, on 132 SMs: one full wave of (sequence, key/value head) pairs and a last one of at most 0.3 of the SMs
 # at D=128 from 1,024 keys, a quarter at D=64 from 2,048, one program an SM at D=128 and two at D=64; session 62: at
-# D=128 two to six full waves and such a last one too: 272, 400, 536 and 800 pairs); odd key counts,
+# D=128 two to six full waves and such a last one too: 272, 400, 536 and 800 pairs; from 4,096 keys last waves of up
+# to 0.46 of the SMs: 184 pairs); odd key counts,
 # groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rule (0: another
 # kernel). ({head dim: value, None: the others'} where they differ.)
 _STREAM_DECODE = [(17, 2049, 32, 8, False, {64: 264, None: 132}), (34, 8193, 32, 4, True, {64: 264, None: 132}),
@@ -539,7 +540,8 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, {64: 264, None: 132}), (34, 8193, 32,
                   (9, 3001, 64, 16, False, {64: 264, None: 132}), (42, 4096, 32, 4, True, {64: 0, None: 132}),
                   (33, 4096, 32, 4, False, 0), (68, 2049, 32, 4, False, {64: 0, None: 132}),
                   (100, 4097, 32, 4, True, {64: 0, None: 132}), (134, 1025, 32, 4, False, {64: 0, None: 132}),
-                  (100, 1023, 32, 8, False, 0), (100, 1024, 32, 8, True, {64: 0, None: 132})]
+                  (100, 1023, 32, 8, False, 0), (100, 1024, 32, 8, True, {64: 0, None: 132}),
+                  (46, 4097, 32, 4, False, {64: 0, None: 132}), (46, 4095, 32, 4, False, 0)]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

@@ -67,11 +67,13 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
 @pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
     (128, 17, 32, 8, 1024, 132, 132), (128, 34, 32, 4, 65536, 132, 132), (128, 17, 32, 8, 1023, 132, 0),  # 136 pairs
     (64, 17, 32, 8, 2048, 132, 264), (64, 34, 32, 4, 65536, 132, 264), (64, 17, 32, 8, 2047, 132, 0),
-    (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 4096, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
+    (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 2048, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
     (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 0), (128, 16, 32, 8, 4096, 132, 0),  # one wave: none
     (128, 68, 32, 4, 4096, 132, 132), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # 2 waves; MHA; 16
     (128, 75, 32, 4, 1024, 132, 132), (128, 100, 32, 4, 1024, 132, 132), (128, 101, 32, 4, 65536, 132, 132),  # 2-3 waves
-    (128, 76, 32, 4, 4096, 132, 0), (128, 50, 32, 4, 4096, 132, 0), (128, 66, 32, 4, 4096, 132, 0),  # tails, whole waves
+    (128, 76, 32, 4, 2048, 132, 0), (128, 50, 32, 4, 4096, 132, 0), (128, 66, 32, 4, 4096, 132, 0),  # tails, whole waves
+    (128, 43, 32, 4, 4096, 132, 132), (128, 48, 32, 4, 16384, 132, 132), (128, 48, 32, 4, 4095, 132, 0),  # long
+    (128, 49, 32, 4, 4096, 132, 0), (128, 112, 32, 4, 4096, 132, 132), (64, 46, 32, 4, 16384, 132, 0),  # sequences
     (128, 133, 32, 4, 4096, 132, 132), (128, 199, 32, 4, 1024, 132, 132), (128, 232, 32, 4, 4096, 132, 0),  # 4, 6, 7 waves
     (128, 130, 32, 4, 4096, 132, 0), (128, 75, 32, 4, 1023, 132, 0), (64, 68, 32, 4, 4096, 132, 0),  # 520 pairs; D=64
     (96, 34, 32, 4, 4096, 132, 0), (256, 34, 32, 4, 4096, 132, 0), (128, 30, 32, 4, 4096, 114, 114),  # other D; 114 SMs
@@ -79,9 +81,9 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
 def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 61, variants.swap_decode_stream.) attn_decode_sm90_stream takes one-query calls of grouped heads (2-8 a
     group) whose (sequence, key/value head) pairs fill the SMs once (at D=128 one to six times, session 62) and a last
-    wave of at most 0.3 of them at D=128 (from 1,024 keys) or a quarter at D=64 (from 2,048), in one program an SM at
-    D=128 and two at D=64, while its schedule's products stay within 32 bits; else 0. The API takes it before
-    swap_decode_parts' rule."""
+    wave of at most 0.3 of them at D=128 (from 1,024 keys; 0.46 from 4,096, session 62) or a quarter at D=64 (from
+    2,048), in one program an SM at D=128 and two at D=64, while its schedule's products stay within 32 bits; else 0.
+    The API takes it before swap_decode_parts' rule."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == n_prog
     monkeypatch.setattr(variants, "SWAP_DECODE", False)

@@ -1377,9 +1377,16 @@ SWAP_DECODE_OVER_TAIL = {128: 0.3}
 # 102.64 (700 and 820 pairs, last waves of 0.30 and 0.21 of the SMs: x1.006-1.020 and x1.013). Call 5 (the same at
 # 16,384 keys, the forward kernels as api_prev: the API / api_prev / cuDNN): 536 pairs 1002.50 / 1075.14 / 1042.06, 664
 # 1239.48 / 1302.47 / 1265.84, 796 1478.12 / 1532.14 / 1465.60. So at D=128 up to SWAP_DECODE_STREAM_WAVES full waves
-# (seven and more not measured).
+# (seven and more not measured). Call 7 (the same: the API, the forward kernels there / the stream build / cuDNN) at
+# last waves of 0.36-0.45 of the SMs: 180 pairs 1,024 keys 30.86 / 31.11 / 26.54, 4,096 99.88 / 93.32 / 91.30, 16,384
+# 376.20 / 335.53 / 342.99; 192 pairs 31.20 / 32.49 / 27.72, 100.75 / 97.92 / 94.86, 381.19 / 355.97 / 359.58; 444
+# pairs 63.36 / 62.60 / 59.72, 219.69 / 214.41 / 235.86, 846.60 / 811.20 / 914.38; 456 pairs 63.91 / 64.31 / 61.09,
+# 220.64 / 220.63 / 235.41, 853.79 / 831.96 / 915.52: at 1,024 keys x0.96-1.01, from 4,096 x1.00-1.12. So from
+# SWAP_DECODE_STREAM_LONG's keys the last wave may hold up to its fraction of the SMs (60 of 132 measured; 68, 200
+# pairs, read x0.99 at 4,096 keys in call 1).
 SWAP_DECODE_STREAM = {128: 1024, 64: 2048}
 SWAP_DECODE_STREAM_TAIL = {128: 0.3, 64: 0.25}
+SWAP_DECODE_STREAM_LONG = {128: (4096, 0.46)}  # {head dim: (from keys, last wave's fraction of the SMs)}
 SWAP_DECODE_STREAM_WAVES = {128: 6, 64: 1}
 SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
 SWAP_DECODE_STREAM_PARTS = 4  # pieces a pair at most (the build's MAX_PARTS: a merge of one round)
@@ -1389,7 +1396,8 @@ SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
 def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (2-8 a group), or 0: more (sequence,
     key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a last wave of at
-    most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs, from SWAP_DECODE_STREAM[head_dim] keys;
+    most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs (SWAP_DECODE_STREAM_LONG's fraction from its keys), from
+    SWAP_DECODE_STREAM[head_dim] keys;
     SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule arithmetic). Public: shapes and the
     SM count."""
     group = heads // kv_heads
@@ -1398,7 +1406,11 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
     if not SWAP_DECODE or least is None or not 2 <= group <= SWAP_DECODE_MAX_GROUP or seq_k < least:
         return 0
     waves, tail = divmod(pairs, sm_count)
-    if not (1 <= waves <= SWAP_DECODE_STREAM_WAVES[head_dim] and 0 < tail <= SWAP_DECODE_STREAM_TAIL[head_dim] * sm_count):
+    frac = SWAP_DECODE_STREAM_TAIL[head_dim]
+    long_keys, long_frac = SWAP_DECODE_STREAM_LONG.get(head_dim, (0, 0.0))
+    if long_keys and seq_k >= long_keys:
+        frac = max(frac, long_frac)
+    if not (1 <= waves <= SWAP_DECODE_STREAM_WAVES[head_dim] and 0 < tail <= frac * sm_count):
         return 0
     n_prog = SWAP_DECODE_STREAM_PER_SM[head_dim] * sm_count
     return n_prog if stream_schedule_fits(n_prog, pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)) else 0
