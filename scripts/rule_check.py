@@ -243,7 +243,8 @@ S61C = [(34, 32, 4, 1, 1024, 128, False), (34, 32, 4, 1, 4096, 128, False), (17,
 
 # --set s62 (session 62): the stream build (its TAIL form) for two and three full waves of pairs and a small last one at
 # D=128 (variants.SWAP_DECODE_STREAM_WAVES) against session 61's rule (api_prev: one wave on the stream build,
-# SWAP_DECODE_OVER's 2 parts for two waves from 2,048 keys and three from 4,096, else the forward kernels)
+# SWAP_DECODE_OVER's 2 parts for two waves from 2,048 keys and three from 4,096, else the forward kernels); its causal
+# cell is a one-key call under SDPA's top-left mask (call 2 read the same variant both ways), not a decode cell
 S62 = [(75, 32, 4, 1, sk, 128, False) for sk in (1024, 2048, 16384)] + \
       [(100, 32, 4, 1, sk, 128, False) for sk in (1024, 2048, 4096)] + \
       [(34, 32, 8, 1, 4096, 128, False), (50, 32, 8, 1, 2048, 128, False), (68, 32, 4, 1, 2049, 128, True),
