@@ -29,11 +29,13 @@ def launch(q, k, v, n_prog, block_n, stages, poison=False):
     """attn_decode_sm90_stream (its TAIL build) on q (B, 1, H, D), k, v (B, S_k, H_KV, D) with BLOCK_N / STAGES of
     our own: (out, lse (B, H, 1))."""
     b, _, h, d = q.shape
-    fill = float("nan") if poison else 0.0
-    out = torch.full_like(q, fill)
-    lse_t = torch.full((h, b), fill, device=q.device)
-    ws_o = torch.full((4, b, h, d), fill, device=q.device)
-    ws_l = torch.full((4, h, b), fill, device=q.device)
+    # (poisoned with NaN for the checks; uninitialised when timed: call 6 filled them inside the timed graph, four fill
+    # kernels, ~6 us above the API's same build)
+    new = (lambda *a, **k: torch.full(*a, float("nan"), **k)) if poison else (lambda *a, **k: torch.empty(*a, **k))
+    out = new(q.shape, dtype=q.dtype, device=q.device)
+    lse_t = new((h, b), device=q.device)
+    ws_o = new((4, b, h, d), device=q.device)
+    ws_l = new((4, h, b), device=q.device)
     flags = torch.empty(b * k.shape[2] * 4, dtype=torch.int64, device=q.device)
     grid, args, kw = sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, d ** -0.5, n_prog, 4,
                                                     block_n, stages)
