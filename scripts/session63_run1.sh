@@ -2,8 +2,7 @@
 # Prepared in session 62 for the next session (not run): the stream build where its rule has not been measured.
 # D=64 past one wave (the rule keeps D=64 at one wave: session 61 call 14 read the stream build behind the API at
 # 264-512 pairs but 400 x 16,384, with two programs an SM; here one and two an SM at 140-400 pairs), and D=128 at seven
-# and eight full waves with a small last one (the rule stops at six; api_prev there is the API with six, so the API
-# column equals it until the rule grows).
+# and eight full waves with a small last one (the rule stops at six, so the API column is the forward kernels there).
 #   bash scripts/session63_run1.sh   (carry [".whl"]; writes under $OUT; about 4 minutes)
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
