@@ -421,6 +421,15 @@ def _stamp_count(stamps, idx, n):
                               is_pure=False, pack=1)
 
 
+@gluon.jit
+def _reset_words(words, n, MAX_PARTS: gl.constexpr):
+    """A merged pair's first n done-words := 0 (the merging program's reset, which the next launch's arrivals rely on:
+    a CUDA graph's replays reuse one nonce)."""
+    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
+    offs = gl.arange(0, MAX_PARTS, layout=one)
+    gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n)
+
+
 @gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
@@ -452,9 +461,7 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                      CHUNK, PREFETCH, MAX_PARTS, ASYNC)
         if STAMP:
             _stamp(STAMPS, 3)
-        one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-        offs = gl.arange(0, MAX_PARTS, layout=one)
-        gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n_parts)
+        _reset_words(words, n_parts, MAX_PARTS)
     if STAMP:
         _stamp(STAMPS, 4)
 
@@ -692,7 +699,6 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
     its words reset. The protocol's argument is _done_asm's: for each pair the program whose SC fence comes last sees
     every piece's word. At most 32 // MAX_PARTS pairs (the launcher checks)."""
     gl.static_assert(32 % MAX_PARTS == 0, "whole pairs in a warp's lanes")
-    one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
     key = _one(NONCE, gl.int64)
     gl.inline_asm_elementwise(_ACQ_REL_FENCE_ASM, "=r,r", [_one(0, gl.int32)], dtype=gl.int32, is_pure=False, pack=1)
     for pair in range(first, last + 1):  # public: the program id and shapes
@@ -718,9 +724,7 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
         if (c0 != c1) & (bits == full):  # every piece is done (public: timing, not data; pairs of one piece stored)
             _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
                          dtype, NQ, HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
-            offs = gl.arange(0, MAX_PARTS, layout=one)
-            gl.store(FLAGS + pair * MAX_PARTS + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one),
-                     mask=offs < c1 - c0 + 1)
+            _reset_words(FLAGS + pair * MAX_PARTS, c1 - c0 + 1, MAX_PARTS)
 
 
 @gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
@@ -876,9 +880,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         if gl.max(got, 0) != 0:  # every piece is done (public: timing, not data)
             _merge_parts(WS_O, WS_L, O, LSE, pair // H_KV, pair % H_KV, B, H, G, c1 - c0 + 1, stride_ob, stride_oh,
                          dtype, NQ, HEAD_DIM, MAX_PARTS, False, MAX_PARTS, False)
-            one: gl.constexpr = gl.BlockedLayout([1], [32], [4], [0])
-            offs = gl.arange(0, MAX_PARTS, layout=one)
-            gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < c1 - c0 + 1)
+            _reset_words(words, c1 - c0 + 1, MAX_PARTS)
             if STAMP:
                 merged += 1
     if STAMP:
