@@ -283,15 +283,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which == "s62":
-        fn = patched_call(api_fn, variants, "SWAP_DECODE_STREAM_WAVES", {128: 1, 64: 1})
-        return patched_call(fn, variants, "SWAP_DECODE_OVER", {128: {2: (2, 2048), 3: (2, 4096)}})
-    if which == "s61c":
-        fn = patched_call(api_fn, variants, "SWAP_DECODE_STREAM", {})
-        return patched_call(fn, variants, "SWAP_DECODE_OVER",
-                            {128: {1: (4, 2048), 2: (2, 2048), 3: (2, 4096)}, 64: {1: (4, 8192)}})
-    if which in ("s61", "s61b"):
-        return patched_call(api_fn, variants, "SWAP_DECODE_OVER", {})
+    if which in ("s61", "s61b", "s61c", "s62"):  # (their rules before patched variants.SWAP_DECODE_OVER, now gone)
+        raise SystemExit(f"--set {which}: its api_prev needs session 61's SWAP_DECODE_OVER; run it at commit 4ced3db")
     if which == "s60b":
         fn = patched_call(api_fn, variants, "SWAP_DECODE_FILL", {64: ((48, 1024, None),), 128: ((24, 1024, 4096),)})
         return patched_call(fn, variants, "SWAP_DECODE_LEAST_KEYS",

@@ -476,8 +476,8 @@ def _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch
 # key counts); odd key counts (a last block with one key; parts of unequal lengths), groups of 2 / 4 / 7 / 8,
 # bottom-right causal (the query sees every key); then calls the rule leaves to the forward kernels (32 pairs below 512
 # keys, 8 pairs below 1,024 keys, 56 pairs below 8,192; at D=128 15 and 24 pairs past 4,096 keys, 6 past 16,384);
-# more pairs than SMs run on the stream build (_STREAM_DECODE; session 61's SWAP_DECODE_OVER parts are empty since
-# session 62). (sk and parts: {head dim: value, None: the others'} where they differ.)
+# more pairs than SMs run on the stream build (_STREAM_DECODE; session 61's SWAP_DECODE_OVER parts went in session
+# 62). (sk and parts: {head dim: value, None: the others'} where they differ.)
 _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16384, 32, 4, False, {64: 32, None: 16}),
                 (1, 30000, 28, 4, True, {64: 32, None: 16}), (2, {64: 4097, None: 16384}, 16, 8, False, 8),
                 (1, 65537, 16, 2, False, {64: 64, None: 32}), (3, 16384, 40, 5, False, {64: 8, None: 0}),

@@ -57,7 +57,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     from 1,024 keys and up to 66 from 8,192 (session 60); D=128 up to 8 pairs and 1,024-16,384 keys (session 60), up to
     30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
     (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; session 60: D=64's 32 parts for 4
-    pairs from 1,024); more pairs than SMs: none (session 61's SWAP_DECODE_OVER is empty since session 62, whose
+    pairs from 1,024); more pairs than SMs: none (session 61's SWAP_DECODE_OVER parts went in session 62, whose
     stream build takes one to six full waves and a small last one: test_swap_decode_stream_rule); else 0 (the
     forward kernels)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
@@ -175,18 +175,6 @@ def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts, monkeypatch)
     on 66 SMs in 4 parts (64 CTAs, as 32 pairs on 132)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
-
-
-@pytest.mark.parametrize("b,sk,parts", [(68, 2048, 2), (68, 2047, 0), (75, 65536, 2), (100, 65536, 2), (100, 4095, 0),
-                                        (76, 65536, 0), (66, 4096, 0), (33, 65536, 0)])
-def test_swap_decode_over_table_when_filled(b, sk, parts, monkeypatch):
-    """SWAP_DECODE_OVER's mechanism (session 61's table, empty since session 62; experiments refill it): at D=128, two
-    full waves of pairs on 132 SMs and a last one of at most 0.3 of them in 2 parts from 2,048 keys, three from 4,096;
-    whole waves, larger last waves and one wave: 0."""
-    monkeypatch.setattr(variants, "SWAP_DECODE", True)
-    monkeypatch.setattr(variants, "SWAP_DECODE_OVER", {128: {2: (2, 2048), 3: (2, 4096)}})
-    assert variants.swap_decode_parts(128, b, 32, 4, sk, 132) == parts
-    assert variants.swap_decode_parts(64, b, 32, 4, sk, 132) == 0
 
 
 def test_swap_decode_switch_off(monkeypatch):

@@ -1338,10 +1338,8 @@ SWAP_DECODE_FILL_PAIRS = 5
 # at most SWAP_DECODE_OVER_TAIL[head dim] of the SMs (measured tails: 4-36 of 132 at D=128).
 # Calls 6-8 (decode_stream61.py): one full wave and a small last one run on attn_decode_sm90_stream instead (below), so
 # the table kept two and three waves ({128: {2: (2, 2048), 3: (2, 4096)}}). Session 62 call 1 (decode_stream_wide62.py)
-# read the stream kernel's TAIL build ahead of it there too (SWAP_DECODE_STREAM_WAVES below), so the table is empty: the
-# mechanism stays for experiments (rule_check --set s62's api_prev refills it).
-SWAP_DECODE_OVER = {}
-SWAP_DECODE_OVER_TAIL = {128: 0.3}
+# read the stream kernel's TAIL build ahead of it there too (SWAP_DECODE_STREAM_WAVES below), so SWAP_DECODE_OVER and
+# its branch in swap_decode_parts are gone (commit 4ced3db still has them: rule_check's s61* and s62 sets run there).
 # Session 61: sm90_decode.attn_decode_sm90_stream (every program a contiguous range of the call's blocks across pairs,
 # the pieces merged in the launch) for calls of one full wave of pairs and a last one of at most
 # SWAP_DECODE_STREAM_TAIL[head dim] of the SMs, from SWAP_DECODE_STREAM[head dim] keys, SWAP_DECODE_STREAM_PER_SM
@@ -1452,9 +1450,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
     1,024, 4 from 512, D=64's 32 from 1,024); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those
     part counts fills take sm_count // pairs parts (at most the merged build's) where a tier of SWAP_DECODE_FILL holds
-    their pairs and keys; more pairs than SMs, with a last wave of at most SWAP_DECODE_OVER_TAIL[head_dim] of the SMs,
-    take SWAP_DECODE_OVER's parts for their full waves from its keys (session 61; empty since session 62, whose stream
-    build takes those calls). Public: shapes and the SM count."""
+    their pairs and keys; more pairs than SMs: 0 (swap_decode_stream's stream build or the forward kernels; session
+    61's SWAP_DECODE_OVER parts went in session 62). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1464,11 +1461,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
         return parts if seq_k >= least and pairs * parts <= sm_count else 0
     if pairs < SWAP_DECODE_MIN_PAIRS:
         return 0
-    if pairs > sm_count:  # session 61: a last wave of few programs (SWAP_DECODE_OVER)
-        waves, tail = divmod(pairs, sm_count)
-        parts, least = SWAP_DECODE_OVER.get(head_dim, {}).get(waves, (0, 0))
-        ok = parts and 0 < tail <= SWAP_DECODE_OVER_TAIL.get(head_dim, 0) * sm_count and seq_k >= least
-        return parts if ok else 0
+    if pairs > sm_count:
+        return 0
     least_full = FEW_ROWS_QUAD_CTAS * sm_count // 132
     parts = next((p for p in SWAP_DECODE_PARTS[head_dim] if least_full < pairs * p <= sm_count), 0)
     half = SWAP_DECODE_HALF_FILL.get(head_dim)
