@@ -1,0 +1,116 @@
+"""Session 63: decode of a little more than one wave of (sequence, key/value head) pairs, with whole pairs a program.
+At D=128 x 1,024 keys the API (the stream build, one program an SM) reads x0.84-0.87 of cuDNN at 136-192 pairs
+((34,32,4,1,1024,128) 25.83 against 21.73 us, session 62 call 2), while cuDNN's time grows with the pairs' bytes only
+(128 pairs 20.19, 136 21.62). The stream build splits most pairs in two pieces and merges them at its end (a release,
+an SC fence, a round trip, a merge: on every program's critical path), and its 8-or-9-block step costs x1.125 of a
+wave's work. Here: attn_decode_sm90_stream with as many programs as pairs (each program one whole pair: no piece, no
+arrival, the TAIL build stores it directly), on blocks and stages small enough for two or three programs an SM, so
+every pair is resident at once and the DRAM, not a wave, sets the pace. Prediction: 136 pairs x 1,024 keys near 136 /
+128 of the one-wave time (~23 us), x1.1 over the stream build.
+
+float64 checks of every build first (outputs poisoned, odd key counts, a repeat bitwise equal), then CUDA-graph replay in
+interleaved rounds (medians, us): the API (its variant named), the builds, cuDNN. The launcher allocates its outputs
+with torch.empty (no fill kernels inside the timed graph).
+
+    PYTHONPATH=src:scripts python3 scripts/decode_stream_whole63.py [--dims 128] [--keys 1024,4096] [--batches 32,34]
+"""
+import argparse
+import json
+import os
+import statistics
+
+import torch
+
+from dhpfa.kernels import dispatch
+from dhpfa.measure import bench
+from dhpfa.measure.bench import interleaved_ms
+from dhpfa.reference import attention_ref
+from decode_merge56 import input_sets
+from decode_stream_blocks62 import launch
+from decode_stream_wide62 import api_variant
+
+# name: (programs: "sms", "2sms" or "pairs"; BLOCK_N; STAGES)
+BUILDS = {
+    128: {"s128": ("sms", 128, 3), "w64s3": ("pairs", 64, 3), "w64s2": ("pairs", 64, 2)},
+    64: {"s128x2": ("2sms", 128, 3), "s128x1": ("sms", 128, 3), "w128s3": ("pairs", 128, 3), "w128s2": ("pairs", 128, 2),
+         "w64s3": ("pairs", 64, 3)},
+}
+CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129)]
+
+
+def programs(mode, sms, pairs):
+    return {"sms": sms, "2sms": 2 * sms, "pairs": pairs}[mode]
+
+
+def fn(mode, sms, pairs, block_n, stages):
+    n = programs(mode, sms, pairs)
+
+    def f(q, k, v, causal=False):  # SDPA's layout
+        return launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n, block_n, stages)[0]
+    return f
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--dims", default="128")
+    ap.add_argument("--keys", default="1024,4096")
+    ap.add_argument("--batches", default="32,34,40,45,48,50,60,66,75,99")
+    ap.add_argument("--builds", default="", help="comma list of BUILDS names (default: all at the head dim)")
+    ap.add_argument("--out", default="out")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    gen = torch.Generator(device="cuda").manual_seed(6301)
+    sms = dispatch.sm_count(torch.device("cuda"))
+    peers = bench.peer_kernels(gqa=True)
+    rows, ok, bad = [], True, set()
+    dims = [int(x) for x in a.dims.split(",")]
+    for d in dims:
+        builds = {n: c for n, c in BUILDS[d].items() if not a.builds or n in a.builds.split(",")}
+        for b, h, hk, sk in CHECKS:
+            q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+            k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
+            ref, ref_lse = attention_ref(q, k, v, d ** -0.5)
+            for name, (mode, bn, st) in builds.items():
+                try:
+                    n = programs(mode, sms, b * hk)
+                    out, lse = launch(q, k, v, n, bn, st, poison=True)
+                    out2, lse2 = launch(q, k, v, n, bn, st, poison=True)
+                except Exception as e:  # noqa: BLE001 (a build that does not launch is reported and left out)
+                    print("check", (b, h, hk, sk, d), name, "LAUNCH FAILED", repr(e)[:300], flush=True)
+                    bad.add((d, name))
+                    continue
+                err = ((out.double().cpu() - ref).norm() / ref.norm()).item()
+                lse_err = (lse.double().cpu()[..., 0] - ref_lse[..., 0]).abs().max().item()
+                same = torch.equal(out, out2) and torch.equal(lse, lse2)
+                good = err < 1e-2 and lse_err < 1e-2 and bool(torch.isfinite(out).all()) and same
+                ok &= good
+                if not good:
+                    bad.add((d, name))
+                print("check", (b, h, hk, sk, d), name, f"programs {n} err {err:.2e} lse {lse_err:.2e} "
+                      f"repeat-equal {same}", "OK" if good else "FAIL", flush=True)
+        print("checks", d, "OK" if ok else "FAIL", "left out:", sorted(bad), flush=True)
+        for sk in (int(x) for x in a.keys.split(",")):
+            for b in (int(x) for x in a.batches.split(",")):
+                pairs = b * 4
+                sets = input_sets(gen, b, 32, 4, sk, d, 2 if b * sk >= 32 * 16384 else 3)
+                name, _ = api_variant(*sets[0])
+                ks = {"api": peers["dhpfa"]}
+                for bn_name, (mode, bn, st) in builds.items():
+                    if (d, bn_name) not in bad:
+                        ks[bn_name] = fn(mode, sms, pairs, bn, st)
+                ks["cudnn"] = peers["sdpa_cudnn"]
+                t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
+                med = {n: statistics.median(x) * 1000 for n, x in t.items()}
+                print((b, 32, 4, 1, sk, d), f"pairs {pairs} api={name}", "  ".join(f"{n} {u:.2f}" for n, u in
+                                                                                      med.items()), flush=True)
+                rows.append(dict(case=[b, 32, 4, 1, sk, d], api=name, us=med))
+                del sets
+                torch.cuda.empty_cache()
+                with open(os.path.join(a.out, "decode_stream_whole63.json"), "w") as f:
+                    json.dump(dict(device=torch.cuda.get_device_name(), sms=sms, rows=rows, correct=ok,
+                                   left_out=sorted(bad)), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
