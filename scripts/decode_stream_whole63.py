@@ -26,27 +26,46 @@ from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 from dhpfa.reference import attention_ref
 from decode_merge56 import input_sets
-from decode_stream_blocks62 import launch
+from dhpfa.kernels import sm90_decode
 from decode_stream_wide62 import api_variant
 
-# name: (programs: "sms", "2sms" or "pairs"; BLOCK_N; STAGES)
+# name: (programs: "sms", "2sms" or "pairs"; BLOCK_N; STAGES; WHOLE_SKIP). Call 1 also ran w64s3 (pairs, 64, 3) at
+# D=128 and s128x1 (sms, 128, 3), w128s3 (pairs, 128, 3), w64s3 (pairs, 64, 3) at D=64: behind w64s2 / w128s2.
 BUILDS = {
-    128: {"s128": ("sms", 128, 3), "w64s3": ("pairs", 64, 3), "w64s2": ("pairs", 64, 2)},
-    64: {"s128x2": ("2sms", 128, 3), "s128x1": ("sms", 128, 3), "w128s3": ("pairs", 128, 3), "w128s2": ("pairs", 128, 2),
-         "w64s3": ("pairs", 64, 3)},
+    128: {"s128": ("sms", 128, 3, True), "w64s2": ("pairs", 64, 2, True), "w64s2n": ("pairs", 64, 2, False)},
+    64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False)},
 }
-CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129)]
+CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
+          (33, 32, 8, 1023), (35, 32, 4, 4000)]  # (66 and 33: every program of s128 holds whole pairs)
 
 
 def programs(mode, sms, pairs):
     return {"sms": sms, "2sms": 2 * sms, "pairs": pairs}[mode]
 
 
-def fn(mode, sms, pairs, block_n, stages):
+def launch(q, k, v, n_prog, block_n, stages, skip, poison=False):
+    """attn_decode_sm90_stream (its TAIL build) on q (B, 1, H, D), k, v (B, S_k, H_KV, D) with BLOCK_N, STAGES and
+    WHOLE_SKIP of our own: (out, lse (B, H, 1)); outputs and workspace NaN when poisoned, else torch.empty (no fill
+    kernels inside the timed graph)."""
+    b, _, h, d = q.shape
+    new = (lambda *a, **k: torch.full(*a, float("nan"), **k)) if poison else (lambda *a, **k: torch.empty(*a, **k))
+    out = new(q.shape, dtype=q.dtype, device=q.device)
+    lse_t = new((h, b), device=q.device)
+    ws_o = new((4, b, h, d), device=q.device)
+    ws_l = new((4, h, b), device=q.device)
+    flags = torch.empty(b * k.shape[2] * 4, dtype=torch.int64, device=q.device)
+    grid, args, kw = sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, d ** -0.5, n_prog, 4,
+                                                    block_n, stages)
+    kw["WHOLE_SKIP"] = skip
+    sm90_decode.attn_decode_sm90_stream[grid](*args, **kw)
+    return out, lse_t.t().unsqueeze(-1)
+
+
+def fn(mode, sms, pairs, block_n, stages, skip):
     n = programs(mode, sms, pairs)
 
     def f(q, k, v, causal=False):  # SDPA's layout
-        return launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n, block_n, stages)[0]
+        return launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n, block_n, stages, skip)[0]
     return f
 
 
@@ -56,6 +75,7 @@ def main():
     ap.add_argument("--dims", default="128")
     ap.add_argument("--keys", default="1024,4096")
     ap.add_argument("--batches", default="32,34,40,45,48,50,60,66,75,99")
+    ap.add_argument("--heads", default="32:4", help="query heads:key/value heads")
     ap.add_argument("--builds", default="", help="comma list of BUILDS names (default: all at the head dim)")
     ap.add_argument("--out", default="out")
     a = ap.parse_args()
@@ -65,17 +85,18 @@ def main():
     peers = bench.peer_kernels(gqa=True)
     rows, ok, bad = [], True, set()
     dims = [int(x) for x in a.dims.split(",")]
+    h_, hk_ = (int(x) for x in a.heads.split(":"))
     for d in dims:
         builds = {n: c for n, c in BUILDS[d].items() if not a.builds or n in a.builds.split(",")}
         for b, h, hk, sk in CHECKS:
             q = torch.randn(b, 1, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
             k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=torch.bfloat16, generator=gen) for _ in range(2))
             ref, ref_lse = attention_ref(q, k, v, d ** -0.5)
-            for name, (mode, bn, st) in builds.items():
+            for name, (mode, bn, st, skip) in builds.items():
                 try:
                     n = programs(mode, sms, b * hk)
-                    out, lse = launch(q, k, v, n, bn, st, poison=True)
-                    out2, lse2 = launch(q, k, v, n, bn, st, poison=True)
+                    out, lse = launch(q, k, v, n, bn, st, skip, poison=True)
+                    out2, lse2 = launch(q, k, v, n, bn, st, skip, poison=True)
                 except Exception as e:  # noqa: BLE001 (a build that does not launch is reported and left out)
                     print("check", (b, h, hk, sk, d), name, "LAUNCH FAILED", repr(e)[:300], flush=True)
                     bad.add((d, name))
@@ -92,19 +113,19 @@ def main():
         print("checks", d, "OK" if ok else "FAIL", "left out:", sorted(bad), flush=True)
         for sk in (int(x) for x in a.keys.split(",")):
             for b in (int(x) for x in a.batches.split(",")):
-                pairs = b * 4
-                sets = input_sets(gen, b, 32, 4, sk, d, 2 if b * sk >= 32 * 16384 else 3)
+                pairs = b * hk_
+                sets = input_sets(gen, b, h_, hk_, sk, d, 2 if b * sk >= 32 * 16384 else 3)
                 name, _ = api_variant(*sets[0])
                 ks = {"api": peers["dhpfa"]}
-                for bn_name, (mode, bn, st) in builds.items():
+                for bn_name, (mode, bn, st, skip) in builds.items():
                     if (d, bn_name) not in bad:
-                        ks[bn_name] = fn(mode, sms, pairs, bn, st)
+                        ks[bn_name] = fn(mode, sms, pairs, bn, st, skip)
                 ks["cudnn"] = peers["sdpa_cudnn"]
                 t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
                 med = {n: statistics.median(x) * 1000 for n, x in t.items()}
-                print((b, 32, 4, 1, sk, d), f"pairs {pairs} api={name}", "  ".join(f"{n} {u:.2f}" for n, u in
+                print((b, h_, hk_, 1, sk, d), f"pairs {pairs} api={name}", "  ".join(f"{n} {u:.2f}" for n, u in
                                                                                       med.items()), flush=True)
-                rows.append(dict(case=[b, 32, 4, 1, sk, d], api=name, us=med))
+                rows.append(dict(case=[b, h_, hk_, 1, sk, d], api=name, us=med))
                 del sets
                 torch.cuda.empty_cache()
                 with open(os.path.join(a.out, "decode_stream_whole63.json"), "w") as f:

@@ -731,7 +731,8 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
 def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K, G,
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
-                            STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = True):
+                            STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = True,
+                            WHOLE_SKIP: gl.constexpr = True):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
@@ -742,7 +743,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     in session 61's call 14; _stream_tail): a pair of one piece stores its output at its segment's end with no arrival;
     the done-words go out under one release fence and one SC fence, and every pair's words are read in one round (at
     most 32 // MAX_PARTS pairs a program: the launcher checks). TAIL=False (experiments: session 61's first form) a
-    release and a round of reads a pair."""
+    release and a round of reads a pair. WHOLE_SKIP (TAIL; session 63, the default; False for experiments): a program
+    whose range is whole pairs (it starts and ends on a pair's bounds, as every program does with as many programs as
+    pairs) skips the arrivals: it wrote no done-word and no pair of its waits on a piece of another's."""
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -859,8 +862,13 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     last = (hi - 1) // nb
     key = _one(NONCE, gl.int64)
     if TAIL:
-        _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G, stride_ob,
-                     stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
+        if WHOLE_SKIP:  # session 63: a range of whole pairs (public) wrote no done-word and reads none: no fences
+            if (lo % nb != 0) | (hi % nb != 0):
+                _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G,
+                             stride_ob, stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
+        else:
+            _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G, stride_ob,
+                         stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
         return
     for pair in range(first, last + 1):  # public: the program id and shapes
         c0, _ = _pair_programs(pair, nb, n_prog, total)  # the pair's first program
