@@ -90,6 +90,35 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == 0
 
 
+@pytest.mark.parametrize("d,b,h,hk,sk,sm,whole", [
+    (128, 34, 32, 4, 1024, 132, True), (128, 34, 32, 4, 1023, 132, False), (128, 33, 32, 4, 1024, 132, False),  # keys
+    (128, 99, 32, 4, 2048, 132, True), (128, 100, 32, 4, 1024, 132, False), (64, 66, 32, 4, 2048, 132, True),  # most
+    (64, 67, 32, 4, 1024, 132, False), (128, 40, 32, 4, 4096, 132, True), (128, 34, 32, 4, 4096, 132, False),  # band
+    (128, 50, 32, 4, 8192, 132, True), (128, 52, 32, 4, 8192, 132, False), (128, 40, 32, 4, 8193, 132, False),
+    (128, 40, 32, 4, 2049, 132, True), (128, 60, 32, 4, 2049, 132, False), (128, 60, 32, 4, 2048, 132, True),
+    (64, 50, 32, 4, 8192, 132, True), (64, 60, 32, 4, 4096, 132, False), (128, 17, 32, 8, 1024, 132, True),  # groups
+    (128, 5, 32, 32, 1024, 132, False), (128, 34, 64, 4, 1024, 132, False), (128, 40, 8, 4, 1024, 132, True),
+    (96, 34, 32, 4, 1024, 132, False), (256, 34, 32, 4, 1024, 132, False), (128, 30, 32, 4, 1024, 114, True),  # dims
+    (128, 29, 32, 4, 1024, 114, True), (128, 28, 32, 4, 1024, 114, False)])  # 114 SMs
+def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, whole, monkeypatch):
+    """(Session 63, variants.swap_decode_whole.) A program a (sequence, key/value head) pair on the stream kernel's
+    smaller ring (SWAP_DECODE_WHOLE) takes one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more
+    pairs than SMs and at most 3x (D=128) / 2x (D=64) as many, from 1,024 keys: all of them up to 2,048 keys, and up to
+    8,192 keys those of more than 1.2x and at most 1.55x the SMs' pairs; else False. The API takes it before the stream
+    rule. Its schedule is one piece a pair and one pair a program (what the TAIL launcher takes)."""
+    from dhpfa.kernels import sm90_decode
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == whole
+    if whole:
+        cfg = variants.SWAP_DECODE_WHOLE[d]
+        assert sm90_decode.stream_pieces(b, hk, sk, b * hk, cfg.block_n) == 1
+        assert sm90_decode.stream_most_pairs(b, hk, sk, b * hk, cfg.block_n) == 1
+        assert variants.stream_schedule_fits(b * hk, b * hk * -(-sk // cfg.block_n))
+        assert variants.decode_variant(torch.bfloat16, d, stream=True, whole=True) in variants.decode_variants()
+    monkeypatch.setattr(variants, "SWAP_DECODE", False)
+    assert not variants.swap_decode_whole(d, b, h, hk, sk, sm)
+
+
 @pytest.mark.parametrize("sm", [132, 114, 78])
 @pytest.mark.parametrize("d", [128, 64])
 def test_swap_decode_stream_rule_gives_schedules_the_launcher_takes(d, sm, monkeypatch):
@@ -299,7 +328,7 @@ for v in variants.decode_variants():
     (r,) = _audit_batch([v])
     text = C.sass_text(C.compile_offline(*variant_launch(v)).cubin)
     ops = [l.split(";")[0].split("*/")[-1].strip() for l in text.splitlines() if "*/" in l]
-    rows.append(dict(name=v.name, ok=r.ok, findings=[str(x) for x in r.reports if not x.ok], regs=r.resources["regs"],
+    rows.append(dict(name=v.name, block_n=v.config.block_n, ok=r.ok, findings=[str(x) for x in r.reports if not x.ok], regs=r.resources["regs"],
                      stack=r.resources["stack"], hgmma=sum("HGMMA" in o for o in ops),
                      tnspa=sum("HGMMA" in o and ".tnspA" in o for o in ops),
                      tnspb=sum("HGMMA" in o and ".tnspB" in o for o in ops),
@@ -328,20 +357,23 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     (session 58, variants.SWAP_DECODE_SPLIT): the release store, no SC fence, the poll's load and and-reduction (twice:
     before its loop and in it), no cp.async. The stream builds (session 61; the TAIL form from session 62): one release
     fence (MEMBAR.ALL.GPU) before relaxed stores, one SC fence, a lane a done-word (one strong load) and one warp ballot
-    in place of a reduction barrier, no cp.async."""
+    in place of a reduction barrier, no cp.async; the whole-pair stream builds (session 63, variants.SWAP_DECODE_WHOLE:
+    64-key blocks at D=128) alike, with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys."""
     rows = _offline_json(SASS)
     assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_STREAM), rows
+        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE), rows
+    assert sum(r["block_n"] == 64 for r in rows) == 2, rows  # the whole-pair D=128 builds
     for r in rows:
         merged = "_merged" in r["name"]
         split = "_split" in r["name"]
         stream = "_stream" in r["name"]
         assert r["cas"] == r["atoms"] == 0, r
         assert r["ok"] and not r["findings"], r
-        d = int(r["name"].split("-d")[1].split("-")[0])
-        # S^T and O^T: (128 keys / 64) x (D / 16) k-steps and (D / 64) x (128 / 16): 2 x D / 16 + D / 64 x 8
-        assert r["hgmma"] == r["n8"] == 2 * d // 16 + d // 64 * 8, r
-        assert r["tnspa"] == d // 64 * 8 and r["tnspb"] == 0, r
+        d, bn = int(r["name"].split("-d")[1].split("-")[0]), r["block_n"]
+        # S^T and O^T: (BLOCK_N keys / 64) x (D / 16) k-steps and (D / 64) x (BLOCK_N / 16): 2 x D / 16 + D / 64 x 8
+        # at 128-key blocks
+        assert r["hgmma"] == r["n8"] == bn // 64 * d // 16 + d // 64 * bn // 16, r
+        assert r["tnspa"] == d // 64 * bn // 16 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
         assert r["ballots"] == int(stream), r
@@ -400,13 +432,16 @@ for v in variants.decode_variants():
     other = []
     if v.kernel == variants.SWAP_DECODE_STREAM_KERNEL:
         for b, h, hk, sk, n_prog in ((34, 32, 4, 16384, 132), (17, 64, 8, 2049, 264), (3, 40, 5, 1, 7),
-                                     (9, 32, 4, 1000, 132)):
+                                     (9, 32, 4, 1000, 132), (34, 32, 4, 1024, 136), (99, 16, 4, 777, 396)):
             q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
             k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
             n = variants.SWAP_DECODE_STREAM_PARTS
+            if sm90_decode.stream_pieces(b, hk, sk, n_prog, v.config.block_n) > n:  # (64-key blocks: not a schedule)
+                continue
             _, args, kwargs = sm90_decode.stream_launch_args(
                 q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), torch.empty_like(q),
-                torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64), 0.1, n_prog, n)
+                torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64), 0.1, n_prog, n, v.config.block_n,
+                v.config.num_stages, v.config.num_warps)
             if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
                 other.append([b, h, hk, sk, n_prog])
         out.append([v.name, other])
@@ -436,10 +471,11 @@ print(json.dumps(out))
 def test_every_decode_shape_launches_the_audited_binary():
     """Group size, batch, heads, keys and parts are arguments the JIT does not specialise (DECODE_SHAPE_ARGS): calls of
     one key, one part, 2-8 heads a group, odd key counts, either part form launch the binary the audit read; the
-    stream builds at any program count too. Offline."""
+    stream builds at any program count too (the whole-pair ones, session 63, at a program a pair too). Offline."""
     rows = _offline_json(ONE_BINARY)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + \
-        2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) and all(not o for _, o in rows), rows
+        2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) + \
+        2 * len(variants.SWAP_DECODE_WHOLE) and all(not o for _, o in rows), rows
 
 
 # a stand-in compiled kernel whose launch function records what it is launched with
@@ -653,6 +689,32 @@ def test_stream_launcher_matches_float64(b, h, hk, sk, d, n_prog, dtype):
     out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog)
     assert torch.equal(out, out2) and torch.equal(lse, lse2)
     out3, lse3 = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=False)
+    assert torch.equal(out, out3) and torch.equal(lse, lse3)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("b,h,hk,sk,d", [(34, 32, 4, 1024, 128), (66, 16, 4, 2047, 64), (99, 32, 4, 129, 128),
+                                         (40, 8, 4, 1, 128), (35, 32, 4, 4000, 64), (17, 64, 8, 3001, 128)])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+def test_stream_whole_build_matches_float64(b, h, hk, sk, d, dtype):
+    """The whole-pair build (session 63: variants.SWAP_DECODE_WHOLE's ring, a program a pair, WHOLE_SKIP's programs
+    with no arrival): out and lse against float64 on poisoned workspaces and outputs, bitwise the same on a repeat and
+    as session 61's first form (tail=False: every piece's done-word released and read) on the same ring."""
+    from dhpfa.kernels import sm90_decode
+    cfg = variants.SWAP_DECODE_WHOLE[d]
+    g = torch.Generator(device="cuda").manual_seed(sk + d + b)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse = sm90_decode.stream_decode(q, k, v, b * hk, poison=True, config=cfg)
+    ref, ref_lse = _ref(q, k, v)
+    err = float((out.double() - ref).norm() / ref.norm())
+    assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
+    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
+    assert float(per_head.max()) < {torch.bfloat16: 5e-2, torch.float16: 1e-2}[dtype], "a head's output is another's"
+    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
+    out2, lse2 = sm90_decode.stream_decode(q, k, v, b * hk, config=cfg)
+    assert torch.equal(out, out2) and torch.equal(lse, lse2)
+    out3, lse3 = sm90_decode.stream_decode(q, k, v, b * hk, poison=True, tail=False, config=cfg)
     assert torch.equal(out, out3) and torch.equal(lse, lse3)
 
 

@@ -267,7 +267,12 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
         variant = None
         if g and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
             from .kernels import dispatch
-            n_prog = variants.swap_decode_stream(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
+            sms = dispatch.sm_count(q.device)
+            if variants.swap_decode_whole(d, b, g * h, h, k.shape[1], sms):  # (session 63) a program a pair
+                plan = _Plan(variants.decode_variant(q.dtype, d, stream=True, whole=True), scale, causal_offset, None,
+                             causal, g, b * h)
+                return _keep_plan(sig, plan)
+            n_prog = variants.swap_decode_stream(d, b, g * h, h, k.shape[1], sms)
             if n_prog:  # (session 61) the flat schedule: decode_parts holds its program count
                 plan = _Plan(variants.decode_variant(q.dtype, d, stream=True), scale, causal_offset, None, causal, g,
                              n_prog)
@@ -332,7 +337,8 @@ def _forward(plan, q, k, v, out):
                 kept(q, k, v, out, lse_t, None if stream else _dense_offsets(q.device, b, 1), q.device.index)
             elif stream:
                 from .kernels import sm90_decode
-                plan.launcher = sm90_decode.stream_forward(q, k, v, out, plan.scale, plan.decode_parts, lse_t)
+                plan.launcher = sm90_decode.stream_forward(q, k, v, out, plan.scale, plan.decode_parts, lse_t,
+                                                           config=plan.variant.config)
             else:
                 from .kernels import sm90_decode
                 cfg = variants.SWAP_DECODE_CONFIG

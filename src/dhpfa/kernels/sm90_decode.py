@@ -948,22 +948,24 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
                                  MAX_PARTS=max_parts, NONCE=split_kv_nonce(), TAIL=bool(tail))
 
 
-def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True):
+def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True, config=None):
     """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream chose it): q (B, 1, H, D), k and v (B,
     S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog programs. Writes out and
     lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept); returns a Kept of it once one
     exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison (experiments, tests): the
     workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail: the TAIL build (the
-    shipped one; False: session 61's first form, experiments)."""
+    shipped one; False: session 61's first form, experiments); config: the build's TileConfig (block_n, num_stages,
+    num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for a program a pair)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
     ws_o = _new((max_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((max_parts, heads, batch), torch.float32, q.device, poison)
     flags = torch.empty(batch * k.shape[2] * max_parts, dtype=torch.int64, device=q.device)
-    cfg = variants.SWAP_DECODE_CONFIG
+    cfg = config or variants.SWAP_DECODE_CONFIG
     key = (variants.SWAP_DECODE_STREAM_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
-           out.stride(), n_prog, max_parts, float(softmax_scale), bool(tail))
+           out.stride(), n_prog, max_parts, float(softmax_scale), bool(tail), cfg.block_n, cfg.num_stages,
+           cfg.num_warps)
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
                           lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
                                                      max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail),
@@ -972,14 +974,15 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
 
-def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=True):
+def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=True, config=None):
     """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D) in n_prog programs: (out (B, 1, H, D), lse
-    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own; tail=False: session 61's first form)."""
+    (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own; tail=False: session 61's first form;
+    config: stream_forward's)."""
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
-    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison, tail=tail)
+    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison, tail=tail, config=config)
     return out, lse_t.t().unsqueeze(-1)
 
 

@@ -1414,6 +1414,41 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
     return n_prog if stream_schedule_fits(n_prog, pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)) else 0
 
 
+# Session 63: past one wave of pairs, a program a pair (attn_decode_sm90_stream with as many programs as pairs: no
+# piece, no arrival; WHOLE_SKIP drops the fences) on a smaller ring, SWAP_DECODE_WHOLE[head dim] (D=128: 64-key blocks,
+# 2 stages, 64 KB; D=64: 128-key blocks, 2 stages, 64 KB: three programs an SM), so that every pair is resident at once
+# and the DRAM rather than a wave sets the pace. Call 2 (decode_stream_whole63.py, H200, graph replay, 5 rounds, us:
+# the API before / the whole build / cuDNN; (B,32,4,1,S,D)): D=128 1,024 keys 136 pairs 26.25 / 22.93 / 22.96, 160
+# 29.54 / 25.88 / 25.60, 200 32.23 / 29.31 / 29.65, 240 35.90 / 34.75 / 34.60, 264 38.62 / 37.26 / 37.29, 300 47.50 /
+# 45.44 / 49.30, 396 55.39 / 52.35 / 54.20; 2,048 keys x1.01-1.12 (136 43.05 / 41.09 / 38.82, 180 54.20 / 48.25 /
+# 49.83); from 4,096 keys only 160-200 pairs gain (4,096 x1.045-1.06, 8,192 x1.015-1.04; 16,384 x0.99-1.03), the others
+# tie or lose where SMs hold uneven program counts (136 pairs x 8,192 141.70 against 136.79, 300 x 4,096 155.58 against
+# 150.96). D=64 1,024 keys 136 pairs 15.31 / 13.28 / 13.66, 200 17.54 / 16.35 / 16.41, 264 20.31 / 19.98 / 19.78 (call
+# 1: 300 pairs lose, 24.80 against 23.23); 2,048 x1.02-1.12; 4,096-8,192 at 160-200 pairs x1.02-1.14. Groups of 4
+# (H_KV=8) alike (1,024 keys x1.05-1.16). WHOLE_SKIP: 0.4-0.9 us in nearly every cell. So: more pairs than SMs, at most
+# SWAP_DECODE_WHOLE_MOST[head dim] x the SMs, from SWAP_DECODE_WHOLE_KEYS[0] keys: all up to its [1] keys, past that up
+# to SWAP_DECODE_WHOLE_BAND's keys only for pairs of (lo, hi] x the SMs.
+SWAP_DECODE_WHOLE = {128: TileConfig(8, 64, 4, 2), 64: TileConfig(8, 128, 4, 2)}
+SWAP_DECODE_WHOLE_KEYS = (1024, 2048)  # (from keys, every pair count in the rule up to keys)
+SWAP_DECODE_WHOLE_MOST = {128: 3.0, 64: 2.0}  # pairs over SMs at most (measured: 3.0 and 2.0; D=64's 2.27 lost)
+SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys
+
+
+def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> bool:
+    """Whether a one-query call of grouped heads (2-8 a group) runs attn_decode_sm90_stream with a program a (sequence,
+    key/value head) pair on SWAP_DECODE_WHOLE's ring (session 63; the comment above). Public: shapes and the SM
+    count."""
+    group = heads // kv_heads
+    pairs = batch * kv_heads
+    if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+        return False
+    least, every = SWAP_DECODE_WHOLE_KEYS
+    if not (sm_count < pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and seq_k >= least):
+        return False
+    lo, hi, most = SWAP_DECODE_WHOLE_BAND
+    return seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)
+
+
 def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
     """Whether attn_decode_sm90_stream's 32-bit schedule arithmetic holds n_prog programs over `blocks` blocks (pairs x
     blocks a pair): its products reach (n_prog + 1) x blocks (a 64-bit division would compile to a CALL). Public."""
@@ -1479,14 +1514,15 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
 
 
 def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, split: bool = False,
-                   stream: bool = False) -> Variant:
+                   stream: bool = False, whole: bool = False) -> Variant:
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
     arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
-    one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's."""
+    one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's; whole (with stream):
+    its build on SWAP_DECODE_WHOLE's ring (a program a pair: swap_decode_whole)."""
     kernel = SWAP_DECODE_STREAM_KERNEL if stream else SWAP_DECODE_SPLIT_KERNEL if merged and split else \
         SWAP_DECODE_MERGED_KERNEL if merged else None
     if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public
-        return Variant(kernel, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+        return Variant(kernel, SWAP_DECODE_WHOLE[head_dim] if whole else SWAP_DECODE_CONFIG, dtype, head_dim, False,
                        secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
     return Variant(SWAP_DECODE_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L"))
@@ -1494,11 +1530,13 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
 
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
-    builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones and the stream ones (SWAP_DECODE_STREAM)."""
+    builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
+    stream kernel's whole-pair ones (SWAP_DECODE_WHOLE)."""
     return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
         [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
-         if SWAP_DECODE_SPLIT.get(d)] + [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM]
+         if SWAP_DECODE_SPLIT.get(d)] + [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM] + \
+        [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE]
 
 
 def audited_variants():
