@@ -257,6 +257,12 @@ S63 = [(34, 32, 4, 1, 1024, 128, False), (45, 32, 4, 1, 1024, 128, False), (75, 
        (25, 32, 8, 1, 1500, 128, False), (34, 32, 4, 1, 1024, 64, False), (50, 32, 4, 1, 2048, 64, False),
        (45, 32, 4, 1, 8192, 64, False), (66, 16, 4, 1, 1024, 64, False)]
 
+# --set s63b (session 63 call 4): the rule's keys from 512 and up to 3,072 for every pair count (call 3's
+# decode_stream_whole63 cells) against the rule without it
+S63B = [(34, 32, 4, 1, 512, 128, False), (99, 32, 4, 1, 512, 128, False), (75, 32, 4, 1, 3072, 128, False),
+        (68, 32, 4, 1, 3072, 128, False), (34, 32, 4, 1, 512, 64, False), (60, 32, 4, 1, 3000, 64, False),
+        (66, 32, 4, 1, 3072, 64, False), (17, 32, 8, 1, 700, 128, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -290,7 +296,7 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which == "s63":
+    if which in ("s63", "s63b"):
         return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_MOST", {128: 0.0, 64: 0.0})
     if which in ("s61", "s61b", "s61c", "s62"):  # (their rules before patched variants.SWAP_DECODE_OVER, now gone)
         raise SystemExit(f"--set {which}: its api_prev needs session 61's SWAP_DECODE_OVER; run it at commit 4ced3db")
@@ -379,7 +385,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -388,7 +394,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

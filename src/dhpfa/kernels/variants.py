@@ -1425,11 +1425,17 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
 # tie or lose where SMs hold uneven program counts (136 pairs x 8,192 141.70 against 136.79, 300 x 4,096 155.58 against
 # 150.96). D=64 1,024 keys 136 pairs 15.31 / 13.28 / 13.66, 200 17.54 / 16.35 / 16.41, 264 20.31 / 19.98 / 19.78 (call
 # 1: 300 pairs lose, 24.80 against 23.23); 2,048 x1.02-1.12; 4,096-8,192 at 160-200 pairs x1.02-1.14. Groups of 4
-# (H_KV=8) alike (1,024 keys x1.05-1.16). WHOLE_SKIP: 0.4-0.9 us in nearly every cell. So: more pairs than SMs, at most
-# SWAP_DECODE_WHOLE_MOST[head dim] x the SMs, from SWAP_DECODE_WHOLE_KEYS[0] keys: all up to its [1] keys, past that up
-# to SWAP_DECODE_WHOLE_BAND's keys only for pairs of (lo, hi] x the SMs.
+# (H_KV=8) alike (1,024 keys x1.05-1.16). WHOLE_SKIP: 0.4-0.9 us in nearly every cell. Call 3 (rule_check --set s63,
+# 7 rounds: the API / without the rule / cuDNN): (34,32,4,1,1024,128) 22.09 / 26.04 / 21.61, (75,...,1024,128) 40.98 /
+# 47.03 / 48.53, (99,...,2048,128) 94.81 / 98.94 / 109.76, (40,...,4096,128) 80.37 / 84.47 / 81.04, (50,...,8192,128)
+# 187.75 / 197.06 / 190.73, (34,...,1024,64) 13.40 / 15.56 / 13.61, (45,...,8192,64) 87.48 / 100.86 / 89.06 (x1.04-1.17
+# in all 11 cells); and (decode_stream_whole63.py, the stream build / whole / cuDNN) 512 keys at D=128 136 pairs 16.82 /
+# 13.38 / 12.94, 396 30.01 / 28.90 / 31.04, D=64 136 11.34 / 8.78 / 8.75 (the API there, the forward kernels: 17.39 and
+# 9.41); 3,072 keys at D=128 136 pairs 58.63 / 56.91 / 54.55, 300 116.01 / 111.34 / 129.60, 396 140.57 / 141.20 /
+# 153.17. So: more pairs than SMs, at most SWAP_DECODE_WHOLE_MOST[head dim] x the SMs, from SWAP_DECODE_WHOLE_KEYS[0]
+# keys: all up to its [1] keys, past that up to SWAP_DECODE_WHOLE_BAND's keys only for pairs of (lo, hi] x the SMs.
 SWAP_DECODE_WHOLE = {128: TileConfig(8, 64, 4, 2), 64: TileConfig(8, 128, 4, 2)}
-SWAP_DECODE_WHOLE_KEYS = (1024, 2048)  # (from keys, every pair count in the rule up to keys)
+SWAP_DECODE_WHOLE_KEYS = (512, 3072)  # (from keys, every pair count in the rule up to keys; below 512 not measured)
 SWAP_DECODE_WHOLE_MOST = {128: 3.0, 64: 2.0}  # pairs over SMs at most (measured: 3.0 and 2.0; D=64's 2.27 lost)
 SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys
 
