@@ -120,7 +120,7 @@ def main():
                 name, _ = api_variant(*sets[0])
                 ks = {"api": peers["dhpfa"]}
                 for bn_name, (mode, bn, st, skip) in builds.items():
-                    if (d, bn_name) not in bad:
+                    if (d, bn_name) not in bad and programs(mode, sms, pairs) <= pairs * -(-sk // bn):
                         ks[bn_name] = fn(mode, sms, pairs, bn, st, skip)
                 ks["cudnn"] = peers["sdpa_cudnn"]
                 t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
