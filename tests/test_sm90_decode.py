@@ -91,7 +91,8 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
 
 
 @pytest.mark.parametrize("d,b,h,hk,sk,sm,whole", [
-    (128, 34, 32, 4, 512, 132, True), (128, 34, 32, 4, 511, 132, False), (128, 33, 32, 4, 1024, 132, False),  # keys
+    (128, 34, 32, 4, 128, 132, True), (128, 34, 32, 4, 127, 132, False), (128, 33, 32, 4, 1024, 132, False),  # keys
+    (64, 34, 32, 4, 512, 132, True), (64, 34, 32, 4, 511, 132, False),
     (128, 99, 32, 4, 2048, 132, True), (128, 100, 32, 4, 1024, 132, False), (64, 66, 32, 4, 2048, 132, True),  # most
     (64, 67, 32, 4, 1024, 132, False), (128, 40, 32, 4, 4096, 132, True), (128, 34, 32, 4, 4096, 132, False),  # band
     (128, 50, 32, 4, 8192, 132, True), (128, 52, 32, 4, 8192, 132, False), (128, 40, 32, 4, 8193, 132, False),
@@ -103,7 +104,8 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
 def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, whole, monkeypatch):
     """(Session 63, variants.swap_decode_whole.) A program a (sequence, key/value head) pair on the stream kernel's
     smaller ring (SWAP_DECODE_WHOLE) takes one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more
-    pairs than SMs and at most 3x (D=128) / 2x (D=64) as many, from 512 keys: all of them up to 3,072 keys, and up to
+    pairs than SMs and at most 3x (D=128) / 2x (D=64) as many, from 128 (D=128) / 512 (D=64) keys: all of them up to
+    3,072 keys, and up to
     8,192 keys those of more than 1.2x and at most 1.55x the SMs' pairs; else False. The API takes it before the stream
     rule. Its schedule is one piece a pair and one pair a program (what the TAIL launcher takes)."""
     from dhpfa.kernels import sm90_decode

@@ -1432,10 +1432,17 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
 # in all 11 cells); and (decode_stream_whole63.py, the stream build / whole / cuDNN) 512 keys at D=128 136 pairs 16.82 /
 # 13.38 / 12.94, 396 30.01 / 28.90 / 31.04, D=64 136 11.34 / 8.78 / 8.75 (the API there, the forward kernels: 17.39 and
 # 9.41); 3,072 keys at D=128 136 pairs 58.63 / 56.91 / 54.55, 300 116.01 / 111.34 / 129.60, 396 140.57 / 141.20 /
-# 153.17. So: more pairs than SMs, at most SWAP_DECODE_WHOLE_MOST[head dim] x the SMs, from SWAP_DECODE_WHOLE_KEYS[0]
-# keys: all up to its [1] keys, past that up to SWAP_DECODE_WHOLE_BAND's keys only for pairs of (lo, hi] x the SMs.
+# 153.17. Call 4 (rule_check --set s63b, as call 3): (34,32,4,1,512,128) 13.44 / 17.93 / 13.37, (99,...,512,128) 27.72
+# / 32.10 / 30.72, (75,...,3072,128) 114.43 / 115.71 / 128.07, (68,...,3072,128) 106.57 / 105.28 / 120.64 (x0.988: 272
+# pairs, 8 SMs with three programs), (34,...,512,64) 8.12 / 9.47 / 8.73, (60,...,3000,64) 45.76 / 47.65 / 46.57,
+# (17,32,8,1,700,128) 16.69 / 23.53 / 17.28; below 512 keys (decode_stream_whole63.py, the API / whole / cuDNN) D=128
+# 128 keys 136 pairs 8.17 / 5.33 / 6.46, 396 15.05 / 10.31 / 13.32, 256 keys 136 12.55 / 8.92 / 8.89, 396 22.69 / 16.51
+# / 19.60; D=64 128-256 keys x0.96-1.04 (264 pairs behind). So: more pairs than SMs, at most
+# SWAP_DECODE_WHOLE_MOST[head dim] x the SMs, from SWAP_DECODE_WHOLE_KEYS[head dim][0] keys: all up to its [1] keys,
+# past that up to SWAP_DECODE_WHOLE_BAND's keys only for pairs of (lo, hi] x the SMs.
 SWAP_DECODE_WHOLE = {128: TileConfig(8, 64, 4, 2), 64: TileConfig(8, 128, 4, 2)}
-SWAP_DECODE_WHOLE_KEYS = (512, 3072)  # (from keys, every pair count in the rule up to keys; below 512 not measured)
+SWAP_DECODE_WHOLE_KEYS = {128: (128, 3072), 64: (512, 3072)}  # (from keys, every pair count up to keys); fewer keys
+# not measured
 SWAP_DECODE_WHOLE_MOST = {128: 3.0, 64: 2.0}  # pairs over SMs at most (measured: 3.0 and 2.0; D=64's 2.27 lost)
 SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys
 
@@ -1448,7 +1455,7 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
         return False
-    least, every = SWAP_DECODE_WHOLE_KEYS
+    least, every = SWAP_DECODE_WHOLE_KEYS[head_dim]
     if not (sm_count < pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and seq_k >= least):
         return False
     lo, hi, most = SWAP_DECODE_WHOLE_BAND
