@@ -32,7 +32,9 @@ from decode_stream_wide62 import api_variant
 # name: (programs: "sms", "2sms" or "pairs"; BLOCK_N; STAGES; WHOLE_SKIP). Call 1 also ran w64s3 (pairs, 64, 3) at
 # D=128 and s128x1 (sms, 128, 3), w128s3 (pairs, 128, 3), w64s3 (pairs, 64, 3) at D=64: behind w64s2 / w128s2.
 BUILDS = {
-    128: {"s128": ("sms", 128, 3, True), "w64s2": ("pairs", 64, 2, True), "w64s2n": ("pairs", 64, 2, False)},
+    128: {"s128": ("sms", 128, 3, True), "w64s2": ("pairs", 64, 2, True), "w64s2n": ("pairs", 64, 2, False),
+          # (call 5) k whole pairs a program, pairs / k programs (k dividing the pairs; else not timed)
+          "k2": ("pairs/2", 64, 2, True), "k3": ("pairs/3", 64, 2, True), "k4": ("pairs/4", 64, 2, True)},
     64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False)},
 }
 CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
@@ -40,6 +42,10 @@ CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000
 
 
 def programs(mode, sms, pairs):
+    """The build's program count; 0 where "pairs/k" has k not dividing the pairs (not a whole-pair schedule)."""
+    if mode.startswith("pairs/"):
+        k = int(mode.split("/")[1])
+        return pairs // k if pairs % k == 0 else 0
     return {"sms": sms, "2sms": 2 * sms, "pairs": pairs}[mode]
 
 
@@ -94,7 +100,7 @@ def main():
             ref, ref_lse = attention_ref(q, k, v, d ** -0.5)
             for name, (mode, bn, st, skip) in builds.items():
                 n = programs(mode, sms, b * hk)
-                if n > b * hk * -(-sk // bn):  # more programs than blocks: the launcher refuses it (not a failure)
+                if not n or n > b * hk * -(-sk // bn):  # more programs than blocks: the launcher refuses it
                     continue
                 try:
                     out, lse = launch(q, k, v, n, bn, st, skip, poison=True)
@@ -120,7 +126,7 @@ def main():
                 name, _ = api_variant(*sets[0])
                 ks = {"api": peers["dhpfa"]}
                 for bn_name, (mode, bn, st, skip) in builds.items():
-                    if (d, bn_name) not in bad and programs(mode, sms, pairs) <= pairs * -(-sk // bn):
+                    if (d, bn_name) not in bad and 0 < programs(mode, sms, pairs) <= pairs * -(-sk // bn):
                         ks[bn_name] = fn(mode, sms, pairs, bn, st, skip)
                 ks["cudnn"] = peers["sdpa_cudnn"]
                 t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
