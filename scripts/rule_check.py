@@ -251,7 +251,8 @@ S62 = [(75, 32, 4, 1, sk, 128, False) for sk in (1024, 2048, 16384)] + \
        (101, 32, 4, 1, 16384, 128, False), (34, 32, 4, 1, 1024, 128, False)]
 
 # --set s63 (session 63): a program a pair on the stream kernel's smaller ring (variants.swap_decode_whole) against the
-# rule without it (api_prev: SWAP_DECODE_WHOLE_MOST zero: the stream build or the forward kernels as session 62 left them)
+# rule without it (api_prev: SWAP_DECODE_WHOLE_MOST zero and SWAP_DECODE_WHOLE_K empty: the stream build or the
+# forward kernels as session 62 left them)
 S63 = [(34, 32, 4, 1, 1024, 128, False), (45, 32, 4, 1, 1024, 128, False), (75, 32, 4, 1, 1024, 128, False),
        (99, 32, 4, 1, 2048, 128, False), (40, 32, 4, 1, 4096, 128, False), (50, 32, 4, 1, 8192, 128, False),
        (25, 32, 8, 1, 1500, 128, False), (34, 32, 4, 1, 1024, 64, False), (50, 32, 4, 1, 2048, 64, False),
@@ -262,6 +263,12 @@ S63 = [(34, 32, 4, 1, 1024, 128, False), (45, 32, 4, 1, 1024, 128, False), (75, 
 S63B = [(34, 32, 4, 1, 512, 128, False), (99, 32, 4, 1, 512, 128, False), (75, 32, 4, 1, 3072, 128, False),
         (68, 32, 4, 1, 3072, 128, False), (34, 32, 4, 1, 512, 64, False), (60, 32, 4, 1, 3000, 64, False),
         (66, 32, 4, 1, 3072, 64, False), (17, 32, 8, 1, 700, 128, False)]
+
+# --set s63c (session 63 call 6): k whole pairs a program at D=128 up to 2,048 keys (variants.SWAP_DECODE_WHOLE_K)
+# against the rule without it (the stream build or the forward kernels)
+S63C = [(100, 32, 4, 1, 1024, 128, False), (150, 32, 4, 1, 1024, 128, False), (166, 32, 4, 1, 2048, 128, False),
+        (200, 32, 4, 1, 1024, 128, False), (250, 32, 4, 1, 1024, 128, False), (120, 32, 4, 1, 2048, 128, False),
+        (330, 32, 4, 1, 1024, 128, False), (100, 32, 8, 1, 700, 128, False), (150, 16, 4, 1, 2000, 128, False)]
 
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
@@ -296,8 +303,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which in ("s63", "s63b"):
-        return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_MOST", {128: 0.0, 64: 0.0})
+    if which in ("s63", "s63b", "s63c"):  # (no whole-pair build: neither a program a pair nor k pairs a program)
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_MOST", {128: 0.0, 64: 0.0})
+        return patched_call(fn, variants, "SWAP_DECODE_WHOLE_K", {})
     if which in ("s61", "s61b", "s61c", "s62"):  # (their rules before patched variants.SWAP_DECODE_OVER, now gone)
         raise SystemExit(f"--set {which}: its api_prev needs session 61's SWAP_DECODE_OVER; run it at commit 4ced3db")
     if which == "s60b":
@@ -385,7 +393,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -394,7 +402,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -90,35 +90,63 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == 0
 
 
-@pytest.mark.parametrize("d,b,h,hk,sk,sm,whole", [
-    (128, 34, 32, 4, 128, 132, True), (128, 34, 32, 4, 127, 132, False), (128, 33, 32, 4, 1024, 132, False),  # keys
-    (64, 34, 32, 4, 512, 132, True), (64, 34, 32, 4, 511, 132, False),
-    (128, 99, 32, 4, 2048, 132, True), (128, 100, 32, 4, 1024, 132, False), (64, 66, 32, 4, 2048, 132, True),  # most
-    (64, 67, 32, 4, 1024, 132, False), (128, 40, 32, 4, 4096, 132, True), (128, 34, 32, 4, 4096, 132, False),  # band
-    (128, 50, 32, 4, 8192, 132, True), (128, 52, 32, 4, 8192, 132, False), (128, 40, 32, 4, 8193, 132, False),
-    (128, 40, 32, 4, 3073, 132, True), (128, 60, 32, 4, 3073, 132, False), (128, 60, 32, 4, 3072, 132, True),
-    (64, 50, 32, 4, 8192, 132, True), (64, 60, 32, 4, 4096, 132, False), (128, 17, 32, 8, 1024, 132, True),  # groups
-    (128, 5, 32, 32, 1024, 132, False), (128, 34, 64, 4, 1024, 132, False), (128, 40, 8, 4, 1024, 132, True),
-    (96, 34, 32, 4, 1024, 132, False), (256, 34, 32, 4, 1024, 132, False), (128, 30, 32, 4, 1024, 114, True),  # dims
-    (128, 29, 32, 4, 1024, 114, True), (128, 28, 32, 4, 1024, 114, False)])  # 114 SMs
-def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, whole, monkeypatch):
-    """(Session 63, variants.swap_decode_whole.) A program a (sequence, key/value head) pair on the stream kernel's
-    smaller ring (SWAP_DECODE_WHOLE) takes one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more
-    pairs than SMs and at most 3x (D=128) / 2x (D=64) as many, from 128 (D=128) / 512 (D=64) keys: all of them up to
-    3,072 keys, and up to
-    8,192 keys those of more than 1.2x and at most 1.55x the SMs' pairs; else False. The API takes it before the stream
-    rule. Its schedule is one piece a pair and one pair a program (what the TAIL launcher takes)."""
+@pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
+    (128, 34, 32, 4, 128, 132, 136), (128, 34, 32, 4, 127, 132, 0), (128, 33, 32, 4, 1024, 132, 0),  # keys
+    (64, 34, 32, 4, 512, 132, 136), (64, 34, 32, 4, 511, 132, 0),
+    (128, 99, 32, 4, 2048, 132, 396), (64, 66, 32, 4, 2048, 132, 264), (64, 67, 32, 4, 1024, 132, 0),  # most
+    (128, 40, 32, 4, 4096, 132, 160), (128, 34, 32, 4, 4096, 132, 0),  # band
+    (128, 50, 32, 4, 8192, 132, 200), (128, 52, 32, 4, 8192, 132, 0), (128, 40, 32, 4, 8193, 132, 0),
+    (128, 40, 32, 4, 3073, 132, 160), (128, 60, 32, 4, 3073, 132, 0), (128, 60, 32, 4, 3072, 132, 240),
+    (64, 50, 32, 4, 8192, 132, 200), (64, 60, 32, 4, 4096, 132, 0), (128, 17, 32, 8, 1024, 132, 136),  # groups
+    (128, 5, 32, 32, 1024, 132, 0), (128, 34, 64, 4, 1024, 132, 0), (128, 40, 8, 4, 1024, 132, 160),
+    (96, 34, 32, 4, 1024, 132, 0), (256, 34, 32, 4, 1024, 132, 0), (128, 30, 32, 4, 1024, 114, 120),  # dims
+    (128, 29, 32, 4, 1024, 114, 116), (128, 28, 32, 4, 1024, 114, 0),  # 114 SMs
+    (128, 100, 32, 4, 1024, 132, 200), (128, 134, 32, 4, 1024, 132, 0), (128, 150, 32, 4, 2048, 132, 200),  # k pairs
+    (128, 166, 32, 4, 1024, 132, 166), (128, 200, 32, 4, 2048, 132, 200), (128, 200, 32, 4, 2049, 132, 0),
+    (128, 250, 32, 4, 1024, 132, 200), (128, 330, 32, 4, 1024, 132, 165), (128, 400, 32, 4, 1024, 132, 200),
+    (128, 500, 32, 4, 1024, 132, 0), (64, 100, 32, 4, 1024, 132, 0), (128, 100, 32, 4, 127, 132, 0),
+    (128, 100, 32, 4, 1024, 114, 0), (128, 75, 32, 4, 2048, 78, 100)])
+def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
+    """(Session 63, variants.swap_decode_whole.) Whole (sequence, key/value head) pairs a program on the stream kernel's
+    smaller ring (SWAP_DECODE_WHOLE) for one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more
+    pairs than SMs, from 128 (D=128) / 512 (D=64) keys: a program a pair up to 3x (D=128) / 2x (D=64) the SMs' pairs,
+    all of them up to 3,072 keys and up to 8,192 keys those of more than 1.2x and at most 1.55x the SMs'; past that at
+    D=128 up to 2,048 keys, k pairs a program for the least k of 2-8 dividing the pairs with pairs / k programs in
+    that band; else 0. The API takes it before the stream rule. Its schedule is one piece a pair and k pairs a program
+    (what the TAIL launcher takes: at most 8)."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
-    assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == whole
-    if whole:
+    assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
+    if n_prog:
         cfg = variants.SWAP_DECODE_WHOLE[d]
-        assert sm90_decode.stream_pieces(b, hk, sk, b * hk, cfg.block_n) == 1
-        assert sm90_decode.stream_most_pairs(b, hk, sk, b * hk, cfg.block_n) == 1
-        assert variants.stream_schedule_fits(b * hk, b * hk * -(-sk // cfg.block_n))
+        assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n) == 1
+        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n) == b * hk // n_prog <= 8
+        assert variants.stream_schedule_fits(n_prog, b * hk * -(-sk // cfg.block_n))
         assert variants.decode_variant(torch.bfloat16, d, stream=True, whole=True) in variants.decode_variants()
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
     assert not variants.swap_decode_whole(d, b, h, hk, sk, sm)
+
+
+@pytest.mark.parametrize("sm", [132, 114, 78])
+@pytest.mark.parametrize("d", [128, 64])
+def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
+    """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-8,193 keys, on 132 / 114 /
+    78 SMs) has a schedule of whole pairs that the TAIL launcher takes: one piece a pair, the same count of pairs in
+    every program, at most 8 (a refusal there would fail an API call)."""
+    from dhpfa.kernels import sm90_decode
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    seen = 0
+    bn = variants.SWAP_DECODE_WHOLE[d].block_n
+    for pairs in range(sm + 1, 10 * sm + 1):
+        for sk in (128, 512, 1025, 2048, 3072, 4097, 8193):
+            n_prog = variants.swap_decode_whole(d, pairs, 8, 1, sk, sm)
+            if not n_prog:
+                continue
+            seen += 1
+            assert pairs % n_prog == 0 and sm < n_prog, (pairs, sk, n_prog)
+            assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog, bn) == 1, (pairs, sk, n_prog)
+            assert sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog, bn) == pairs // n_prog <= 8, (pairs, sk, n_prog)
+    assert seen > 0
 
 
 @pytest.mark.parametrize("sm", [132, 114, 78])

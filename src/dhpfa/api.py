@@ -268,9 +268,10 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
         if g and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
             from .kernels import dispatch
             sms = dispatch.sm_count(q.device)
-            if variants.swap_decode_whole(d, b, g * h, h, k.shape[1], sms):  # (session 63) a program a pair
+            n_prog = variants.swap_decode_whole(d, b, g * h, h, k.shape[1], sms)
+            if n_prog:  # (session 63) whole pairs a program
                 plan = _Plan(variants.decode_variant(q.dtype, d, stream=True, whole=True), scale, causal_offset, None,
-                             causal, g, b * h)
+                             causal, g, n_prog)
                 return _keep_plan(sig, plan)
             n_prog = variants.swap_decode_stream(d, b, g * h, h, k.shape[1], sms)
             if n_prog:  # (session 61) the flat schedule: decode_parts holds its program count

@@ -1445,21 +1445,38 @@ SWAP_DECODE_WHOLE_KEYS = {128: (128, 3072), 64: (512, 3072)}  # (from keys, ever
 # not measured
 SWAP_DECODE_WHOLE_MOST = {128: 3.0, 64: 2.0}  # pairs over SMs at most (measured: 3.0 and 2.0; D=64's 2.27 lost)
 SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys
+# Call 5 (decode_stream_whole63.py, k whole pairs a program: pairs / k programs on the same ring; us, the API (the
+# stream build) / k=2 / k=3 / k=4 / cuDNN, (B,32,4,1,S,128)): 1,024 keys 400 pairs 59.55 / 52.56 / - / 62.65 / 54.41,
+# 536 76.14 / 71.66 / - / 75.20 / 73.78, 600 81.63 / 81.48 / 78.09 / 80.92 / 80.81, 664 91.84 / 86.28 / - / 86.86 /
+# 86.33, 800 108.20 / 114.06 (400 programs: past three an SM) / - / 101.36 / 102.19; 2,048 keys 400 106.08 / 99.29 /
+# - / 118.13, 536 137.94 / 137.78 / - / 143.05, 600 149.66 / 157.40 / 148.73 / 154.09, 664 169.13 / 166.72 / - /
+# 165.54, 800 200.41 / 219.69 / - / 194.22. Programs of (1.2, 1.55] x the SMs won in every cell (x1.006-1.13), other
+# counts lost somewhere (600 pairs in 300 programs at 2,048 keys x0.95). So past the rule above at D=128: the least k
+# of 2..SWAP_DECODE_WHOLE_K's with pairs / k whole programs in SWAP_DECODE_WHOLE_BAND's (lo, hi] x the SMs, from
+# SWAP_DECODE_WHOLE_KEYS' least keys up to SWAP_DECODE_WHOLE_K's keys.
+SWAP_DECODE_WHOLE_K = {128: (2048, 8)}  # {head dim: (up to keys, most pairs a program: the TAIL launcher's 8)}
 
 
-def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> bool:
-    """Whether a one-query call of grouped heads (2-8 a group) runs attn_decode_sm90_stream with a program a (sequence,
-    key/value head) pair on SWAP_DECODE_WHOLE's ring (session 63; the comment above). Public: shapes and the SM
-    count."""
+def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
+    """Programs for attn_decode_sm90_stream on SWAP_DECODE_WHOLE's ring with whole (sequence, key/value head) pairs a
+    program for a one-query call of grouped heads (2-8 a group), or 0 (session 63; the comments above): a program a
+    pair, or k pairs a program (pairs / k programs). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
-        return False
+        return 0
     least, every = SWAP_DECODE_WHOLE_KEYS[head_dim]
-    if not (sm_count < pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and seq_k >= least):
-        return False
     lo, hi, most = SWAP_DECODE_WHOLE_BAND
-    return seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)
+    if pairs <= sm_count or seq_k < least:
+        return 0
+    if pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
+            seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)):
+        return pairs
+    keys, most_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0))
+    if seq_k > keys:
+        return 0
+    return next((pairs // k for k in range(2, most_k + 1)
+                 if pairs % k == 0 and lo * sm_count < pairs // k <= hi * sm_count), 0)
 
 
 def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
@@ -1531,7 +1548,7 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
     arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
     one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's; whole (with stream):
-    its build on SWAP_DECODE_WHOLE's ring (a program a pair: swap_decode_whole)."""
+    its build on SWAP_DECODE_WHOLE's ring (whole pairs a program: swap_decode_whole)."""
     kernel = SWAP_DECODE_STREAM_KERNEL if stream else SWAP_DECODE_SPLIT_KERNEL if merged and split else \
         SWAP_DECODE_MERGED_KERNEL if merged else None
     if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public
