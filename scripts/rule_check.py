@@ -270,6 +270,12 @@ S63C = [(100, 32, 4, 1, 1024, 128, False), (150, 32, 4, 1, 1024, 128, False), (1
         (200, 32, 4, 1, 1024, 128, False), (250, 32, 4, 1, 1024, 128, False), (120, 32, 4, 1, 2048, 128, False),
         (330, 32, 4, 1, 1024, 128, False), (100, 32, 8, 1, 700, 128, False), (150, 16, 4, 1, 2000, 128, False)]
 
+# --set s63d (session 63 call 8): k whole pairs a program at D=64 and up to 4,096 keys (SWAP_DECODE_WHOLE_K, after call
+# 7) against the rule without the whole-pair build
+S63D = [(150, 32, 4, 1, 1024, 64, False), (166, 32, 4, 1, 4096, 64, False), (200, 32, 4, 1, 2048, 64, False),
+        (100, 32, 4, 1, 4096, 64, False), (99, 32, 4, 1, 1500, 64, False), (100, 32, 8, 1, 3000, 64, False),
+        (100, 32, 4, 1, 4096, 128, False), (150, 32, 4, 1, 4096, 128, False), (100, 32, 4, 1, 1024, 64, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -303,7 +309,7 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which in ("s63", "s63b", "s63c"):  # (no whole-pair build: neither a program a pair nor k pairs a program)
+    if which in ("s63", "s63b", "s63c", "s63d"):  # (no whole-pair build: neither a program a pair nor k pairs a program)
         fn = patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_MOST", {128: 0.0, 64: 0.0})
         return patched_call(fn, variants, "SWAP_DECODE_WHOLE_K", {})
     if which in ("s61", "s61b", "s61c", "s62"):  # (their rules before patched variants.SWAP_DECODE_OVER, now gone)
@@ -393,7 +399,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -402,7 +408,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
