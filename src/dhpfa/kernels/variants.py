@@ -1452,8 +1452,8 @@ SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (l
 # - / 118.13, 536 137.94 / 137.78 / - / 143.05, 600 149.66 / 157.40 / 148.73 / 154.09, 664 169.13 / 166.72 / - /
 # 165.54, 800 200.41 / 219.69 / - / 194.22. Programs of (1.2, 1.55] x the SMs won in every cell (x1.006-1.13), other
 # counts lost somewhere (600 pairs in 300 programs at 2,048 keys x0.95). So past the rule above: the least k of
-# 2..SWAP_DECODE_WHOLE_K's with pairs / k whole programs in SWAP_DECODE_WHOLE_BAND's (lo, hi] x the SMs, from
-# SWAP_DECODE_WHOLE_KEYS' least keys up to SWAP_DECODE_WHOLE_K's keys. Call 6 (rule_check --set s63c, 7 rounds: the
+# 2..SWAP_DECODE_WHOLE_K's with pairs / k whole programs in (SWAP_DECODE_WHOLE_K's low, SWAP_DECODE_WHOLE_BAND's hi]
+# x the SMs, from SWAP_DECODE_WHOLE_KEYS' least keys up to SWAP_DECODE_WHOLE_K's keys. Call 6 (rule_check --set s63c, 7 rounds: the
 # API / without it / cuDNN): (100,32,4,1,1024,128) 52.66 / 59.75 / 54.47, (200,...,1024) 100.47 / 108.49 / 102.05,
 # (250,...,1024) (k=5) 125.53 / 129.68 / 124.99, (100,32,8,1,700,128) 71.02 / 81.58 / 73.13, (150,16,4,1,2000,128)
 # 144.44 / 148.78 / 153.58; at the band's low end (1.21-1.26 x the SMs) (166,32,4,1,2048,128) 165.18 / 169.01 /
@@ -1463,9 +1463,10 @@ SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (l
 # 1,024 53.40 / 45.87 / - / 46.34 / 47.58, 4,096 191.66 / 165.24 / - / 164.25 / 169.88; 800 pairs 1,024 54.61 / 58.98 / -
 # / 53.08 / 52.92, 4,096 203.41 / 217.59 / - / 193.09 / 194.52; 400 pairs 1,024 29.16 / 29.69 (x0.98), 2,048 53.20 /
 # 52.12, 4,096 101.28 / 98.26; 300 pairs (outside the band) k=2-4 behind; D=128 4,096 keys 400 pairs 198.32 / 192.30,
-# 600 287.28 / - / 287.28, 800 385.49 / - / - / 381.55. So both head dims up to 4,096 keys.
-SWAP_DECODE_WHOLE_K = {128: (4096, 8), 64: (4096, 8)}  # {head dim: (up to keys, most pairs a program: the TAIL
-# launcher's 8)}
+# 600 287.28 / - / 287.28, 800 385.49 / - / - / 381.55. So both head dims up to 4,096 keys, and k pairs a program only
+# from more than 1.25 x the SMs' programs (480 pairs in 160 programs lost, 1,320 in 165 tied; 664 in 166 won).
+SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (4096, 8, 1.25)}  # {head dim: (up to keys, most pairs a program: the
+# TAIL launcher's 8, programs over SMs more than)}
 
 
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
@@ -1483,11 +1484,11 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     if pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
             seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)):
         return pairs
-    keys, most_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0))
+    keys, most_k, lo_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0, 0.0))
     if seq_k > keys:
         return 0
     return next((pairs // k for k in range(2, most_k + 1)
-                 if pairs % k == 0 and lo * sm_count < pairs // k <= hi * sm_count), 0)
+                 if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
 
 
 def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
