@@ -15,7 +15,7 @@ import statistics
 
 import torch
 
-from dhpfa.kernels import dispatch, sm90_decode
+from dhpfa.kernels import dispatch
 from dhpfa.measure import bench
 from dhpfa.measure.bench import interleaved_ms
 from dhpfa.reference import attention_ref
@@ -27,20 +27,11 @@ CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (100, 32, 4, 1), (40, 32, 4, 100
 
 def launch(q, k, v, n_prog, block_n, stages, poison=False):
     """attn_decode_sm90_stream (its TAIL build) on q (B, 1, H, D), k, v (B, S_k, H_KV, D) with BLOCK_N / STAGES of
-    our own: (out, lse (B, H, 1))."""
-    b, _, h, d = q.shape
-    # (poisoned with NaN for the checks; uninitialised when timed: call 6 filled them inside the timed graph, four fill
-    # kernels, ~6 us above the API's same build)
-    new = (lambda *a, **k: torch.full(*a, float("nan"), **k)) if poison else (lambda *a, **k: torch.empty(*a, **k))
-    out = new(q.shape, dtype=q.dtype, device=q.device)
-    lse_t = new((h, b), device=q.device)
-    ws_o = new((4, b, h, d), device=q.device)
-    ws_l = new((4, h, b), device=q.device)
-    flags = torch.empty(b * k.shape[2] * 4, dtype=torch.int64, device=q.device)
-    grid, args, kw = sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, d ** -0.5, n_prog, 4,
-                                                    block_n, stages)
-    sm90_decode.attn_decode_sm90_stream[grid](*args, **kw)
-    return out, lse_t.t().unsqueeze(-1)
+    our own: (out, lse (B, H, 1)); poisoned with NaN for the checks, uninitialised when timed (call 6 filled them inside
+    the timed graph, four fill kernels, ~6 us above the API's same build). Session 63's decode_stream_whole63.launch
+    with WHOLE_SKIP on (the kernel's default since then; session 62 ran before it)."""
+    from decode_stream_whole63 import launch as whole_launch
+    return whole_launch(q, k, v, n_prog, block_n, stages, True, poison)
 
 
 def fn(n_prog, block_n, stages):

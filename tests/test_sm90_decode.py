@@ -707,20 +707,27 @@ def test_stream_launcher_matches_float64(b, h, hk, sk, d, n_prog, dtype):
     poisoned workspaces and outputs, bitwise the same on a repeat and as session 61's first form (tail=False: a
     release and a round of reads a pair, where the shipped TAIL build reads every pair's words in one round and stores
     pairs of one piece directly)."""
+    _check_stream_launcher(b, h, hk, sk, d, n_prog, dtype, sk + d + n_prog)
+
+
+def _check_stream_launcher(b, h, hk, sk, d, n_prog, dtype, seed, config=None):
+    """sm90_decode.stream_decode in n_prog programs on the build of `config` (None: the stream build's) at (b, h, hk,
+    sk, d): out and lse against float64 on poisoned workspaces and outputs, no head's output another's, bitwise the
+    same on a repeat and as session 61's first form (tail=False) on the same ring."""
     from dhpfa.kernels import sm90_decode
-    g = torch.Generator(device="cuda").manual_seed(sk + d + n_prog)
+    g = torch.Generator(device="cuda").manual_seed(seed)
     q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    out, lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True)
+    out, lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, config=config)
     ref, ref_lse = _ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
     assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
     per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
     assert float(per_head.max()) < {torch.bfloat16: 5e-2, torch.float16: 1e-2}[dtype], "a head's output is another's"
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
-    out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog)
+    out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog, config=config)
     assert torch.equal(out, out2) and torch.equal(lse, lse2)
-    out3, lse3 = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=False)
+    out3, lse3 = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=False, config=config)
     assert torch.equal(out, out3) and torch.equal(lse, lse3)
 
 
@@ -732,22 +739,7 @@ def test_stream_whole_build_matches_float64(b, h, hk, sk, d, dtype):
     """The whole-pair build (session 63: variants.SWAP_DECODE_WHOLE's ring, a program a pair, WHOLE_SKIP's programs
     with no arrival): out and lse against float64 on poisoned workspaces and outputs, bitwise the same on a repeat and
     as session 61's first form (tail=False: every piece's done-word released and read) on the same ring."""
-    from dhpfa.kernels import sm90_decode
-    cfg = variants.SWAP_DECODE_WHOLE[d]
-    g = torch.Generator(device="cuda").manual_seed(sk + d + b)
-    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
-    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    out, lse = sm90_decode.stream_decode(q, k, v, b * hk, poison=True, config=cfg)
-    ref, ref_lse = _ref(q, k, v)
-    err = float((out.double() - ref).norm() / ref.norm())
-    assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
-    per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
-    assert float(per_head.max()) < {torch.bfloat16: 5e-2, torch.float16: 1e-2}[dtype], "a head's output is another's"
-    assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
-    out2, lse2 = sm90_decode.stream_decode(q, k, v, b * hk, config=cfg)
-    assert torch.equal(out, out2) and torch.equal(lse, lse2)
-    out3, lse3 = sm90_decode.stream_decode(q, k, v, b * hk, poison=True, tail=False, config=cfg)
-    assert torch.equal(out, out3) and torch.equal(lse, lse3)
+    _check_stream_launcher(b, h, hk, sk, d, b * hk, dtype, sk + d + b, variants.SWAP_DECODE_WHOLE[d])
 
 
 TAIL_BUILD = """
