@@ -8,8 +8,8 @@ arrival, the TAIL build stores it directly), on blocks and stages small enough f
 every pair is resident at once and the DRAM, not a wave, sets the pace. Prediction: 136 pairs x 1,024 keys near 136 /
 128 of the one-wave time (~23 us), x1.1 over the stream build.
 
-float64 checks of every build first (outputs poisoned, odd key counts, a repeat bitwise equal), then CUDA-graph replay in
-interleaved rounds (medians, us): the API (its variant named), the builds, cuDNN. The launcher allocates its outputs
+float64 checks of every build first (outputs poisoned, odd key counts, a repeat bitwise equal), then CUDA-graph replay
+in interleaved rounds (medians, us): the API (its variant named), the builds, cuDNN. The launcher allocates its outputs
 with torch.empty (no fill kernels inside the timed graph).
 
     PYTHONPATH=src:scripts python3 scripts/decode_stream_whole63.py [--dims 128] [--keys 1024,4096] [--batches 32,34]

@@ -562,10 +562,11 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
 @pytest.mark.parametrize("b,sk,h,hk,causal,n_prog", _STREAM_DECODE)
 def test_one_query_gqa_on_the_stream_decode_kernel(b, sk, h, hk, causal, n_prog, d, dtype, monkeypatch):
     """Decode with grouped heads on sm90_decode.attn_decode_sm90_stream (session 61): the plan holds the stream build
-    and its program count (on 132 SMs; session 63's whole-pair build where that count is the pairs); every head of
-    every sequence against float64 (out and lse) on poisoned outputs; bitwise the same over repeated calls and CUDA-graph replays (one nonce: each launch's merges reset the
-    done-words the next relies on); SDPA's entry point gives the same bits; later calls on fresh tensors take the
-    plan's kept launcher (sm90_decode.Kept), against float64 on poisoned outputs."""
+    and its program count (on 132 SMs; session 63's whole-pair build where the list marks the count _W); every head of
+    every sequence against float64 (out and lse) on poisoned outputs; bitwise the same over repeated calls and
+    CUDA-graph replays (one nonce: each launch's merges reset the done-words the next relies on); SDPA's entry point
+    gives the same bits; later calls on fresh tensors take the plan's kept launcher (sm90_decode.Kept), against float64
+    on poisoned outputs."""
     from dhpfa import api
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     monkeypatch.setattr(api, "_PLANS", {})

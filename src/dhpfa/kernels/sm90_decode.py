@@ -949,13 +949,13 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
 
 
 def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True, config=None):
-    """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream chose it): q (B, 1, H, D), k and v (B,
-    S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog programs. Writes out and
-    lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept); returns a Kept of it once one
-    exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison (experiments, tests): the
-    workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail: the TAIL build (the
-    shipped one; False: session 61's first form, experiments); config: the build's TileConfig (block_n, num_stages,
-    num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for a program a pair)."""
+    """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream or swap_decode_whole chose it): q (B, 1,
+    H, D), k and v (B, S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog
+    programs. Writes out and lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept);
+    returns a Kept of it once one exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison
+    (experiments, tests): the workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail:
+    the TAIL build (the shipped one; False: session 61's first form, experiments); config: the build's TileConfig
+    (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS

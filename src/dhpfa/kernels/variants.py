@@ -1448,23 +1448,24 @@ SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (l
 # Call 5 (decode_stream_whole63.py, k whole pairs a program: pairs / k programs on the same ring; us, the API (the
 # stream build) / k=2 / k=3 / k=4 / cuDNN, (B,32,4,1,S,128)): 1,024 keys 400 pairs 59.55 / 52.56 / - / 62.65 / 54.41,
 # 536 76.14 / 71.66 / - / 75.20 / 73.78, 600 81.63 / 81.48 / 78.09 / 80.92 / 80.81, 664 91.84 / 86.28 / - / 86.86 /
-# 86.33, 800 108.20 / 114.06 (400 programs: past three an SM) / - / 101.36 / 102.19; 2,048 keys 400 106.08 / 99.29 /
-# - / 118.13, 536 137.94 / 137.78 / - / 143.05, 600 149.66 / 157.40 / 148.73 / 154.09, 664 169.13 / 166.72 / - /
-# 165.54, 800 200.41 / 219.69 / - / 194.22. Programs of (1.2, 1.55] x the SMs won in every cell (x1.006-1.13), other
-# counts lost somewhere (600 pairs in 300 programs at 2,048 keys x0.95). So past the rule above: the least k of
-# 2..SWAP_DECODE_WHOLE_K's with pairs / k whole programs in (SWAP_DECODE_WHOLE_K's low, SWAP_DECODE_WHOLE_BAND's hi]
-# x the SMs, from SWAP_DECODE_WHOLE_KEYS' least keys up to SWAP_DECODE_WHOLE_K's keys. Call 6 (rule_check --set s63c, 7 rounds: the
-# API / without it / cuDNN): (100,32,4,1,1024,128) 52.66 / 59.75 / 54.47, (200,...,1024) 100.47 / 108.49 / 102.05,
-# (250,...,1024) (k=5) 125.53 / 129.68 / 124.99, (100,32,8,1,700,128) 71.02 / 81.58 / 73.13, (150,16,4,1,2000,128)
-# 144.44 / 148.78 / 153.58; at the band's low end (1.21-1.26 x the SMs) (166,32,4,1,2048,128) 165.18 / 169.01 /
-# 164.30, (330,...,1024) (k=8) 168.35 / 168.21 / 162.76 and (120,...,2048) (480 pairs, k=3) 123.48 / 120.71 / 120.45
-# (x0.978). Call 7 (decode_stream_whole63.py, the API / k=2 / k=3 / k=4 / cuDNN): D=64 (the forward kernels in the API)
-# 600 pairs 1,024 keys 53.03 / 44.70 / 42.77 / 44.61 / 46.99, 4,096 189.09 / 155.85 / 147.06 / 153.11 / 164.87; 664 pairs
-# 1,024 53.40 / 45.87 / - / 46.34 / 47.58, 4,096 191.66 / 165.24 / - / 164.25 / 169.88; 800 pairs 1,024 54.61 / 58.98 / -
-# / 53.08 / 52.92, 4,096 203.41 / 217.59 / - / 193.09 / 194.52; 400 pairs 1,024 29.16 / 29.69 (x0.98), 2,048 53.20 /
-# 52.12, 4,096 101.28 / 98.26; 300 pairs (outside the band) k=2-4 behind; D=128 4,096 keys 400 pairs 198.32 / 192.30,
-# 600 287.28 / - / 287.28, 800 385.49 / - / - / 381.55. So both head dims up to 4,096 keys, and k pairs a program only
-# from more than 1.25 x the SMs' programs (480 pairs in 160 programs lost, 1,320 in 165 tied; 664 in 166 won).
+# 86.33, 800 108.20 / 114.06 (400 programs: past three an SM) / - / 101.36 / 102.19; 2,048 keys 400 106.08 / 99.29 / - /
+# 118.13, 536 137.94 / 137.78 / - / 143.05, 600 149.66 / 157.40 / 148.73 / 154.09, 664 169.13 / 166.72 / - / 165.54, 800
+# 200.41 / 219.69 / - / 194.22. Programs of (1.2, 1.55] x the SMs won in every cell (x1.006-1.13), other counts lost
+# somewhere (600 pairs in 300 programs at 2,048 keys x0.95). So past the rule above: the least k of
+# 2..SWAP_DECODE_WHOLE_K's with pairs / k whole programs in (SWAP_DECODE_WHOLE_K's low, SWAP_DECODE_WHOLE_BAND's hi] x
+# the SMs, from SWAP_DECODE_WHOLE_KEYS' least keys up to SWAP_DECODE_WHOLE_K's keys. Call 6 (rule_check --set s63c, 7
+# rounds: the API / without it / cuDNN): (100,32,4,1,1024,128) 52.66 / 59.75 / 54.47, (200,...,1024) 100.47 / 108.49 /
+# 102.05, (250,...,1024) (k=5) 125.53 / 129.68 / 124.99, (100,32,8,1,700,128) 71.02 / 81.58 / 73.13,
+# (150,16,4,1,2000,128) 144.44 / 148.78 / 153.58; at the band's low end (1.21-1.26 x the SMs) (166,32,4,1,2048,128)
+# 165.18 / 169.01 / 164.30, (330,...,1024) (k=8) 168.35 / 168.21 / 162.76 and (120,...,2048) (480 pairs, k=3) 123.48 /
+# 120.71 / 120.45 (x0.978). Call 7 (decode_stream_whole63.py, the API / k=2 / k=3 / k=4 / cuDNN): D=64 (the forward
+# kernels in the API) 600 pairs 1,024 keys 53.03 / 44.70 / 42.77 / 44.61 / 46.99, 4,096 189.09 / 155.85 / 147.06 /
+# 153.11 / 164.87; 664 pairs 1,024 53.40 / 45.87 / - / 46.34 / 47.58, 4,096 191.66 / 165.24 / - / 164.25 / 169.88; 800
+# pairs 1,024 54.61 / 58.98 / - / 53.08 / 52.92, 4,096 203.41 / 217.59 / - / 193.09 / 194.52; 400 pairs 1,024 29.16 /
+# 29.69 (x0.98), 2,048 53.20 / 52.12, 4,096 101.28 / 98.26; 300 pairs (outside the band) k=2-4 behind; D=128 4,096 keys
+# 400 pairs 198.32 / 192.30, 600 287.28 / - / 287.28, 800 385.49 / - / - / 381.55. So both head dims up to 4,096 keys,
+# and k pairs a program only from more than 1.25 x the SMs' programs (480 pairs in 160 programs lost, 1,320 in 165 tied;
+# 664 in 166 won).
 SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (4096, 8, 1.25)}  # {head dim: (up to keys, most pairs a program: the
 # TAIL launcher's 8, programs over SMs more than)}
 
@@ -1577,7 +1578,8 @@ def decode_variants():
     return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
         [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
-         if SWAP_DECODE_SPLIT.get(d)] + [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM] + \
+         if SWAP_DECODE_SPLIT.get(d)] + \
+        [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM] + \
         [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE]
 
 
