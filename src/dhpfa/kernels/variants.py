@@ -1465,9 +1465,13 @@ SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (l
 # 29.69 (x0.98), 2,048 53.20 / 52.12, 4,096 101.28 / 98.26; 300 pairs (outside the band) k=2-4 behind; D=128 4,096 keys
 # 400 pairs 198.32 / 192.30, 600 287.28 / - / 287.28, 800 385.49 / - / - / 381.55. So both head dims up to 4,096 keys,
 # and k pairs a program only from more than 1.25 x the SMs' programs (480 pairs in 160 programs lost, 1,320 in 165 tied;
-# 664 in 166 won).
-SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (4096, 8, 1.25)}  # {head dim: (up to keys, most pairs a program: the
-# TAIL launcher's 8, programs over SMs more than)}
+# 664 in 166 won). Call 11 (the same, 8,192 and 16,384 keys): D=64 400 pairs 199.00 / 192.58 (cuDNN 195.08) and 395.14 /
+# 379.46 (384.65), 600 370.08 / - / 286.48 (325.08) and 728.90 / - / 567.08 (638.99), 664 374.55 / - / - / 323.50
+# (334.60) and 739.22 / - / - / 637.26 (666.16), 800 401.10 / - / - / 383.53 (391.75) and 780.85 / - / - / 754.27
+# (768.53); D=128 x0.985-1.008 of the API there (400 pairs 383.25 / 380.05 and 748.62 / 753.33; 664 632.48 / - / - /
+# 635.28 and 1240.90 / - / - / 1260.31). So D=64 up to 16,384 keys, D=128 up to 4,096.
+SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim: (up to keys, most pairs a program:
+# the TAIL launcher's 8, programs over SMs more than)}
 
 
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
