@@ -860,16 +860,13 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if STAMP:
         _stamp(STAMPS, 2)
     last = (hi - 1) // nb
-    key = _one(NONCE, gl.int64)
     if TAIL:
-        if WHOLE_SKIP:  # session 63: a range of whole pairs (public) wrote no done-word and reads none: no fences
-            if (lo % nb != 0) | (hi % nb != 0):
-                _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G,
-                             stride_ob, stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
-        else:
+        # session 63 (WHOLE_SKIP): a range of whole pairs (public) wrote no done-word and reads none: no fences
+        if (lo % nb != 0) | (hi % nb != 0) | (not WHOLE_SKIP):
             _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, total, B, H, H_KV, G, stride_ob,
                          stride_oh, dtype, NQ, HEAD_DIM, MAX_PARTS)
         return
+    key = _one(NONCE, gl.int64)
     for pair in range(first, last + 1):  # public: the program id and shapes
         c0, _ = _pair_programs(pair, nb, n_prog, total)  # the pair's first program
         mine = _one((FLAGS + pair * MAX_PARTS + c - c0).to(gl.int64, bitcast=True), gl.int64)
