@@ -538,8 +538,9 @@ class _W(int):
 # D=128 two to six full waves and such a last one too: 272, 400, 536 and 800 pairs; from 4,096 keys last waves of up
 # to 0.46 of the SMs: 184 pairs), or variants.swap_decode_whole a program a pair (session 63, n_prog = the pairs:
 # 133-396 pairs at D=128 from 128 keys and 133-264 at D=64 from 512, up to 3,072, 159-204 pairs up to 8,192; up to
-# 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W); odd key counts, groups of 2 / 4 / 8,
-# bottom-right causal (the query sees every key); and calls just outside the rules (0: another kernel).
+# 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W); odd key counts,
+# groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0: another
+# kernel).
 # ({head dim: value, None: the others'} where they differ.)
 _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64: 264, None: 132}),
                   (20, 2047, 32, 8, False, _W(160)), (35, 1025, 8, 4, False, _W(140)),
@@ -554,7 +555,8 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   (50, 127, 32, 4, False, 0), (50, 129, 32, 4, False, {64: 0, None: _W(200)}),
                   (150, 2000, 16, 4, True, _W(200)), (250, 777, 32, 4, False, _W(200)),
                   (100, 2049, 32, 4, False, _W(200)), (75, 1024, 32, 4, False, {64: 0, None: _W(300)}),
-                  (134, 4097, 32, 4, False, {64: 0, None: 132}), (150, 9000, 32, 4, False, {64: _W(200), None: 0})]
+                  (134, 4097, 32, 4, False, {64: 0, None: 132}),
+                  (150, 9000, 32, 4, False, {64: _W(200), None: 0})]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

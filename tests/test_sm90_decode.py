@@ -109,15 +109,16 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (64, 150, 32, 4, 4096, 132, 200), (64, 166, 32, 4, 512, 132, 166), (64, 75, 32, 4, 1024, 132, 0),
     (64, 150, 32, 4, 511, 132, 0), (64, 150, 32, 4, 16384, 132, 200), (64, 150, 32, 4, 16385, 132, 0),
     (128, 150, 32, 4, 4097, 132, 0),
-    (128, 100, 32, 4, 1024, 114, 0), (128, 75, 32, 4, 2048, 78, 100), (128, 120, 32, 4, 2048, 132, 0)])
+    (128, 100, 32, 4, 1024, 114, 0), (128, 75, 32, 4, 2048, 78, 100), (128, 120, 32, 4, 2048, 132, 0),
+    (128, 3500, 32, 4, 3072, 5000, 0), (128, 300, 32, 4, 3072, 1000, 1200)])  # 5,000 SMs: past the 32-bit schedule
 def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 63, variants.swap_decode_whole.) Whole (sequence, key/value head) pairs a program on the stream kernel's
     smaller ring (SWAP_DECODE_WHOLE) for one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more pairs
     than SMs, from 128 (D=128) / 512 (D=64) keys: a program a pair up to 3x (D=128) / 2x (D=64) the SMs' pairs, all of
     them up to 3,072 keys and up to 8,192 keys those of more than 1.2x and at most 1.55x the SMs'; past that up to 4,096
-    keys (D=64: 16,384), k pairs a program for the least k of 2-8 dividing the pairs with pairs / k programs more than 1.25x and at
-    most 1.55x the SMs; else 0. The API takes it before the stream rule. Its schedule is one piece a pair and k pairs a
-    program (what the TAIL launcher takes: at most 8)."""
+    keys (D=64: 16,384), k pairs a program for the least k of 2-8 dividing the pairs with pairs / k programs more than
+    1.25x and at most 1.55x the SMs; else 0. The API takes it before the stream rule. Its schedule is one piece a pair
+    and k pairs a program (what the TAIL launcher takes: at most 8), within the kernel's 32-bit schedule arithmetic."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
@@ -150,6 +151,7 @@ def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
             assert pairs % n_prog == 0 and sm < n_prog, (pairs, sk, n_prog)
             assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog, bn) == 1, (pairs, sk, n_prog)
             assert sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog, bn) == pairs // n_prog <= 8, (pairs, sk, n_prog)
+            assert variants.stream_schedule_fits(n_prog, pairs * -(-sk // bn)), (pairs, sk, n_prog)
     assert seen > 0
 
 

@@ -1395,9 +1395,8 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
     """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (2-8 a group), or 0: more (sequence,
     key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a last wave of at
     most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs (SWAP_DECODE_STREAM_LONG's fraction from its keys), from
-    SWAP_DECODE_STREAM[head_dim] keys;
-    SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule arithmetic). Public: shapes and the
-    SM count."""
+    SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule
+    arithmetic). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     least = SWAP_DECODE_STREAM.get(head_dim)
@@ -1477,7 +1476,8 @@ SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim:
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream on SWAP_DECODE_WHOLE's ring with whole (sequence, key/value head) pairs a
     program for a one-query call of grouped heads (2-8 a group), or 0 (session 63; the comments above): a program a
-    pair, or k pairs a program (pairs / k programs). Public: shapes and the SM count."""
+    pair, or k pairs a program (pairs / k programs), within the kernel's 32-bit schedule arithmetic
+    (stream_schedule_fits, as swap_decode_stream). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1486,14 +1486,16 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     lo, hi, most = SWAP_DECODE_WHOLE_BAND
     if pairs <= sm_count or seq_k < least:
         return 0
+    n_prog = 0
+    keys, most_k, lo_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0, 0.0))
     if pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
             seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)):
-        return pairs
-    keys, most_k, lo_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0, 0.0))
-    if seq_k > keys:
-        return 0
-    return next((pairs // k for k in range(2, most_k + 1)
-                 if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
+        n_prog = pairs
+    elif seq_k <= keys:
+        n_prog = next((pairs // k for k in range(2, most_k + 1)
+                       if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
+    blocks = pairs * -(-seq_k // SWAP_DECODE_WHOLE[head_dim].block_n)
+    return n_prog if n_prog and stream_schedule_fits(n_prog, blocks) else 0
 
 
 def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
