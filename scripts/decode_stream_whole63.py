@@ -35,13 +35,15 @@ BUILDS = {
     128: {"s128": ("sms", 128, 3, True), "w64s2": ("pairs", 64, 2, True), "w64s2n": ("pairs", 64, 2, False),
           # (call 5) k whole pairs a program, pairs / k programs (k dividing the pairs; else not timed)
           "k2": ("pairs/2", 64, 2, True), "k3": ("pairs/3", 64, 2, True), "k4": ("pairs/4", 64, 2, True),
-          "k6": ("pairs/6", 64, 2, True), "k8": ("pairs/8", 64, 2, True), "w64s3": ("pairs", 64, 3, True)},
+          "k6": ("pairs/6", 64, 2, True), "k8": ("pairs/8", 64, 2, True), "w64s3": ("pairs", 64, 3, True),
+          # (session 64) a program a pair on the stream build's own ring (the shipped binary), one wave or less
+          "w128s3": ("pairs", 128, 3, True)},
     64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False),
          "k2": ("pairs/2", 128, 2, True), "k3": ("pairs/3", 128, 2, True), "k4": ("pairs/4", 128, 2, True),
-         "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True)},
+         "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True), "w128s3": ("pairs", 128, 3, True)},
 }
 CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
-          (33, 32, 8, 1023), (35, 32, 4, 4000)]  # (66 and 33: every program of s128 holds whole pairs)
+          (33, 32, 8, 1023), (35, 32, 4, 4000), (24, 32, 4, 1025)]  # (66 and 33: every program of s128 holds whole pairs)
 
 
 def programs(mode, sms, pairs):

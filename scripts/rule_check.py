@@ -276,6 +276,15 @@ S63D = [(150, 32, 4, 1, 1024, 64, False), (166, 32, 4, 1, 4096, 64, False), (200
         (100, 32, 4, 1, 4096, 64, False), (99, 32, 4, 1, 1500, 64, False), (100, 32, 8, 1, 3000, 64, False),
         (100, 32, 4, 1, 4096, 128, False), (150, 32, 4, 1, 4096, 128, False), (100, 32, 4, 1, 1024, 64, False)]
 
+# --set s64 (session 64 call 4): one wave of pairs or less, a program a pair on the stream build (variants.SWAP_DECODE_ONE's
+# tiers) against the rule without it (api_prev: SWAP_DECODE_ONE empty: the forward kernels); the last cell is outside
+# the tiers (the same variant both ways)
+S64 = [(17, 32, 4, 1, 1024, 128, False), (20, 32, 4, 1, 1536, 128, False), (24, 32, 4, 1, 1024, 128, False),
+       (32, 32, 4, 1, 1024, 128, False), (33, 32, 4, 1, 2048, 128, False), (22, 32, 4, 1, 3072, 128, False),
+       (20, 32, 4, 1, 800, 128, False), (16, 32, 8, 1, 1024, 128, False), (9, 32, 8, 1, 2048, 128, False),
+       (28, 32, 4, 1, 1024, 64, False), (33, 32, 4, 1, 768, 64, False), (30, 32, 4, 1, 4096, 64, False),
+       (33, 32, 4, 1, 2048, 64, False), (24, 16, 4, 1, 1000, 64, False), (24, 32, 4, 1, 2048, 128, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -309,6 +318,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s64":  # (no one-wave tiers: the forward kernels)
+        return patched_call(api_fn, variants, "SWAP_DECODE_ONE", {})
     if which in ("s63", "s63b", "s63c", "s63d"):  # (no whole-pair build: neither a program a pair nor k pairs a program)
         fn = patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_MOST", {128: 0.0, 64: 0.0})
         return patched_call(fn, variants, "SWAP_DECODE_WHOLE_K", {})
@@ -399,7 +410,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -408,7 +419,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

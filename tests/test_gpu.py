@@ -538,14 +538,17 @@ class _W(int):
 # D=128 two to six full waves and such a last one too: 272, 400, 536 and 800 pairs; from 4,096 keys last waves of up
 # to 0.46 of the SMs: 184 pairs), or variants.swap_decode_whole a program a pair (session 63, n_prog = the pairs:
 # 133-396 pairs at D=128 from 128 keys and 133-264 at D=64 from 512, up to 3,072, 159-204 pairs up to 8,192; up to
-# 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W); odd key counts,
+# 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W), or (session 64) at
+# most the SMs' pairs, more than half, a program a pair on the stream build (SWAP_DECODE_ONE: D=128 68-132 pairs at
+# 1,024-1,536 keys, 67-88 and 126-132 up to 3,072, 67-88 from 768; D=64 73-132 pairs at 768-1,024 keys, 106-132 up to
+# 4,096); odd key counts,
 # groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0: another
 # kernel).
 # ({head dim: value, None: the others'} where they differ.)
 _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64: 264, None: 132}),
                   (20, 2047, 32, 8, False, _W(160)), (35, 1025, 8, 4, False, _W(140)),
                   (9, 4001, 64, 16, False, {64: 264, None: 132}), (42, 4096, 32, 4, True, _W(168)),
-                  (33, 4096, 32, 4, False, 0), (68, 2049, 32, 4, False, {64: 0, None: _W(272)}),
+                  (33, 4096, 32, 4, False, {64: 132, None: 0}), (68, 2049, 32, 4, False, {64: 0, None: _W(272)}),
                   (100, 4097, 32, 4, True, {64: _W(200), None: 132}), (134, 1025, 32, 4, False, {64: 0, None: 132}),
                   (100, 1023, 32, 8, False, _W(200)), (100, 1024, 32, 8, True, _W(200)),
                   (46, 4097, 32, 4, False, _W(184)), (46, 4095, 32, 4, False, _W(184)),
@@ -556,7 +559,11 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   (150, 2000, 16, 4, True, _W(200)), (250, 777, 32, 4, False, _W(200)),
                   (100, 2049, 32, 4, False, _W(200)), (75, 1024, 32, 4, False, {64: 0, None: _W(300)}),
                   (134, 4097, 32, 4, False, {64: 0, None: 132}),
-                  (150, 9000, 32, 4, False, {64: _W(200), None: 0})]
+                  (150, 9000, 32, 4, False, {64: _W(200), None: 0}),
+                  # (session 64) one wave or less: a program a pair on the stream build (SWAP_DECODE_ONE's tiers)
+                  (17, 1025, 32, 4, False, {64: 0, None: 68}), (33, 1000, 32, 4, True, {64: 132, None: 0}),
+                  (16, 3072, 32, 8, False, 128), (11, 2047, 32, 8, True, {64: 0, None: 88}),
+                  (30, 4096, 16, 4, False, {64: 120, None: 0}), (24, 2048, 32, 4, False, 0)]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

@@ -68,7 +68,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (128, 17, 32, 8, 1024, 132, 132), (128, 34, 32, 4, 65536, 132, 132), (128, 17, 32, 8, 1023, 132, 0),  # 136 pairs
     (64, 17, 32, 8, 2048, 132, 264), (64, 34, 32, 4, 65536, 132, 264), (64, 17, 32, 8, 2047, 132, 0),
     (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 2048, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
-    (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 0), (128, 16, 32, 8, 4096, 132, 0),  # one wave: none
+    (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 0), (128, 16, 32, 8, 4096, 132, 0),  # one wave, 4,096
     (128, 68, 32, 4, 4096, 132, 132), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # 2 waves; MHA; 16
     (128, 75, 32, 4, 1024, 132, 132), (128, 100, 32, 4, 1024, 132, 132), (128, 101, 32, 4, 65536, 132, 132),  # 2-3 waves
     (128, 76, 32, 4, 2048, 132, 0), (128, 50, 32, 4, 4096, 132, 0), (128, 66, 32, 4, 4096, 132, 0),  # tails, whole waves
@@ -77,13 +77,26 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (128, 133, 32, 4, 4096, 132, 132), (128, 199, 32, 4, 1024, 132, 132), (128, 232, 32, 4, 4096, 132, 0),  # 4, 6, 7 waves
     (128, 130, 32, 4, 4096, 132, 0), (128, 75, 32, 4, 1023, 132, 0), (64, 68, 32, 4, 4096, 132, 0),  # 520 pairs; D=64
     (96, 34, 32, 4, 4096, 132, 0), (256, 34, 32, 4, 4096, 132, 0), (128, 30, 32, 4, 4096, 114, 114),  # other D; 114 SMs
-    (64, 34, 32, 4, 1 << 20, 132, 264), (64, 34, 32, 4, 1 << 23, 132, 0)])  # the 32-bit schedule's bound
+    (64, 34, 32, 4, 1 << 20, 132, 264), (64, 34, 32, 4, 1 << 23, 132, 0),  # the 32-bit schedule's bound
+    # (session 64) one wave or less, more than half the SMs' pairs: a program a pair (SWAP_DECODE_ONE's tiers)
+    (128, 17, 32, 4, 1024, 132, 68), (128, 33, 32, 4, 1536, 132, 132), (128, 16, 32, 4, 1024, 132, 0),  # half
+    (128, 24, 32, 4, 1023, 132, 0), (128, 24, 32, 4, 1537, 132, 0), (128, 22, 32, 4, 768, 132, 88),  # keys
+    (128, 22, 32, 4, 767, 132, 0), (128, 23, 32, 4, 768, 132, 0), (128, 22, 32, 4, 3072, 132, 88),
+    (128, 22, 32, 4, 3073, 132, 0), (128, 32, 32, 4, 3072, 132, 128), (128, 31, 32, 4, 2048, 132, 0),  # 0.95
+    (128, 16, 32, 8, 1024, 132, 128), (128, 34, 16, 2, 1024, 132, 68), (128, 17, 32, 32, 1024, 132, 0),  # groups
+    (64, 20, 32, 4, 1024, 132, 80), (64, 18, 32, 4, 1024, 132, 0), (64, 19, 32, 4, 768, 132, 76),
+    (64, 20, 32, 4, 1025, 132, 0), (64, 28, 32, 4, 4096, 132, 112), (64, 26, 32, 4, 4096, 132, 0),
+    (64, 28, 32, 4, 4097, 132, 0), (64, 33, 32, 4, 767, 132, 0), (96, 20, 32, 4, 1024, 132, 0),
+    (128, 20, 32, 4, 1024, 114, 80), (128, 14, 32, 4, 1024, 114, 0), (128, 28, 32, 4, 3072, 114, 112)])  # 114 SMs
 def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 61, variants.swap_decode_stream.) attn_decode_sm90_stream takes one-query calls of grouped heads (2-8 a
     group) whose (sequence, key/value head) pairs fill the SMs once (at D=128 one to six times, session 62) and a last
     wave of at most 0.3 of them at D=128 (from 1,024 keys; 0.46 from 4,096, session 62) or a quarter at D=64 (from
-    2,048), in one program an SM at D=128 and two at D=64, while its schedule's products stay within 32 bits; else 0.
-    The API takes it before swap_decode_parts' rule."""
+    2,048), in one program an SM at D=128 and two at D=64; (session 64) at most the SMs' pairs and more than half of
+    them, a program a pair where SWAP_DECODE_ONE's tiers hold the pairs and keys (D=128: 1,024-1,536 keys, and up to
+    3,072 at most 0.67 or more than 0.95 of the SMs' pairs, from 768 the former; D=64: 768-1,024 keys more than 0.55 of
+    the SMs' pairs, up to 4,096 more than 0.8); while its schedule's products stay within 32 bits; else 0. The API
+    takes it before swap_decode_parts' rule."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == n_prog
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
@@ -158,21 +171,27 @@ def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
 @pytest.mark.parametrize("sm", [132, 114, 78])
 @pytest.mark.parametrize("d", [128, 64])
 def test_swap_decode_stream_rule_gives_schedules_the_launcher_takes(d, sm, monkeypatch):
-    """Every call variants.swap_decode_stream sends to the stream build (pair counts up to ten waves, 1,024-16,385
+    """Every call variants.swap_decode_stream sends to the stream build (pair counts from one to ten waves, 768-16,385
     keys, on 132 / 114 / 78 SMs) has a schedule its TAIL launcher takes: at most SWAP_DECODE_STREAM_PARTS pieces a pair
-    and at most 32 // that pairs a program (a refusal there would fail an API call)."""
+    and at most 32 // that pairs a program (a refusal there would fail an API call); at most the SMs' pairs (session
+    64), a program a pair: one piece a pair, one pair a program."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
-    parts, seen = variants.SWAP_DECODE_STREAM_PARTS, 0
-    for pairs in range(sm + 1, 10 * sm + 1):
-        for sk in (1024, 1025, 2047, 4096, 16385):
+    parts, seen, one = variants.SWAP_DECODE_STREAM_PARTS, 0, 0
+    for pairs in range(1, 10 * sm + 1):
+        for sk in (768, 1024, 1025, 2047, 3072, 4096, 16385):
             n_prog = variants.swap_decode_stream(d, pairs, 8, 1, sk, sm)  # (pairs sequences of one key/value head)
             if not n_prog:
                 continue
             seen += 1
             assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog) <= parts, (pairs, sk, n_prog)
             assert sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog) <= 32 // parts, (pairs, sk, n_prog)
-    assert seen > 0
+            if pairs <= sm:
+                one += 1
+                assert n_prog == pairs and sm // 2 < pairs, (pairs, sk, n_prog)
+                assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog) == 1, (pairs, sk, n_prog)
+                assert sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog) == 1, (pairs, sk, n_prog)
+    assert seen > one > 0
 
 
 def _stream_schedule(pairs, nb, n_prog):

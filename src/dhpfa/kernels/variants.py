@@ -1389,18 +1389,40 @@ SWAP_DECODE_STREAM_WAVES = {128: 6, 64: 1}
 SWAP_DECODE_STREAM_PER_SM = {128: 1, 64: 2}
 SWAP_DECODE_STREAM_PARTS = 4  # pieces a pair at most (the build's MAX_PARTS: a merge of one round)
 SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
+# Session 64: one wave of pairs or less, more than half the SMs' pairs (where swap_decode_parts gives no parts and the
+# forward kernels' split keys ran), a program a pair on the stream build's own ring (its shipped binary: no piece, no
+# arrival; WHOLE_SKIP drops the fences). Call 3 (decode_stream_whole63.py, H200, graph replay, 5 rounds, us: the API
+# then / a program a pair / cuDNN; (B,32,4,1,S,128)): 1,024 keys 68 pairs 14.75 / 13.47 / 14.82, 80 15.87 / 14.43 /
+# 15.63, 96 17.62 / 16.57 / 17.03, 112 19.25 / 18.38 / 18.29, 128 21.07 / 20.07 / 20.03, 132 21.41 / 20.29 / 20.54
+# (x1.025-1.10 at 68-132 pairs); 1,536 keys x1.010-1.110; 2,048-3,072 keys x1.014-1.07 at 68-88 pairs and x1.013-1.034
+# at 128-132, 96-120 pairs x0.977-1.012 (2,048: 96 29.44 against 28.77); 768 keys x1.014-1.035 at 68-96 pairs, x0.986-
+# 1.003 at 104-132; 640 keys x0.962-1.023; 56-64 pairs (the forward kernels' clusters) x0.85-0.96. Groups of 4
+# ((B,32,8,1,S,128), 72-128 pairs) alike: 1,024 keys x1.046-1.083, 2,048 72 pairs x1.069, 96 x0.986, 128 x1.031. From
+# 4,096 keys ties or losses (call 2: 96 pairs x 4,096 55.12 against 50.49; 128-132 pairs x1.008-1.017). D=64
+# ((B,32,4,1,S,64)): 768 keys x1.024-1.046 at 68-132 pairs, 1,024 x1.030-1.046 at 80-132 (68: x0.991), 2,048-4,096
+# x1.008-1.034 at 112-132 pairs and x0.84-0.975 at 68-96; 512 keys x0.996-1.062. {head dim: tiers (least keys, most
+# keys, pairs over SMs more than, at most)}: a call of at most the SMs' pairs takes a program a pair where a tier holds.
+SWAP_DECODE_ONE = {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0), (1024, 3072, 0.95, 1.0)),
+                   64: ((768, 1024, 0.55, 1.0), (768, 4096, 0.8, 1.0))}
 
 
 def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (2-8 a group), or 0: more (sequence,
     key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a last wave of at
     most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs (SWAP_DECODE_STREAM_LONG's fraction from its keys), from
-    SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM (within the kernel's 32-bit schedule
+    SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM; or (session 64) at most the SMs' pairs
+    where a tier of SWAP_DECODE_ONE holds the pairs and keys: a program a pair (within the kernel's 32-bit schedule
     arithmetic). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     least = SWAP_DECODE_STREAM.get(head_dim)
-    if not SWAP_DECODE or least is None or not 2 <= group <= SWAP_DECODE_MAX_GROUP or seq_k < least:
+    if not SWAP_DECODE or least is None or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+        return 0
+    if pairs <= sm_count:  # (session 64) one wave or less: a program a pair where SWAP_DECODE_ONE's tiers say
+        one = any(lo_k <= seq_k <= hi_k and lo * sm_count < pairs <= hi * sm_count
+                  for lo_k, hi_k, lo, hi in SWAP_DECODE_ONE.get(head_dim, ()))
+        return pairs if one and stream_schedule_fits(pairs, pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)) else 0
+    if seq_k < least:
         return 0
     waves, tail = divmod(pairs, sm_count)
     frac = SWAP_DECODE_STREAM_TAIL[head_dim]
