@@ -37,7 +37,9 @@ BUILDS = {
           "k2": ("pairs/2", 64, 2, True), "k3": ("pairs/3", 64, 2, True), "k4": ("pairs/4", 64, 2, True),
           "k6": ("pairs/6", 64, 2, True), "k8": ("pairs/8", 64, 2, True), "w64s3": ("pairs", 64, 3, True),
           # (session 64) a program a pair on the stream build's own ring (the shipped binary), one wave or less
-          "w128s3": ("pairs", 128, 3, True)},
+          "w128s3": ("pairs", 128, 3, True),
+          # (session 64 call 5) two programs a pair (each pair in two pieces, merged at the end) on the smaller rings
+          "p2w64s2": ("2pairs", 64, 2, True), "p2w64s3": ("2pairs", 64, 3, True)},
     64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False),
          "k2": ("pairs/2", 128, 2, True), "k3": ("pairs/3", 128, 2, True), "k4": ("pairs/4", 128, 2, True),
          "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True), "w128s3": ("pairs", 128, 3, True)},
@@ -51,7 +53,7 @@ def programs(mode, sms, pairs):
     if mode.startswith("pairs/"):
         k = int(mode.split("/")[1])
         return pairs // k if pairs % k == 0 else 0
-    return {"sms": sms, "2sms": 2 * sms, "pairs": pairs}[mode]
+    return {"sms": sms, "2sms": 2 * sms, "pairs": pairs, "2pairs": 2 * pairs}[mode]
 
 
 def launch(q, k, v, n_prog, block_n, stages, skip, poison=False):

@@ -252,3 +252,49 @@ def test_leak_and_counter_shapes_take_grouped_heads():
     assert leak.is_gqa((4, 32, 1, 128, 8192, 8)) and not leak.is_gqa((4, 32, 1, 128, 8192, 32))
     with pytest.raises(ValueError, match="shape: expected B,H,S,D or B,H,Sq,D,Sk,H_kv"):
         leak.qkv_shapes((1, 2, 3))
+
+
+def test_decode_part_rows_from_interleaved_times(monkeypatch):
+    """The bench's decode part (session 64), without a GPU: its cells (H / H_kv 32 / 8, 8-1,024 pairs), the bytes a
+    call must read, each kernel's median time in CUDA-graph replay with its rate, a refusal as that kernel's error, and
+    the table's ratio (the best peer's time over dhpfa's)."""
+    cells = bench.decode_cells()
+    assert len(cells) == 36 and {c[0] * c[2] for c in cells} == {8, 32, 128, 256, 512, 1024}
+    assert bench.decode_bytes((2, 32, 8, 1000, 128)) == 2 * (2 * 2 * 8 * 1000 * 128 + 2 * 2 * 32 * 128)
+    seen = []
+
+    def fake_interleaved(kernels, sets, causal, rounds, batch_ms, graph, errors):
+        seen.append((len(sets), graph, rounds, batch_ms))
+        errors["refuses"] = "RuntimeError: no"
+        return {"dhpfa": [0.010, 0.020, 0.011], "sdpa_cudnn": [0.012, 0.012, 0.013]}
+
+    monkeypatch.setattr(bench, "interleaved_ms", fake_interleaved)
+    monkeypatch.setattr(bench, "decode_inputs", lambda cell, n, dtype: [("q", "k", "v")] * n)
+    monkeypatch.setattr(bench.torch.cuda, "empty_cache", lambda: None)
+    kernels = {"dhpfa": None, "sdpa_cudnn": None, "refuses": None}
+    rows = bench.decode_part(kernels, cells=[(1, 32, 8, 1024, 128), (128, 32, 8, 16384, 128)], rounds=3)
+    assert seen == [(8, True, 3, 5.0), (2, True, 3, 5.0)]  # (small cells: more input sets, past the L2)
+    r = rows[0]["results"]
+    assert r["dhpfa"]["us"] == pytest.approx(11.0) and r["sdpa_cudnn"]["us"] == pytest.approx(12.0)
+    assert r["dhpfa"]["tbps"] == pytest.approx(bench.decode_bytes((1, 32, 8, 1024, 128)) / 0.011 / 1e9)
+    assert r["refuses"] == {"error": "RuntimeError: no"}
+    table = bench.format_decode(rows)
+    assert "| (1, 32, 8, 1024, 128) | 11.0 (" in table and "1.09 (sdpa_cudnn)" in table and "n/a" in table
+
+
+@pytest.mark.gpu
+def test_decode_part_times_the_api_and_reports_refusals():
+    """decode_part on the GPU: dhpfa through SDPA's entry point (enable_gqa) in graph replay, a refusing kernel
+    reported as an error."""
+    import dhpfa
+
+    def refuses(q, k, v, causal):
+        raise RuntimeError("not this case")
+
+    kernels = {"dhpfa": lambda q, k, v, causal: dhpfa.scaled_dot_product_attention(q, k, v, enable_gqa=True),
+               "refuses": refuses}
+    rows = bench.decode_part(kernels, cells=[(2, 32, 8, 1000, 128), (17, 32, 4, 1025, 64)], rounds=3, batch_ms=1.0)
+    for row in rows:
+        assert row["results"]["refuses"]["error"] == "RuntimeError: not this case"
+        res = row["results"]["dhpfa"]
+        assert len(res["rounds"]) == 3 and res["us"] > 0 and res["tbps"] > 0

@@ -132,8 +132,9 @@ def build_parser():
     b.add_argument("--batch-ms", type=float, default=None,
                    help="grid: each kernel's batch per round lasts at least this long (default 25 ms; 250 for "
                         "sustained clocks, as the long-context part uses)")
-    b.add_argument("--parts", default="grid,long,small,short",
-                   help="which parts to run: grid, long (context), small (shapes), short (cells in graph replay)")
+    b.add_argument("--parts", default="grid,long,small,short,decode",
+                   help="which parts to run: grid, long (context), small (shapes), short (cells in graph replay), "
+                        "decode (one query a sequence, grouped heads, in graph replay)")
 
     lk = sub.add_parser("leak", help="dudect-style timing test (GPU)")
     lk.add_argument("--out", default="out/leak")

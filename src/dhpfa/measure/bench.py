@@ -382,7 +382,77 @@ def format_long(rows) -> str:
     return "\n".join(lines)
 
 
-PARTS = ("grid", "long", "small", "short")
+# ---- decode: one query per sequence, grouped heads (session 64) ----------------------------------------
+DECODE_HEADS = (32, 8)  # query heads, key/value heads (groups of 4, as Llama-3-8B)
+
+
+def decode_cells(head_dims=(128, 64), batches=(1, 4, 16, 32, 64, 128), seqs=(1024, 4096, 16384)):
+    """(B, H, H_kv, S_k, D) of the decode part: one query per sequence against a KV cache of S_k keys, heads
+    DECODE_HEADS; the (sequence, key/value head) pairs run from 8 to 1,024."""
+    h, hk = DECODE_HEADS
+    return [(b, h, hk, s, d) for d in head_dims for s in seqs for b in batches]
+
+
+def decode_bytes(cell) -> int:
+    """Bytes a decode call must read at least: the keys and values once (bf16 / fp16), the queries, the output."""
+    b, h, hk, sk, d = cell
+    return 2 * (2 * b * hk * sk * d + 2 * b * h * d)
+
+
+def decode_inputs(cell, n_sets, seed=0, dtype=torch.bfloat16):
+    """n_sets random (q, k, v) in SDPA's layout: q (B, H, 1, D), k and v (B, H_kv, S_k, D) contiguous (a KV cache as
+    Hugging Face transformers keeps it)."""
+    b, h, hk, sk, d = cell
+    g = torch.Generator(device="cuda").manual_seed(seed)
+    return [(torch.randn(b, h, 1, d, device="cuda", dtype=dtype, generator=g),
+             *(torch.randn(b, hk, sk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2)))
+            for _ in range(n_sets)]
+
+
+def decode_part(kernels, cells=None, rounds=ROUNDS, batch_ms=5.0, dtype=torch.bfloat16):
+    """Microseconds per call and the bytes' rate (TB/s) of every kernel at each decode cell, in CUDA-graph replay of
+    interleaved rounds (a decode call lasts microseconds: eager figures would time the host); input sets enough that
+    a rotation exceeds the L2 three times (2-8); kernels that refuse a cell get an "error"."""
+    rows = []
+    for cell in cells or decode_cells():
+        n = max(2, min(8, math.ceil(3 * 60 * 2 ** 20 / decode_bytes(cell))))
+        sets = decode_inputs(cell, n, dtype=dtype)
+        errors = {}
+        times = interleaved_ms(kernels, sets, False, rounds=rounds, batch_ms=batch_ms, graph=True, errors=errors)
+        res = {}
+        for name in kernels:
+            if name in errors:
+                res[name] = {"error": errors[name]}
+            else:
+                ms = statistics.median(times[name])
+                res[name] = {"us": ms * 1000, "tbps": decode_bytes(cell) / ms / 1e9, "rounds": times[name]}
+        rows.append({"cell": list(cell), "results": res})
+        print(format_decode(rows[-1:], head=False), flush=True)
+        del sets
+        torch.cuda.empty_cache()
+    return rows
+
+
+def format_decode(rows, head=True) -> str:
+    """| (B, H, H_kv, S_k, D) | each kernel's us (TB/s) | dhpfa / best peer: the best peer's time over dhpfa's |."""
+    names = []
+    for row in rows:
+        names += [n for n in row["results"] if n not in names]
+    lines = [f"| (B, H, H_kv, S_k, D) | {' | '.join(f'{n} us (TB/s)' for n in names)} | dhpfa / best peer |",
+             "|" + "---|" * (len(names) + 2)] if head else []
+    for row in rows:
+        r = row["results"]
+        cells = [f"{r[n]['us']:.1f} ({r[n]['tbps']:.2f})" if "us" in r.get(n, {}) else "n/a" for n in names]
+        peers = {n: v["us"] for n, v in r.items() if n != "dhpfa" and "us" in v}
+        ratio = "n/a"
+        if peers and "us" in r.get("dhpfa", {}):
+            best = min(peers, key=peers.get)
+            ratio = f"{peers[best] / r['dhpfa']['us']:.2f} ({best})"
+        lines.append(f"| {tuple(row['cell'])} | {' | '.join(cells)} | {ratio} |")
+    return "\n".join(lines)
+
+
+PARTS = ("grid", "long", "small", "short", "decode")
 
 
 def main(args):
@@ -425,4 +495,12 @@ def main(args):
         save_json(out, path)
         print("S <= 1K cells in CUDA-graph replay (no host time per call):")
         print(format_table(out["short_graph"]))
+    if "decode" in parts:
+        cells = decode_cells(batches=(1, 32, 128), seqs=(1024, 16384)) if args.quick else decode_cells()
+        print(f"decode: {len(cells)} cells (one query a sequence, H / H_kv = {DECODE_HEADS[0]} / {DECODE_HEADS[1]}, "
+              f"{dtypes[0]}) in CUDA-graph replay", flush=True)
+        dtype = Case(1, 1, 1, 64, False, dtypes[0]).torch_dtype
+        out["decode"] = decode_part(peer_kernels(gqa=True), cells, dtype=dtype)
+        save_json(out, path)
+        print(format_decode(out["decode"]), flush=True)
     return 0
