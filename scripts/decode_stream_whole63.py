@@ -39,10 +39,17 @@ BUILDS = {
           # (session 64) a program a pair on the stream build's own ring (the shipped binary), one wave or less
           "w128s3": ("pairs", 128, 3, True),
           # (session 64 call 5) two programs a pair (each pair in two pieces, merged at the end) on the smaller rings
-          "p2w64s2": ("2pairs", 64, 2, True), "p2w64s3": ("2pairs", 64, 3, True)},
+          "p2w64s2": ("2pairs", 64, 2, True), "p2w64s3": ("2pairs", 64, 3, True),
+          # (session 64 call 7) the flat schedule (pieces merged) on the smaller ring, 1.5 / 2 / 3 programs an SM
+          "x15w64s2": ("x1.5", 64, 2, True), "x2w64s2": ("x2", 64, 2, True), "x3w64s2": ("x3", 64, 2, True),
+          # (session 64 call 8) the PAIR_UNITS schedule (whole pairs a program, counts differing by at most one) on
+          # the smaller ring at 1.3 / 1.5 x the SMs' programs
+          "u13": ("u1.3", 64, 2, True), "u15": ("u1.5", 64, 2, True), "u20": ("u2.0", 64, 2, True)},
     64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False),
          "k2": ("pairs/2", 128, 2, True), "k3": ("pairs/3", 128, 2, True), "k4": ("pairs/4", 128, 2, True),
-         "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True), "w128s3": ("pairs", 128, 3, True)},
+         "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True), "w128s3": ("pairs", 128, 3, True),
+         "x15w128s2": ("x1.5", 128, 2, True), "x2w128s2": ("x2", 128, 2, True), "x3w128s2": ("x3", 128, 2, True),
+         "u13": ("u1.3", 128, 2, True), "u15": ("u1.5", 128, 2, True), "u20": ("u2.0", 128, 2, True)},
 }
 CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
           (33, 32, 8, 1023), (35, 32, 4, 4000), (24, 32, 4, 1025)]  # (66 and 33: every program of s128 holds whole pairs)
@@ -53,10 +60,14 @@ def programs(mode, sms, pairs):
     if mode.startswith("pairs/"):
         k = int(mode.split("/")[1])
         return pairs // k if pairs % k == 0 else 0
+    if mode.startswith("x"):  # F programs an SM (the flat schedule: pieces where ranges cross pairs' bounds)
+        return int(float(mode[1:]) * sms)
+    if mode.startswith("u"):  # F programs an SM in whole pairs (PAIR_UNITS), at most the pairs
+        return min(pairs, int(float(mode[1:]) * sms))
     return {"sms": sms, "2sms": 2 * sms, "pairs": pairs, "2pairs": 2 * pairs}[mode]
 
 
-def launch(q, k, v, n_prog, block_n, stages, skip, poison=False):
+def launch(q, k, v, n_prog, block_n, stages, skip, poison=False, units=False):
     """attn_decode_sm90_stream (its TAIL build) on q (B, 1, H, D), k, v (B, S_k, H_KV, D) with BLOCK_N, STAGES and
     WHOLE_SKIP of our own: (out, lse (B, H, 1)); outputs and workspace NaN when poisoned, else torch.empty (no fill
     kernels inside the timed graph)."""
@@ -68,7 +79,7 @@ def launch(q, k, v, n_prog, block_n, stages, skip, poison=False):
     ws_l = new((4, h, b), device=q.device)
     flags = torch.empty(b * k.shape[2] * 4, dtype=torch.int64, device=q.device)
     grid, args, kw = sm90_decode.stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, d ** -0.5, n_prog, 4,
-                                                    block_n, stages)
+                                                    block_n, stages, pair_units=units)
     kw["WHOLE_SKIP"] = skip
     sm90_decode.attn_decode_sm90_stream[grid](*args, **kw)
     return out, lse_t.t().unsqueeze(-1)
@@ -78,7 +89,8 @@ def fn(mode, sms, pairs, block_n, stages, skip):
     n = programs(mode, sms, pairs)
 
     def f(q, k, v, causal=False):  # SDPA's layout
-        return launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n, block_n, stages, skip)[0]
+        return launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n, block_n, stages, skip,
+                      units=mode.startswith("u"))[0]
     return f
 
 
@@ -110,8 +122,9 @@ def main():
                 if not n or n > b * hk * -(-sk // bn):  # more programs than blocks: the launcher refuses it
                     continue
                 try:
-                    out, lse = launch(q, k, v, n, bn, st, skip, poison=True)
-                    out2, lse2 = launch(q, k, v, n, bn, st, skip, poison=True)
+                    u = mode.startswith("u")
+                    out, lse = launch(q, k, v, n, bn, st, skip, poison=True, units=u)
+                    out2, lse2 = launch(q, k, v, n, bn, st, skip, poison=True, units=u)
                 except Exception as e:  # noqa: BLE001 (a build that does not launch is reported and left out)
                     print("check", (b, h, hk, sk, d), name, "LAUNCH FAILED", repr(e)[:300], flush=True)
                     bad.add((d, name))
@@ -136,7 +149,10 @@ def main():
                     if (d, bn_name) not in bad and 0 < programs(mode, sms, pairs) <= pairs * -(-sk // bn):
                         ks[bn_name] = fn(mode, sms, pairs, bn, st, skip)
                 ks["cudnn"] = peers["sdpa_cudnn"]
-                t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0)
+                refused = {}  # (a build whose launcher refuses the cell: left out, named)
+                t = interleaved_ms(ks, sets, False, rounds=a.rounds, graph=True, batch_ms=5.0, errors=refused)
+                for n_, e in refused.items():
+                    print("refused", (b, h_, hk_, 1, sk, d), n_, e, flush=True)
                 med = {n: statistics.median(x) * 1000 for n, x in t.items()}
                 print((b, h_, hk_, 1, sk, d), f"pairs {pairs} api={name}", "  ".join(f"{n} {u:.2f}" for n, u in
                                                                                       med.items()), flush=True)

@@ -122,7 +122,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (64, 150, 32, 4, 4096, 132, 200), (64, 166, 32, 4, 512, 132, 166), (64, 75, 32, 4, 1024, 132, 0),
     (64, 150, 32, 4, 511, 132, 0), (64, 150, 32, 4, 16384, 132, 200), (64, 150, 32, 4, 16385, 132, 0),
     (128, 150, 32, 4, 4097, 132, 0),
-    (128, 100, 32, 4, 1024, 114, 0), (128, 75, 32, 4, 2048, 78, 100), (128, 120, 32, 4, 2048, 132, 0),
+    (128, 100, 32, 4, 4096, 114, 0), (128, 75, 32, 4, 2048, 78, 100), (128, 120, 32, 4, 4096, 132, 0),
     (128, 3500, 32, 4, 3072, 5000, 0), (128, 300, 32, 4, 3072, 1000, 1200)])  # 5,000 SMs: past the 32-bit schedule
 def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 63, variants.swap_decode_whole.) Whole (sequence, key/value head) pairs a program on the stream kernel's
@@ -137,20 +137,49 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
     if n_prog:
         cfg = variants.SWAP_DECODE_WHOLE[d]
-        assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n) == 1
-        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n) == b * hk // n_prog <= 8
+        assert b * hk % n_prog == 0  # (these cases: the programs divide the pairs, the flat schedule's ranges too)
+        for units in (False, True):
+            assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n, units) == 1
+            assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, units) == b * hk // n_prog <= 8
         assert variants.stream_schedule_fits(n_prog, b * hk * -(-sk // cfg.block_n))
         assert variants.decode_variant(torch.bfloat16, d, stream=True, whole=True) in variants.decode_variants()
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
     assert not variants.swap_decode_whole(d, b, h, hk, sk, sm)
 
 
+@pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
+    (128, 64, 32, 8, 1024, 132, 264), (128, 128, 32, 8, 2048, 132, 264), (128, 64, 32, 8, 2049, 132, 0),  # keys
+    (128, 64, 32, 8, 1023, 132, 0), (128, 133, 32, 8, 1024, 132, 0), (128, 132, 32, 8, 1024, 132, 176),  # pairs; k
+    (128, 50, 32, 8, 1024, 132, 200), (128, 67, 32, 8, 1024, 132, 0), (128, 134, 32, 4, 1024, 132, 0),  # k; stream
+    (128, 113, 32, 4, 1500, 132, 264), (64, 64, 32, 8, 1024, 132, 0), (128, 125, 32, 4, 1024, 114, 228),  # D=64; 114
+    (128, 100, 32, 4, 1024, 114, 228), (128, 120, 32, 4, 2048, 132, 264)])
+def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
+    """(Session 64, variants.SWAP_DECODE_WHOLE_SPREAD.) Past the whole-pair rule's other branches and where the stream
+    build does not take the call, D=128 at 1,024-2,048 keys and more than 3x, at most 8x the SMs' pairs: 2x the SMs'
+    programs on the PAIR_UNITS schedule (whole pairs a program, counts differing by at most one); none with
+    SWAP_DECODE_WHOLE_UNITS off (the flat schedule would split pairs there)."""
+    from dhpfa.kernels import sm90_decode
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
+    if n_prog and b * hk % n_prog:
+        cfg = variants.SWAP_DECODE_WHOLE[d]
+        assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n, True) == 1
+        assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n) > 1  # (the flat schedule's pieces)
+        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, True) == -(-b * hk // n_prog)
+        monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_UNITS", False)
+        assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == 0
+        assert variants.decode_variant(torch.bfloat16, d, stream=True, whole=True).public_loads == ("FLAGS",)
+        monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_UNITS", True)
+        v = variants.decode_variant(torch.bfloat16, d, stream=True, whole=True)
+        assert variants.stream_pair_units(v) and v.public_loads == () and v in variants.decode_variants()
+
+
 @pytest.mark.parametrize("sm", [132, 114, 78])
 @pytest.mark.parametrize("d", [128, 64])
 def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
     """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-8,193 keys, on 132 / 114 /
-    78 SMs) has a schedule of whole pairs that the TAIL launcher takes: one piece a pair, the same count of pairs in
-    every program, at most 8 (a refusal there would fail an API call)."""
+    78 SMs) has a PAIR_UNITS schedule (session 64) of more programs than SMs and at most the pairs: one piece a pair, at
+    most 8 pairs a program (a refusal there would fail an API call)."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     seen = 0
@@ -161,9 +190,10 @@ def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
             if not n_prog:
                 continue
             seen += 1
-            assert pairs % n_prog == 0 and sm < n_prog, (pairs, sk, n_prog)
-            assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog, bn) == 1, (pairs, sk, n_prog)
-            assert sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog, bn) == pairs // n_prog <= 8, (pairs, sk, n_prog)
+            assert sm < n_prog <= pairs, (pairs, sk, n_prog)
+            assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog, bn, True) == 1, (pairs, sk, n_prog)
+            most = sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog, bn, True)
+            assert most == -(-pairs // n_prog) <= 8, (pairs, sk, n_prog)
             assert variants.stream_schedule_fits(n_prog, pairs * -(-sk // bn)), (pairs, sk, n_prog)
     assert seen > 0
 
@@ -383,7 +413,8 @@ for v in variants.decode_variants():
     (r,) = _audit_batch([v])
     text = C.sass_text(C.compile_offline(*variant_launch(v)).cubin)
     ops = [l.split(";")[0].split("*/")[-1].strip() for l in text.splitlines() if "*/" in l]
-    rows.append(dict(name=v.name, block_n=v.config.block_n, ok=r.ok, findings=[str(x) for x in r.reports if not x.ok],
+    rows.append(dict(name=v.name, block_n=v.config.block_n, units=variants.stream_pair_units(v), ok=r.ok,
+                     findings=[str(x) for x in r.reports if not x.ok],
                      regs=r.resources["regs"],
                      stack=r.resources["stack"], hgmma=sum("HGMMA" in o for o in ops),
                      tnspa=sum("HGMMA" in o and ".tnspA" in o for o in ops),
@@ -414,11 +445,13 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     before its loop and in it), no cp.async. The stream builds (session 61; the TAIL form from session 62): one release
     fence (MEMBAR.ALL.GPU) before relaxed stores, one SC fence, a lane a done-word (one strong load) and one warp ballot
     in place of a reduction barrier, no cp.async; the whole-pair stream builds (session 63, variants.SWAP_DECODE_WHOLE:
-    64-key blocks at D=128) alike, with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys."""
+    64-key blocks at D=128) with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys, and
+    (session 64, PAIR_UNITS: variants.stream_pair_units) no arrival: no fence, no done-word load, no ballot."""
     rows = _offline_json(SASS)
     assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE), rows
     assert sum(r["block_n"] == 64 for r in rows) == 2, rows  # the whole-pair D=128 builds
+    assert sum(r["units"] for r in rows) == 2 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
     for r in rows:
         merged = "_merged" in r["name"]
         split = "_split" in r["name"]
@@ -432,8 +465,10 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["tnspa"] == d // 64 * bn // 16 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
-        assert r["ballots"] == int(stream), r
-        if stream:  # the release fence, the SC fence (two MEMBAR.SC.GPU), a lane a word, the ballot
+        assert r["ballots"] == int(stream and not r["units"]), r
+        if r["units"]:  # (PAIR_UNITS, session 64) no arrival: no fence, no done-word read
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 0, 0, 0, 0), r
+        elif stream:  # the release fence, the SC fence (two MEMBAR.SC.GPU), a lane a word, the ballot
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 0, 0, 1), r
         elif split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 1, 2, 0, 2), r
@@ -487,17 +522,19 @@ for v in variants.decode_variants():
     audited = compile_offline(*variant_launch(v)).sha256
     other = []
     if v.kernel == variants.SWAP_DECODE_STREAM_KERNEL:
+        units = variants.stream_pair_units(v)
         for b, h, hk, sk, n_prog in ((34, 32, 4, 16384, 132), (17, 64, 8, 2049, 264), (3, 40, 5, 1, 7),
-                                     (9, 32, 4, 1000, 132), (34, 32, 4, 1024, 136), (99, 16, 4, 777, 396)):
+                                     (9, 32, 4, 1000, 132), (34, 32, 4, 1024, 136), (99, 16, 4, 777, 396),
+                                     (128, 32, 8, 1024, 264)):
             q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
             k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
             n = variants.SWAP_DECODE_STREAM_PARTS
-            if sm90_decode.stream_pieces(b, hk, sk, n_prog, v.config.block_n) > n:  # (64-key blocks: not a schedule)
-                continue
+            if n_prog > b * hk or sm90_decode.stream_pieces(b, hk, sk, n_prog, v.config.block_n, units) > n:
+                continue  # (not a schedule of this build)
             _, args, kwargs = sm90_decode.stream_launch_args(
                 q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), torch.empty_like(q),
                 torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64), 0.1, n_prog, n, v.config.block_n,
-                v.config.num_stages, v.config.num_warps)
+                v.config.num_stages, v.config.num_warps, pair_units=units)
             if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
                 other.append([b, h, hk, sk, n_prog])
         out.append([v.name, other])
@@ -734,36 +771,43 @@ def test_stream_launcher_matches_float64(b, h, hk, sk, d, n_prog, dtype):
     _check_stream_launcher(b, h, hk, sk, d, n_prog, dtype, sk + d + n_prog)
 
 
-def _check_stream_launcher(b, h, hk, sk, d, n_prog, dtype, seed, config=None):
-    """sm90_decode.stream_decode in n_prog programs on the build of `config` (None: the stream build's) at (b, h, hk,
-    sk, d): out and lse against float64 on poisoned workspaces and outputs, no head's output another's, bitwise the
-    same on a repeat and as session 61's first form (tail=False) on the same ring."""
+def _check_stream_launcher(b, h, hk, sk, d, n_prog, dtype, seed, config=None, pair_units=False):
+    """sm90_decode.stream_decode in n_prog programs on the build of `config` (None: the stream build's; pair_units: its
+    PAIR_UNITS schedule) at (b, h, hk, sk, d): out and lse against float64 on poisoned workspaces and outputs, no
+    head's output another's, bitwise the same on a repeat and as session 61's first form (tail=False) on the same ring
+    (with pair_units that form at a program a pair: each pair's blocks in the same order in one program)."""
     from dhpfa.kernels import sm90_decode
     g = torch.Generator(device="cuda").manual_seed(seed)
     q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
     k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    out, lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, config=config)
+    out, lse = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, config=config, pair_units=pair_units)
     ref, ref_lse = _ref(q, k, v)
     err = float((out.double() - ref).norm() / ref.norm())
     assert err < {torch.bfloat16: 1e-2, torch.float16: 2e-3}[dtype], err
     per_head = (out.double() - ref).norm(dim=-1) / ref.norm(dim=-1)
     assert float(per_head.max()) < {torch.bfloat16: 5e-2, torch.float16: 1e-2}[dtype], "a head's output is another's"
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
-    out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog, config=config)
+    out2, lse2 = sm90_decode.stream_decode(q, k, v, n_prog, config=config, pair_units=pair_units)
     assert torch.equal(out, out2) and torch.equal(lse, lse2)
-    out3, lse3 = sm90_decode.stream_decode(q, k, v, n_prog, poison=True, tail=False, config=config)
+    out3, lse3 = sm90_decode.stream_decode(q, k, v, b * hk if pair_units else n_prog, poison=True, tail=False,
+                                           config=config)
     assert torch.equal(out, out3) and torch.equal(lse, lse3)
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("b,h,hk,sk,d", [(34, 32, 4, 1024, 128), (66, 16, 4, 2047, 64), (99, 32, 4, 129, 128),
-                                         (40, 8, 4, 1, 128), (35, 32, 4, 4000, 64), (17, 64, 8, 3001, 128)])
+@pytest.mark.parametrize("b,h,hk,sk,d,n_prog", [(34, 32, 4, 1024, 128, 136), (66, 16, 4, 2047, 64, 264),
+                                                (99, 32, 4, 129, 128, 396), (40, 8, 4, 1, 128, 160),
+                                                (35, 32, 4, 4000, 64, 140), (17, 64, 8, 3001, 128, 136),
+                                                (64, 32, 8, 1000, 128, 264), (17, 32, 4, 3001, 64, 50),
+                                                (9, 16, 8, 129, 128, 7), (30, 32, 4, 700, 128, 40)])
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-def test_stream_whole_build_matches_float64(b, h, hk, sk, d, dtype):
-    """The whole-pair build (session 63: variants.SWAP_DECODE_WHOLE's ring, a program a pair, WHOLE_SKIP's programs
-    with no arrival): out and lse against float64 on poisoned workspaces and outputs, bitwise the same on a repeat and
-    as session 61's first form (tail=False: every piece's done-word released and read) on the same ring."""
-    _check_stream_launcher(b, h, hk, sk, d, b * hk, dtype, sk + d + b, variants.SWAP_DECODE_WHOLE[d])
+def test_stream_whole_build_matches_float64(b, h, hk, sk, d, n_prog, dtype):
+    """The whole-pair build (session 63: variants.SWAP_DECODE_WHOLE's ring, WHOLE_SKIP's programs with no arrival; from
+    session 64 its PAIR_UNITS schedule, at program counts that divide the pairs or not): out and lse against float64 on
+    poisoned workspaces and outputs, bitwise the same on a repeat and as session 61's first form (tail=False: every
+    piece's done-word released and read) at a program a pair on the same ring."""
+    _check_stream_launcher(b, h, hk, sk, d, n_prog, dtype, sk + d + b, variants.SWAP_DECODE_WHOLE[d],
+                           pair_units=variants.SWAP_DECODE_WHOLE_UNITS)
 
 
 TAIL_BUILD = """

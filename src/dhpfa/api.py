@@ -339,7 +339,8 @@ def _forward(plan, q, k, v, out):
             elif stream:
                 from .kernels import sm90_decode
                 plan.launcher = sm90_decode.stream_forward(q, k, v, out, plan.scale, plan.decode_parts, lse_t,
-                                                           config=plan.variant.config)
+                                                           config=plan.variant.config,
+                                                           pair_units=variants.stream_pair_units(plan.variant))
             else:
                 from .kernels import sm90_decode
                 cfg = variants.SWAP_DECODE_CONFIG

@@ -118,15 +118,18 @@ def placeholder_launch(variant, device="cpu"):
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
     if variant.kernel == _variants.SWAP_DECODE_STREAM_KERNEL:  # one query, 8 heads over 2 key/value heads, 6 programs
+        # (the PAIR_UNITS builds: 3, at most the 4 pairs)
         from ..kernels import sm90_decode
         n = _variants.SWAP_DECODE_STREAM_PARTS
+        units = _variants.stream_pair_units(variant)
         q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, 5 * c.block_n, 2, d, dtype=variant.dtype, device=device)
         return sm90_decode.stream_launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, 8, d, device=device),
                                               torch.empty(n, 8, 2, device=device), torch.empty_like(q),
                                               torch.empty(8, 2, device=device),
-                                              torch.empty(4 * n, dtype=torch.int64, device=device), 0.1, 6, n,
-                                              c.block_n, c.num_stages, c.num_warps)
+                                              torch.empty(4 * n, dtype=torch.int64, device=device), 0.1,
+                                              3 if units else 6, n, c.block_n, c.num_stages, c.num_warps,
+                                              pair_units=units)
     if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL,
                           _variants.SWAP_DECODE_SPLIT_KERNEL):
         # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part; split:

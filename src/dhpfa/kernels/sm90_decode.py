@@ -732,7 +732,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
                             STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = True,
-                            WHOLE_SKIP: gl.constexpr = True):
+                            WHOLE_SKIP: gl.constexpr = True, PAIR_UNITS: gl.constexpr = False):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
@@ -745,7 +745,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     most 32 // MAX_PARTS pairs a program: the launcher checks). TAIL=False (experiments: session 61's first form) a
     release and a round of reads a pair. WHOLE_SKIP (TAIL; session 63, the default; False for experiments): a program
     whose range is whole pairs (it starts and ends on a pair's bounds, as every program does with as many programs as
-    pairs) skips the arrivals: it wrote no done-word and no pair of its waits on a piece of another's."""
+    pairs) skips the arrivals: it wrote no done-word and no pair of its waits on a piece of another's. PAIR_UNITS
+    (session 64, N <= B x H_KV): the schedule in whole pairs, program c the pairs [c P // N, (c + 1) P // N) of the P
+    pairs (counts differing by at most one; where N divides P the same ranges as the flat schedule's): every pair one
+    piece, stored at its segment's end, no arrival."""
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -757,8 +760,12 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     n_prog = gl.num_programs(0)
     nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
     total = B * H_KV * nb  # (32-bit: the launcher checks variants.stream_schedule_fits; a 64-bit division is a CALL)
-    lo = c * total // n_prog
-    hi = (c + 1) * total // n_prog
+    if PAIR_UNITS:
+        lo = (c * (B * H_KV) // n_prog) * nb
+        hi = ((c + 1) * (B * H_KV) // n_prog) * nb
+    else:
+        lo = c * total // n_prog
+        hi = (c + 1) * total // n_prog
     n_iter = hi - lo
 
     q_smem = gl.allocate_shared_memory(dtype, [2, 1, 1, NQ, HEAD_DIM], q_desc.layout)
@@ -830,7 +837,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             l_safe = gl.where(l_i == 0.0, 1.0, l_i)
             lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
             c0, c1 = _pair_programs(pair, nb, n_prog, total)  # the pair's first and last programs
-            if TAIL:
+            if PAIR_UNITS:  # every pair whole in one program
+                _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ,
+                              HEAD_DIM, num_warps)
+            elif TAIL:
                 if c0 == c1:  # the pair's one piece (public): its output, the bits a merge of one would store
                     _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ,
                                   HEAD_DIM, num_warps)
@@ -859,6 +869,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     gl.thread_barrier()  # every thread's state stores come before thread 0's releases
     if STAMP:
         _stamp(STAMPS, 2)
+    if PAIR_UNITS:  # (no piece: no arrival)
+        return
     last = (hi - 1) // nb
     if TAIL:
         # session 63 (WHOLE_SKIP): a range of whole pairs (public) wrote no done-word and reads none: no fences
@@ -893,44 +905,55 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         _stamp_count(STAMPS, 5, merged)
 
 
-def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128) -> int:
+def stream_pieces(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128,
+                  pair_units: bool = False) -> int:
     """The most pieces any pair has in attn_decode_sm90_stream's schedule of n_prog programs (1 <= n_prog <= the
-    blocks): the programs from the one holding a pair's first block to the one holding its last. Public."""
+    blocks; pair_units, its PAIR_UNITS schedule: 1 <= n_prog <= the pairs, one piece a pair): the programs from the one
+    holding a pair's first block to the one holding its last. Public."""
     nb = triton.cdiv(seq_k, block_n)
     total = batch * kv_heads * nb
-    if not 1 <= n_prog <= total:
-        raise ValueError(f"n_prog: attn_decode_sm90_stream takes 1 to {total} programs here, got {n_prog}")
+    most = batch * kv_heads if pair_units else total
+    if not 1 <= n_prog <= most:
+        raise ValueError(f"n_prog: attn_decode_sm90_stream takes 1 to {most} programs here"
+                         f"{' (whole pairs a program)' if pair_units else ''}, got {n_prog}")
+    if pair_units:
+        return 1
     first = lambda f: ((f + 1) * n_prog - 1) // total  # noqa: E731 (the program holding flat block f)
     return max(first((p + 1) * nb - 1) - first(p * nb) + 1 for p in range(batch * kv_heads))
 
 
-def stream_most_pairs(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128) -> int:
+def stream_most_pairs(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_n: int = 128,
+                      pair_units: bool = False) -> int:
     """The most pairs any program of attn_decode_sm90_stream's schedule of n_prog programs touches (the TAIL build
-    reads at most 32 // MAX_PARTS). Public."""
+    reads at most 32 // MAX_PARTS; pair_units: its PAIR_UNITS schedule, the pairs over n_prog rounded up). Public."""
+    if pair_units:
+        return -(-batch * kv_heads // n_prog)
     nb = triton.cdiv(seq_k, block_n)
     total = batch * kv_heads * nb
     return max((((c + 1) * total // n_prog) - 1) // nb - (c * total // n_prog) // nb + 1 for c in range(n_prog))
 
 
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
-                       stages=3, num_warps=4, tail=True):  # (defaults: variants.SWAP_DECODE_CONFIG, _STREAM_PARTS)
+                       stages=3, num_warps=4, tail=True, pair_units=False):  # (defaults: SWAP_DECODE_CONFIG's)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
     int64; n_prog programs (stream_pieces' pieces at most max_parts). tail: the TAIL build (the shipped one: at most
-    32 // max_parts pairs a program); False, session 61's first form (experiments)."""
+    32 // max_parts pairs a program); False, session 61's first form (experiments). pair_units: the PAIR_UNITS build
+    (session 64: whole pairs a program, at most the pairs' count of programs; no arrival, so no bound on the pairs a
+    program)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
-    pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n)
+    pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n, pair_units)
     if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(seq_k, block_n)):
         raise ValueError(f"k: {batch * heads_kv} pairs of {seq_k} keys over {n_prog} programs pass the kernel's 32-bit "
                          "schedule arithmetic")
     if pieces > max_parts:
         raise ValueError(f"n_prog: {n_prog} programs give a pair {pieces} pieces; the build merges at most {max_parts}")
-    if tail:
+    if tail and not pair_units:
         most = stream_most_pairs(batch, heads_kv, seq_k, n_prog, block_n)
         if most > 32 // max_parts:
             raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} "
@@ -941,18 +964,23 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
              _descriptor(v, block_n, head_dim))
     args = descs + (ws_o, ws_l, out, lse_t, flags, float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, group,
                     out.stride(0), out.stride(2))
-    return (n_prog,), args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
-                                 MAX_PARTS=max_parts, NONCE=split_kv_nonce(), TAIL=bool(tail))
+    kw = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps, MAX_PARTS=max_parts,
+              NONCE=split_kv_nonce(), TAIL=bool(tail))
+    if pair_units:  # (only then: the other builds' keyword sets, and so their binaries, as before)
+        kw["PAIR_UNITS"] = True
+    return (n_prog,), args, kw
 
 
-def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True, config=None):
+def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True, config=None,
+                   pair_units=False):
     """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream or swap_decode_whole chose it): q (B, 1,
     H, D), k and v (B, S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog
     programs. Writes out and lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept);
     returns a Kept of it once one exists (kept(q, k, v, out, lse_t, cu, device_index), as forward's), else None. poison
     (experiments, tests): the workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail:
     the TAIL build (the shipped one; False: session 61's first form, experiments); config: the build's TileConfig
-    (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs)."""
+    (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs);
+    pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
@@ -962,24 +990,25 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     cfg = config or variants.SWAP_DECODE_CONFIG
     key = (variants.SWAP_DECODE_STREAM_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
            out.stride(), n_prog, max_parts, float(softmax_scale), bool(tail), cfg.block_n, cfg.num_stages,
-           cfg.num_warps)
+           cfg.num_warps, bool(pair_units))
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
                           lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
-                                                     max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail),
+                                                     max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail,
+                                                     pair_units),
                           (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
     first = dispatch._decode_launchers.get(key)
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
 
-def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=True, config=None):
+def stream_decode(q, k, v, n_prog, softmax_scale=None, poison=False, tail=True, config=None, pair_units=False):
     """attn_decode_sm90_stream on q (B, 1, H, D), k, v (B, S_k, H_KV, D) in n_prog programs: (out (B, 1, H, D), lse
     (B, H, 1)). The experiments' launcher (stream_forward on outputs of its own; tail=False: session 61's first form;
-    config: stream_forward's)."""
+    config, pair_units: stream_forward's)."""
     batch, _, heads, head_dim = q.shape
     scale = head_dim ** -0.5 if softmax_scale is None else softmax_scale
     out = _new(q.shape, q.dtype, q.device, poison)
     lse_t = _new((heads, batch), torch.float32, q.device, poison)
-    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison, tail=tail, config=config)
+    stream_forward(q, k, v, out, scale, n_prog, lse_t, poison, tail=tail, config=config, pair_units=pair_units)
     return out, lse_t.t().unsqueeze(-1)
 
 

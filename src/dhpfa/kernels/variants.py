@@ -1493,13 +1493,34 @@ SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (l
 # 635.28 and 1240.90 / - / - / 1260.31). So D=64 up to 16,384 keys, D=128 up to 4,096.
 SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim: (up to keys, most pairs a program:
 # the TAIL launcher's 8, programs over SMs more than)}
+# Session 64: the whole-pair builds run attn_decode_sm90_stream's PAIR_UNITS schedule (program c the pairs [c P // N,
+# (c + 1) P // N): the same ranges where the N programs divide the P pairs; FLAGS never read, no arrival code: 61
+# registers at D=128 against 104, 56 at D=64 against 64), and so take program counts that do not divide the pairs.
+# Call 8 (decode_stream_whole63.py --heads 32:8, H200, graph replay, 5 rounds, us: the API then / PAIR_UNITS at 2 x the
+# SMs' programs / cuDNN; (B,32,8,1,S,128)) where the API ran the forward kernels: 512 pairs 1,024 keys 68.66 / 64.71 /
+# 66.32, 2,048 126.28 / 123.47 / 125.17, 4,096 242.85 / 241.42 / 244.02; 1,024 pairs 130.55 / 125.39 / 126.08, 245.73 /
+# 243.76 / 243.42, 479.15 / 477.96 / 478.74; at 1.3 and 1.5 x the SMs behind; where the API ran k pairs a program or
+# the stream build (400, 600, 704, 800, 920 pairs) PAIR_UNITS at 1.3 / 1.5 / 2 x read x0.87-1.02 of it; D=64 at 512 and
+# 1,024 pairs x1.006-1.013 (not taken). So past the rules above (no whole pairs, no stream build) at D=128 up to
+# SWAP_DECODE_WHOLE_SPREAD's keys and pairs: its programs an SM in whole pairs.
+SWAP_DECODE_WHOLE_UNITS = True
+SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 8.0)}  # {head dim: (least keys, most keys, programs over SMs, most
+# pairs over SMs)}
+
+
+def stream_pair_units(variant) -> bool:
+    """Whether a stream build runs the PAIR_UNITS schedule: the whole-pair builds (SWAP_DECODE_WHOLE's ring) where
+    SWAP_DECODE_WHOLE_UNITS is on (session 64). Public."""
+    return SWAP_DECODE_WHOLE_UNITS and variant.kernel == SWAP_DECODE_STREAM_KERNEL and \
+        variant.config == SWAP_DECODE_WHOLE.get(variant.head_dim)
 
 
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream on SWAP_DECODE_WHOLE's ring with whole (sequence, key/value head) pairs a
     program for a one-query call of grouped heads (2-8 a group), or 0 (session 63; the comments above): a program a
-    pair, or k pairs a program (pairs / k programs), within the kernel's 32-bit schedule arithmetic
-    (stream_schedule_fits, as swap_decode_stream). Public: shapes and the SM count."""
+    pair, or k pairs a program (pairs / k programs), or (session 64, the PAIR_UNITS schedule) SWAP_DECODE_WHOLE_SPREAD's
+    programs where neither those nor the stream build (swap_decode_stream) take the call, within the kernel's 32-bit
+    schedule arithmetic (stream_schedule_fits, as swap_decode_stream). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1516,6 +1537,11 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     elif seq_k <= keys:
         n_prog = next((pairs // k for k in range(2, most_k + 1)
                        if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
+    spread = SWAP_DECODE_WHOLE_SPREAD.get(head_dim) if SWAP_DECODE_WHOLE_UNITS else None
+    if not n_prog and spread and spread[0] <= seq_k <= spread[1] and \
+            SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= spread[3] * sm_count and \
+            not swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):  # (session 64) PAIR_UNITS
+        n_prog = min(pairs, int(spread[2] * sm_count))
     blocks = pairs * -(-seq_k // SWAP_DECODE_WHOLE[head_dim].block_n)
     return n_prog if n_prog and stream_schedule_fits(n_prog, blocks) else 0
 
@@ -1592,9 +1618,11 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
     its build on SWAP_DECODE_WHOLE's ring (whole pairs a program: swap_decode_whole)."""
     kernel = SWAP_DECODE_STREAM_KERNEL if stream else SWAP_DECODE_SPLIT_KERNEL if merged and split else \
         SWAP_DECODE_MERGED_KERNEL if merged else None
-    if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public
+    if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public (the PAIR_UNITS
+        # builds read none: stream_pair_units)
         return Variant(kernel, SWAP_DECODE_WHOLE[head_dim] if whole else SWAP_DECODE_CONFIG, dtype, head_dim, False,
-                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS",))
+                       secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
+                       public_loads=() if whole and SWAP_DECODE_WHOLE_UNITS else ("FLAGS",))
     return Variant(SWAP_DECODE_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L"))
 
