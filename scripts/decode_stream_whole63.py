@@ -44,7 +44,9 @@ BUILDS = {
           "x15w64s2": ("x1.5", 64, 2, True), "x2w64s2": ("x2", 64, 2, True), "x3w64s2": ("x3", 64, 2, True),
           # (session 64 call 8) the PAIR_UNITS schedule (whole pairs a program, counts differing by at most one) on
           # the smaller ring at 1.3 / 1.5 x the SMs' programs
-          "u13": ("u1.3", 64, 2, True), "u15": ("u1.5", 64, 2, True), "u20": ("u2.0", 64, 2, True)},
+          "u13": ("u1.3", 64, 2, True), "u15": ("u1.5", 64, 2, True), "u20": ("u2.0", 64, 2, True),
+          # (call 11) PAIR_UNITS balanced: k = ceil(pairs / (2 x SMs)) pairs a program at most, ceil(pairs / k) programs
+          "b20": ("b2.0", 64, 2, True)},
     64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False),
          "k2": ("pairs/2", 128, 2, True), "k3": ("pairs/3", 128, 2, True), "k4": ("pairs/4", 128, 2, True),
          "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True), "w128s3": ("pairs", 128, 3, True),
@@ -64,6 +66,9 @@ def programs(mode, sms, pairs):
         return int(float(mode[1:]) * sms)
     if mode.startswith("u"):  # F programs an SM in whole pairs (PAIR_UNITS), at most the pairs
         return min(pairs, int(float(mode[1:]) * sms))
+    if mode.startswith("b"):  # PAIR_UNITS, k = ceil(pairs / (F x SMs)) pairs a program at most: ceil(pairs / k) programs
+        k = -(-pairs // int(float(mode[1:]) * sms))
+        return -(-pairs // k)
     return {"sms": sms, "2sms": 2 * sms, "pairs": pairs, "2pairs": 2 * pairs}[mode]
 
 
@@ -90,7 +95,7 @@ def fn(mode, sms, pairs, block_n, stages, skip):
 
     def f(q, k, v, causal=False):  # SDPA's layout
         return launch(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2), n, block_n, stages, skip,
-                      units=mode.startswith("u"))[0]
+                      units=mode[0] in "ub")[0]
     return f
 
 
@@ -122,7 +127,7 @@ def main():
                 if not n or n > b * hk * -(-sk // bn):  # more programs than blocks: the launcher refuses it
                     continue
                 try:
-                    u = mode.startswith("u")
+                    u = mode[0] in "ub"
                     out, lse = launch(q, k, v, n, bn, st, skip, poison=True, units=u)
                     out2, lse2 = launch(q, k, v, n, bn, st, skip, poison=True, units=u)
                 except Exception as e:  # noqa: BLE001 (a build that does not launch is reported and left out)

@@ -294,6 +294,11 @@ S64B = [(64, 32, 8, 1, 1024, 128, False), (128, 32, 8, 1, 1024, 128, False), (12
         (131, 32, 8, 1, 1024, 128, False), (34, 32, 4, 1, 1024, 128, False), (100, 32, 4, 1, 1024, 128, False),
         (150, 32, 4, 1, 1024, 64, False), (45, 32, 4, 1, 8192, 64, False), (34, 32, 4, 1, 512, 128, False)]
 
+# --set s64c (session 64 call 12): the spread rule past 8 x the SMs' pairs (k = ceil(pairs / 264) pairs a program at most
+# in ceil(pairs / k) programs, up to 12 x) against the rule of call 9 (api_prev: up to 8 x: the forward kernels there)
+S64C = [(275, 32, 4, 1, 1024, 128, False), (330, 32, 4, 1, 1024, 128, False), (330, 32, 4, 1, 2048, 128, False),
+        (290, 32, 4, 1, 1024, 128, False), (165, 32, 8, 1, 1024, 128, False), (375, 32, 4, 1, 2048, 128, False)]
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -327,6 +332,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s64c":  # (the spread rule up to 8 x the SMs' pairs)
+        return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_SPREAD", {128: (1024, 2048, 2.0, 8.0, 8.0)})
     if which == "s64b":  # (the whole builds' flat schedule: no PAIR_UNITS, no spread)
         return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_UNITS", False, clear_launchers=True)
     if which == "s64":  # (no one-wave tiers: the forward kernels)
@@ -421,7 +428,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -430,7 +437,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),

@@ -542,7 +542,8 @@ class _W(int):
 # most the SMs' pairs, more than half, a program a pair on the stream build (SWAP_DECODE_ONE: D=128 68-132 pairs at
 # 1,024-1,536 keys, 67-88 and 126-132 up to 3,072, 67-88 from 768; D=64 73-132 pairs at 768-1,024 keys, 106-132 up to
 # 4,096), or (session 64, the whole-pair build's PAIR_UNITS schedule) D=128 450-1,056 pairs that no rule above takes
-# at 1,024-2,048 keys, 264 programs (_W); odd key counts,
+# at 1,024-2,048 keys, 264 programs, and up to 1,584 pairs k = ceil(pairs / 264) a program at most (_W); odd key
+# counts,
 # groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0: another
 # kernel).
 # ({head dim: value, None: the others'} where they differ.)
@@ -566,7 +567,8 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   (16, 3072, 32, 8, False, 128), (11, 2047, 32, 8, True, {64: 0, None: 88}),
                   (30, 4096, 16, 4, False, {64: 120, None: 0}), (24, 2048, 32, 4, False, 0),
                   # (session 64) D=128 past the whole-pair rule's other branches: 2 x the SMs' programs in whole pairs
-                  (64, 1025, 32, 8, False, {64: 0, None: _W(264)}), (128, 2048, 32, 8, True, {64: 0, None: _W(264)})]
+                  (64, 1025, 32, 8, False, {64: 0, None: _W(264)}), (128, 2048, 32, 8, True, {64: 0, None: _W(264)}),
+                  (275, 1024, 32, 4, False, {64: 0, None: _W(220)})]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

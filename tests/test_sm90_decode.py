@@ -116,7 +116,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 29, 32, 4, 1024, 114, 116), (128, 28, 32, 4, 1024, 114, 0),  # 114 SMs
     (128, 100, 32, 4, 1024, 132, 200), (128, 134, 32, 4, 1024, 132, 0), (128, 150, 32, 4, 2048, 132, 200),  # k pairs
     (128, 166, 32, 4, 1024, 132, 166), (128, 200, 32, 4, 4096, 132, 200), (128, 200, 32, 4, 4097, 132, 0),
-    (128, 250, 32, 4, 1024, 132, 200), (128, 330, 32, 4, 1024, 132, 0), (128, 332, 32, 4, 1024, 132, 166),
+    (128, 250, 32, 4, 1024, 132, 200), (128, 330, 32, 4, 1024, 132, 264), (128, 332, 32, 4, 1024, 132, 166),
     (128, 400, 32, 4, 1024, 132, 200),
     (128, 500, 32, 4, 1024, 132, 0), (64, 100, 32, 4, 1024, 132, 200), (128, 100, 32, 4, 127, 132, 0),
     (64, 150, 32, 4, 4096, 132, 200), (64, 166, 32, 4, 512, 132, 166), (64, 75, 32, 4, 1024, 132, 0),
@@ -149,15 +149,18 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
 
 @pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
     (128, 64, 32, 8, 1024, 132, 264), (128, 128, 32, 8, 2048, 132, 264), (128, 64, 32, 8, 2049, 132, 0),  # keys
-    (128, 64, 32, 8, 1023, 132, 0), (128, 133, 32, 8, 1024, 132, 0), (128, 132, 32, 8, 1024, 132, 176),  # pairs; k
+    (128, 64, 32, 8, 1023, 132, 0), (128, 133, 32, 8, 1024, 132, 213), (128, 132, 32, 8, 1024, 132, 176),  # pairs; k
     (128, 50, 32, 8, 1024, 132, 200), (128, 67, 32, 8, 1024, 132, 0), (128, 134, 32, 4, 1024, 132, 0),  # k; stream
     (128, 113, 32, 4, 1500, 132, 264), (64, 64, 32, 8, 1024, 132, 0), (128, 125, 32, 4, 1024, 114, 228),  # D=64; 114
-    (128, 100, 32, 4, 1024, 114, 228), (128, 120, 32, 4, 2048, 132, 264)])
+    (128, 100, 32, 4, 1024, 114, 228), (128, 120, 32, 4, 2048, 132, 264),
+    (128, 275, 32, 4, 1024, 132, 220), (128, 330, 32, 4, 2048, 132, 264), (128, 290, 32, 4, 1024, 132, 232),  # 8-12x
+    (128, 397, 32, 4, 1024, 132, 0), (128, 396, 32, 4, 1024, 132, 198), (128, 375, 32, 4, 1024, 132, 250)])
 def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 64, variants.SWAP_DECODE_WHOLE_SPREAD.) Past the whole-pair rule's other branches and where the stream
     build does not take the call, D=128 at 1,024-2,048 keys and more than 3x, at most 8x the SMs' pairs: 2x the SMs'
-    programs on the PAIR_UNITS schedule (whole pairs a program, counts differing by at most one); none with
-    SWAP_DECODE_WHOLE_UNITS off (the flat schedule would split pairs there)."""
+    programs on the PAIR_UNITS schedule (whole pairs a program, counts differing by at most one); up to 12x, k =
+    ceil(pairs / (2x the SMs)) pairs a program at most in ceil(pairs / k) programs; none with SWAP_DECODE_WHOLE_UNITS
+    off (the flat schedule would split pairs there)."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog

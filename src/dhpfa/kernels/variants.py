@@ -1502,10 +1502,23 @@ SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim:
 # 243.76 / 243.42, 479.15 / 477.96 / 478.74; at 1.3 and 1.5 x the SMs behind; where the API ran k pairs a program or
 # the stream build (400, 600, 704, 800, 920 pairs) PAIR_UNITS at 1.3 / 1.5 / 2 x read x0.87-1.02 of it; D=64 at 512 and
 # 1,024 pairs x1.006-1.013 (not taken). So past the rules above (no whole pairs, no stream build) at D=128 up to
-# SWAP_DECODE_WHOLE_SPREAD's keys and pairs: its programs an SM in whole pairs.
+# SWAP_DECODE_WHOLE_SPREAD's keys and pairs: its programs an SM in whole pairs. Call 9 (rule_check --set s64b, 7
+# rounds: the API / without PAIR_UNITS and the spread / cuDNN): (64,32,8,1,1024,128) 64.55 / 69.26 / 66.07,
+# (128,32,8,1,1024,128) 125.42 / 131.68 / 126.40, (113,32,4,1,1500,128) 83.15 / 91.02 / 86.02, (120,32,4,1,2048,128)
+# 118.00 / 121.99 / 120.02, (165,32,4,1,1024,128) 84.54 / 88.27 / 85.81; the whole builds' cells on the PAIR_UNITS
+# binary against session 63's (34,32,4,1,1024,128) 21.88 / 22.84 / 22.01, (34,32,4,1,512,128) 12.89 / 13.69 / 13.22,
+# (150,32,4,1,1024,64) 41.61 / 42.58 / 46.69 (x1.003-1.095 in all 12 cells). Past 8 x the SMs' pairs (calls 10-11,
+# the same script): 2 x the SMs' programs lost where they hold uneven counts (1,100 pairs, 4.2 a program on average
+# and 5 at most: 2,048 keys 274.57 against the forward kernels' 266.06) and won where even (1,320: 158.91 / 165.34 /
+# 159.67 at 1,024 keys); k = ceil(pairs / (2 x SMs)) pairs a program at most in ceil(pairs / k) programs (k or k - 1
+# each) won or tied at 1,100 (137.21 / 142.45 / 134.47; 2,048 keys 265.33 / 266.06 / 256.37), 1,320 (158.89; 306.48 /
+# 311.10 / 308.53) and 1,584 (189.34 against k pairs a program's 192.71); at 3-8 x the SMs it tied 2 x the SMs'
+# programs or lost (452 pairs 58.62 against 57.55). So that count from SWAP_DECODE_WHOLE_SPREAD's fourth up to its
+# fifth, where no rule above takes the call.
 SWAP_DECODE_WHOLE_UNITS = True
-SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 8.0)}  # {head dim: (least keys, most keys, programs over SMs, most
-# pairs over SMs)}
+SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 8.0, 12.0)}  # {head dim: (least keys, most keys, programs over
+# SMs, pairs over SMs up to which that count holds, most pairs over SMs: past the fourth, k = ceil(pairs / that
+# count) pairs a program at most in ceil(pairs / k) programs)}
 
 
 def stream_pair_units(variant) -> bool:
@@ -1539,9 +1552,12 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
                        if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
     spread = SWAP_DECODE_WHOLE_SPREAD.get(head_dim) if SWAP_DECODE_WHOLE_UNITS else None
     if not n_prog and spread and spread[0] <= seq_k <= spread[1] and \
-            SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= spread[3] * sm_count and \
+            SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= spread[4] * sm_count and \
             not swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):  # (session 64) PAIR_UNITS
         n_prog = min(pairs, int(spread[2] * sm_count))
+        if pairs > spread[3] * sm_count:  # (past it: k or k - 1 pairs a program)
+            k = -(-pairs // n_prog)
+            n_prog = -(-pairs // k)
     blocks = pairs * -(-seq_k // SWAP_DECODE_WHOLE[head_dim].block_n)
     return n_prog if n_prog and stream_schedule_fits(n_prog, blocks) else 0
 
