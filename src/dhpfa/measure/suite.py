@@ -43,6 +43,9 @@ def main(args):
                                                          progress=False)}, out, log, results)
     longc = _part("long_context", lambda: {"rows": bench.long_context(kernels)}, out, log, results)
     small = _part("small_shapes", lambda: {"rows": bench.small_shapes(kernels)}, out, log, results)
+    dec_cells = bench.decode_cells(batches=(1, 32, 128), seqs=(1024, 16384)) if args.quick else None
+    dec = _part("decode", lambda: {"rows": bench.decode_part(bench.peer_kernels(gqa=True), dec_cells)}, out, log,
+                results)
     lk = _part("leak", lambda: {name: leak.run_leak(fn, (4, 16, 2048, 128), samples=2000)
                                 for name, fn in leak.kernels(peers=True).items()}, out, log, results)
     ct = _part("counters", lambda: {n: counters.run_counters(n, (2, 16, 2048, 128), scratch)
@@ -65,6 +68,9 @@ def main(args):
         lines += ["## Long context", bench.format_long(longc["rows"]), ""]
     if "rows" in small:
         lines += ["## Small shapes", bench.format_small(small["rows"]), ""]
+    if "rows" in dec:
+        lines += [f"## Decode (one query a sequence, H / H_kv = {bench.DECODE_HEADS[0]} / {bench.DECODE_HEADS[1]}, "
+                  "bf16, CUDA-graph replay)", bench.format_decode(dec["rows"]), ""]
     if "error" not in lk:
         lines += ["## Timing leaks (Welch t vs fresh random, (4,16,2048,128) bf16, 2000/class)",
                   leak.format_table(lk), ""]
