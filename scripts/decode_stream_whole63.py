@@ -55,7 +55,8 @@ BUILDS = {
          "b20": ("b2.0", 128, 2, True), "b15": ("b1.5", 128, 2, True)},
 }
 CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
-          (33, 32, 8, 1023), (35, 32, 4, 4000), (24, 32, 4, 1025)]  # (66 and 33: every program of s128 holds whole pairs)
+          (33, 32, 8, 1023), (35, 32, 4, 4000),
+          (24, 32, 4, 1025)]  # (66 and 33: every program of s128 holds whole pairs; 24: fewer pairs than SMs)
 
 
 def programs(mode, sms, pairs):
@@ -67,7 +68,7 @@ def programs(mode, sms, pairs):
         return int(float(mode[1:]) * sms)
     if mode.startswith("u"):  # F programs an SM in whole pairs (PAIR_UNITS), at most the pairs
         return min(pairs, int(float(mode[1:]) * sms))
-    if mode.startswith("b"):  # PAIR_UNITS, k = ceil(pairs / (F x SMs)) pairs a program at most: ceil(pairs / k) programs
+    if mode.startswith("b"):  # PAIR_UNITS: k = ceil(pairs / (F x SMs)) pairs a program at most, ceil(pairs / k) of them
         k = -(-pairs // int(float(mode[1:]) * sms))
         return -(-pairs // k)
     return {"sms": sms, "2sms": 2 * sms, "pairs": pairs, "2pairs": 2 * pairs}[mode]

@@ -276,26 +276,27 @@ S63D = [(150, 32, 4, 1, 1024, 64, False), (166, 32, 4, 1, 4096, 64, False), (200
         (100, 32, 4, 1, 4096, 64, False), (99, 32, 4, 1, 1500, 64, False), (100, 32, 8, 1, 3000, 64, False),
         (100, 32, 4, 1, 4096, 128, False), (150, 32, 4, 1, 4096, 128, False), (100, 32, 4, 1, 1024, 64, False)]
 
-# --set s64 (session 64 call 4): one wave of pairs or less, a program a pair on the stream build (variants.SWAP_DECODE_ONE's
-# tiers) against the rule without it (api_prev: SWAP_DECODE_ONE empty: the forward kernels); the last cell is outside
-# the tiers (the same variant both ways)
+# --set s64 (session 64 call 4): one wave of pairs or less, a program a pair on the stream build
+# (variants.SWAP_DECODE_ONE's tiers) against the rule without it (api_prev: SWAP_DECODE_ONE empty: the forward kernels);
+# the last cell is outside the tiers (the same variant both ways)
 S64 = [(17, 32, 4, 1, 1024, 128, False), (20, 32, 4, 1, 1536, 128, False), (24, 32, 4, 1, 1024, 128, False),
        (32, 32, 4, 1, 1024, 128, False), (33, 32, 4, 1, 2048, 128, False), (22, 32, 4, 1, 3072, 128, False),
        (20, 32, 4, 1, 800, 128, False), (16, 32, 8, 1, 1024, 128, False), (9, 32, 8, 1, 2048, 128, False),
        (28, 32, 4, 1, 1024, 64, False), (33, 32, 4, 1, 768, 64, False), (30, 32, 4, 1, 4096, 64, False),
        (33, 32, 4, 1, 2048, 64, False), (24, 16, 4, 1, 1000, 64, False), (24, 32, 4, 1, 2048, 128, False)]
 
-# --set s64b (session 64 call 9): the whole-pair builds on the PAIR_UNITS schedule (variants.SWAP_DECODE_WHOLE_UNITS) and
-# SWAP_DECODE_WHOLE_SPREAD's 2 x the SMs' programs in whole pairs (D=128, 1,024-2,048 keys, 3-8 x the SMs' pairs that no
-# other rule takes) against both off (api_prev: the flat schedule's binary, the forward kernels there); the last five
-# cells run the whole builds both ways (the PAIR_UNITS binary against session 63's)
+# --set s64b (session 64 call 9): the whole-pair builds on the PAIR_UNITS schedule (variants.SWAP_DECODE_WHOLE_UNITS)
+# and SWAP_DECODE_WHOLE_SPREAD's 2 x the SMs' programs in whole pairs (D=128, 1,024-2,048 keys, 3-8 x the SMs' pairs
+# that no other rule takes) against both off (api_prev: the flat schedule's binary, the forward kernels there); the last
+# five cells run the whole builds both ways (the PAIR_UNITS binary against session 63's)
 S64B = [(64, 32, 8, 1, 1024, 128, False), (128, 32, 8, 1, 1024, 128, False), (120, 32, 4, 1, 2048, 128, False),
         (113, 32, 4, 1, 1500, 128, False), (165, 32, 4, 1, 1024, 128, False), (64, 32, 8, 1, 2048, 128, False),
         (131, 32, 8, 1, 1024, 128, False), (34, 32, 4, 1, 1024, 128, False), (100, 32, 4, 1, 1024, 128, False),
         (150, 32, 4, 1, 1024, 64, False), (45, 32, 4, 1, 8192, 64, False), (34, 32, 4, 1, 512, 128, False)]
 
-# --set s64c (session 64 call 12): the spread rule past 8 x the SMs' pairs (k = ceil(pairs / 264) pairs a program at most
-# in ceil(pairs / k) programs, up to 12 x) against the rule of call 9 (api_prev: up to 8 x: the forward kernels there)
+# --set s64c (session 64 call 12): the spread rule past 8 x the SMs' pairs (k = ceil(pairs / 264) pairs a program at
+# most in ceil(pairs / k) programs, up to 12 x) against the rule of call 9 (api_prev: up to 8 x: the forward kernels
+# there)
 S64C = [(275, 32, 4, 1, 1024, 128, False), (330, 32, 4, 1, 1024, 128, False), (330, 32, 4, 1, 2048, 128, False),
         (290, 32, 4, 1, 1024, 128, False), (165, 32, 8, 1, 1024, 128, False), (375, 32, 4, 1, 2048, 128, False)]
 
