@@ -541,11 +541,10 @@ class _W(int):
 # 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W), or (session 64) at
 # most the SMs' pairs, more than half, a program a pair on the stream build (SWAP_DECODE_ONE: D=128 68-132 pairs at
 # 1,024-1,536 keys, 67-88 and 126-132 up to 3,072, 67-88 from 768; D=64 73-132 pairs at 768-1,024 keys, 106-132 up to
-# 4,096), or (session 64, the whole-pair build's PAIR_UNITS schedule) D=128 450-1,056 pairs that no rule above takes
+# 4,096), or (session 64, the whole-pair build's PAIR_UNITS schedule) D=128 397-1,056 pairs that no rule above takes
 # at 1,024-2,048 keys, 264 programs, and up to 1,584 pairs k = ceil(pairs / 264) a program at most (_W); odd key
-# counts,
-# groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0: another
-# kernel).
+# counts, groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0:
+# another kernel).
 # ({head dim: value, None: the others'} where they differ.)
 _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64: 264, None: 132}),
                   (20, 2047, 32, 8, False, _W(160)), (35, 1025, 8, 4, False, _W(140)),
