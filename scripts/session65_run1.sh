@@ -3,9 +3,8 @@
 # call 12) still reads the API behind cuDNN by 0.2-2.5%:
 # (1) D=64 from 256 pairs ((32..128,32,8,1,S,64), 1,024-16,384 keys): PAIR_UNITS on the D=64 whole ring at 2x the SMs'
 #     programs (u20) and balanced counts (b20: k = ceil(pairs / 264) pairs a program at most; b15 at 1.5x), and a
-#     program
-#     a pair on the stream ring (w128s3) at 256 pairs; session 64 call 8 read u20 x1.006-1.013 over the API at 512 and
-#     1,024 pairs, not enough to pass cuDNN;
+#     program a pair on the stream ring (w128s3) at 256 pairs; session 64 call 8 read u20 x1.006-1.013 over the API at
+#     512 and 1,024 pairs, not enough to pass cuDNN;
 # (2) D=128 128-132 pairs at 4,096-8,192 keys ((16,32,8,1,4096,128) x0.978): a program a pair on the stream ring
 #     (w128s3; session 64 call 2 read x1.008-1.017 at 4,096 keys) and on the 3-stage 64-key ring (w64s3).
 #   bash scripts/session65_run1.sh   (carry [".whl"]; writes under $OUT; about 3 minutes)
