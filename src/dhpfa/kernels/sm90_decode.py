@@ -836,20 +836,21 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         if (blk == nb - 1) | (j == n_iter - 1):  # the segment's end (public: shapes and the program id)
             l_safe = gl.where(l_i == 0.0, 1.0, l_i)
             lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
-            c0, c1 = _pair_programs(pair, nb, n_prog, total)  # the pair's first and last programs
             if PAIR_UNITS:  # every pair whole in one program
                 _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ,
                               HEAD_DIM, num_warps)
-            elif TAIL:
-                if c0 == c1:  # the pair's one piece (public): its output, the bits a merge of one would store
-                    _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh, NQ,
-                                  HEAD_DIM, num_warps)
+            else:
+                c0, c1 = _pair_programs(pair, nb, n_prog, total)  # the pair's first and last programs
+                if TAIL:
+                    if c0 == c1:  # the pair's one piece (public): its output, the bits a merge of one would store
+                        _store_output(acc * (1.0 / l_safe)[None, :], lse, O, LSE, b, hk, B, G, stride_ob, stride_oh,
+                                      NQ, HEAD_DIM, num_warps)
+                    else:
+                        _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ,
+                                    HEAD_DIM, num_warps)
                 else:
                     _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
                                 num_warps)
-            else:
-                _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
-                            num_warps)
             _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
             m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
             l_i = gl.zeros([NQ], gl.float32, layout=col)
