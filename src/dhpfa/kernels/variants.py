@@ -1551,13 +1551,14 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
         n_prog = next((pairs // k for k in range(2, most_k + 1)
                        if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
     spread = SWAP_DECODE_WHOLE_SPREAD.get(head_dim) if SWAP_DECODE_WHOLE_UNITS else None
-    if not n_prog and spread and spread[0] <= seq_k <= spread[1] and \
-            SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= spread[4] * sm_count and \
-            not swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):  # (session 64) PAIR_UNITS
-        n_prog = min(pairs, int(spread[2] * sm_count))
-        if pairs > spread[3] * sm_count:  # (past it: k or k - 1 pairs a program)
-            k = -(-pairs // n_prog)
-            n_prog = -(-pairs // k)
+    if not n_prog and spread:  # (session 64) the PAIR_UNITS schedule
+        least_s, most_s, per_sm, even_to, most_pairs = spread
+        if least_s <= seq_k <= most_s and SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= most_pairs * sm_count \
+                and not swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):
+            n_prog = min(pairs, int(per_sm * sm_count))
+            if pairs > even_to * sm_count:  # (past it: k or k - 1 pairs a program)
+                k = -(-pairs // n_prog)
+                n_prog = -(-pairs // k)
     blocks = pairs * -(-seq_k // SWAP_DECODE_WHOLE[head_dim].block_n)
     return n_prog if n_prog and stream_schedule_fits(n_prog, blocks) else 0
 

@@ -59,7 +59,12 @@ def make_inputs(case: Case, n_sets: int, seed: int = 0, seq_k=None):
 def n_sets_for(case: Case, l2_bytes=60 * 2 ** 20) -> int:
     """Enough input sets that one rotation exceeds the L2 several times over (at most 8)."""
     per_set = 4 * case.batch * case.heads * case.seq * case.head_dim * 2  # q, k, v, out
-    return max(2, min(8, math.ceil(4 * l2_bytes / per_set)))
+    return sets_past_l2(per_set, 4, l2_bytes)
+
+
+def sets_past_l2(per_set: int, over: int, l2_bytes=60 * 2 ** 20) -> int:
+    """Input sets of per_set bytes enough that one rotation exceeds the L2 `over` times: 2 to 8."""
+    return max(2, min(8, math.ceil(over * l2_bytes / per_set)))
 
 
 def time_ms(fn, input_sets, warmup=10, reps=50):
@@ -170,16 +175,17 @@ def bench_case(case: Case, kernels: dict, rounds=ROUNDS, batch_ms=BATCH_MS, grap
     errors = {}
     times = interleaved_ms(kernels, sets, case.causal, rounds=rounds, batch_ms=batch_ms, graph=graph,
                            errors=errors)
-    row = {}
-    for name in kernels:
-        if name in errors:
-            row[name] = {"error": errors[name]}
-        else:
-            ms = statistics.median(times[name])
-            row[name] = {"ms": ms, "tflops": case.flops() / ms / 1e9, "rounds": times[name]}
+    row = kernel_results(kernels, times, errors, lambda ms: {"ms": ms, "tflops": case.flops() / ms / 1e9})
     del sets
     torch.cuda.empty_cache()
     return row
+
+
+def kernel_results(kernels, times, errors, fields):
+    """{kernel: {"error": ..} where it refused, else fields(median ms per call) and its "rounds"} of one cell timed by
+    interleaved_ms."""
+    return {name: {"error": errors[name]} if name in errors else
+            {**fields(statistics.median(times[name])), "rounds": times[name]} for name in kernels}
 
 
 def run_grid(cases, kernels, progress=True, **kw):
@@ -415,17 +421,11 @@ def decode_part(kernels, cells=None, rounds=ROUNDS, batch_ms=5.0, dtype=torch.bf
     a rotation exceeds the L2 three times (2-8); kernels that refuse a cell get an "error"."""
     rows = []
     for cell in cells or decode_cells():
-        n = max(2, min(8, math.ceil(3 * 60 * 2 ** 20 / decode_bytes(cell))))
-        sets = decode_inputs(cell, n, dtype=dtype)
+        sets = decode_inputs(cell, sets_past_l2(decode_bytes(cell), 3), dtype=dtype)
         errors = {}
         times = interleaved_ms(kernels, sets, False, rounds=rounds, batch_ms=batch_ms, graph=True, errors=errors)
-        res = {}
-        for name in kernels:
-            if name in errors:
-                res[name] = {"error": errors[name]}
-            else:
-                ms = statistics.median(times[name])
-                res[name] = {"us": ms * 1000, "tbps": decode_bytes(cell) / ms / 1e9, "rounds": times[name]}
+        res = kernel_results(kernels, times, errors,
+                             lambda ms: {"us": ms * 1000, "tbps": decode_bytes(cell) / ms / 1e9})
         rows.append({"cell": list(cell), "results": res})
         print(format_decode(rows[-1:], head=False), flush=True)
         del sets
