@@ -46,13 +46,15 @@ BUILDS = {
           # the smaller ring at 1.3 / 1.5 x the SMs' programs
           "u13": ("u1.3", 64, 2, True), "u15": ("u1.5", 64, 2, True), "u20": ("u2.0", 64, 2, True),
           # (call 11) PAIR_UNITS balanced: k = ceil(pairs / (2 x SMs)) pairs a program at most, ceil(pairs / k) programs
-          "b20": ("b2.0", 64, 2, True), "b15": ("b1.5", 64, 2, True)},
+          "b20": ("b2.0", 64, 2, True), "b15": ("b1.5", 64, 2, True),
+          # (session 65) balanced at 3 x the SMs (the ring's three programs an SM)
+          "b30": ("b3.0", 64, 2, True)},
     64: {"s128x2": ("2sms", 128, 3, True), "w128s2": ("pairs", 128, 2, True), "w128s2n": ("pairs", 128, 2, False),
          "k2": ("pairs/2", 128, 2, True), "k3": ("pairs/3", 128, 2, True), "k4": ("pairs/4", 128, 2, True),
          "k6": ("pairs/6", 128, 2, True), "k8": ("pairs/8", 128, 2, True), "w128s3": ("pairs", 128, 3, True),
          "x15w128s2": ("x1.5", 128, 2, True), "x2w128s2": ("x2", 128, 2, True), "x3w128s2": ("x3", 128, 2, True),
          "u13": ("u1.3", 128, 2, True), "u15": ("u1.5", 128, 2, True), "u20": ("u2.0", 128, 2, True),
-         "b20": ("b2.0", 128, 2, True), "b15": ("b1.5", 128, 2, True)},
+         "b20": ("b2.0", 128, 2, True), "b15": ("b1.5", 128, 2, True), "b30": ("b3.0", 128, 2, True)},
 }
 CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
           (33, 32, 8, 1023), (35, 32, 4, 4000),
