@@ -300,6 +300,50 @@ S64B = [(64, 32, 8, 1, 1024, 128, False), (128, 32, 8, 1, 1024, 128, False), (12
 S64C = [(275, 32, 4, 1, 1024, 128, False), (330, 32, 4, 1, 1024, 128, False), (330, 32, 4, 1, 2048, 128, False),
         (290, 32, 4, 1, 1024, 128, False), (165, 32, 8, 1, 1024, 128, False), (375, 32, 4, 1, 2048, 128, False)]
 
+# --set s65 (session 65): SWAP_DECODE_WHOLE_SPREAD's balanced count first (D=128 3-12 x the SMs' pairs at 1,024-2,048
+# keys, where the stream build, 2 x the SMs' programs or k pairs a program ran; D=64 from 198 programs at 1,024-16,384
+# keys, where the forward kernels or k pairs a program ran) and SWAP_DECODE_ONE's third D=128 tier up to 16,384 keys,
+# against session 64's rule (api_prev: _whole64, SWAP_DECODE_ONE's tier to 3,072 keys); the last cell is unchanged
+S65 = [(105, 32, 4, 1, 1024, 128, False), (133, 32, 4, 1, 1024, 128, False), (133, 32, 4, 1, 2048, 128, False),
+       (213, 32, 4, 1, 1024, 128, False), (166, 32, 4, 1, 2048, 128, False), (225, 32, 4, 1, 1024, 128, False),
+       (113, 32, 4, 1, 1024, 128, False), (128, 32, 8, 1, 1024, 128, False), (33, 32, 4, 1, 8192, 128, False),
+       (16, 32, 8, 1, 16384, 128, False), (33, 32, 4, 1, 4096, 128, False), (25, 32, 8, 1, 16384, 64, False),
+       (33, 32, 8, 1, 4096, 64, False), (65, 32, 8, 1, 1024, 64, False), (128, 32, 8, 1, 4096, 64, False),
+       (275, 32, 4, 1, 4096, 64, False), (165, 32, 8, 1, 16384, 64, False), (175, 32, 4, 1, 1024, 64, False),
+       (75, 32, 4, 1, 1024, 64, False)]
+
+
+def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
+    """Session 64's variants.swap_decode_whole (its spread last: 2 x the SMs' programs up to 8 x the SMs' pairs, the
+    balanced count up to 12 x, D=128 only, where no other branch nor the stream build took the call), for s65's
+    api_prev."""
+    group, pairs = heads // kv_heads, batch * kv_heads
+    if not variants.SWAP_DECODE or head_dim not in variants.SWAP_DECODE_WHOLE or \
+            not 2 <= group <= variants.SWAP_DECODE_MAX_GROUP:
+        return 0
+    least, every = variants.SWAP_DECODE_WHOLE_KEYS[head_dim]
+    lo, hi, most = variants.SWAP_DECODE_WHOLE_BAND
+    if pairs <= sm_count or seq_k < least:
+        return 0
+    n_prog = 0
+    keys, most_k, lo_k = variants.SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0, 0.0))
+    if pairs <= variants.SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
+            seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)):
+        n_prog = pairs
+    elif seq_k <= keys:
+        n_prog = next((pairs // k for k in range(2, most_k + 1)
+                       if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
+    if not n_prog and head_dim == 128 and 1024 <= seq_k <= 2048 and \
+            variants.SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= 12 * sm_count and \
+            not variants.swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):
+        n_prog = min(pairs, 2 * sm_count)
+        if pairs > 8 * sm_count:
+            k = -(-pairs // n_prog)
+            n_prog = -(-pairs // k)
+    blocks = pairs * -(-seq_k // variants.SWAP_DECODE_WHOLE[head_dim].block_n)
+    return n_prog if n_prog and variants.stream_schedule_fits(n_prog, blocks) else 0
+
+
 # --set pull51 (session 51 call 2): the API with the one-cluster meetings in one exchange (sm90_fwd CL_PULL_DEFAULT, on in
 # call 2) against the same rule with the trees of levels (X16's cases); with the default off, "api_prev" is the exchange
 
@@ -333,8 +377,13 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
-    if which == "s64c":  # (the spread rule up to 8 x the SMs' pairs)
-        return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_SPREAD", {128: (1024, 2048, 2.0, 8.0, 8.0)})
+    if which == "s65":  # (session 64's whole-pair rule and one-wave tiers)
+        fn = patched_call(api_fn, variants, "swap_decode_whole", _whole64)
+        return patched_call(fn, variants, "SWAP_DECODE_ONE", {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0),
+                                                                    (1024, 3072, 0.95, 1.0)),
+                                                              64: variants.SWAP_DECODE_ONE[64]})
+    if which == "s64c":  # (its api_prev patched session 64's SWAP_DECODE_WHOLE_SPREAD, of another form since session 65)
+        raise SystemExit("--set s64c: its api_prev needs session 64's SWAP_DECODE_WHOLE_SPREAD; run it at commit 3006548")
     if which == "s64b":  # (the whole builds' flat schedule: no PAIR_UNITS, no spread)
         return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_UNITS", False, clear_launchers=True)
     if which == "s64":  # (no one-wave tiers: the forward kernels)
@@ -429,7 +478,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -438,7 +487,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -457,7 +506,7 @@ def main():
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
                    "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
-                   **(extra_fns(b, h, sq, d, causal) if args.set != "s62" else {})}  # (s62: 400-pair calls)
+                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65") else {})}  # (s62, s65: 400+ pairs)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

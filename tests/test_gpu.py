@@ -541,16 +541,17 @@ class _W(int):
 # 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W), or (session 64) at
 # most the SMs' pairs, more than half, a program a pair on the stream build (SWAP_DECODE_ONE: D=128 68-132 pairs at
 # 1,024-1,536 keys, 67-88 and 126-132 up to 3,072, 67-88 from 768; D=64 73-132 pairs at 768-1,024 keys, 106-132 up to
-# 4,096), or (session 64, the whole-pair build's PAIR_UNITS schedule) D=128 397-1,056 pairs that no rule above takes
-# at 1,024-2,048 keys, 264 programs, and up to 1,584 pairs k = ceil(pairs / 264) a program at most (_W); odd key
+# 4,096), or (sessions 64-65, the whole-pair build's PAIR_UNITS schedule, first) at 1,024-2,048 keys D=128 397-1,584
+# pairs, at 1,024-16,384 keys D=64 198-1,320, k = ceil(pairs / 264) a program at most in ceil(pairs / k) programs (at
+# D=64 at least 198 of them) (_W); odd key
 # counts, groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0:
 # another kernel).
 # ({head dim: value, None: the others'} where they differ.)
 _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64: 264, None: 132}),
                   (20, 2047, 32, 8, False, _W(160)), (35, 1025, 8, 4, False, _W(140)),
                   (9, 4001, 64, 16, False, {64: 264, None: 132}), (42, 4096, 32, 4, True, _W(168)),
-                  (33, 4096, 32, 4, False, {64: 132, None: 0}), (68, 2049, 32, 4, False, {64: 0, None: _W(272)}),
-                  (100, 4097, 32, 4, True, {64: _W(200), None: 132}), (134, 1025, 32, 4, False, {64: 0, None: 132}),
+                  (33, 4096, 32, 4, False, 132), (68, 2049, 32, 4, False, {64: 0, None: _W(272)}),
+                  (100, 4097, 32, 4, True, {64: _W(200), None: 132}), (134, 1025, 32, 4, False, {64: 0, None: _W(179)}),
                   (100, 1023, 32, 8, False, _W(200)), (100, 1024, 32, 8, True, _W(200)),
                   (46, 4097, 32, 4, False, _W(184)), (46, 4095, 32, 4, False, _W(184)),
                   (17, 8193, 32, 8, False, {64: 264, None: 132}), (46, 9000, 32, 4, False, {64: 0, None: 132}),
@@ -566,8 +567,11 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   (16, 3072, 32, 8, False, 128), (11, 2047, 32, 8, True, {64: 0, None: 88}),
                   (30, 4096, 16, 4, False, {64: 120, None: 0}), (24, 2048, 32, 4, False, 0),
                   # (session 64) D=128 past the whole-pair rule's other branches: 2 x the SMs' programs in whole pairs
-                  (64, 1025, 32, 8, False, {64: 0, None: _W(264)}), (128, 2048, 32, 8, True, {64: 0, None: _W(264)}),
-                  (275, 1024, 32, 4, False, {64: 0, None: _W(220)})]
+                  (64, 1025, 32, 8, False, _W(256)), (128, 2048, 32, 8, True, _W(256)), (275, 1024, 32, 4, False, _W(220)),
+                  # (session 65) the balanced count first: D=128 3-12x the SMs' pairs (the stream build's 420 before),
+                  # D=64 from 198 programs up to 16,384 keys (the forward kernels before)
+                  (105, 1024, 32, 4, False, _W(210)), (25, 16383, 32, 8, True, {64: _W(200), None: 0}),
+                  (165, 4096, 32, 8, False, {64: _W(264), None: 0})]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

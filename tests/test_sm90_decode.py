@@ -68,7 +68,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (128, 17, 32, 8, 1024, 132, 132), (128, 34, 32, 4, 65536, 132, 132), (128, 17, 32, 8, 1023, 132, 0),  # 136 pairs
     (64, 17, 32, 8, 2048, 132, 264), (64, 34, 32, 4, 65536, 132, 264), (64, 17, 32, 8, 2047, 132, 0),
     (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 2048, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
-    (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 0), (128, 16, 32, 8, 4096, 132, 0),  # one wave, 4,096
+    (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 132), (128, 16, 32, 8, 4096, 132, 128),  # one wave
     (128, 68, 32, 4, 4096, 132, 132), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # 2 waves; MHA; 16
     (128, 75, 32, 4, 1024, 132, 132), (128, 100, 32, 4, 1024, 132, 132), (128, 101, 32, 4, 65536, 132, 132),  # 2-3 waves
     (128, 76, 32, 4, 2048, 132, 0), (128, 50, 32, 4, 4096, 132, 0), (128, 66, 32, 4, 4096, 132, 0),  # tails, whole waves
@@ -83,6 +83,8 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (128, 24, 32, 4, 1023, 132, 0), (128, 24, 32, 4, 1537, 132, 0), (128, 22, 32, 4, 768, 132, 88),  # keys
     (128, 22, 32, 4, 767, 132, 0), (128, 23, 32, 4, 768, 132, 0), (128, 22, 32, 4, 3072, 132, 88),
     (128, 22, 32, 4, 3073, 132, 0), (128, 32, 32, 4, 3072, 132, 128), (128, 31, 32, 4, 2048, 132, 0),  # 0.95
+    (128, 33, 32, 4, 16384, 132, 132), (128, 33, 32, 4, 16385, 132, 0), (128, 31, 32, 4, 4096, 132, 0),  # (session 65)
+    (128, 32, 32, 4, 8192, 132, 128), (128, 30, 32, 4, 16384, 132, 0),
     (128, 16, 32, 8, 1024, 132, 128), (128, 34, 16, 2, 1024, 132, 68), (128, 17, 32, 32, 1024, 132, 0),  # groups
     (64, 20, 32, 4, 1024, 132, 80), (64, 18, 32, 4, 1024, 132, 0), (64, 19, 32, 4, 768, 132, 76),
     (64, 20, 32, 4, 1025, 132, 0), (64, 28, 32, 4, 4096, 132, 112), (64, 26, 32, 4, 4096, 132, 0),
@@ -93,10 +95,10 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     group) whose (sequence, key/value head) pairs fill the SMs once (at D=128 one to six times, session 62) and a last
     wave of at most 0.3 of them at D=128 (from 1,024 keys; 0.46 from 4,096, session 62) or a quarter at D=64 (from
     2,048), in one program an SM at D=128 and two at D=64; (session 64) at most the SMs' pairs and more than half of
-    them, a program a pair where SWAP_DECODE_ONE's tiers hold the pairs and keys (D=128: 1,024-1,536 keys, and up to
-    3,072 at most 0.67 or more than 0.95 of the SMs' pairs, from 768 the former; D=64: 768-1,024 keys more than 0.55 of
-    the SMs' pairs, up to 4,096 more than 0.8); while its schedule's products stay within 32 bits; else 0. The API
-    takes it before swap_decode_parts' rule."""
+    them, a program a pair where SWAP_DECODE_ONE's tiers hold the pairs and keys (D=128: 1,024-1,536 keys, up to 3,072
+    at most 0.67 of the SMs' pairs (from 768 keys) and (session 65) up to 16,384 more than 0.95; D=64: 768-1,024 keys
+    more than 0.55 of the SMs' pairs, up to 4,096 more than 0.8); while its schedule's products stay within 32 bits;
+    else 0. The API takes it before swap_decode_parts' rule (and after swap_decode_whole's)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_stream(d, b, h, hk, sk, sm) == n_prog
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
@@ -116,7 +118,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 29, 32, 4, 1024, 114, 116), (128, 28, 32, 4, 1024, 114, 0),  # 114 SMs
     (128, 100, 32, 4, 1024, 132, 200), (128, 134, 32, 4, 1024, 132, 0), (128, 150, 32, 4, 2048, 132, 200),  # k pairs
     (128, 166, 32, 4, 1024, 132, 166), (128, 200, 32, 4, 4096, 132, 200), (128, 200, 32, 4, 4097, 132, 0),
-    (128, 250, 32, 4, 1024, 132, 200), (128, 330, 32, 4, 1024, 132, 264), (128, 332, 32, 4, 1024, 132, 166),
+    (128, 250, 32, 4, 1024, 132, 200), (128, 330, 32, 4, 1024, 132, 0), (128, 332, 32, 4, 1024, 132, 166),
     (128, 400, 32, 4, 1024, 132, 200),
     (128, 500, 32, 4, 1024, 132, 0), (64, 100, 32, 4, 1024, 132, 200), (128, 100, 32, 4, 127, 132, 0),
     (64, 150, 32, 4, 4096, 132, 200), (64, 166, 32, 4, 512, 132, 166), (64, 75, 32, 4, 1024, 132, 0),
@@ -131,9 +133,12 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     them up to 3,072 keys and up to 8,192 keys those of more than 1.2x and at most 1.55x the SMs'; past that up to 4,096
     keys (D=64: 16,384), k pairs a program for the least k of 2-8 dividing the pairs with pairs / k programs more than
     1.25x and at most 1.55x the SMs; else 0. The API takes it before the stream rule. Its schedule is one piece a pair
-    and k pairs a program (what the TAIL launcher takes: at most 8), within the kernel's 32-bit schedule arithmetic."""
+    and k pairs a program (what the TAIL launcher takes: at most 8), within the kernel's 32-bit schedule arithmetic.
+    (These branches run where SWAP_DECODE_WHOLE_SPREAD's balanced count does not: here with that table empty;
+    test_swap_decode_whole_spread_rule has the two together.)"""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_SPREAD", {})
     assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
     if n_prog:
         cfg = variants.SWAP_DECODE_WHOLE[d]
@@ -148,29 +153,40 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
 
 
 @pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
-    (128, 64, 32, 8, 1024, 132, 264), (128, 128, 32, 8, 2048, 132, 264), (128, 64, 32, 8, 2049, 132, 0),  # keys
-    (128, 64, 32, 8, 1023, 132, 0), (128, 133, 32, 8, 1024, 132, 213), (128, 132, 32, 8, 1024, 132, 176),  # pairs; k
-    (128, 50, 32, 8, 1024, 132, 200), (128, 67, 32, 8, 1024, 132, 0), (128, 134, 32, 4, 1024, 132, 0),  # k; stream
-    (128, 113, 32, 4, 1500, 132, 264), (64, 64, 32, 8, 1024, 132, 0), (128, 125, 32, 4, 1024, 114, 228),  # D=64; 114
-    (128, 100, 32, 4, 1024, 114, 228), (128, 120, 32, 4, 2048, 132, 264),
+    (128, 64, 32, 8, 1024, 132, 256), (128, 128, 32, 8, 2048, 132, 256), (128, 64, 32, 8, 2049, 132, 0),  # keys
+    (128, 64, 32, 8, 1023, 132, 0), (128, 133, 32, 8, 1024, 132, 213), (128, 132, 32, 8, 1024, 132, 264),  # k = 5; 4
+    (128, 50, 32, 8, 1024, 132, 200), (128, 67, 32, 8, 1024, 132, 179), (128, 134, 32, 4, 1024, 132, 179),  # k = 2, 3
+    (128, 105, 32, 4, 2048, 132, 210), (128, 133, 32, 4, 1024, 132, 178), (128, 213, 32, 4, 1024, 132, 213),  # stream;
+    (128, 166, 32, 4, 1024, 132, 222), (128, 225, 32, 4, 2048, 132, 225), (128, 133, 32, 4, 4096, 132, 0),  # u20; k
+    (128, 113, 32, 4, 1500, 132, 226), (64, 64, 32, 8, 1024, 132, 256), (128, 125, 32, 4, 1024, 114, 167),  # 114 SMs
+    (128, 100, 32, 4, 1024, 114, 200), (128, 120, 32, 4, 2048, 132, 240), (128, 99, 32, 4, 1024, 132, 396),  # 3x
     (128, 275, 32, 4, 1024, 132, 220), (128, 330, 32, 4, 2048, 132, 264), (128, 290, 32, 4, 1024, 132, 232),  # 8-12x
-    (128, 397, 32, 4, 1024, 132, 0), (128, 396, 32, 4, 1024, 132, 198), (128, 375, 32, 4, 1024, 132, 250)])
+    (128, 397, 32, 4, 1024, 132, 0), (128, 396, 32, 4, 1024, 132, 264), (128, 375, 32, 4, 1024, 132, 250),
+    (64, 25, 32, 8, 16384, 132, 200), (64, 24, 32, 8, 16384, 132, 0), (64, 75, 32, 4, 1024, 132, 0),  # D=64: fill
+    (64, 99, 32, 4, 4096, 132, 198), (64, 98, 32, 4, 4096, 132, 196), (64, 29, 32, 8, 4096, 132, 232),  # (k = 2, 196)
+    (64, 165, 32, 8, 16384, 132, 264), (64, 166, 32, 8, 16384, 132, 166), (64, 65, 32, 8, 16385, 132, 0),  # 10x; keys
+    (64, 65, 32, 8, 1023, 132, 0), (64, 275, 32, 4, 4096, 132, 220), (64, 175, 32, 4, 16384, 132, 234),
+    (64, 50, 32, 4, 4096, 114, 200), (64, 40, 32, 4, 4096, 114, 160)])  # 114 SMs (fill: 171; band)
 def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
-    """(Session 64, variants.SWAP_DECODE_WHOLE_SPREAD.) Past the whole-pair rule's other branches and where the stream
-    build does not take the call, D=128 at 1,024-2,048 keys and more than 3x, at most 8x the SMs' pairs: 2x the SMs'
-    programs on the PAIR_UNITS schedule (whole pairs a program, counts differing by at most one); up to 12x, k =
-    ceil(pairs / (2x the SMs)) pairs a program at most in ceil(pairs / k) programs; none with SWAP_DECODE_WHOLE_UNITS
-    off (the flat schedule would split pairs there)."""
+    """(Sessions 64-65, variants.SWAP_DECODE_WHOLE_SPREAD.) First in swap_decode_whole: D=128 at 1,024-2,048 keys and
+    more than 3x, at most 12x the SMs' pairs, D=64 at 1,024-16,384 keys and more than 1x, at most 10x, k = ceil(pairs /
+    (2x the SMs)) pairs a program at most in ceil(pairs / k) programs on the PAIR_UNITS schedule (counts k or k - 1),
+    at D=64 only where those programs are at least 0.75 of 2x the SMs (else session 63's branches: 392 pairs in 196
+    programs by k = 2 dividing); with SWAP_DECODE_WHOLE_UNITS off only session 63's branches (whole pairs on the flat
+    schedule: counts dividing the pairs)."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
-    if n_prog and b * hk % n_prog:
+    if n_prog:
         cfg = variants.SWAP_DECODE_WHOLE[d]
         assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n, True) == 1
+        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, True) == -(-b * hk // n_prog) <= 8
+    if n_prog and b * hk % n_prog:
+        cfg = variants.SWAP_DECODE_WHOLE[d]
         assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n) > 1  # (the flat schedule's pieces)
-        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, True) == -(-b * hk // n_prog)
         monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_UNITS", False)
-        assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == 0
+        off = variants.swap_decode_whole(d, b, h, hk, sk, sm)
+        assert off != n_prog and (off == 0 or b * hk % off == 0)
         assert variants.decode_variant(torch.bfloat16, d, stream=True, whole=True).public_loads == ("FLAGS",)
         monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_UNITS", True)
         v = variants.decode_variant(torch.bfloat16, d, stream=True, whole=True)
@@ -180,7 +196,7 @@ def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch)
 @pytest.mark.parametrize("sm", [132, 114, 78])
 @pytest.mark.parametrize("d", [128, 64])
 def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
-    """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-8,193 keys, on 132 / 114 /
+    """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-16,384 keys, on 132 / 114 /
     78 SMs) has a PAIR_UNITS schedule (session 64) of more programs than SMs and at most the pairs: one piece a pair, at
     most 8 pairs a program (a refusal there would fail an API call)."""
     from dhpfa.kernels import sm90_decode
@@ -188,7 +204,7 @@ def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
     seen = 0
     bn = variants.SWAP_DECODE_WHOLE[d].block_n
     for pairs in range(sm + 1, 10 * sm + 1):
-        for sk in (128, 512, 1025, 2048, 3072, 4097, 8193):
+        for sk in (128, 512, 1025, 2048, 3072, 4097, 8193, 16384):
             n_prog = variants.swap_decode_whole(d, pairs, 8, 1, sk, sm)
             if not n_prog:
                 continue

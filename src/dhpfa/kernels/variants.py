@@ -1402,7 +1402,13 @@ SWAP_DECODE_STREAM_KERNEL = "attn_decode_sm90_stream"
 # ((B,32,4,1,S,64)): 768 keys x1.024-1.046 at 68-132 pairs, 1,024 x1.030-1.046 at 80-132 (68: x0.991), 2,048-4,096
 # x1.008-1.034 at 112-132 pairs and x0.84-0.975 at 68-96; 512 keys x0.996-1.062. {head dim: tiers (least keys, most
 # keys, pairs over SMs more than, at most)}: a call of at most the SMs' pairs takes a program a pair where a tier holds.
-SWAP_DECODE_ONE = {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0), (1024, 3072, 0.95, 1.0)),
+# Session 65 call 1 (decode_stream_whole63.py --builds w128s3,w64s3, 5 rounds, us: the API (the forward kernels' split
+# keys) / a program a pair / cuDNN): 128 pairs (16,32,8,1,S,128) 4,096 keys 64.98 / 64.18 / 64.37, 8,192 123.97 / 122.90 /
+# 124.40; (32,32,4) 65.34 / 64.75 / 64.72 and 124.19 / 123.38 / 124.07; 132 pairs (33,32,4) 67.23 / 66.58 / 66.72 and
+# 128.07 / 127.33 / 128.09; call 2 at 16,384 keys: 132 pairs 243.46 / 241.00 / 244.20, 128 (16,32,8) 236.05 / 234.36 /
+# 236.69, but 120 and 124 pairs behind (4,096 keys 60.65 / 64.37 and 62.17 / 62.13; 16,384 223.75 / 231.04 and 229.50
+# / 231.33). So the third D=128 tier up to 16,384 keys (x1.005-1.012 there).
+SWAP_DECODE_ONE = {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0), (1024, 16384, 0.95, 1.0)),
                    64: ((768, 1024, 0.55, 1.0), (768, 4096, 0.8, 1.0))}
 
 
@@ -1515,10 +1521,28 @@ SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim:
 # 311.10 / 308.53) and 1,584 (189.34 against k pairs a program's 192.71); at 3-8 x the SMs it tied 2 x the SMs'
 # programs or lost (452 pairs 58.62 against 57.55). So that count from SWAP_DECODE_WHOLE_SPREAD's fourth up to its
 # fifth, where no rule above takes the call.
+# Session 65 (decode_stream_whole63.py, H200, graph replay, 5 rounds, us): the balanced count (k = ceil(pairs / (2 x
+# SMs)) pairs a program at most, ceil(pairs / k) programs: b20) against 2 x the SMs' programs (u20) and the API from 3x
+# the SMs' pairs. Call 2 ((B,32,4,1,S,128), the API / u20 / b20 / cuDNN), 1,024 keys: 420 pairs (the stream build then)
+# 60.97 / 54.94 / **54.00** / 57.18, 532 (the stream build) 74.72 / 79.67 / **69.63** / 72.78, 852 (u20) 112.04 /
+# 112.70 / **104.68** / 110.91, 796 (k = 4) 98.26 / 109.69 / 98.20, 664 (k = 4) 84.42 / 83.78 / 83.26, 900 (k = 5)
+# 112.30 / 113.59 / 111.44, 400 / 480 / 600 / 732 within 0.3%, 452 (u20) 57.31 / 57.58 / 58.22 (x0.984, the one loss);
+# 2,048 keys alike (420 108.99 / 102.55 / 101.84, 532 135.15 / 153.16 / 130.84, 852 215.39 / 215.54 / 201.68; 452 108.96
+# / 109.24 / 110.36); from 4,096 keys ties (call 1: 532 pairs 259.29 / 256.92, 852 410.21 / 409.45). At D=64
+# ((B,32,8,1,S,64) and (B,32,4,1,S,64); the API / b20 / cuDNN), where the API ran the forward kernels: 200 pairs
+# 16,384 keys 206.04 / **187.23** / 188.73, 232 pairs 4,096 59.90 / 58.13 / 58.64, 16,384 222.71 / 216.62 / 215.50, 264
+# pairs 65.73 / 64.80 / 65.83 and 247.03 / 242.72 / 243.46, 520 pairs 1,024 35.18 / 34.43 / 34.85, 4,096 123.33 /
+# 122.20 / 122.31, 16,384 476.11 / 473.00 / 471.71, 1,100 pairs 81.34 / **70.46** / 74.84, 295.14 / 258.99 / 271.06,
+# 1,129.92 / 1,019.30 / 1,053.11, 1,320 pairs 84.32 / 81.40 / 83.32, 325.98 / 304.15 / 333.67, 1,327.14 / 1,192.23 /
+# 1,313.70 (call 1: 512 and 1,024 pairs x1.004-1.023); where it ran k pairs a program (700, 900 pairs) x0.995-1.022;
+# but 300 pairs (b20: 150 programs of 2) 1,024 keys 22.82 / 23.77, 16,384 286.77 / 297.89 (x0.963). So both head dims
+# take b20's count first in SWAP_DECODE_WHOLE_SPREAD's keys and pairs, D=64 only where its programs fill at least 0.75
+# of 2 x the SMs (300 pairs' 150 do not; 200 pairs' 200 do).
 SWAP_DECODE_WHOLE_UNITS = True
-SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 8.0, 12.0)}  # {head dim: (least keys, most keys, programs over
-# SMs, pairs over SMs up to which that count holds, most pairs over SMs: past the fourth, k = ceil(pairs / that
-# count) pairs a program at most in ceil(pairs / k) programs)}
+SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 3.0, 12.0, 0.0), 64: (1024, 16384, 2.0, 1.0, 10.0, 0.75)}  # {head
+# dim: (least keys, most keys, programs over SMs (F), pairs over SMs more than, pairs over SMs at most, least fill):
+# k = ceil(pairs / (F x SMs)) pairs a program at most in ceil(pairs / k) programs, where those are at least the fill
+# x F x SMs}
 
 
 def stream_pair_units(variant) -> bool:
@@ -1530,10 +1554,11 @@ def stream_pair_units(variant) -> bool:
 
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream on SWAP_DECODE_WHOLE's ring with whole (sequence, key/value head) pairs a
-    program for a one-query call of grouped heads (2-8 a group), or 0 (session 63; the comments above): a program a
-    pair, or k pairs a program (pairs / k programs), or (session 64, the PAIR_UNITS schedule) SWAP_DECODE_WHOLE_SPREAD's
-    programs where neither those nor the stream build (swap_decode_stream) take the call, within the kernel's 32-bit
-    schedule arithmetic (stream_schedule_fits, as swap_decode_stream). Public: shapes and the SM count."""
+    program for a one-query call of grouped heads (2-8 a group), or 0 (the comments above): first (sessions 64-65, the
+    PAIR_UNITS schedule) SWAP_DECODE_WHOLE_SPREAD's balanced count where its keys, pairs and fill hold, else (session
+    63) a program a pair, or k pairs a program (pairs / k programs); within the kernel's 32-bit schedule arithmetic
+    (stream_schedule_fits, as swap_decode_stream). The API asks it before swap_decode_stream. Public: shapes and the
+    SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
@@ -1543,22 +1568,20 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     if pairs <= sm_count or seq_k < least:
         return 0
     n_prog = 0
+    spread = SWAP_DECODE_WHOLE_SPREAD.get(head_dim) if SWAP_DECODE_WHOLE_UNITS else None
+    if spread:  # (sessions 64-65) the PAIR_UNITS schedule, balanced: k or k - 1 pairs a program
+        least_s, most_s, per_sm, lo_s, hi_s, fill = spread
+        if least_s <= seq_k <= most_s and lo_s * sm_count < pairs <= hi_s * sm_count:
+            k = -(-pairs // int(per_sm * sm_count))
+            n = -(-pairs // k)
+            n_prog = n if n >= fill * per_sm * sm_count else 0
     keys, most_k, lo_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0, 0.0))
-    if pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
+    if not n_prog and pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
             seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)):
         n_prog = pairs
-    elif seq_k <= keys:
+    if not n_prog and seq_k <= keys:
         n_prog = next((pairs // k for k in range(2, most_k + 1)
                        if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
-    spread = SWAP_DECODE_WHOLE_SPREAD.get(head_dim) if SWAP_DECODE_WHOLE_UNITS else None
-    if not n_prog and spread:  # (session 64) the PAIR_UNITS schedule
-        least_s, most_s, per_sm, even_to, most_pairs = spread
-        if least_s <= seq_k <= most_s and SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count < pairs <= most_pairs * sm_count \
-                and not swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):
-            n_prog = min(pairs, int(per_sm * sm_count))
-            if pairs > even_to * sm_count:  # (past it: k or k - 1 pairs a program)
-                k = -(-pairs // n_prog)
-                n_prog = -(-pairs // k)
     blocks = pairs * -(-seq_k // SWAP_DECODE_WHOLE[head_dim].block_n)
     return n_prog if n_prog and stream_schedule_fits(n_prog, blocks) else 0
 
