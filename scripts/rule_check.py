@@ -312,6 +312,13 @@ S65 = [(105, 32, 4, 1, 1024, 128, False), (133, 32, 4, 1, 1024, 128, False), (13
        (275, 32, 4, 1, 4096, 64, False), (165, 32, 8, 1, 16384, 64, False), (175, 32, 4, 1, 1024, 64, False),
        (75, 32, 4, 1, 1024, 64, False)]
 
+# --set s65b (session 65 call 5): D=64's SWAP_DECODE_WHOLE_BAND and SWAP_DECODE_WHOLE_SPREAD to 32,768 keys (after call
+# 4) against the rule of call 3 (api_prev: both to 8,192 / 16,384 keys, the forward kernels there); the last two cells
+# are call 3's bench cells behind cuDNN (the same variant both ways)
+S65B = [(21, 32, 8, 1, 16384, 64, False), (24, 32, 8, 1, 16384, 64, False), (21, 32, 8, 1, 32768, 64, False),
+        (25, 32, 8, 1, 32768, 64, False), (65, 32, 8, 1, 32768, 64, False), (100, 32, 4, 1, 20000, 64, False),
+        (16, 32, 8, 1, 1024, 128, False), (32, 32, 8, 1, 1024, 64, False)]
+
 
 def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
     """Session 64's variants.swap_decode_whole (its spread last: 2 x the SMs' programs up to 8 x the SMs' pairs, the
@@ -322,7 +329,7 @@ def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
             not 2 <= group <= variants.SWAP_DECODE_MAX_GROUP:
         return 0
     least, every = variants.SWAP_DECODE_WHOLE_KEYS[head_dim]
-    lo, hi, most = variants.SWAP_DECODE_WHOLE_BAND
+    lo, hi, most = 1.2, 1.55, 8192  # (session 64's SWAP_DECODE_WHOLE_BAND)
     if pairs <= sm_count or seq_k < least:
         return 0
     n_prog = 0
@@ -382,6 +389,11 @@ def api_prev(which="calls3"):
         return patched_call(fn, variants, "SWAP_DECODE_ONE", {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0),
                                                                     (1024, 3072, 0.95, 1.0)),
                                                               64: variants.SWAP_DECODE_ONE[64]})
+    if which == "s65b":  # (call 3's rule: D=64's band to 8,192 keys, its spread to 16,384)
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_BAND", {**variants.SWAP_DECODE_WHOLE_BAND,
+                                                                       64: (1.2, 1.55, 8192)})
+        return patched_call(fn, variants, "SWAP_DECODE_WHOLE_SPREAD", {**variants.SWAP_DECODE_WHOLE_SPREAD,
+                                                                       64: (1024, 16384, 2.0, 1.0, 10.0, 0.75)})
     if which == "s64c":  # (its api_prev patched session 64's SWAP_DECODE_WHOLE_SPREAD, of another form since session 65)
         raise SystemExit("--set s64c: its api_prev needs session 64's SWAP_DECODE_WHOLE_SPREAD; run it at commit 3006548")
     if which == "s64b":  # (the whole builds' flat schedule: no PAIR_UNITS, no spread)
@@ -478,7 +490,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -487,7 +499,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -506,7 +518,7 @@ def main():
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
                    "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
-                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65") else {})}  # (s62, s65: 400+ pairs)
+                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b") else {})}  # (s62, s65*: 400+ pairs)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

@@ -543,7 +543,7 @@ class _W(int):
 # 1,024-1,536 keys, 67-88 and 126-132 up to 3,072, 67-88 from 768; D=64 73-132 pairs at 768-1,024 keys, 106-132 up to
 # 4,096), or (sessions 64-65, the whole-pair build's PAIR_UNITS schedule, first) at 1,024-2,048 keys D=128 397-1,584
 # pairs, at 1,024-16,384 keys D=64 198-1,320, k = ceil(pairs / 264) a program at most in ceil(pairs / k) programs (at
-# D=64 at least 198 of them) (_W); odd key
+# D=64 at least 198 of them; to 32,768 keys, and 159-204 pairs a program a pair there too) (_W); odd key
 # counts, groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0:
 # another kernel).
 # ({head dim: value, None: the others'} where they differ.)
@@ -554,7 +554,7 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   (100, 4097, 32, 4, True, {64: _W(200), None: 132}), (134, 1025, 32, 4, False, {64: 0, None: _W(179)}),
                   (100, 1023, 32, 8, False, _W(200)), (100, 1024, 32, 8, True, _W(200)),
                   (46, 4097, 32, 4, False, _W(184)), (46, 4095, 32, 4, False, _W(184)),
-                  (17, 8193, 32, 8, False, {64: 264, None: 132}), (46, 9000, 32, 4, False, {64: 0, None: 132}),
+                  (17, 8193, 32, 8, False, {64: 264, None: 132}), (46, 9000, 32, 4, False, {64: _W(184), None: 132}),
                   (99, 1500, 32, 4, True, {64: _W(198), None: _W(396)}), (66, 2048, 16, 4, False, _W(264)),
                   (34, 511, 32, 4, False, {64: 0, None: _W(136)}), (68, 3073, 32, 4, False, {64: 0, None: 132}),
                   (50, 127, 32, 4, False, 0), (50, 129, 32, 4, False, {64: 0, None: _W(200)}),

@@ -1471,7 +1471,11 @@ SWAP_DECODE_WHOLE = {128: TileConfig(8, 64, 4, 2), 64: TileConfig(8, 128, 4, 2)}
 SWAP_DECODE_WHOLE_KEYS = {128: (128, 3072), 64: (512, 3072)}  # (from keys, every pair count up to keys); fewer keys
 # not measured
 SWAP_DECODE_WHOLE_MOST = {128: 3.0, 64: 2.0}  # pairs over SMs at most (measured: 3.0 and 2.0; D=64's 2.27 lost)
-SWAP_DECODE_WHOLE_BAND = (1.2, 1.55, 8192)  # past SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys
+# Session 65 call 4 (decode_stream_whole63.py, 5 rounds, us: the API (the forward kernels) / a program a pair /
+# cuDNN): D=64 past the band's 8,192 keys, (B,32,8,1,16384,64) 168 pairs 193.49 / 161.52 / 166.84, 184 198.61 / 173.98 /
+# 177.12, 192 201.89 / 181.45 / 183.54 (x1.11-1.20). So D=64's band to SWAP_DECODE_WHOLE_SPREAD[64]'s keys.
+SWAP_DECODE_WHOLE_BAND = {128: (1.2, 1.55, 8192), 64: (1.2, 1.55, 32768)}  # {head dim: past
+# SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys}
 # Call 5 (decode_stream_whole63.py, k whole pairs a program: pairs / k programs on the same ring; us, the API (the
 # stream build) / k=2 / k=3 / k=4 / cuDNN, (B,32,4,1,S,128)): 1,024 keys 400 pairs 59.55 / 52.56 / - / 62.65 / 54.41,
 # 536 76.14 / 71.66 / - / 75.20 / 73.78, 600 81.63 / 81.48 / 78.09 / 80.92 / 80.81, 664 91.84 / 86.28 / - / 86.86 /
@@ -1539,7 +1543,10 @@ SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim:
 # take b20's count first in SWAP_DECODE_WHOLE_SPREAD's keys and pairs, D=64 only where its programs fill at least 0.75
 # of 2 x the SMs (300 pairs' 150 do not; 200 pairs' 200 do).
 SWAP_DECODE_WHOLE_UNITS = True
-SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 3.0, 12.0, 0.0), 64: (1024, 16384, 2.0, 1.0, 10.0, 0.75)}  # {head
+# Call 4 (the same script) at 32,768 keys, D=64 (B,32,8,1,32768,64) (the API, the forward kernels / b20 / cuDNN): 200
+# pairs 403.55 / 370.65 / 373.42, 264 486.46 / 477.16 / 479.00, 520 944.83 / 937.11 / 934.25, 1,024 1,870.80 / 1,853.74 /
+# 1,858.00 (x1.008-1.089): D=64's keys to 32,768.
+SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 3.0, 12.0, 0.0), 64: (1024, 32768, 2.0, 1.0, 10.0, 0.75)}  # {head
 # dim: (least keys, most keys, programs over SMs (F), pairs over SMs more than, pairs over SMs at most, least fill):
 # k = ceil(pairs / (F x SMs)) pairs a program at most in ceil(pairs / k) programs, where those are at least the fill
 # x F x SMs}
@@ -1564,7 +1571,7 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
         return 0
     least, every = SWAP_DECODE_WHOLE_KEYS[head_dim]
-    lo, hi, most = SWAP_DECODE_WHOLE_BAND
+    lo, hi, most = SWAP_DECODE_WHOLE_BAND[head_dim]
     if pairs <= sm_count or seq_k < least:
         return 0
     n_prog = 0
