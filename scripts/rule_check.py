@@ -319,6 +319,12 @@ S65B = [(21, 32, 8, 1, 16384, 64, False), (24, 32, 8, 1, 16384, 64, False), (21,
         (25, 32, 8, 1, 32768, 64, False), (65, 32, 8, 1, 32768, 64, False), (100, 32, 4, 1, 20000, 64, False),
         (16, 32, 8, 1, 1024, 128, False), (32, 32, 8, 1, 1024, 64, False)]
 
+# --set s65c (session 65 call 6): D=128's spread to 4,096 keys, D=64's band and spread to 65,536 (after call 5) against
+# call 5's rule (api_prev: 2,048 / 32,768 keys)
+S65C = [(105, 32, 4, 1, 3072, 128, False), (105, 32, 4, 1, 4096, 128, False), (133, 32, 4, 1, 3072, 128, False),
+        (213, 32, 4, 1, 4096, 128, False), (175, 32, 4, 1, 4096, 128, False), (165, 32, 8, 1, 4096, 128, False),
+        (21, 32, 8, 1, 65536, 64, False), (25, 32, 8, 1, 65536, 64, False), (50, 32, 8, 1, 50000, 64, False)]
+
 
 def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
     """Session 64's variants.swap_decode_whole (its spread last: 2 x the SMs' programs up to 8 x the SMs' pairs, the
@@ -394,6 +400,11 @@ def api_prev(which="calls3"):
                                                                        64: (1.2, 1.55, 8192)})
         return patched_call(fn, variants, "SWAP_DECODE_WHOLE_SPREAD", {**variants.SWAP_DECODE_WHOLE_SPREAD,
                                                                        64: (1024, 16384, 2.0, 1.0, 10.0, 0.75)})
+    if which == "s65c":  # (call 5's rule: D=128's spread to 2,048 keys, D=64's band and spread to 32,768)
+        fn = patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_BAND", {**variants.SWAP_DECODE_WHOLE_BAND,
+                                                                       64: (1.2, 1.55, 32768)})
+        return patched_call(fn, variants, "SWAP_DECODE_WHOLE_SPREAD", {128: (1024, 2048, 2.0, 3.0, 12.0, 0.0),
+                                                                       64: (1024, 32768, 2.0, 1.0, 10.0, 0.75)})
     if which == "s64c":  # (its api_prev patched session 64's SWAP_DECODE_WHOLE_SPREAD, of another form since session 65)
         raise SystemExit("--set s64c: its api_prev needs session 64's SWAP_DECODE_WHOLE_SPREAD; run it at commit 3006548")
     if which == "s64b":  # (the whole builds' flat schedule: no PAIR_UNITS, no spread)
@@ -490,7 +501,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -499,7 +510,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -518,7 +529,7 @@ def main():
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
                    "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
-                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b") else {})}  # (s62, s65*: 400+ pairs)
+                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c") else {})}  # (s62, s65*: 400+ pairs)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

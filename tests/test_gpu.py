@@ -541,9 +541,9 @@ class _W(int):
 # 4,096 keys (D=64: 16,384) k pairs a program: 800 pairs in 200 programs, 600, 1,000, 400: _W), or (session 64) at
 # most the SMs' pairs, more than half, a program a pair on the stream build (SWAP_DECODE_ONE: D=128 68-132 pairs at
 # 1,024-1,536 keys, 67-88 and 126-132 up to 3,072, 67-88 from 768; D=64 73-132 pairs at 768-1,024 keys, 106-132 up to
-# 4,096), or (sessions 64-65, the whole-pair build's PAIR_UNITS schedule, first) at 1,024-2,048 keys D=128 397-1,584
-# pairs, at 1,024-16,384 keys D=64 198-1,320, k = ceil(pairs / 264) a program at most in ceil(pairs / k) programs (at
-# D=64 at least 198 of them; to 32,768 keys, and 159-204 pairs a program a pair there too) (_W); odd key
+# 4,096), or (sessions 64-65, the whole-pair build's PAIR_UNITS schedule, first) at 1,024-4,096 keys D=128 397-1,584
+# pairs, at 1,024-65,536 keys D=64 198-1,320, k = ceil(pairs / 264) a program at most in ceil(pairs / k) programs (at
+# D=64 at least 198 of them; and 159-204 pairs a program a pair to 65,536 keys too) (_W); odd key
 # counts, groups of 2 / 4 / 8, bottom-right causal (the query sees every key); and calls just outside the rules (0:
 # another kernel).
 # ({head dim: value, None: the others'} where they differ.)
@@ -571,7 +571,7 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   # (session 65) the balanced count first: D=128 3-12x the SMs' pairs (the stream build's 420 before),
                   # D=64 from 198 programs up to 16,384 keys (the forward kernels before)
                   (105, 1024, 32, 4, False, _W(210)), (25, 16383, 32, 8, True, {64: _W(200), None: 0}),
-                  (165, 4096, 32, 8, False, {64: _W(264), None: 0})]
+                  (165, 4096, 32, 8, False, _W(264))]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

@@ -123,7 +123,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 500, 32, 4, 1024, 132, 0), (64, 100, 32, 4, 1024, 132, 200), (128, 100, 32, 4, 127, 132, 0),
     (64, 150, 32, 4, 4096, 132, 200), (64, 166, 32, 4, 512, 132, 166), (64, 75, 32, 4, 1024, 132, 0),
     (64, 150, 32, 4, 511, 132, 0), (64, 150, 32, 4, 16384, 132, 200), (64, 150, 32, 4, 16385, 132, 0),
-    (64, 21, 32, 8, 16384, 132, 168), (64, 21, 32, 8, 32768, 132, 168), (64, 21, 32, 8, 32769, 132, 0),  # (s. 65)
+    (64, 21, 32, 8, 16384, 132, 168), (64, 21, 32, 8, 65536, 132, 168), (64, 21, 32, 8, 65537, 132, 0),  # (s. 65)
     (128, 42, 32, 4, 16384, 132, 0),
     (128, 150, 32, 4, 4097, 132, 0),
     (128, 100, 32, 4, 4096, 114, 0), (128, 75, 32, 4, 2048, 78, 100), (128, 120, 32, 4, 4096, 132, 0),
@@ -132,7 +132,7 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 63, variants.swap_decode_whole.) Whole (sequence, key/value head) pairs a program on the stream kernel's
     smaller ring (SWAP_DECODE_WHOLE) for one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more pairs
     than SMs, from 128 (D=128) / 512 (D=64) keys: a program a pair up to 3x (D=128) / 2x (D=64) the SMs' pairs, all of
-    them up to 3,072 keys and up to 8,192 keys (D=64: 32,768, session 65) those of more than 1.2x and at most 1.55x
+    them up to 3,072 keys and up to 8,192 keys (D=64: 65,536, session 65) those of more than 1.2x and at most 1.55x
     the SMs'; past that up to 4,096
     keys (D=64: 16,384), k pairs a program for the least k of 2-8 dividing the pairs with pairs / k programs more than
     1.25x and at most 1.55x the SMs; else 0. The API takes it before the stream rule. Its schedule is one piece a pair
@@ -156,24 +156,26 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
 
 
 @pytest.mark.parametrize("d,b,h,hk,sk,sm,n_prog", [
-    (128, 64, 32, 8, 1024, 132, 256), (128, 128, 32, 8, 2048, 132, 256), (128, 64, 32, 8, 2049, 132, 0),  # keys
+    (128, 64, 32, 8, 1024, 132, 256), (128, 128, 32, 8, 2048, 132, 256), (128, 64, 32, 8, 4097, 132, 0),  # keys
+    (128, 64, 32, 8, 4096, 132, 256),
     (128, 64, 32, 8, 1023, 132, 0), (128, 133, 32, 8, 1024, 132, 213), (128, 132, 32, 8, 1024, 132, 264),  # k = 5; 4
     (128, 50, 32, 8, 1024, 132, 200), (128, 67, 32, 8, 1024, 132, 179), (128, 134, 32, 4, 1024, 132, 179),  # k = 2, 3
     (128, 105, 32, 4, 2048, 132, 210), (128, 133, 32, 4, 1024, 132, 178), (128, 213, 32, 4, 1024, 132, 213),  # stream;
-    (128, 166, 32, 4, 1024, 132, 222), (128, 225, 32, 4, 2048, 132, 225), (128, 133, 32, 4, 4096, 132, 0),  # u20; k
+    (128, 166, 32, 4, 1024, 132, 222), (128, 225, 32, 4, 2048, 132, 225), (128, 133, 32, 4, 4097, 132, 0),  # u20; k
+    (128, 133, 32, 4, 4096, 132, 178), (128, 105, 32, 4, 3072, 132, 210),
     (128, 113, 32, 4, 1500, 132, 226), (64, 64, 32, 8, 1024, 132, 256), (128, 125, 32, 4, 1024, 114, 167),  # 114 SMs
     (128, 100, 32, 4, 1024, 114, 200), (128, 120, 32, 4, 2048, 132, 240), (128, 99, 32, 4, 1024, 132, 396),  # 3x
     (128, 275, 32, 4, 1024, 132, 220), (128, 330, 32, 4, 2048, 132, 264), (128, 290, 32, 4, 1024, 132, 232),  # 8-12x
     (128, 397, 32, 4, 1024, 132, 0), (128, 396, 32, 4, 1024, 132, 264), (128, 375, 32, 4, 1024, 132, 250),
     (64, 25, 32, 8, 16384, 132, 200), (64, 24, 32, 8, 16384, 132, 192), (64, 75, 32, 4, 1024, 132, 0),  # D=64: fill
-    (64, 24, 32, 8, 32768, 132, 192), (64, 24, 32, 8, 32769, 132, 0), (64, 65, 32, 8, 32768, 132, 260),  # (the band)
+    (64, 24, 32, 8, 65536, 132, 192), (64, 24, 32, 8, 65537, 132, 0), (64, 65, 32, 8, 65536, 132, 260),  # (the band)
     (64, 99, 32, 4, 4096, 132, 198), (64, 98, 32, 4, 4096, 132, 196), (64, 29, 32, 8, 4096, 132, 232),  # (k = 2, 196)
-    (64, 165, 32, 8, 16384, 132, 264), (64, 166, 32, 8, 16384, 132, 166), (64, 65, 32, 8, 32769, 132, 0),  # 10x; keys
+    (64, 165, 32, 8, 16384, 132, 264), (64, 166, 32, 8, 16384, 132, 166), (64, 65, 32, 8, 65537, 132, 0),  # 10x; keys
     (64, 65, 32, 8, 1023, 132, 0), (64, 275, 32, 4, 4096, 132, 220), (64, 175, 32, 4, 16384, 132, 234),
     (64, 50, 32, 4, 4096, 114, 200), (64, 40, 32, 4, 4096, 114, 160)])  # 114 SMs (fill: 171; band)
 def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
-    """(Sessions 64-65, variants.SWAP_DECODE_WHOLE_SPREAD.) First in swap_decode_whole: D=128 at 1,024-2,048 keys and
-    more than 3x, at most 12x the SMs' pairs, D=64 at 1,024-32,768 keys and more than 1x, at most 10x, k = ceil(pairs /
+    """(Sessions 64-65, variants.SWAP_DECODE_WHOLE_SPREAD.) First in swap_decode_whole: D=128 at 1,024-4,096 keys and
+    more than 3x, at most 12x the SMs' pairs, D=64 at 1,024-65,536 keys and more than 1x, at most 10x, k = ceil(pairs /
     (2x the SMs)) pairs a program at most in ceil(pairs / k) programs on the PAIR_UNITS schedule (counts k or k - 1),
     at D=64 only where those programs are at least 0.75 of 2x the SMs (else session 63's branches: 392 pairs in 196
     programs by k = 2 dividing); with SWAP_DECODE_WHOLE_UNITS off only session 63's branches (whole pairs on the flat
@@ -200,7 +202,7 @@ def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch)
 @pytest.mark.parametrize("sm", [132, 114, 78])
 @pytest.mark.parametrize("d", [128, 64])
 def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
-    """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-32,768 keys, on 132 / 114 /
+    """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-65,536 keys, on 132 / 114 /
     78 SMs) has a PAIR_UNITS schedule (session 64) of more programs than SMs and at most the pairs: one piece a pair, at
     most 8 pairs a program (a refusal there would fail an API call)."""
     from dhpfa.kernels import sm90_decode
@@ -208,7 +210,7 @@ def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
     seen = 0
     bn = variants.SWAP_DECODE_WHOLE[d].block_n
     for pairs in range(sm + 1, 10 * sm + 1):
-        for sk in (128, 512, 1025, 2048, 3072, 4097, 8193, 16384, 32768):
+        for sk in (128, 512, 1025, 2048, 3072, 4096, 4097, 8193, 16384, 65536):
             n_prog = variants.swap_decode_whole(d, pairs, 8, 1, sk, sm)
             if not n_prog:
                 continue

@@ -1473,8 +1473,9 @@ SWAP_DECODE_WHOLE_KEYS = {128: (128, 3072), 64: (512, 3072)}  # (from keys, ever
 SWAP_DECODE_WHOLE_MOST = {128: 3.0, 64: 2.0}  # pairs over SMs at most (measured: 3.0 and 2.0; D=64's 2.27 lost)
 # Session 65 call 4 (decode_stream_whole63.py, 5 rounds, us: the API (the forward kernels) / a program a pair /
 # cuDNN): D=64 past the band's 8,192 keys, (B,32,8,1,16384,64) 168 pairs 193.49 / 161.52 / 166.84, 184 198.61 / 173.98 /
-# 177.12, 192 201.89 / 181.45 / 183.54 (x1.11-1.20). So D=64's band to SWAP_DECODE_WHOLE_SPREAD[64]'s keys.
-SWAP_DECODE_WHOLE_BAND = {128: (1.2, 1.55, 8192), 64: (1.2, 1.55, 32768)}  # {head dim: past
+# 177.12, 192 201.89 / 181.45 / 183.54 (x1.11-1.20). So D=64's band to SWAP_DECODE_WHOLE_SPREAD[64]'s keys (65,536
+# after call 5: 168 pairs there 756.94 / 624.76 / 648.01).
+SWAP_DECODE_WHOLE_BAND = {128: (1.2, 1.55, 8192), 64: (1.2, 1.55, 65536)}  # {head dim: past
 # SWAP_DECODE_WHOLE_KEYS[1]: (lo, hi] pairs over SMs, up to keys}
 # Call 5 (decode_stream_whole63.py, k whole pairs a program: pairs / k programs on the same ring; us, the API (the
 # stream build) / k=2 / k=3 / k=4 / cuDNN, (B,32,4,1,S,128)): 1,024 keys 400 pairs 59.55 / 52.56 / - / 62.65 / 54.41,
@@ -1545,8 +1546,14 @@ SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim:
 SWAP_DECODE_WHOLE_UNITS = True
 # Call 4 (the same script) at 32,768 keys, D=64 (B,32,8,1,32768,64) (the API, the forward kernels / b20 / cuDNN): 200
 # pairs 403.55 / 370.65 / 373.42, 264 486.46 / 477.16 / 479.00, 520 944.83 / 937.11 / 934.25, 1,024 1,870.80 / 1,853.74 /
-# 1,858.00 (x1.008-1.089): D=64's keys to 32,768.
-SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 2048, 2.0, 3.0, 12.0, 0.0), 64: (1024, 32768, 2.0, 1.0, 10.0, 0.75)}  # {head
+# 1,858.00 (x1.008-1.089): D=64's keys to 32,768. Call 5 (the same; the API / a program a pair / b20 / cuDNN): D=64
+# 65,536 keys (B,32,8,1,65536,64) 168 pairs 756.94 / 624.76 / - / 648.01, 200 799.50 / 731.91 / 732.00 / 734.28, 264
+# 963.82 / 947.40 / 947.23 / 948.33 (x1.018-1.21 over the forward kernels); D=128 (B,32,4,1,S,128) (the API / b20 /
+# cuDNN) 3,072 keys 420 pairs (the stream build) 156.08 / 150.27 / 153.13, 532 (the stream build) 194.35 / 190.73 /
+# 196.66, 852 (the forward kernels) 303.67 / 301.48 / 316.92; 4,096 keys 420 203.27 / 197.44 / 204.19, 532 253.62 /
+# 252.91 / 260.05, 852 402.55 / 402.01 / 420.55 (call 1 at 4,096 keys: 452-952 pairs x0.995-1.019). So D=64's keys to
+# 65,536 (its band too) and D=128's to 4,096.
+SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 4096, 2.0, 3.0, 12.0, 0.0), 64: (1024, 65536, 2.0, 1.0, 10.0, 0.75)}  # {head
 # dim: (least keys, most keys, programs over SMs (F), pairs over SMs more than, pairs over SMs at most, least fill):
 # k = ceil(pairs / (F x SMs)) pairs a program at most in ceil(pairs / k) programs, where those are at least the fill
 # x F x SMs}
