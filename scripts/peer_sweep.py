@@ -11,6 +11,7 @@ enable_gqa=True), decode (one query, and a few) over long keys, and fewer keys t
 Session 47, --set wide3: serving shapes (decode over batches and lengths, MHA / MQA decode, chunks against caches).
 Session 60, --set steps: decode of grouped heads at the key counts a serving loop steps through (a power of two, one
 past it, and lengths between), where the swap decode kernel's parts hold whole 128-key blocks.
+Session 65, --set decodemap [--peers sdpa_cudnn]: decode of grouped heads over 16-1,600 pairs and 1,024-16,384 keys.
 """
 import argparse
 import json
@@ -61,14 +62,19 @@ WIDE3 = ([((64, 128), b, 32, 8, 1, sk, (False,), ("bf16",)) for b in (1, 2, 4, 1
 # --set steps (session 60): decode (one query) of grouped heads at key counts on and just past powers of two and between
 STEPS = [((64, 128), b, h, hk, 1, sk, (False,), ("bf16",)) for b, h, hk in ((1, 32, 8), (2, 32, 8), (4, 32, 8), (1, 32, 4))
          for sk in (2048, 2049, 3000, 4096, 4097, 6000, 8192, 8193, 12000, 16384, 16385)]
+# --set decodemap (session 65): decode (one query) of grouped heads (32 / 8) over 16-1,600 (sequence, key/value head)
+# pairs and 1,024-16,384 keys at D = 64 / 128: where the API still trails cuDNN after the decode rules of sessions 54-65
+DECODEMAP = [((64, 128), b, 32, 8, 1, sk, (False,), ("bf16",)) for sk in (1024, 4096, 16384)
+             for b in (2, 8, 17, 24, 33, 40, 50, 66, 80, 100, 133, 166, 200)]
 DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}
 
 
 def _cells(dims, which="grid"):
     """(D, B, H, H_kv, S_q, S_k, causal, dtype name) for every cell of the set."""
-    if which in ("wide2", "wide3", "steps"):
+    if which in ("wide2", "wide3", "steps", "decodemap"):
         return [(d, b, h, hk, sq, sk, causal, dt)
-                for ds, b, h, hk, sq, sk, causals, dts in {"wide2": WIDE2, "wide3": WIDE3, "steps": STEPS}[which]
+                for ds, b, h, hk, sq, sk, causals, dts in {"wide2": WIDE2, "wide3": WIDE3, "steps": STEPS,
+                                                           "decodemap": DECODEMAP}[which]
                 for d in ds
                 if dims is None or d in dims for causal in causals for dt in dts]
     if which == "wide":
@@ -98,14 +104,16 @@ def main():
     ap.add_argument("--out", default="out")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dims", default=None, help="head dims (default 32,64,96,128,256; 64,128 with --set wide)")
-    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2", "wide3", "steps"))
+    ap.add_argument("--set", default="grid", choices=("grid", "wide", "wide2", "wide3", "steps", "decodemap"))
     ap.add_argument("--budget-s", type=float, default=300.0, help="stop starting new cells after this many seconds")
     ap.add_argument("--precompile", type=int, default=0, help="first compile every cell's variant on N processes")
+    ap.add_argument("--peers", default="sdpa_cudnn,sdpa_flash", help="the SDPA backends timed beside the API")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     from dhpfa import api
     t0 = time.time()
-    dims = args.dims or {"wide": "64,128", "wide2": None, "wide3": None, "steps": None}.get(args.set, "32,64,96,128,256")
+    dims = args.dims or {"wide": "64,128", "wide2": None, "wide3": None, "steps": None, "decodemap": None}.get(
+        args.set, "32,64,96,128,256")
     cells = _cells(dims and [int(x) for x in dims.split(",")], args.set)
     if args.precompile:
         import multiprocessing as mp
@@ -114,7 +122,7 @@ def main():
                 pass
         print(f"precompiled {len(cells)} cells in {time.time() - t0:.0f} s", flush=True)
         t0 = time.time()
-    names = ("dhpfa", "sdpa_cudnn", "sdpa_flash")
+    names = ("dhpfa", *args.peers.split(","))
     by_gqa = {g: {n: bench.peer_kernels(gqa=g)[n] for n in names} for g in (False, True)}
     rows = []
     for cell in cells:
