@@ -6,7 +6,7 @@ the SC fence (3) and at its end (4), and the pairs it merged (5); beside it attn
 its stamps (0 start, 1 past its part's store, 2 past the arrival, 3 past its merge, 4 end). Eager launches after
 warm-up; medians over launches of (medians or maxima over programs).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_stream_stamps61.py [--launches 30] [--out DIR]
+    PYTHONPATH=src:scripts python3 scripts/decode_stream_stamps61.py [--launches 30] [--out DIR] [--cases "B,H,Hkv,Sk,D;..."]
 """
 import argparse
 import json
@@ -91,11 +91,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--launches", type=int, default=30)
     ap.add_argument("--out", default=os.environ.get("OUT", "out"))
+    ap.add_argument("--cases", default="", help="B,H,H_kv,S_k,D;... (session 65; default CASES)")
     a = ap.parse_args()
+    cases = [tuple(int(x) for x in c.split(",")) for c in a.cases.split(";")] if a.cases else CASES
     gen = torch.Generator(device="cuda").manual_seed(61)
     sms = dispatch.sm_count(torch.device("cuda"))
     res = {}
-    for b, h, hk, sk, d in CASES:
+    for b, h, hk, sk, d in cases:
         n_prog = (2 if d == 64 else 1) * sms
         st = stream_case(b, h, hk, sk, d, n_prog, a.launches, gen)
         print((b, h, hk, 1, sk, d), f"stream {n_prog}", "  ".join(f"{k_} {v_:.0f}" for k_, v_ in st.items()),
