@@ -1525,7 +1525,7 @@ SWAP_DECODE_WHOLE_K = {128: (4096, 8, 1.25), 64: (16384, 8, 1.25)}  # {head dim:
 # each) won or tied at 1,100 (137.21 / 142.45 / 134.47; 2,048 keys 265.33 / 266.06 / 256.37), 1,320 (158.89; 306.48 /
 # 311.10 / 308.53) and 1,584 (189.34 against k pairs a program's 192.71); at 3-8 x the SMs it tied 2 x the SMs'
 # programs or lost (452 pairs 58.62 against 57.55). So that count from SWAP_DECODE_WHOLE_SPREAD's fourth up to its
-# fifth, where no rule above takes the call.
+# fifth, where no rule above takes the call (session 64's form of the table; session 65's below).
 # Session 65 (decode_stream_whole63.py, H200, graph replay, 5 rounds, us): the balanced count (k = ceil(pairs / (2 x
 # SMs)) pairs a program at most, ceil(pairs / k) programs: b20) against 2 x the SMs' programs (u20) and the API from 3x
 # the SMs' pairs. Call 2 ((B,32,4,1,S,128), the API / u20 / b20 / cuDNN), 1,024 keys: 420 pairs (the stream build then)
