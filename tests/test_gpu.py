@@ -117,8 +117,7 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     (plan,) = api._PLANS.values()
     if isinstance(parts, tuple):
         parts = parts[d <= variants.SPLIT_KV_ALL_SMS_MAX_D]
-    if isinstance(parts, dict):
-        parts = parts.get(d, parts[None])
+    parts = _per_dim(parts, d)
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.variant.config.split_kv == parts
         # two parts at D <= 128, and 4 / 8 / 16 at the head dims variants.SPLIT_KV_CLUSTER_DIMS lists (CL_TREE, session
@@ -434,6 +433,26 @@ def test_one_query_gqa_runs_the_group_as_rows_of_one_tile(b, sk, h, hk, causal, 
     assert torch.allclose(lse.double(), ref_lse, rtol=1e-3, atol=1e-3)
 
 
+def _per_dim(value, d):
+    """A list entry's value at head dim d: {head dim: value, None: the others'} where they differ, else the value."""
+    return value.get(d, value[None]) if isinstance(value, dict) else value
+
+
+def _one_query_decode_call(b, sk, h, hk, d, dtype, causal, monkeypatch):
+    """The decode tests' first call (variants.SWAP_DECODE on, no call plans yet: the plans made here stay out of the
+    other tests): fresh random q (b, 1, h, d), k, v (b, sk, hk, d) from a generator seeded by the shape, through
+    _poisoned_call; the plan's variant is an audited one. Returns (q, k, v, generator, out, lse, plan)."""
+    from dhpfa import api
+    monkeypatch.setattr(variants, "SWAP_DECODE", True)
+    monkeypatch.setattr(api, "_PLANS", {})
+    g = torch.Generator(device="cuda").manual_seed(b * sk + d + h)
+    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
+    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
+    out, lse, plan = _poisoned_call(q, k, v, causal)
+    assert plan.variant in variants.audited_variants()
+    return q, k, v, g, out, lse, plan
+
+
 def _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch, kept):
     """A one-query call's checks (the swapped-GEMM and stream decode tests): every head of every sequence against
     float64 (out and lse); bitwise the same over repeated calls and CUDA-graph replays; SDPA's entry point (enable_gqa)
@@ -503,19 +522,9 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     variants.SWAP_DECODE_MERGE (the parts merged inside the launch at SWAP_DECODE_MERGE_DIMS: attn_decode_sm90_merged;
     its graph replays reuse one nonce, so each launch's reset of the done-words is what the next relies on; from
     SWAP_DECODE_SPLIT parts attn_decode_sm90_split, whose launches alternate the words' value instead)."""
-    from dhpfa import api
-    monkeypatch.setattr(variants, "SWAP_DECODE", True)
     monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", merged)
-    monkeypatch.setattr(api, "_PLANS", {})  # (the plans made with it on stay out of the other tests)
-    if isinstance(sk, dict):
-        sk = sk.get(d, sk[None])
-    if isinstance(parts, dict):
-        parts = parts.get(d, parts[None])
-    g = torch.Generator(device="cuda").manual_seed(b * sk + d + h)
-    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
-    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    out, lse, plan = _poisoned_call(q, k, v, causal)
-    assert plan.variant in variants.audited_variants()
+    sk, parts = _per_dim(sk, d), _per_dim(parts, d)
+    q, k, v, g, out, lse, plan = _one_query_decode_call(b, sk, h, hk, d, dtype, causal, monkeypatch)
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
         from dhpfa.kernels.sm90_decode import decode_parts
@@ -584,16 +593,8 @@ def test_one_query_gqa_on_the_stream_decode_kernel(b, sk, h, hk, causal, n_prog,
     CUDA-graph replays (one nonce: each launch's merges reset the done-words the next relies on); SDPA's entry point
     gives the same bits; later calls on fresh tensors take the plan's kept launcher (sm90_decode.Kept), against float64
     on poisoned outputs."""
-    from dhpfa import api
-    monkeypatch.setattr(variants, "SWAP_DECODE", True)
-    monkeypatch.setattr(api, "_PLANS", {})
-    if isinstance(n_prog, dict):
-        n_prog = n_prog.get(d, n_prog[None])
-    g = torch.Generator(device="cuda").manual_seed(b * sk + d + h)
-    q = torch.randn(b, 1, h, d, device="cuda", dtype=dtype, generator=g)
-    k, v = (torch.randn(b, sk, hk, d, device="cuda", dtype=dtype, generator=g) for _ in range(2))
-    out, lse, plan = _poisoned_call(q, k, v, causal)
-    assert plan.variant in variants.audited_variants()
+    n_prog = _per_dim(n_prog, d)
+    q, k, v, g, out, lse, plan = _one_query_decode_call(b, sk, h, hk, d, dtype, causal, monkeypatch)
     if dispatch.sm_count(torch.device("cuda")) == 132:
         stream = plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL
         assert stream == bool(n_prog) and (not stream or plan.decode_parts == n_prog), (plan.variant.name,
