@@ -188,7 +188,6 @@ def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch)
         assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n, True) == 1
         assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, True) == -(-b * hk // n_prog) <= 8
     if n_prog and b * hk % n_prog:
-        cfg = variants.SWAP_DECODE_WHOLE[d]
         assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n) > 1  # (the flat schedule's pieces)
         monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_UNITS", False)
         off = variants.swap_decode_whole(d, b, h, hk, sk, sm)

@@ -17,6 +17,7 @@ import torch
 
 TOKENS = 16384
 HIDDEN = 2048
+TORCH_DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16}  # the --dtypes names
 
 
 @dataclass(frozen=True)
@@ -30,7 +31,7 @@ class Case:
 
     @property
     def torch_dtype(self):
-        return {"bf16": torch.bfloat16, "fp16": torch.float16}[self.dtype]
+        return TORCH_DTYPES[self.dtype]
 
     def flops(self) -> float:
         f = 4.0 * self.batch * self.heads * self.seq * self.seq * self.head_dim
@@ -390,6 +391,7 @@ def format_long(rows) -> str:
 
 # ---- decode: one query per sequence, grouped heads (session 64) ----------------------------------------
 DECODE_HEADS = (32, 8)  # query heads, key/value heads (groups of 4, as Llama-3-8B)
+DECODE_QUICK = {"batches": (1, 32, 128), "seqs": (1024, 16384)}  # decode_cells' arguments under --quick (12 cells)
 
 
 def decode_cells(head_dims=(128, 64), batches=(1, 4, 16, 32, 64, 128), seqs=(1024, 4096, 16384)):
@@ -496,11 +498,10 @@ def main(args):
         print("S <= 1K cells in CUDA-graph replay (no host time per call):")
         print(format_table(out["short_graph"]))
     if "decode" in parts:
-        cells = decode_cells(batches=(1, 32, 128), seqs=(1024, 16384)) if args.quick else decode_cells()
+        cells = decode_cells(**DECODE_QUICK) if args.quick else decode_cells()
         print(f"decode: {len(cells)} cells (one query a sequence, H / H_kv = {DECODE_HEADS[0]} / {DECODE_HEADS[1]}, "
               f"{dtypes[0]}) in CUDA-graph replay", flush=True)
-        dtype = Case(1, 1, 1, 64, False, dtypes[0]).torch_dtype
-        out["decode"] = decode_part(peer_kernels(gqa=True), cells, dtype=dtype)
+        out["decode"] = decode_part(peer_kernels(gqa=True), cells, dtype=TORCH_DTYPES[dtypes[0]])
         save_json(out, path)
         print(format_decode(out["decode"]), flush=True)
     return 0

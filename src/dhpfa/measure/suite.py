@@ -43,7 +43,7 @@ def main(args):
                                                          progress=False)}, out, log, results)
     longc = _part("long_context", lambda: {"rows": bench.long_context(kernels)}, out, log, results)
     small = _part("small_shapes", lambda: {"rows": bench.small_shapes(kernels)}, out, log, results)
-    dec_cells = bench.decode_cells(batches=(1, 32, 128), seqs=(1024, 16384)) if args.quick else None
+    dec_cells = bench.decode_cells(**bench.DECODE_QUICK) if args.quick else None
     dec = _part("decode", lambda: {"rows": bench.decode_part(bench.peer_kernels(gqa=True), dec_cells)}, out, log,
                 results)
     lk = _part("leak", lambda: {name: leak.run_leak(fn, (4, 16, 2048, 128), samples=2000)
