@@ -326,6 +326,14 @@ S65C = [(105, 32, 4, 1, 3072, 128, False), (105, 32, 4, 1, 4096, 128, False), (1
         (21, 32, 8, 1, 65536, 64, False), (25, 32, 8, 1, 65536, 64, False), (50, 32, 8, 1, 50000, 64, False)]
 
 
+# --set s66 (session 66): MHA decode (one query a sequence, H = H_KV: a group of one) on the swap decode kernels under the
+# grouped heads' rules (variants.SWAP_DECODE_MIN_GROUP = 1) against the forward kernels (api_prev: 2)
+S66 = ([(b, 32, 32, 1, sk, d, False) for d in (128, 64) for sk in (1024, 4096) for b in (1, 2, 4, 5, 8, 16, 32)] +
+       [(b, 32, 32, 1, 16384, d, False) for d in (128, 64) for b in (1, 2, 4, 8, 16)] +
+       [(64, 16, 16, 1, 1024, 128, False), (32, 32, 32, 1, 2048, 128, False), (32, 32, 32, 1, 2048, 64, False),
+        (1, 16, 16, 1, 32768, 128, False), (3, 40, 40, 1, 3000, 128, False), (64, 32, 32, 1, 1024, 128, False)])
+
+
 def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
     """Session 64's variants.swap_decode_whole (its spread last: 2 x the SMs' programs up to 8 x the SMs' pairs, the
     balanced count up to 12 x, D=128 only, where no other branch nor the stream build took the call), for s65's
@@ -390,6 +398,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s66":  # (groups of one on the forward kernels)
+        return patched_call(api_fn, variants, "SWAP_DECODE_MIN_GROUP", 2)
     if which == "s65":  # (session 64's whole-pair rule and one-wave tiers)
         fn = patched_call(api_fn, variants, "swap_decode_whole", _whole64)
         return patched_call(fn, variants, "SWAP_DECODE_ONE", {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0),
@@ -501,7 +511,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c", "s66"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -510,7 +520,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C, "s66": S66}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -529,7 +539,7 @@ def main():
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
                    "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
-                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c") else {})}  # (s62, s65*: 400+ pairs)
+                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c", "s66") else {})}  # (s62, s65*: 400+ pairs)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

@@ -505,7 +505,10 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 (1, 1000, 32, 8, False, 0), (3, 16384, 32, 8, False, {64: 5, None: 0}),
                 (1, 20000, 48, 6, False, {64: 22, None: 0}), (3, 4095, 32, 8, True, 5), (2, 4096, 24, 3, False, 22),
                 (7, 2048, 32, 8, False, 0), (1, 16383, 48, 6, True, 22), (1, 2049, 32, 4, True, {64: 32, None: 16}),
-                (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0})]
+                (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0}),
+                # (session 66) MHA decode (H = H_KV): groups of one under the same rule
+                (1, 16385, 32, 32, False, 4), (2, 4097, 16, 16, True, 4), (1, 1025, 8, 8, False, 16),
+                (1, 65537, 2, 2, False, {64: 64, None: 32}), (3, 20000, 40, 40, False, 0), (2, 1000, 32, 32, False, 0)]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])
@@ -580,7 +583,11 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   # (session 65) the balanced count first: D=128 3-12x the SMs' pairs (the stream build's 420 before),
                   # D=64 from 198 programs up to 16,384 keys (the forward kernels before)
                   (105, 1024, 32, 4, False, _W(210)), (25, 16383, 32, 8, True, {64: _W(200), None: 0}),
-                  (165, 4096, 32, 8, False, _W(264))]
+                  (165, 4096, 32, 8, False, _W(264)),
+                  # (session 66) MHA decode (H = H_KV): groups of one under the same rules
+                  (4, 1029, 32, 32, False, 128), (5, 2049, 32, 32, False, _W(160)),
+                  (34, 1025, 8, 8, False, {64: 0, None: _W(272)}), (12, 4097, 32, 32, True, {64: _W(192), None: 0}),
+                  (40, 1024, 16, 16, False, _W(214))]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

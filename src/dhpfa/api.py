@@ -231,6 +231,14 @@ def pack_gqa(sq, sk, h, hk, causal, causal_offset) -> int:
     return h // hk
 
 
+def mha_decode(sq, sk, h, hk, causal, causal_offset) -> int:
+    """1 where a one-query call without grouped heads (MHA decode: H = H_KV) may take the swapped-GEMM decode kernels as
+    a group of one (variants.SWAP_DECODE_MIN_GROUP, session 66), else 0; the causal condition as pack_gqa's. Public."""
+    if sq != 1 or h != hk or (causal and causal_offset < sk - 1) or variants.SWAP_DECODE_MIN_GROUP > 1:
+        return 0
+    return 1
+
+
 def packed_views(q, out, lse, g):
     """(q, out, lse) of a (B, 1, H, D) call as (B, g, H // g, D) views over the same memory, the g query heads of a
     key/value head as its g rows (head hk * g + i is row i of head hk), and lse (B, H, 1) as (B, H // g, g)."""
@@ -265,24 +273,26 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
         if causal:
             seq_k = max(1, min(seq_k, sq + causal_offset))
         variant = None
-        if g and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
+        one = g or mha_decode(sq, k.shape[1], h, k.shape[2], causal, causal_offset)  # the decode kernels' group
+        if one and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
             from .kernels import dispatch
             sms = dispatch.sm_count(q.device)
-            n_prog = variants.swap_decode_whole(d, b, g * h, h, k.shape[1], sms)
+            hk = k.shape[2]
+            n_prog = variants.swap_decode_whole(d, b, one * hk, hk, k.shape[1], sms)
             if n_prog:  # (session 63) whole pairs a program
                 plan = _Plan(variants.decode_variant(q.dtype, d, stream=True, whole=True), scale, causal_offset, None,
                              causal, g, n_prog)
                 return _keep_plan(sig, plan)
-            n_prog = variants.swap_decode_stream(d, b, g * h, h, k.shape[1], sms)
+            n_prog = variants.swap_decode_stream(d, b, one * hk, hk, k.shape[1], sms)
             if n_prog:  # (session 61) the flat schedule: decode_parts holds its program count
                 plan = _Plan(variants.decode_variant(q.dtype, d, stream=True), scale, causal_offset, None, causal, g,
                              n_prog)
                 return _keep_plan(sig, plan)
-            parts = variants.swap_decode_parts(d, b, g * h, h, k.shape[1], dispatch.sm_count(q.device))
+            parts = variants.swap_decode_parts(d, b, one * hk, hk, k.shape[1], sms)
             if parts:
                 merged = variants.swap_decode_merged(d, parts)
                 from .kernels.sm90_decode import decode_parts
-                even = variants.swap_decode_even(b * h, parts, dispatch.sm_count(q.device))
+                even = variants.swap_decode_even(b * hk, parts, sms)
                 split = merged and bool(variants.swap_decode_split(
                     d, decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n, even)[0]))
                 plan = _Plan(variants.decode_variant(q.dtype, d, merged, split), scale, causal_offset, None, causal, g,

@@ -1146,6 +1146,10 @@ def varlen_variants():
 SWAP_DECODE = True
 SWAP_DECODE_DIMS = (64, 128)
 SWAP_DECODE_MAX_GROUP = 8
+# Session 66: groups of one (MHA decode: one query a sequence, H = H_KV) take the swap kernels under the same rules as
+# grouped heads (the kernels read G as an argument; the NQ = 8 columns cost the same for G = 1 as for G = 4 or 8, and a
+# pair's K / V bytes are the same). api.mha_decode gives such calls G = 1. Set 2 to leave them to the forward kernels.
+SWAP_DECODE_MIN_GROUP = 1
 SWAP_DECODE_MIN_PAIRS = 4  # (sequence, key/value head) pairs, at least
 SWAP_DECODE_MIN_KEYS = 16384
 # Session 59: 4 parts for 31-33 pairs (batches of four sequences of 8 key/value heads: 128 CTAs), where no part count
@@ -1422,7 +1426,7 @@ def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq
     group = heads // kv_heads
     pairs = batch * kv_heads
     least = SWAP_DECODE_STREAM.get(head_dim)
-    if not SWAP_DECODE or least is None or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+    if not SWAP_DECODE or least is None or not SWAP_DECODE_MIN_GROUP <= group <= SWAP_DECODE_MAX_GROUP:
         return 0
     if pairs <= sm_count:  # (session 64) one wave or less: a program a pair where SWAP_DECODE_ONE's tiers say
         one = any(lo_k <= seq_k <= hi_k and lo * sm_count < pairs <= hi * sm_count
@@ -1575,7 +1579,8 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
-    if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+    if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or \
+            not SWAP_DECODE_MIN_GROUP <= group <= SWAP_DECODE_MAX_GROUP:
         return 0
     least, every = SWAP_DECODE_WHOLE_KEYS[head_dim]
     lo, hi, most = SWAP_DECODE_WHOLE_BAND[head_dim]
@@ -1640,7 +1645,8 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     61's SWAP_DECODE_OVER parts went in session 62). Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
-    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or not 2 <= group <= SWAP_DECODE_MAX_GROUP:
+    if not SWAP_DECODE or head_dim not in SWAP_DECODE_DIMS or \
+            not SWAP_DECODE_MIN_GROUP <= group <= SWAP_DECODE_MAX_GROUP:
         return 0
     if pairs == 2 and head_dim in SWAP_DECODE_TWO_PAIRS:
         parts, least = SWAP_DECODE_TWO_PAIRS[head_dim]
