@@ -42,7 +42,7 @@ def _offline_json(script):
     (128, 7, 32, 4, 1024, 4), (128, 5, 30, 6, 4096, 4), (128, 5, 30, 6, 4097, 0), (128, 8, 31, 1, 4096, 0),  # 25-30
     (64, 3, 32, 8, 1023, 0), (128, 3, 32, 8, 4096, 5), (128, 3, 32, 8, 4097, 0), (128, 5, 32, 8, 4096, 0),
     (128, 3, 32, 4, 1024, 11), (128, 2, 24, 3, 4096, 22), (64, 1, 40, 5, 1024, 26),
-    (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 0),  # groups of 32, 16, 1
+    (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 8),  # groups of 32, 16, 1 (s. 66)
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16),
     (128, 17, 32, 8, 2048, 0), (128, 34, 32, 4, 32768, 0), (128, 20, 32, 8, 4096, 0), (64, 34, 32, 4, 8192, 0),  # past
     (128, 68, 32, 4, 2048, 0), (128, 68, 32, 4, 2047, 0), (128, 66, 32, 4, 4096, 0), (128, 75, 32, 4, 65536, 0),  # the
@@ -85,7 +85,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (128, 22, 32, 4, 3073, 132, 0), (128, 32, 32, 4, 3072, 132, 128), (128, 31, 32, 4, 2048, 132, 0),  # 0.95
     (128, 33, 32, 4, 16384, 132, 132), (128, 33, 32, 4, 16385, 132, 0), (128, 31, 32, 4, 4096, 132, 0),  # (session 65)
     (128, 32, 32, 4, 8192, 132, 128), (128, 30, 32, 4, 16384, 132, 0),
-    (128, 16, 32, 8, 1024, 132, 128), (128, 34, 16, 2, 1024, 132, 68), (128, 17, 32, 32, 1024, 132, 0),  # groups
+    (128, 16, 32, 8, 1024, 132, 128), (128, 34, 16, 2, 1024, 132, 68), (128, 17, 32, 32, 1024, 132, 132),  # groups
     (64, 20, 32, 4, 1024, 132, 80), (64, 18, 32, 4, 1024, 132, 0), (64, 19, 32, 4, 768, 132, 76),
     (64, 20, 32, 4, 1025, 132, 0), (64, 28, 32, 4, 4096, 132, 112), (64, 26, 32, 4, 4096, 132, 0),
     (64, 28, 32, 4, 4097, 132, 0), (64, 33, 32, 4, 767, 132, 0), (96, 20, 32, 4, 1024, 132, 0),
@@ -113,7 +113,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 50, 32, 4, 8192, 132, 200), (128, 52, 32, 4, 8192, 132, 0), (128, 40, 32, 4, 8193, 132, 0),
     (128, 40, 32, 4, 3073, 132, 160), (128, 60, 32, 4, 3073, 132, 0), (128, 60, 32, 4, 3072, 132, 240),
     (64, 50, 32, 4, 8192, 132, 200), (64, 60, 32, 4, 4096, 132, 0), (128, 17, 32, 8, 1024, 132, 136),  # groups
-    (128, 5, 32, 32, 1024, 132, 0), (128, 34, 64, 4, 1024, 132, 0), (128, 40, 8, 4, 1024, 132, 160),
+    (128, 5, 32, 32, 1024, 132, 160), (128, 34, 64, 4, 1024, 132, 0), (128, 40, 8, 4, 1024, 132, 160),
     (96, 34, 32, 4, 1024, 132, 0), (256, 34, 32, 4, 1024, 132, 0), (128, 30, 32, 4, 1024, 114, 120),  # dims
     (128, 29, 32, 4, 1024, 114, 116), (128, 28, 32, 4, 1024, 114, 0),  # 114 SMs
     (128, 100, 32, 4, 1024, 132, 200), (128, 134, 32, 4, 1024, 132, 0), (128, 150, 32, 4, 2048, 132, 200),  # k pairs
@@ -313,6 +313,26 @@ def test_swap_decode_rule_follows_the_sm_count(sm, d, b, sk, parts, monkeypatch)
     on 66 SMs in 4 parts (64 CTAs, as 32 pairs on 132)."""
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_parts(d, b, 32, 8, sk, sm) == parts
+
+
+@pytest.mark.parametrize("sq,sk,h,hk,causal,offset,one", [
+    (1, 4096, 32, 32, False, 4095, 1), (1, 4096, 32, 32, True, 4095, 1), (1, 4096, 32, 32, True, 0, 0),  # causal
+    (1, 1, 8, 8, True, 0, 1), (2, 4096, 32, 32, False, 4094, 0), (1, 4096, 32, 8, False, 4095, 0)])  # 2 queries; GQA
+def test_mha_decode_is_a_group_of_one(sq, sk, h, hk, causal, offset, one, monkeypatch):
+    """(Session 66.) api.mha_decode: a one-query call with H = H_KV runs as a group of one on the swap decode kernels'
+    rules where the query sees every key (causal only bottom-right aligned, as pack_gqa); grouped heads are pack_gqa's.
+    With variants.SWAP_DECODE_MIN_GROUP = 2 (the rule before session 66) neither mha_decode nor the rules take it."""
+    from dhpfa import api
+    assert api.mha_decode(sq, sk, h, hk, causal, offset) == one
+    rules = (variants.swap_decode_parts(128, 1, 16, 16, 65536, 132), variants.swap_decode_stream(128, 17, 32, 32,
+                                                                                                1024, 132),
+             variants.swap_decode_whole(128, 5, 32, 32, 1024, 132))
+    assert rules == (8, 132, 160)
+    monkeypatch.setattr(variants, "SWAP_DECODE_MIN_GROUP", 2)
+    assert api.mha_decode(sq, sk, h, hk, causal, offset) == 0
+    assert variants.swap_decode_parts(128, 1, 16, 16, 65536, 132) == 0
+    assert variants.swap_decode_stream(128, 17, 32, 32, 1024, 132) == 0
+    assert variants.swap_decode_whole(128, 5, 32, 32, 1024, 132) == 0
 
 
 def test_swap_decode_switch_off(monkeypatch):
