@@ -587,7 +587,11 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   # (session 66) MHA decode (H = H_KV): groups of one under the same rules
                   (4, 1029, 32, 32, False, 128), (5, 2049, 32, 32, False, _W(160)),
                   (34, 1025, 8, 8, False, {64: 0, None: _W(272)}), (12, 4097, 32, 32, True, {64: _W(192), None: 0}),
-                  (40, 1024, 16, 16, False, _W(214))]
+                  (40, 1024, 16, 16, False, _W(214)),
+                  # (session 66) D=128 12-20x the SMs' pairs up to 2,048 keys: the balanced count (10 pairs a program
+                  # at 2,640 pairs)
+                  (256, 1024, 32, 8, False, {64: 0, None: _W(256)}), (64, 2048, 32, 32, True, {64: 0, None: _W(256)}),
+                  (330, 1025, 32, 8, False, {64: 0, None: _W(264)})]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])

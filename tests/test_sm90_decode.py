@@ -166,7 +166,12 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 113, 32, 4, 1500, 132, 226), (64, 64, 32, 8, 1024, 132, 256), (128, 125, 32, 4, 1024, 114, 167),  # 114 SMs
     (128, 100, 32, 4, 1024, 114, 200), (128, 120, 32, 4, 2048, 132, 240), (128, 99, 32, 4, 1024, 132, 396),  # 3x
     (128, 275, 32, 4, 1024, 132, 220), (128, 330, 32, 4, 2048, 132, 264), (128, 290, 32, 4, 1024, 132, 232),  # 8-12x
-    (128, 397, 32, 4, 1024, 132, 0), (128, 396, 32, 4, 1024, 132, 264), (128, 375, 32, 4, 1024, 132, 250),
+    (128, 397, 32, 4, 1024, 132, 227), (128, 396, 32, 4, 1024, 132, 264), (128, 375, 32, 4, 1024, 132, 250),
+    # (session 66) 12-20x the SMs' pairs up to 2,048 keys, where session 63's branches do not take the call
+    (128, 256, 32, 8, 1024, 132, 256), (128, 320, 32, 8, 2048, 132, 256), (128, 330, 32, 8, 1024, 132, 264),
+    (128, 331, 32, 8, 1024, 132, 0), (128, 256, 32, 8, 2049, 132, 0), (128, 200, 32, 8, 1024, 132, 200),  # k = 8
+    (128, 64, 32, 32, 1024, 132, 256), (128, 256, 32, 8, 1024, 114, 228), (128, 320, 32, 8, 2048, 114, 0),  # MHA
+    (64, 256, 32, 8, 1024, 132, 0),
     (64, 25, 32, 8, 16384, 132, 200), (64, 24, 32, 8, 16384, 132, 192), (64, 75, 32, 4, 1024, 132, 0),  # D=64: fill
     (64, 24, 32, 8, 65536, 132, 192), (64, 24, 32, 8, 65537, 132, 0), (64, 65, 32, 8, 65536, 132, 260),  # (the band)
     (64, 99, 32, 4, 4096, 132, 198), (64, 98, 32, 4, 4096, 132, 196), (64, 29, 32, 8, 4096, 132, 232),  # (k = 2, 196)
@@ -174,19 +179,21 @@ def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (64, 65, 32, 8, 1023, 132, 0), (64, 275, 32, 4, 4096, 132, 220), (64, 175, 32, 4, 16384, 132, 234),
     (64, 50, 32, 4, 4096, 114, 200), (64, 40, 32, 4, 4096, 114, 160)])  # 114 SMs (fill: 171; band)
 def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
-    """(Sessions 64-65, variants.SWAP_DECODE_WHOLE_SPREAD.) First in swap_decode_whole: D=128 at 1,024-4,096 keys and
+    """(Sessions 64-66, variants.SWAP_DECODE_WHOLE_SPREAD.) First in swap_decode_whole: D=128 at 1,024-4,096 keys and
     more than 3x, at most 12x the SMs' pairs, D=64 at 1,024-65,536 keys and more than 1x, at most 10x, k = ceil(pairs /
     (2x the SMs)) pairs a program at most in ceil(pairs / k) programs on the PAIR_UNITS schedule (counts k or k - 1),
     at D=64 only where those programs are at least 0.75 of 2x the SMs (else session 63's branches: 392 pairs in 196
-    programs by k = 2 dividing); with SWAP_DECODE_WHOLE_UNITS off only session 63's branches (whole pairs on the flat
-    schedule: counts dividing the pairs)."""
+    programs by k = 2 dividing); (session 66, SWAP_DECODE_WHOLE_SPREAD_MORE) at D=128 up to 2,048 keys the same count
+    past 12x, up to 20x the SMs' pairs, after session 63's branches (1,600 pairs keep 8 a program in 200 programs); with
+    SWAP_DECODE_WHOLE_UNITS off only session 63's branches (whole pairs on the flat schedule: counts dividing the
+    pairs). The PAIR_UNITS schedule has no arrival, so no bound on a program's pairs (up to 10 here)."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     assert variants.swap_decode_whole(d, b, h, hk, sk, sm) == n_prog
     if n_prog:
         cfg = variants.SWAP_DECODE_WHOLE[d]
         assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n, True) == 1
-        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, True) == -(-b * hk // n_prog) <= 8
+        assert sm90_decode.stream_most_pairs(b, hk, sk, n_prog, cfg.block_n, True) == -(-b * hk // n_prog) <= 10
     if n_prog and b * hk % n_prog:
         assert sm90_decode.stream_pieces(b, hk, sk, n_prog, cfg.block_n) > 1  # (the flat schedule's pieces)
         monkeypatch.setattr(variants, "SWAP_DECODE_WHOLE_UNITS", False)
@@ -201,23 +208,24 @@ def test_swap_decode_whole_spread_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch)
 @pytest.mark.parametrize("sm", [132, 114, 78])
 @pytest.mark.parametrize("d", [128, 64])
 def test_swap_decode_whole_rule_gives_whole_schedules(d, sm, monkeypatch):
-    """Every call variants.swap_decode_whole takes (pair counts up to ten times the SMs, 128-65,536 keys, on 132 / 114 /
-    78 SMs) has a PAIR_UNITS schedule (session 64) of more programs than SMs and at most the pairs: one piece a pair, at
-    most 8 pairs a program (a refusal there would fail an API call)."""
+    """Every call variants.swap_decode_whole takes (pair counts up to twenty-one times the SMs, 128-65,536 keys, on
+    132 / 114 / 78 SMs) has a PAIR_UNITS schedule (session 64) of more programs than SMs and at most the pairs: one
+    piece a pair (a refusal there would fail an API call), at most 10 pairs a program (session 66: 20x the SMs' pairs
+    over 2x the SMs' programs), within the 32-bit schedule arithmetic; and none past 20x the SMs' pairs."""
     from dhpfa.kernels import sm90_decode
     monkeypatch.setattr(variants, "SWAP_DECODE", True)
     seen = 0
     bn = variants.SWAP_DECODE_WHOLE[d].block_n
-    for pairs in range(sm + 1, 10 * sm + 1):
+    for pairs in range(sm + 1, 21 * sm + 1):
         for sk in (128, 512, 1025, 2048, 3072, 4096, 4097, 8193, 16384, 65536):
             n_prog = variants.swap_decode_whole(d, pairs, 8, 1, sk, sm)
             if not n_prog:
                 continue
             seen += 1
-            assert sm < n_prog <= pairs, (pairs, sk, n_prog)
+            assert pairs <= 20 * sm and sm < n_prog <= pairs, (pairs, sk, n_prog)
             assert sm90_decode.stream_pieces(pairs, 1, sk, n_prog, bn, True) == 1, (pairs, sk, n_prog)
             most = sm90_decode.stream_most_pairs(pairs, 1, sk, n_prog, bn, True)
-            assert most == -(-pairs // n_prog) <= 8, (pairs, sk, n_prog)
+            assert most == -(-pairs // n_prog) <= 10, (pairs, sk, n_prog)
             assert variants.stream_schedule_fits(n_prog, pairs * -(-sk // bn)), (pairs, sk, n_prog)
     assert seen > 0
 

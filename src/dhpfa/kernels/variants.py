@@ -1417,8 +1417,9 @@ SWAP_DECODE_ONE = {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0), (1024, 
 
 
 def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
-    """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (2-8 a group), or 0: more (sequence,
-    key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a last wave of at
+    """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (SWAP_DECODE_MIN_GROUP-8 a group), or
+    0: more (sequence, key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a
+    last wave of at
     most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs (SWAP_DECODE_STREAM_LONG's fraction from its keys), from
     SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM; or (session 64) at most the SMs' pairs
     where a tier of SWAP_DECODE_ONE holds the pairs and keys: a program a pair (within the kernel's 32-bit schedule
@@ -1561,6 +1562,17 @@ SWAP_DECODE_WHOLE_SPREAD = {128: (1024, 4096, 2.0, 3.0, 12.0, 0.0), 64: (1024, 6
 # dim: (least keys, most keys, programs over SMs (F), pairs over SMs more than, pairs over SMs at most, least fill):
 # k = ceil(pairs / (F x SMs)) pairs a program at most in ceil(pairs / k) programs, where those are at least the fill
 # x F x SMs}
+# Session 66: D=128 past 12x the SMs' pairs up to 2,048 keys. Calls 2-3 (scripts/decode_stream_whole63.py, H200, graph
+# replay, 5 rounds, us: the API (the forward kernels) / b20 (this count) / cuDNN; (B,32,8,1,S,128), and MHA (B,32,32)
+# in call 2): 1,024 keys 2,048 pairs 249.07 / 240.59 / 240.67 and 249.38 / 240.41 / 240.84, MHA 246.02 / 236.93 /
+# 236.94; 2,560 pairs 310.15 / 301.32 / 299.87, 309.44 / 301.08 / 299.79, MHA 305.71 / 296.39 / 295.55; 2,048 keys
+# 2,048 pairs 475.77 / 472.34 / 469.77, 475.64 / 471.52 / 469.70; 2,560 594.03 / 589.69 / 587.59, 592.83 / 589.54 /
+# 587.71 (x1.006-1.038); but 3,200 and 4,000 pairs ties or loses (1,024 keys 384.08 / 382.47, 474.78 / 473.37; 2,048
+# keys 741.74 / 752.49, 918.33 / 928.99), and at 4,096 keys 2,048-4,000 pairs x0.98-1.00. (1,600 pairs keep k pairs a
+# program: 191.04 / 195.03 at 1,024 keys: so this count comes after session 63's branches.) {head dim: (most keys, pairs
+# over SMs at most)}: the spread's count from its least keys up to these keys also past its pairs, up to these pairs
+# over SMs, where no other branch of swap_decode_whole takes the call.
+SWAP_DECODE_WHOLE_SPREAD_MORE = {128: (2048, 20.0)}
 
 
 def stream_pair_units(variant) -> bool:
@@ -1572,10 +1584,11 @@ def stream_pair_units(variant) -> bool:
 
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream on SWAP_DECODE_WHOLE's ring with whole (sequence, key/value head) pairs a
-    program for a one-query call of grouped heads (2-8 a group), or 0 (the comments above): first (sessions 64-65, the
-    PAIR_UNITS schedule) SWAP_DECODE_WHOLE_SPREAD's balanced count where its keys, pairs and fill hold, else (session
-    63) a program a pair, or k pairs a program (pairs / k programs); within the kernel's 32-bit schedule arithmetic
-    (stream_schedule_fits, as swap_decode_stream). The API asks it before swap_decode_stream. Public: shapes and the
+    program for a one-query call of grouped heads (SWAP_DECODE_MIN_GROUP-8 a group: session 66, groups of one), or 0
+    (the comments above): first (sessions 64-66, the PAIR_UNITS schedule) SWAP_DECODE_WHOLE_SPREAD's balanced count
+    where its keys, pairs and fill hold, else (session 63) a program a pair, or k pairs a program (pairs / k programs),
+    else (session 66) that balanced count past the spread's pairs where SWAP_DECODE_WHOLE_SPREAD_MORE's keys and pairs
+    hold; within the kernel's 32-bit schedule arithmetic (stream_schedule_fits, as swap_decode_stream). The API asks it before swap_decode_stream. Public: shapes and the
     SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
@@ -1588,12 +1601,16 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
         return 0
     n_prog = 0
     spread = SWAP_DECODE_WHOLE_SPREAD.get(head_dim) if SWAP_DECODE_WHOLE_UNITS else None
-    if spread:  # (sessions 64-65) the PAIR_UNITS schedule, balanced: k or k - 1 pairs a program
-        least_s, most_s, per_sm, lo_s, hi_s, fill = spread
+
+    def balanced(lo_s, hi_s):  # (sessions 64-66) the PAIR_UNITS schedule, balanced: k or k - 1 pairs a program
+        least_s, most_s, per_sm, _, _, fill = spread
         if least_s <= seq_k <= most_s and lo_s * sm_count < pairs <= hi_s * sm_count:
             k = -(-pairs // int(per_sm * sm_count))
             n = -(-pairs // k)
-            n_prog = n if n >= fill * per_sm * sm_count else 0
+            return n if n >= fill * per_sm * sm_count else 0
+        return 0
+    if spread:
+        n_prog = balanced(spread[3], spread[4])
     keys, most_k, lo_k = SWAP_DECODE_WHOLE_K.get(head_dim, (0, 0, 0.0))
     if not n_prog and pairs <= SWAP_DECODE_WHOLE_MOST[head_dim] * sm_count and (
             seq_k <= every or (seq_k <= most and lo * sm_count < pairs <= hi * sm_count)):
@@ -1601,6 +1618,9 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     if not n_prog and seq_k <= keys:
         n_prog = next((pairs // k for k in range(2, most_k + 1)
                        if pairs % k == 0 and lo_k * sm_count < pairs // k <= hi * sm_count), 0)
+    more_k, more_hi = SWAP_DECODE_WHOLE_SPREAD_MORE.get(head_dim, (0, 0.0))
+    if not n_prog and spread and seq_k <= more_k:  # (session 66) past the spread's pairs, after session 63's branches
+        n_prog = balanced(spread[4], more_hi)
     blocks = pairs * -(-seq_k // SWAP_DECODE_WHOLE[head_dim].block_n)
     return n_prog if n_prog and stream_schedule_fits(n_prog, blocks) else 0
 
@@ -1635,7 +1655,8 @@ def swap_decode_merged(head_dim: int, parts: int) -> bool:
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Parts for the swapped-GEMM decode kernel of a call of one query per sequence whose query heads are packed per
-    key/value head (api.pack_gqa), or 0 where the forward kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
+    key/value head (api.pack_gqa; session 66: or a group of one, api.mha_decode), or 0 where the forward
+    kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
     whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
