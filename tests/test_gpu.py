@@ -90,7 +90,7 @@ def test_few_program_grids_at_d64_d128(d, sq, sk, h, hk, causal, block_n, dtype)
                                                                              None: 8}),
                                                      (1, 20000, 4, 4, False, {32: 32, None: 16}),
                                                      (1, 33000, 4, 4, False, {32: 32, 64: 32, None: 16})])
-def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype):
+def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, causal, parts, dtype, monkeypatch):
     """Grids where twice the 64-row programs fit the SMs, with at least FEW_PROGRAMS_SPLIT_KV_SEQ keys: two programs
     per tile (SM90_FEW_PROGRAMS_SPLIT_KV), the second to arrive combining both halves; four (SPLIT_KV4) where four
     times the grid fits, from FEW_PROGRAMS_SPLIT_KV4_SEQ keys; 8, 16, 32 and 64 (a tree of meetings three to six
@@ -110,9 +110,12 @@ def test_few_program_grids_split_the_keys_across_programs(d, sq, sk, h, hk, caus
     those take at most FEW_ROWS_HALF_KEYS keys each: session 50), else each eight one of eight (each four one of four)
     where they fit, their meetings copying only the rows below S_q. At D = 64 / 128 (session 53, FEW_ROWS_PULL_SPLIT)
     64 parts from 8,192 keys where they fit 112 CTAs (one tile), 32 from 4,096 (up to three tiles), two or four
-    clusters of sixteen a tile exchanging, their column slices meeting in the workspace."""
+    clusters of sixteen a tile exchanging, their column slices meeting in the workspace. (One-query calls with H = H_KV
+    run here as the forward kernels' calls: variants.SWAP_DECODE_MIN_GROUP = 2, the rule before session 66, which
+    sends such calls to the swap decode kernels as groups of one.)"""
     from dhpfa import api
-    api._PLANS.clear()
+    monkeypatch.setattr(variants, "SWAP_DECODE_MIN_GROUP", 2)
+    monkeypatch.setattr(api, "_PLANS", {})  # (the plans made under the patch stay out of the other tests)
     _check(1, sq, sk, h, hk, d, causal, dtype, sq + sk + d)
     (plan,) = api._PLANS.values()
     if isinstance(parts, tuple):
@@ -380,13 +383,15 @@ def test_one_query_tile_calls_at_d128_take_the_one_consumer_tiles(b, h, sq, sk, 
 @pytest.mark.parametrize("sq,sk,b,h,hk,causal", [(1, 5000, 8, 32, 32, False), (1, 9000, 4, 80, 80, True),
                                                  (37, 4500, 3, 100, 100, True), (100, 5000, 4, 32, 8, False),
                                                  (128, 9000, 2, 80, 80, True)])
-def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtype):
+def test_one_query_tile_per_head_on_many_programs(sq, sk, b, h, hk, causal, dtype, monkeypatch):
     """Decode-like calls (at most FEW_PROGRAMS_ROWS queries per head) on more programs than SMs at D=64 (causal: more
     than twice as many, variants.SM90_FEW_PROGRAMS_CAUSAL_2X takes up to that): the 64-row short tiles
     (SM90_ONE_TILE); up to twice as many queries past the short-tile lengths the 128-row tiles (SM90_TWO_TILES);
-    float64 reference (bottom-right causal: the last query sees every key)."""
+    float64 reference (bottom-right causal: the last query sees every key). (One-query calls with H = H_KV as the
+    forward kernels': variants.SWAP_DECODE_MIN_GROUP = 2, as in the split-key test above.)"""
     from dhpfa import api
-    api._PLANS.clear()
+    monkeypatch.setattr(variants, "SWAP_DECODE_MIN_GROUP", 2)
+    monkeypatch.setattr(api, "_PLANS", {})  # (the plans made under the patch stay out of the other tests)
     _check(b, sq, sk, h, hk, 64, causal, dtype, sq + sk)
     (plan,) = api._PLANS.values()
     programs = b * h * ((sq + variants.FEW_PROGRAMS_ROWS - 1) // variants.FEW_PROGRAMS_ROWS)
