@@ -1419,9 +1419,8 @@ SWAP_DECODE_ONE = {128: ((768, 3072, 0.5, 0.67), (1024, 1536, 0.5, 1.0), (1024, 
 def swap_decode_stream(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Programs for attn_decode_sm90_stream for a one-query call of grouped heads (SWAP_DECODE_MIN_GROUP-8 a group), or
     0: more (sequence, key/value head) pairs than SMs, 1 to SWAP_DECODE_STREAM_WAVES[head_dim] full waves of them and a
-    last wave of at
-    most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs (SWAP_DECODE_STREAM_LONG's fraction from its keys), from
-    SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM; or (session 64) at most the SMs' pairs
+    last wave of at most SWAP_DECODE_STREAM_TAIL[head_dim] of the SMs (SWAP_DECODE_STREAM_LONG's fraction from its
+    keys), from SWAP_DECODE_STREAM[head_dim] keys; SWAP_DECODE_STREAM_PER_SM programs an SM; or (session 64) at most the SMs' pairs
     where a tier of SWAP_DECODE_ONE holds the pairs and keys: a program a pair (within the kernel's 32-bit schedule
     arithmetic). Public: shapes and the SM count."""
     group = heads // kv_heads
@@ -1588,8 +1587,8 @@ def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     (the comments above): first (sessions 64-66, the PAIR_UNITS schedule) SWAP_DECODE_WHOLE_SPREAD's balanced count
     where its keys, pairs and fill hold, else (session 63) a program a pair, or k pairs a program (pairs / k programs),
     else (session 66) that balanced count past the spread's pairs where SWAP_DECODE_WHOLE_SPREAD_MORE's keys and pairs
-    hold; within the kernel's 32-bit schedule arithmetic (stream_schedule_fits, as swap_decode_stream). The API asks it before swap_decode_stream. Public: shapes and the
-    SM count."""
+    hold; within the kernel's 32-bit schedule arithmetic (stream_schedule_fits, as swap_decode_stream). The API asks
+    it before swap_decode_stream. Public: shapes and the SM count."""
     group = heads // kv_heads
     pairs = batch * kv_heads
     if not SWAP_DECODE or head_dim not in SWAP_DECODE_WHOLE or \
@@ -1655,9 +1654,8 @@ def swap_decode_merged(head_dim: int, parts: int) -> bool:
 
 def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
     """Parts for the swapped-GEMM decode kernel of a call of one query per sequence whose query heads are packed per
-    key/value head (api.pack_gqa; session 66: or a group of one, api.mha_decode), or 0 where the forward
-    kernels run it: the first of SWAP_DECODE_PARTS[head_dim]
-    whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
+    key/value head (api.pack_gqa; session 66: or a group of one, api.mha_decode), or 0 where the forward kernels run
+    it: the first of SWAP_DECODE_PARTS[head_dim] whose (sequence, key/value head) pairs x parts fill the SMs (more than FEW_ROWS_QUAD_CTAS scaled to the SM count,
     at most the SMs), else SWAP_DECODE_HALF_FILL's parts where pairs x parts is half of that; from 4 pairs and
     SWAP_DECODE_MIN_KEYS keys (SWAP_DECODE_LEAST_KEYS where it lists the head dim and parts: 16 and 8 parts from
     1,024, 4 from 512, D=64's 32 from 1,024); two pairs as SWAP_DECODE_TWO_PAIRS says; pair counts that none of those
