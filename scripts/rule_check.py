@@ -341,6 +341,14 @@ S66B = [(256, 32, 8, 1, 1024, 128, False), (320, 32, 8, 1, 2048, 128, False), (3
         (300, 32, 8, 1, 1024, 128, False), (250, 32, 8, 1, 2000, 128, False)]
 
 
+# --set g16 (session 66 call 7, an experiment): groups of 9-16 query heads a key/value head (Llama-3.1-405B's 128 / 8,
+# Qwen3-235B's 64 / 4) on the swap decode kernels with NQ = 16 columns (their launchers pick NQ from the group; such
+# builds are not in the audited set, so this runs them through Triton's JIT) against the API (the forward kernels'
+# packed tiles). Here "api_prev" is the patched side: variants.SWAP_DECODE_MAX_GROUP = 16.
+G16 = ([(b, 64, 4, 1, sk, d, False) for d in (128, 64) for sk in (4096, 16384) for b in (1, 4, 16, 40)] +
+       [(b, 128, 8, 1, sk, 128, False) for sk in (4096, 16384) for b in (1, 8, 32)])
+
+
 def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
     """Session 64's variants.swap_decode_whole (its spread last: 2 x the SMs' programs up to 8 x the SMs' pairs, the
     balanced count up to 12 x, D=128 only, where no other branch nor the stream build took the call), for s65's
@@ -405,6 +413,8 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "g16":  # (the patched side: groups of 16 on the swap kernels, NQ = 16)
+        return patched_call(api_fn, variants, "SWAP_DECODE_MAX_GROUP", 16)
     if which == "s66b":  # (no balanced count past 12x the SMs' pairs)
         return patched_call(api_fn, variants, "SWAP_DECODE_WHOLE_SPREAD_MORE", {})
     if which == "s66":  # (groups of one on the forward kernels)
@@ -520,7 +530,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c", "s66", "s66b"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c", "s66", "s66b", "g16"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -529,7 +539,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C, "s66": S66, "s66b": S66B}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C, "s66": S66, "s66b": S66B, "g16": G16}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -548,7 +558,7 @@ def main():
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
                    "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
-                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c", "s66", "s66b") else {})}  # (s62, s65*: 400+ pairs)
+                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c", "s66", "s66b", "g16") else {})}  # (s62, s65*: 400+ pairs)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}
