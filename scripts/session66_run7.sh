@@ -6,7 +6,7 @@
 source "$(dirname "$0")/device_prelude.sh"
 mkdir -p build
 {
-echo "== rule_check --set g16 ($(( $(date +%s) - t0 )) s)"
+echo "== rule_check --set ${SET:-g16} ($(( $(date +%s) - t0 )) s)"
 timeout 330 python3 scripts/rule_check.py --set ${SET:-g16} --rounds 5 --out "$OUT"
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"

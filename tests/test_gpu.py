@@ -513,7 +513,12 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 (7, 1031, 32, 4, False, 4), (7, 8193, 32, 8, False, {64: 2, None: 0}),
                 # (session 66) MHA decode (H = H_KV): groups of one under the same rule
                 (1, 16385, 32, 32, False, 4), (2, 4097, 16, 16, True, 4), (1, 1025, 8, 8, False, 16),
-                (1, 65537, 2, 2, False, {64: 64, None: 32}), (3, 20000, 40, 40, False, 0), (2, 1000, 32, 32, False, 0)]
+                (1, 65537, 2, 2, False, {64: 64, None: 32}), (3, 20000, 40, 40, False, 0), (2, 1000, 32, 32, False, 0),
+                # (session 66) groups of 9-16 on the NQ = 16 builds: the split merge; where the rule gives the merged
+                # build (no NQ = 16 form), the forward kernels
+                (1, 16385, 64, 4, False, {64: 32, None: 16}), (1, 4096, 128, 8, True, 16), (1, 4097, 128, 8, False, 0),
+                (4, 4096, 64, 4, False, 0), (1, 65537, 32, 2, False, {64: 64, None: 32}),
+                (1, 20000, 48, 4, True, {64: 32, None: 16})]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])
@@ -532,7 +537,11 @@ def test_one_query_gqa_on_the_swapped_gemm_decode_kernel(b, sk, h, hk, causal, p
     SWAP_DECODE_SPLIT parts attn_decode_sm90_split, whose launches alternate the words' value instead)."""
     monkeypatch.setattr(variants, "SWAP_DECODE_MERGE", merged)
     sk, parts = _per_dim(sk, d), _per_dim(parts, d)
+    if h // hk > 8 and not merged:  # (session 66: the plain build with the combine has no NQ = 16 form)
+        parts = 0
     q, k, v, g, out, lse, plan = _one_query_decode_call(b, sk, h, hk, d, dtype, causal, monkeypatch)
+    if parts:
+        assert plan.variant.config.block_m == variants.decode_nq(h // hk), plan.variant.name  # (NQ, session 66)
     if dispatch.sm_count(torch.device("cuda")) == 132:
         assert plan.decode_parts == parts, (plan.decode_parts, plan.variant.name)
         from dhpfa.kernels.sm90_decode import decode_parts
@@ -596,7 +605,11 @@ _STREAM_DECODE = [(17, 2049, 32, 8, False, _W(136)), (34, 8193, 32, 4, True, {64
                   # (session 66) D=128 12-20x the SMs' pairs up to 2,048 keys: the balanced count (10 pairs a program
                   # at 2,640 pairs)
                   (256, 1024, 32, 8, False, {64: 0, None: _W(256)}), (64, 2048, 32, 32, True, {64: 0, None: _W(256)}),
-                  (330, 1025, 32, 8, False, {64: 0, None: _W(264)})]
+                  (330, 1025, 32, 8, False, {64: 0, None: _W(264)}),
+                  # (session 66) groups of 9-16 on the NQ = 16 stream and whole-pair builds
+                  (40, 4096, 64, 4, False, _W(160)), (17, 1025, 128, 8, True, _W(136)), (100, 1024, 64, 4, False, _W(200)),
+                  (34, 4096, 64, 4, False, {64: 264, None: 132}), (45, 2000, 48, 4, True, _W(180)),
+                  (17, 8193, 128, 8, False, {64: 264, None: 132})]
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
@@ -615,7 +628,9 @@ def test_one_query_gqa_on_the_stream_decode_kernel(b, sk, h, hk, causal, n_prog,
         stream = plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL
         assert stream == bool(n_prog) and (not stream or plan.decode_parts == n_prog), (plan.variant.name,
                                                                                          plan.decode_parts)
-        whole = plan.variant.config == variants.SWAP_DECODE_WHOLE[d]  # (session 63: whole pairs a program)
+        whole = plan.variant.config.block_n == variants.SWAP_DECODE_WHOLE[d].block_n and \
+            plan.variant.config.num_stages == variants.SWAP_DECODE_WHOLE[d].num_stages  # (session 63: whole pairs)
+        assert plan.variant.config.block_m == variants.decode_nq(h // hk), plan.variant.name  # (session 66: NQ 16)
         assert whole == isinstance(n_prog, _W), plan.variant.name
     _check_one_query_call(q, k, v, causal, out, lse, plan, dtype, g, monkeypatch,
                           kept=plan.variant.kernel == variants.SWAP_DECODE_STREAM_KERNEL)

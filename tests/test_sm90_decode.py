@@ -42,7 +42,7 @@ def _offline_json(script):
     (128, 7, 32, 4, 1024, 4), (128, 5, 30, 6, 4096, 4), (128, 5, 30, 6, 4097, 0), (128, 8, 31, 1, 4096, 0),  # 25-30
     (64, 3, 32, 8, 1023, 0), (128, 3, 32, 8, 4096, 5), (128, 3, 32, 8, 4097, 0), (128, 5, 32, 8, 4096, 0),
     (128, 3, 32, 4, 1024, 11), (128, 2, 24, 3, 4096, 22), (64, 1, 40, 5, 1024, 26),
-    (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 0), (128, 1, 16, 16, 65536, 8),  # groups of 32, 16, 1 (s. 66)
+    (128, 1, 32, 1, 65536, 0), (128, 1, 64, 4, 65536, 16), (128, 1, 16, 16, 65536, 8),  # groups of 32, 16, 1 (s. 66)
     (96, 1, 32, 8, 65536, 0), (256, 1, 32, 8, 65536, 0), (128, 1, 32, 8, 1 << 20, 16),
     (128, 17, 32, 8, 2048, 0), (128, 34, 32, 4, 32768, 0), (128, 20, 32, 8, 4096, 0), (64, 34, 32, 4, 8192, 0),  # past
     (128, 68, 32, 4, 2048, 0), (128, 68, 32, 4, 2047, 0), (128, 66, 32, 4, 4096, 0), (128, 75, 32, 4, 65536, 0),  # the
@@ -69,7 +69,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (64, 17, 32, 8, 2048, 132, 264), (64, 34, 32, 4, 65536, 132, 264), (64, 17, 32, 8, 2047, 132, 0),
     (128, 42, 32, 4, 4096, 132, 132), (128, 43, 32, 4, 2048, 132, 0), (64, 41, 32, 4, 4096, 132, 264),  # the tail
     (64, 42, 32, 4, 4096, 132, 0), (128, 33, 32, 4, 4096, 132, 132), (128, 16, 32, 8, 4096, 132, 128),  # one wave
-    (128, 68, 32, 4, 4096, 132, 132), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 0),  # 2 waves; MHA; 16
+    (128, 68, 32, 4, 4096, 132, 132), (128, 34, 32, 1, 4096, 132, 0), (128, 34, 64, 4, 4096, 132, 132),  # 2 waves; 32; 16
     (128, 75, 32, 4, 1024, 132, 132), (128, 100, 32, 4, 1024, 132, 132), (128, 101, 32, 4, 65536, 132, 132),  # 2-3 waves
     (128, 76, 32, 4, 2048, 132, 0), (128, 50, 32, 4, 4096, 132, 0), (128, 66, 32, 4, 4096, 132, 0),  # tails, whole waves
     (128, 43, 32, 4, 4096, 132, 132), (128, 48, 32, 4, 16384, 132, 132), (128, 48, 32, 4, 4095, 132, 0),  # long
@@ -113,7 +113,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 50, 32, 4, 8192, 132, 200), (128, 52, 32, 4, 8192, 132, 0), (128, 40, 32, 4, 8193, 132, 0),
     (128, 40, 32, 4, 3073, 132, 160), (128, 60, 32, 4, 3073, 132, 0), (128, 60, 32, 4, 3072, 132, 240),
     (64, 50, 32, 4, 8192, 132, 200), (64, 60, 32, 4, 4096, 132, 0), (128, 17, 32, 8, 1024, 132, 136),  # groups
-    (128, 5, 32, 32, 1024, 132, 160), (128, 34, 64, 4, 1024, 132, 0), (128, 40, 8, 4, 1024, 132, 160),
+    (128, 5, 32, 32, 1024, 132, 160), (128, 34, 64, 4, 1024, 132, 136), (128, 40, 8, 4, 1024, 132, 160),
     (96, 34, 32, 4, 1024, 132, 0), (256, 34, 32, 4, 1024, 132, 0), (128, 30, 32, 4, 1024, 114, 120),  # dims
     (128, 29, 32, 4, 1024, 114, 116), (128, 28, 32, 4, 1024, 114, 0),  # 114 SMs
     (128, 100, 32, 4, 1024, 132, 200), (128, 134, 32, 4, 1024, 132, 0), (128, 150, 32, 4, 2048, 132, 200),  # k pairs
@@ -343,6 +343,29 @@ def test_mha_decode_is_a_group_of_one(sq, sk, h, hk, causal, offset, one, monkey
     assert variants.swap_decode_whole(128, 5, 32, 32, 1024, 132) == 0
 
 
+def test_decode_nq_and_the_nq16_builds(monkeypatch):
+    """(Session 66.) decode_nq: 8 query columns for groups of 1-8, 16 for 9-16 (the launchers' NQ); the API may launch
+    the NQ = 16 forms of the split, stream and whole-pair builds only (decode_build_ok; the merged build's staged states
+    pass the shared memory at NQ = 16, the plain build's combine path is off by default), and those are audited
+    (decode_variants); with SWAP_DECODE_MAX_GROUP = 8 (the rule before) none."""
+    assert [variants.decode_nq(g) for g in (1, 2, 7, 8, 9, 12, 16)] == [8, 8, 8, 8, 16, 16, 16]
+    kinds = dict(plain={}, merged=dict(merged=True), split=dict(merged=True, split=True), stream=dict(stream=True),
+                 whole=dict(stream=True, whole=True))
+    audited = variants.decode_variants()
+    for d in (64, 128):
+        for kind, kw in kinds.items():
+            v8, v16 = (variants.decode_variant(torch.bfloat16, d, nq=nq, **kw) for nq in (8, 16))
+            assert v8.config.block_m == 8 and v16.config.block_m == 16 and v8 in audited
+            assert variants.decode_build_ok(v8)
+            assert variants.decode_build_ok(v16) == (kind in ("split", "stream", "whole")) == (v16 in audited), kind
+            assert variants.stream_pair_units(v16) == variants.stream_pair_units(v8) == (kind == "whole")
+    assert variants.swap_decode_parts(128, 1, 64, 4, 65536, 132) == 16  # (a group of 16: the rule's parts)
+    monkeypatch.setattr(variants, "SWAP_DECODE_MAX_GROUP", 8)
+    assert all(v.config.block_m == 8 for v in variants.decode_variants())
+    assert not variants.decode_build_ok(variants.decode_variant(torch.bfloat16, 128, True, True, nq=16))
+    assert variants.swap_decode_parts(128, 1, 64, 4, 65536, 132) == 0
+
+
 def test_swap_decode_switch_off(monkeypatch):
     """With the switch off (the default in session 54's end state) no call takes the kernel."""
     monkeypatch.setattr(variants, "SWAP_DECODE", False)
@@ -465,7 +488,8 @@ for v in variants.decode_variants():
     (r,) = _audit_batch([v])
     text = C.sass_text(C.compile_offline(*variant_launch(v)).cubin)
     ops = [l.split(";")[0].split("*/")[-1].strip() for l in text.splitlines() if "*/" in l]
-    rows.append(dict(name=v.name, block_n=v.config.block_n, units=variants.stream_pair_units(v), ok=r.ok,
+    rows.append(dict(name=v.name, block_n=v.config.block_n, nq=v.config.block_m, units=variants.stream_pair_units(v),
+                     ok=r.ok, n16=sum("HGMMA.64x16x16" in o for o in ops),
                      findings=[str(x) for x in r.reports if not x.ok],
                      regs=r.resources["regs"],
                      stack=r.resources["stack"], hgmma=sum("HGMMA" in o for o in ops),
@@ -485,7 +509,8 @@ print(json.dumps(rows))
 
 def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     """Offline (sm_90a): every decode build (bf16 / fp16, D = 64 / 128; the merged ones too) audits clean; its GEMMs are
-    m64n8k16 (the query heads on N), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA)
+    m64n8k16 (the query heads on N; m64n16k16 in the NQ = 16 builds of session 66: the split, stream and whole-pair
+    ones), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA)
     against P kept keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks);
     no spills, no calls (no IEEE division or sqrt slow path); no atomics (the merged builds' hand-over is a release
     store, fences and loads); the merged builds copy the parts' states by cp.async (LDGSTS) where
@@ -500,10 +525,12 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     64-key blocks at D=128) with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys, and
     (session 64, PAIR_UNITS: variants.stream_pair_units) no arrival: no fence, no done-word load, no ballot."""
     rows = _offline_json(SASS)
-    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE), rows
-    assert sum(r["block_n"] == 64 for r in rows) == 2, rows  # the whole-pair D=128 builds
-    assert sum(r["units"] for r in rows) == 2 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
+    nq16 = 2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) + \
+        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 66: the split, stream and whole-pair builds at NQ = 16)
+    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + nq16 + nq16, rows
+    assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
+    assert sum(r["block_n"] == 64 for r in rows) == 2 * 2, rows  # the whole-pair D=128 builds (NQ = 8 and 16)
+    assert sum(r["units"] for r in rows) == 2 * 2 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
     for r in rows:
         merged = "_merged" in r["name"]
         split = "_split" in r["name"]
@@ -513,7 +540,7 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         d, bn = int(r["name"].split("-d")[1].split("-")[0]), r["block_n"]
         # S^T and O^T: (BLOCK_N keys / 64) x (D / 16) k-steps and (D / 64) x (BLOCK_N / 16): 2 x D / 16 + D / 64 x 8
         # at 128-key blocks
-        assert r["hgmma"] == r["n8"] == bn // 64 * d // 16 + d // 64 * bn // 16, r
+        assert r["hgmma"] == r["n8" if r["nq"] == 8 else "n16"] == bn // 64 * d // 16 + d // 64 * bn // 16, r
         assert r["tnspa"] == d // 64 * bn // 16 and r["tnspb"] == 0, r
         assert r["stack"] == 0 and r["spills"] == 0 and r["calls"] == 0 and r["ex2"] > 0, r
         assert (r["ldgsts"] > 0) == (merged and variants.SWAP_DECODE_MERGE_ASYNC[d]), r
@@ -570,6 +597,8 @@ from dhpfa.audit import variant_launch
 from dhpfa.audit.compile import compile_offline
 from dhpfa.kernels import dispatch, sm90_decode, variants
 out = []
+def grp(h, hk):  # (the NQ = 16 builds, session 66: groups of 9-16 in place of 2-8)
+    return (h, hk) if v.config.block_m == 8 else (hk * (16 if h // hk in (4, 8) else 9 + h // hk), hk)
 for v in variants.decode_variants():
     audited = compile_offline(*variant_launch(v)).sha256
     other = []
@@ -578,6 +607,7 @@ for v in variants.decode_variants():
         for b, h, hk, sk, n_prog in ((34, 32, 4, 16384, 132), (17, 64, 8, 2049, 264), (3, 40, 5, 1, 7),
                                      (9, 32, 4, 1000, 132), (34, 32, 4, 1024, 136), (99, 16, 4, 777, 396),
                                      (128, 32, 8, 1024, 264)):
+            h, hk = grp(h, hk)
             q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
             k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
             n = variants.SWAP_DECODE_STREAM_PARTS
@@ -594,6 +624,7 @@ for v in variants.decode_variants():
     split = v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
                                 (16, 16, 8, 333, 8), (1, 16, 2, 65541, variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16))):
+        h, hk = grp(h, hk)
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
         for even in (False, True):
@@ -615,12 +646,14 @@ print(json.dumps(out))
 
 def test_every_decode_shape_launches_the_audited_binary():
     """Group size, batch, heads, keys and parts are arguments the JIT does not specialise (DECODE_SHAPE_ARGS): calls of
-    one key, one part, 2-8 heads a group, odd key counts, either part form launch the binary the audit read; the
-    stream builds at any program count too (the whole-pair ones, session 63, at a program a pair too). Offline."""
+    one key, one part, 2-8 heads a group (the NQ = 16 builds: 9-16), odd key counts, either part form launch the binary
+    the audit read; the stream builds at any program count too (the whole-pair ones, session 63, at a program a pair
+    too). Offline."""
     rows = _offline_json(ONE_BINARY)
+    nq16 = 2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) + \
+        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 66: NQ = 16 builds, launched with groups of 9-16)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + \
-        2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) + \
-        2 * len(variants.SWAP_DECODE_WHOLE) and all(not o for _, o in rows), rows
+        2 * nq16 and all(not o for _, o in rows), rows
 
 
 # a stand-in compiled kernel whose launch function records what it is launched with

@@ -117,16 +117,19 @@ def placeholder_launch(variant, device="cpu"):
     import torch
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
-    if variant.kernel == _variants.SWAP_DECODE_STREAM_KERNEL:  # one query, 8 heads over 2 key/value heads, 6 programs
-        # (the PAIR_UNITS builds: 3, at most the 4 pairs)
+    # (the decode builds: a group of c.block_m = NQ query heads a key/value head, so the launcher picks that NQ: 8 heads
+    # over 2 at NQ = 8, 32 at NQ = 16; session 66)
+    if variant.kernel == _variants.SWAP_DECODE_STREAM_KERNEL:  # one query, 2 NQ heads over 2 key/value heads, 6
+        # programs (the PAIR_UNITS builds: 3, at most the 4 pairs)
         from ..kernels import sm90_decode
         n = _variants.SWAP_DECODE_STREAM_PARTS
         units = _variants.stream_pair_units(variant)
-        q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
+        h = 2 * c.block_m if c.block_m > 8 else 8
+        q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, 5 * c.block_n, 2, d, dtype=variant.dtype, device=device)
-        return sm90_decode.stream_launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, 8, d, device=device),
-                                              torch.empty(n, 8, 2, device=device), torch.empty_like(q),
-                                              torch.empty(8, 2, device=device),
+        return sm90_decode.stream_launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),
+                                              torch.empty(n, h, 2, device=device), torch.empty_like(q),
+                                              torch.empty(h, 2, device=device),
                                               torch.empty(4 * n, dtype=torch.int64, device=device), 0.1,
                                               3 if units else 6, n, c.block_n, c.num_stages, c.num_warps,
                                               pair_units=units)
@@ -137,12 +140,13 @@ def placeholder_launch(variant, device="cpu"):
         from ..kernels import sm90_decode
         split = _variants.SWAP_DECODE_SPLIT[d] if variant.kernel == _variants.SWAP_DECODE_SPLIT_KERNEL else 0
         n = split or 4
-        q = torch.empty(2, 1, 8, d, dtype=variant.dtype, device=device)
+        h = 2 * c.block_m if c.block_m > 8 else 8
+        q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, n * c.block_n, 2, d, dtype=variant.dtype, device=device)
-        merge = (torch.empty_like(q), torch.empty(8, 2, device=device), torch.empty(4 * n, dtype=torch.int64,
+        merge = (torch.empty_like(q), torch.empty(h, 2, device=device), torch.empty(4 * n, dtype=torch.int64,
                  device=device)) if variant.kernel != _variants.SWAP_DECODE_KERNEL else None
-        return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, 8, d, device=device),
-                                       torch.empty(n, 8, 2, device=device), 0.1, n, c.block_n, c.num_stages,
+        return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),
+                                       torch.empty(n, h, 2, device=device), 0.1, n, c.block_n, c.num_stages,
                                        c.num_warps, merge=merge, split=split)
     if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
             or variant.kernel in _variants.VARLEN_SM90_NAMES:

@@ -5,7 +5,7 @@ GPU tests and benchmarks iterate over the same list. A variant fixes everything 
 dtype, head dim, causal flag and tile configuration (the integer shape arguments are not specialised).
 It also declares which kernel arguments are secret: the auditor reads this instead of guessing.
 """
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
@@ -1145,7 +1145,17 @@ def varlen_variants():
 # session 55). (api._PLANS.clear() after changing it.)
 SWAP_DECODE = True
 SWAP_DECODE_DIMS = (64, 128)
-SWAP_DECODE_MAX_GROUP = 8
+SWAP_DECODE_MAX_GROUP = 16
+# Session 66: groups of 9-16 (Llama-3.1-405B's 128 / 8, Qwen3-235B's 64 / 4) run NQ = 16 builds (variants.decode_nq) of
+# the kernels named here: the split merge, the stream and the whole-pair builds. The merged build stages every part's
+# state (MAX_PARTS x NQ x D fp32) in shared memory: 264,192 bytes at NQ = 16 (D=128), past the 232,448 an SM has
+# (offline compile, and call 7 on the GPU); the plain build's combine path is off by default (SWAP_DECODE_MERGE). Calls
+# whose rule gives those kernels stay on the forward kernels. Call 8 (rule_check --set g16b, H200, graph replay, 5
+# rounds, us: the forward kernels / NQ = 16 / cuDNN): (1,64,4,1,4096,128) 7.62 / 6.99 / 8.10, 16,384 15.80 / 14.66 /
+# 16.57, (40,64,4,1,4096,128) 99.65 / 86.26 / 82.68, 16,384 377.95 / 312.71 / 315.87, (1,64,4,1,4096,64) 6.51 / 6.34 /
+# 6.81, 16,384 12.10 / 10.19 / 11.19, (40,64,4,1,4096,64) 52.16 / 46.80 / 45.05, 16,384 192.91 / 168.31 / 165.97,
+# (1,128,8,1,4096,128) 10.63 / 9.55 / 12.06, 16,384 24.57 / 21.69 / 24.45 (x1.03-1.21).
+SWAP_DECODE_NQ16_KERNELS = ("attn_decode_sm90_split", "attn_decode_sm90_stream")
 # Session 66: groups of one (MHA decode: one query a sequence, H = H_KV) take the swap kernels under the same rules as
 # grouped heads (the kernels read G as an argument; the NQ = 8 columns cost the same for G = 1 as for G = 4 or 8, and a
 # pair's K / V bytes are the same). api.mha_decode gives such calls G = 1. Set 2 to leave them to the forward kernels.
@@ -1578,7 +1588,7 @@ def stream_pair_units(variant) -> bool:
     """Whether a stream build runs the PAIR_UNITS schedule: the whole-pair builds (SWAP_DECODE_WHOLE's ring) where
     SWAP_DECODE_WHOLE_UNITS is on (session 64). Public."""
     return SWAP_DECODE_WHOLE_UNITS and variant.kernel == SWAP_DECODE_STREAM_KERNEL and \
-        variant.config == SWAP_DECODE_WHOLE.get(variant.head_dim)
+        replace(variant.config, block_m=8) == SWAP_DECODE_WHOLE.get(variant.head_dim)  # (any NQ: session 66)
 
 
 def swap_decode_whole(head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int, sm_count: int) -> int:
@@ -1689,33 +1699,56 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
     return parts if parts and seq_k >= least else 0
 
 
+def decode_nq(group: int) -> int:
+    """The swap decode kernels' NQ (query columns of S^T and O^T) for a group of query heads: the least power of two
+    of at least max(8, group) (the WGMMA's N; sm90_decode's launchers pick it so). Public."""
+    return max(8, 1 << (group - 1).bit_length())
+
+
 def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, split: bool = False,
-                   stream: bool = False, whole: bool = False) -> Variant:
+                   stream: bool = False, whole: bool = False, nq: int = 8) -> Variant:
     """The swapped-GEMM decode kernel's build for a dtype and head dim (one binary: group, parts and shapes are
     arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
     one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's; whole (with stream):
-    its build on SWAP_DECODE_WHOLE's ring (whole pairs a program: swap_decode_whole)."""
+    its build on SWAP_DECODE_WHOLE's ring (whole pairs a program: swap_decode_whole); nq: its query columns
+    (decode_nq of the group; the config's block_m; session 66: 16 for groups of 9-16, SWAP_DECODE_NQ16's builds)."""
     kernel = SWAP_DECODE_STREAM_KERNEL if stream else SWAP_DECODE_SPLIT_KERNEL if merged and split else \
         SWAP_DECODE_MERGED_KERNEL if merged else None
     if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public (the PAIR_UNITS
         # builds read none: stream_pair_units)
-        return Variant(kernel, SWAP_DECODE_WHOLE[head_dim] if whole else SWAP_DECODE_CONFIG, dtype, head_dim, False,
+        cfg = SWAP_DECODE_WHOLE[head_dim] if whole else SWAP_DECODE_CONFIG
+        return Variant(kernel, replace(cfg, block_m=nq), dtype, head_dim, False,
                        secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
                        public_loads=() if whole and SWAP_DECODE_WHOLE_UNITS else ("FLAGS",))
-    return Variant(SWAP_DECODE_KERNEL, SWAP_DECODE_CONFIG, dtype, head_dim, False,
+    return Variant(SWAP_DECODE_KERNEL, replace(SWAP_DECODE_CONFIG, block_m=nq), dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L"))
 
 
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
-    stream kernel's whole-pair ones (SWAP_DECODE_WHOLE)."""
+    stream kernel's whole-pair ones (SWAP_DECODE_WHOLE); (session 66) the NQ = 16 forms of those of
+    SWAP_DECODE_NQ16_KERNELS (groups of 9-16) where SWAP_DECODE_MAX_GROUP passes 8."""
+    nq16 = [v for v in (decode_variant(dt, d, True, True, nq=16) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
+                        if SWAP_DECODE_SPLIT.get(d)) if v.kernel in SWAP_DECODE_NQ16_KERNELS] + \
+        [decode_variant(dt, d, stream=True, nq=16) for dt in DTYPES for d in SWAP_DECODE_STREAM
+         if SWAP_DECODE_STREAM_KERNEL in SWAP_DECODE_NQ16_KERNELS] + \
+        [decode_variant(dt, d, stream=True, whole=True, nq=16) for dt in DTYPES for d in SWAP_DECODE_WHOLE
+         if SWAP_DECODE_STREAM_KERNEL in SWAP_DECODE_NQ16_KERNELS]
     return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
         [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
          if SWAP_DECODE_SPLIT.get(d)] + \
         [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM] + \
-        [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE]
+        [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE] + \
+        (nq16 if SWAP_DECODE_MAX_GROUP > 8 else [])
+
+
+def decode_build_ok(variant) -> bool:
+    """Whether the API may launch a decode build: NQ = 8 (groups of 1-8), or (session 66) NQ = 16 on the kernels of
+    SWAP_DECODE_NQ16_KERNELS (groups of 9-16 up to SWAP_DECODE_MAX_GROUP). Public."""
+    nq = variant.config.block_m
+    return nq == 8 or (nq == 16 and SWAP_DECODE_MAX_GROUP > 8 and variant.kernel in SWAP_DECODE_NQ16_KERNELS)
 
 
 def audited_variants():
