@@ -366,6 +366,30 @@ def test_decode_nq_and_the_nq16_builds(monkeypatch):
     assert variants.swap_decode_parts(128, 1, 64, 4, 65536, 132) == 0
 
 
+@pytest.mark.parametrize("d", [32, 64, 96, 128, 192, 256])
+def test_decode_choice_gives_audited_builds_or_none(d):
+    """(Session 66.) variants.decode_choice, the API's decode route: for any head dim (those without swap builds: None,
+    not an error), groups of 1-32 and pair counts of one to twenty waves, either None or an audited build the API may
+    launch at the group's NQ with a positive count; groups of 9-16 never on the merged or the plain build; and at
+    D = 64 / 128 each group of 1-16 reaches the swap kernels somewhere."""
+    audited = variants.decode_variants()
+    reached = set()
+    for group in (1, 2, 4, 7, 8, 9, 12, 16, 32):
+        for pairs in (2, 4, 8, 16, 32, 100, 136, 264, 500, 1100, 2600):
+            for sk in (1, 1000, 4096, 20000, 65536):
+                hk = 8 if pairs % 8 == 0 else 1 if pairs < 4 else 4 if pairs % 4 == 0 else 2
+                choice = variants.decode_choice(torch.bfloat16, d, pairs // hk, group * hk, hk, sk, 132)
+                if choice is None:
+                    continue
+                v, n = choice
+                assert v in audited and variants.decode_build_ok(v) and n > 0, (group, pairs, sk, v.name)
+                assert v.config.block_m == variants.decode_nq(group) and group <= variants.SWAP_DECODE_MAX_GROUP
+                if group > 8:
+                    assert v.kernel in variants.SWAP_DECODE_NQ16_KERNELS, (group, pairs, sk, v.name)
+                reached.add(group)
+    assert reached == ({1, 2, 4, 7, 8, 9, 12, 16} if d in (64, 128) else set()), reached
+
+
 def test_swap_decode_switch_off(monkeypatch):
     """With the switch off (the default in session 54's end state) no call takes the kernel."""
     monkeypatch.setattr(variants, "SWAP_DECODE", False)

@@ -277,27 +277,9 @@ def _new_plan(sig, q, k, causal, scale, causal_offset, wide=()):
         if one and _is_sm90(q.device):  # one query per sequence: the swapped-GEMM decode kernel where its rule says
             from .kernels import dispatch
             sms = dispatch.sm_count(q.device)
-            hk = k.shape[2]
-            nq = variants.decode_nq(one)  # (session 66: 16 for groups of 9-16, on the builds decode_build_ok allows)
-            n_prog = variants.swap_decode_whole(d, b, one * hk, hk, k.shape[1], sms)
-            dv = variants.decode_variant(q.dtype, d, stream=True, whole=True, nq=nq)
-            if n_prog and variants.decode_build_ok(dv):  # (session 63) whole pairs a program
-                return _keep_plan(sig, _Plan(dv, scale, causal_offset, None, causal, g, n_prog))
-            n_prog = variants.swap_decode_stream(d, b, one * hk, hk, k.shape[1], sms)
-            dv = variants.decode_variant(q.dtype, d, stream=True, nq=nq)
-            if n_prog and variants.decode_build_ok(dv):  # (session 61) the flat schedule: its program count
-                return _keep_plan(sig, _Plan(dv, scale, causal_offset, None, causal, g, n_prog))
-            parts = variants.swap_decode_parts(d, b, one * hk, hk, k.shape[1], sms)
-            if parts:
-                merged = variants.swap_decode_merged(d, parts)
-                from .kernels.sm90_decode import decode_parts
-                even = variants.swap_decode_even(b * hk, parts, sms)
-                split = merged and bool(variants.swap_decode_split(
-                    d, decode_parts(k.shape[1], parts, variants.SWAP_DECODE_CONFIG.block_n, even)[0]))
-                dv = variants.decode_variant(q.dtype, d, merged, split, nq=nq)
-                if variants.decode_build_ok(dv):  # (else no NQ = 16 form of that build: the forward kernels)
-                    plan = _Plan(dv, scale, causal_offset, None, causal, g, parts)
-                    return _keep_plan(sig, plan)  # (TMA descriptors: past 32-bit offsets too)
+            choice = variants.decode_choice(q.dtype, d, b, one * k.shape[2], k.shape[2], k.shape[1], sms)
+            if choice:  # (TMA descriptors: past 32-bit offsets too)
+                return _keep_plan(sig, _Plan(choice[0], scale, causal_offset, None, causal, g, choice[1]))
         if PACK_GQA_DECODE and not g and _is_sm90(q.device):  # 2-32 queries: the group's heads in one tile's rows
             from .kernels import dispatch
             variant = variants.packed_variant(q.dtype, d, causal, sq, seq_k, h, k.shape[2], b,

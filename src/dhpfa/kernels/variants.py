@@ -1724,6 +1724,38 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
                    secret_args=("Q", "K", "V", "WS_O", "WS_L"))
 
 
+def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int,
+                  sm_count: int):
+    """(variant, n) of the swapped-GEMM decode kernels for a one-query call of `heads` query heads over `kv_heads`
+    (api.pack_gqa's groups; api.mha_decode's groups of one), or None where the forward kernels run it. In order:
+    swap_decode_whole's whole pairs a program (n: programs), swap_decode_stream's stream build (n: programs),
+    swap_decode_parts' parts (n: parts; the merged, split or plain build as swap_decode_merged / swap_decode_split say);
+    each only where decode_build_ok allows the build at the group's NQ (session 66: groups of 9-16 have NQ = 16 forms of
+    the split, stream and whole-pair builds only). Public: shapes, the SM count."""
+    from .sm90_decode import decode_parts
+    nq = decode_nq(heads // kv_heads)
+    n = swap_decode_whole(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if n:  # (session 63) whole pairs a program
+        v = decode_variant(dtype, head_dim, stream=True, whole=True, nq=nq)
+        if decode_build_ok(v):
+            return v, n
+    n = swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if n:  # (session 61) the flat schedule
+        v = decode_variant(dtype, head_dim, stream=True, nq=nq)
+        if decode_build_ok(v):
+            return v, n
+    parts = swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if parts:
+        merged = swap_decode_merged(head_dim, parts)
+        even = swap_decode_even(batch * kv_heads, parts, sm_count)
+        split = merged and bool(swap_decode_split(
+            head_dim, decode_parts(seq_k, parts, SWAP_DECODE_CONFIG.block_n, even)[0]))
+        v = decode_variant(dtype, head_dim, merged, split, nq=nq)
+        if decode_build_ok(v):
+            return v, parts
+    return None
+
+
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
