@@ -1154,7 +1154,10 @@ SWAP_DECODE_MAX_GROUP = 16
 # rounds, us: the forward kernels / NQ = 16 / cuDNN): (1,64,4,1,4096,128) 7.62 / 6.99 / 8.10, 16,384 15.80 / 14.66 /
 # 16.57, (40,64,4,1,4096,128) 99.65 / 86.26 / 82.68, 16,384 377.95 / 312.71 / 315.87, (1,64,4,1,4096,64) 6.51 / 6.34 /
 # 6.81, 16,384 12.10 / 10.19 / 11.19, (40,64,4,1,4096,64) 52.16 / 46.80 / 45.05, 16,384 192.91 / 168.31 / 165.97,
-# (1,128,8,1,4096,128) 10.63 / 9.55 / 12.06, 16,384 24.57 / 21.69 / 24.45 (x1.03-1.21).
+# (1,128,8,1,4096,128) 10.63 / 9.55 / 12.06, 16,384 24.57 / 21.69 / 24.45 (x1.03-1.21). Call 9 through the API (rule_check
+# --set s66c, 5 rounds, us: the API / SWAP_DECODE_MAX_GROUP = 8 / cuDNN): x1.088-1.213 in the 10 cells that changed,
+# e.g. (40,64,4,1,16384,128) 307.97 / 373.59 / 309.86, (1,128,8,1,16384,128) 21.71 / 25.03 / 24.35; 16 pairs (4
+# sequences of 4 key/value heads: the merged build's 8 parts, so the forward kernels) still x0.87-0.99 of cuDNN.
 SWAP_DECODE_NQ16_KERNELS = ("attn_decode_sm90_split", "attn_decode_sm90_stream")
 # Session 66: groups of one (MHA decode: one query a sequence, H = H_KV) take the swap kernels under the same rules as
 # grouped heads (the kernels read G as an argument; the NQ = 8 columns cost the same for G = 1 as for G = 4 or 8, and a
