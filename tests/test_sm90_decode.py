@@ -55,7 +55,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     and 32 at D=64; 2 pairs from 65,536 keys in 32 parts at D=128, 64 at D=64 (session 56); 31-33 pairs in 4 parts
     (session 59); other pair counts in 132 // pairs parts from 5 pairs (SWAP_DECODE_FILL's tiers: D=64 up to 48 pairs
     from 1,024 keys and up to 66 from 8,192 (session 60); D=128 up to 8 pairs and 1,024-16,384 keys (session 60), up to
-    30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 2-8 heads, D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
+    30 pairs and 1,024-4,096 keys (24 in session 59)); groups of 1-16 heads (session 66), D = 64 / 128, from SWAP_DECODE_MIN_KEYS keys
     (SWAP_DECODE_LEAST_KEYS, session 59: 16 and 8 parts from 1,024, 4 parts from 512; session 60: D=64's 32 parts for 4
     pairs from 1,024); more pairs than SMs: none (session 61's SWAP_DECODE_OVER parts went in session 62, whose
     stream build takes one to six full waves and a small last one: test_swap_decode_stream_rule); else 0 (the
@@ -91,7 +91,7 @@ def test_swap_decode_rule(d, b, h, hk, sk, parts, monkeypatch):
     (64, 28, 32, 4, 4097, 132, 0), (64, 33, 32, 4, 767, 132, 0), (96, 20, 32, 4, 1024, 132, 0),
     (128, 20, 32, 4, 1024, 114, 80), (128, 14, 32, 4, 1024, 114, 0), (128, 28, 32, 4, 3072, 114, 112)])  # 114 SMs
 def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
-    """(Session 61, variants.swap_decode_stream.) attn_decode_sm90_stream takes one-query calls of grouped heads (2-8 a
+    """(Session 61, variants.swap_decode_stream.) attn_decode_sm90_stream takes one-query calls of grouped heads (1-16 a
     group) whose (sequence, key/value head) pairs fill the SMs once (at D=128 one to six times, session 62) and a last
     wave of at most 0.3 of them at D=128 (from 1,024 keys; 0.46 from 4,096, session 62) or a quarter at D=64 (from
     2,048), in one program an SM at D=128 and two at D=64; (session 64) at most the SMs' pairs and more than half of
@@ -130,7 +130,7 @@ def test_swap_decode_stream_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     (128, 3500, 32, 4, 3072, 5000, 0), (128, 300, 32, 4, 3072, 1000, 1200)])  # 5,000 SMs: past the 32-bit schedule
 def test_swap_decode_whole_rule(d, b, h, hk, sk, sm, n_prog, monkeypatch):
     """(Session 63, variants.swap_decode_whole.) Whole (sequence, key/value head) pairs a program on the stream kernel's
-    smaller ring (SWAP_DECODE_WHOLE) for one-query calls of grouped heads (2-8 a group) at D = 64 / 128 with more pairs
+    smaller ring (SWAP_DECODE_WHOLE) for one-query calls of grouped heads (1-16 a group) at D = 64 / 128 with more pairs
     than SMs, from 128 (D=128) / 512 (D=64) keys: a program a pair up to 3x (D=128) / 2x (D=64) the SMs' pairs, all of
     them up to 3,072 keys and up to 8,192 keys (D=64: 65,536, session 65) those of more than 1.2x and at most 1.55x
     the SMs'; past that up to 4,096
