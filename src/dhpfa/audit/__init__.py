@@ -117,14 +117,14 @@ def placeholder_launch(variant, device="cpu"):
     import torch
     from ..kernels import dispatch, variants as _variants
     d, c = variant.head_dim, variant.config
-    # (the decode builds: a group of c.block_m = NQ query heads a key/value head, so the launcher picks that NQ: 8 heads
-    # over 2 at NQ = 8, 32 at NQ = 16; session 66)
-    if variant.kernel == _variants.SWAP_DECODE_STREAM_KERNEL:  # one query, 2 NQ heads over 2 key/value heads, 6
-        # programs (the PAIR_UNITS builds: 3, at most the 4 pairs)
+    # (the decode builds: h query heads over 2 key/value heads, a group whose NQ the launcher picks is the build's,
+    # c.block_m: 8 heads at NQ = 8, 32 at NQ = 16; session 66; the other kernels set their own below)
+    h = 2 * c.block_m if c.block_m > 8 else 8
+    if variant.kernel == _variants.SWAP_DECODE_STREAM_KERNEL:  # one query, h heads over 2 key/value heads, 6 programs
+        # (the PAIR_UNITS builds: 3, at most the 4 pairs)
         from ..kernels import sm90_decode
         n = _variants.SWAP_DECODE_STREAM_PARTS
         units = _variants.stream_pair_units(variant)
-        h = 2 * c.block_m if c.block_m > 8 else 8
         q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, 5 * c.block_n, 2, d, dtype=variant.dtype, device=device)
         return sm90_decode.stream_launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),
@@ -135,12 +135,11 @@ def placeholder_launch(variant, device="cpu"):
                                               pair_units=units)
     if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL,
                           _variants.SWAP_DECODE_SPLIT_KERNEL):
-        # one query, 8 heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part; split:
+        # one query, h heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part; split:
         # the least parts it takes)
         from ..kernels import sm90_decode
         split = _variants.SWAP_DECODE_SPLIT[d] if variant.kernel == _variants.SWAP_DECODE_SPLIT_KERNEL else 0
         n = split or 4
-        h = 2 * c.block_m if c.block_m > 8 else 8
         q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, n * c.block_n, 2, d, dtype=variant.dtype, device=device)
         merge = (torch.empty_like(q), torch.empty(h, 2, device=device), torch.empty(4 * n, dtype=torch.int64,
