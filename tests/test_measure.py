@@ -221,6 +221,24 @@ def test_bench_parts_are_checked_before_any_gpu_work(tmp_path):
     args = argparse.Namespace(out=str(tmp_path), parts="grid", dtypes="bf16", quick=False, batch_ms=-5.0)
     with pytest.raises(SystemExit, match="--batch-ms: expected a number of milliseconds > 0"):
         bench.main(args)
+    for bad in ("32/5", "32", "32/8,x/2", "0/8", "32/-8"):
+        args = argparse.Namespace(out=str(tmp_path), parts="decode", dtypes="bf16", quick=False, batch_ms=None,
+                                  decode_heads=bad)
+        with pytest.raises(SystemExit, match="--decode-heads: expected comma-separated H/H_KV pairs"):
+            bench.main(args)
+
+
+def test_decode_part_head_layouts():
+    """(Session 66.) `dhpfa bench --decode-heads`: each H/H_KV layout (MHA 32/32, groups of 16 64/4) at the default
+    layout's (sequence, key/value head) pair counts, 8-1,024 (at least one sequence a cell)."""
+    assert bench.decode_heads("32/8,32/32,64/4") == ((32, 8), (32, 32), (64, 4))
+    assert bench.decode_cells() == bench.decode_cells(heads=(bench.DECODE_HEADS,))
+    for h, hk in ((32, 32), (64, 4), (16, 16), (128, 8)):
+        cells = bench.decode_cells(heads=((h, hk),))
+        pairs = {c[0] * c[2] for c in cells}
+        assert all(c[1:3] == (h, hk) for c in cells) and max(pairs) == 1024 and min(pairs) == max(hk, 8), (h, hk)
+    quick = bench.decode_cells(heads=((32, 8), (32, 32)), **bench.DECODE_QUICK)
+    assert len(quick) == 12 + 12 and {c[0] for c in quick if c[2] == 32} == {1, 8, 32}
 
 
 def test_bench_formats_and_flops():

@@ -135,6 +135,9 @@ def build_parser():
     b.add_argument("--parts", default="grid,long,small,short,decode",
                    help="which parts to run: grid, long (context), small (shapes), short (cells in graph replay), "
                         "decode (one query a sequence, grouped heads, in graph replay)")
+    b.add_argument("--decode-heads", default="32/8",
+                   help="decode part: comma-separated H/H_KV head layouts (e.g. 32/8,32/32,64/4: grouped heads, MHA, "
+                        "groups of 16), each at the same (sequence, key/value head) pair counts")
 
     lk = sub.add_parser("leak", help="dudect-style timing test (GPU)")
     lk.add_argument("--out", default="out/leak")

@@ -394,11 +394,32 @@ DECODE_HEADS = (32, 8)  # query heads, key/value heads (groups of 4, as Llama-3-
 DECODE_QUICK = {"batches": (1, 32, 128), "seqs": (1024, 16384)}  # decode_cells' arguments under --quick (12 cells)
 
 
-def decode_cells(head_dims=(128, 64), batches=(1, 4, 16, 32, 64, 128), seqs=(1024, 4096, 16384)):
-    """(B, H, H_kv, S_k, D) of the decode part: one query per sequence against a KV cache of S_k keys, heads
-    DECODE_HEADS; the (sequence, key/value head) pairs run from 8 to 1,024."""
-    h, hk = DECODE_HEADS
-    return [(b, h, hk, s, d) for d in head_dims for s in seqs for b in batches]
+def decode_cells(head_dims=(128, 64), batches=(1, 4, 16, 32, 64, 128), seqs=(1024, 4096, 16384), heads=(DECODE_HEADS,)):
+    """(B, H, H_kv, S_k, D) of the decode part: one query per sequence against a KV cache of S_k keys, for each (H,
+    H_kv) of `heads` (DECODE_HEADS by default; session 66: `dhpfa bench --decode-heads`, e.g. MHA 32/32 or groups of 16
+    64/4); the batches are DECODE_HEADS' scaled to the same (sequence, key/value head) pair counts, 8 to 1,024 (at least
+    one sequence), so every layout reads about the same bytes a cell."""
+    cells = []
+    for h, hk in heads:
+        bs = sorted({max(1, b * DECODE_HEADS[1] // hk) for b in batches})
+        cells += [(b, h, hk, s, d) for d in head_dims for s in seqs for b in bs]
+    return cells
+
+
+def decode_heads(text: str) -> tuple:
+    """`--decode-heads`' value: comma-separated H/H_KV pairs (H a positive multiple of H_KV) as ((H, H_KV), ...); a bad
+    value raises SystemExit naming the argument."""
+    out = []
+    for item in text.split(","):
+        try:
+            h, hk = (int(x) for x in item.split("/"))
+        except ValueError:
+            h = hk = 0
+        if not (h > 0 and hk > 0 and h % hk == 0):
+            raise SystemExit(f"--decode-heads: expected comma-separated H/H_KV pairs with H a positive multiple of "
+                             f"H_KV (e.g. 32/8,32/32,64/4), got {text!r}")
+        out.append((h, hk))
+    return tuple(out)
 
 
 def decode_bytes(cell) -> int:
@@ -466,6 +487,7 @@ def main(args):
         raise SystemExit(f"--parts: unknown part(s) {unknown}; expected a comma-separated subset of {PARTS}")
     if getattr(args, "batch_ms", None) is not None and not args.batch_ms > 0:
         raise SystemExit(f"--batch-ms: expected a number of milliseconds > 0, got {args.batch_ms}")
+    heads = decode_heads(getattr(args, "decode_heads", None) or "/".join(map(str, DECODE_HEADS)))
     kernels = peer_kernels()
     dtypes = tuple(args.dtypes.split(","))
     path = os.path.join(args.out, "bench.json")
@@ -498,9 +520,9 @@ def main(args):
         print("S <= 1K cells in CUDA-graph replay (no host time per call):")
         print(format_table(out["short_graph"]))
     if "decode" in parts:
-        cells = decode_cells(**DECODE_QUICK) if args.quick else decode_cells()
-        print(f"decode: {len(cells)} cells (one query a sequence, H / H_kv = {DECODE_HEADS[0]} / {DECODE_HEADS[1]}, "
-              f"{dtypes[0]}) in CUDA-graph replay", flush=True)
+        cells = decode_cells(heads=heads, **DECODE_QUICK) if args.quick else decode_cells(heads=heads)
+        print(f"decode: {len(cells)} cells (one query a sequence, H / H_kv = "
+              f"{', '.join(f'{h} / {hk}' for h, hk in heads)}, {dtypes[0]}) in CUDA-graph replay", flush=True)
         out["decode"] = decode_part(peer_kernels(gqa=True), cells, dtype=TORCH_DTYPES[dtypes[0]])
         save_json(out, path)
         print(format_decode(out["decode"]), flush=True)
