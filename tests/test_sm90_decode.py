@@ -571,6 +571,7 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         assert r["ballots"] == int(stream and not r["units"]), r
         if r["units"]:  # (PAIR_UNITS, session 64) no arrival: no fence, no done-word read
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 0, 0, 0, 0), r
+            assert 3 * 128 * r["regs"] <= 65536, r  # (three programs an SM, as the whole-pair rules assume; NQ = 16 too)
         elif stream:  # the release fence, the SC fence (two MEMBAR.SC.GPU), a lane a word, the ballot
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 0, 0, 1), r
         elif split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
