@@ -1714,7 +1714,7 @@ def decode_variant(dtype: torch.dtype, head_dim: int, merged: bool = False, spli
     arguments); merged: the build that merges the parts in the launch (SWAP_DECODE_MERGE); split (with merged): the
     one whose merge is spread over SWAP_DECODE_SPLIT programs; stream: attn_decode_sm90_stream's; whole (with stream):
     its build on SWAP_DECODE_WHOLE's ring (whole pairs a program: swap_decode_whole); nq: its query columns
-    (decode_nq of the group; the config's block_m; session 66: 16 for groups of 9-16, SWAP_DECODE_NQ16's builds)."""
+    (decode_nq of the group; the config's block_m; session 66: 16 for groups of 9-16, on SWAP_DECODE_NQ16_KERNELS)."""
     kernel = SWAP_DECODE_STREAM_KERNEL if stream else SWAP_DECODE_SPLIT_KERNEL if merged and split else \
         SWAP_DECODE_MERGED_KERNEL if merged else None
     if kernel:  # the builds that merge in the launch: out and LSE secret too, their done-words public (the PAIR_UNITS
