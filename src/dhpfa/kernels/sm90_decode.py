@@ -960,7 +960,7 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
             raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} "
                              f"programs give one {most}")
     group = heads // heads_kv
-    nq = max(8, 1 << (group - 1).bit_length())
+    nq = variants.decode_nq(group)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
              _descriptor(v, block_n, head_dim))
     args = descs + (ws_o, ws_l, out, lse_t, flags, float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, group,
@@ -1050,7 +1050,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90 takes one query a sequence; got seq_q={seq_q}")
     group = heads // heads_kv
-    nq = max(8, 1 << (group - 1).bit_length())
+    nq = variants.decode_nq(group)
     n_parts, _ = decode_parts(seq_k, parts, block_n, even)
     per = part_keys(seq_k, parts, block_n, even)
     grid = (n_parts, batch * heads_kv)

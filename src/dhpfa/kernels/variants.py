@@ -1704,7 +1704,7 @@ def swap_decode_parts(head_dim: int, batch: int, heads: int, kv_heads: int, seq_
 
 def decode_nq(group: int) -> int:
     """The swap decode kernels' NQ (query columns of S^T and O^T) for a group of query heads: the least power of two
-    of at least max(8, group) (the WGMMA's N; sm90_decode's launchers pick it so). Public."""
+    of at least max(8, group) (the WGMMA's N; sm90_decode's launchers take it from here). Public."""
     return max(8, 1 << (group - 1).bit_length())
 
 
@@ -1762,21 +1762,16 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
-    stream kernel's whole-pair ones (SWAP_DECODE_WHOLE); (session 66) the NQ = 16 forms of those of
-    SWAP_DECODE_NQ16_KERNELS (groups of 9-16) where SWAP_DECODE_MAX_GROUP passes 8."""
-    nq16 = [v for v in (decode_variant(dt, d, True, True, nq=16) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
-                        if SWAP_DECODE_SPLIT.get(d)) if v.kernel in SWAP_DECODE_NQ16_KERNELS] + \
-        [decode_variant(dt, d, stream=True, nq=16) for dt in DTYPES for d in SWAP_DECODE_STREAM
-         if SWAP_DECODE_STREAM_KERNEL in SWAP_DECODE_NQ16_KERNELS] + \
-        [decode_variant(dt, d, stream=True, whole=True, nq=16) for dt in DTYPES for d in SWAP_DECODE_WHOLE
-         if SWAP_DECODE_STREAM_KERNEL in SWAP_DECODE_NQ16_KERNELS]
-    return [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
+    stream kernel's whole-pair ones (SWAP_DECODE_WHOLE); (session 66) the NQ = 16 forms of those decode_build_ok
+    allows (SWAP_DECODE_NQ16_KERNELS' builds, groups of 9-16, where SWAP_DECODE_MAX_GROUP passes 8)."""
+    nq8 = [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
         [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
          if SWAP_DECODE_SPLIT.get(d)] + \
         [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM] + \
-        [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE] + \
-        (nq16 if SWAP_DECODE_MAX_GROUP > 8 else [])
+        [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE]
+    nq16 = (replace(v, config=replace(v.config, block_m=16)) for v in nq8)
+    return nq8 + [v for v in nq16 if decode_build_ok(v)]
 
 
 def decode_build_ok(variant) -> bool:
