@@ -357,6 +357,15 @@ G16B = [(1, 64, 4, 1, 4096, 128, False), (1, 64, 4, 1, 16384, 128, False), (40, 
         (40, 64, 4, 1, 4096, 64, False), (40, 64, 4, 1, 16384, 64, False), (1, 128, 8, 1, 4096, 128, False),
         (1, 128, 8, 1, 16384, 128, False)]
 
+# --set s67 (session 67): groups of 9-16 where the rule gives the merged build, now on its NQ = 16 form at half the staged
+# parts (variants.swap_decode_merge_build), against the rule before (api_prev: SWAP_DECODE_NQ16_KERNELS without it: the
+# forward kernels' packed tiles): 16 pairs x 8 parts, 8 pairs' 11 parts at 4,097 keys, 32 pairs x 4, the fill's counts
+S67 = ([(4, 64, 4, 1, sk, d, False) for d in (128, 64) for sk in (1024, 4096, 16384)] +
+       [(1, 128, 8, 1, 4097, d, False) for d in (128, 64)] + [(8, 64, 4, 1, 4096, d, False) for d in (128, 64)] +
+       [(2, 128, 8, 1, 2048, d, False) for d in (128, 64)] + [(5, 64, 4, 1, 4096, d, False) for d in (128, 64)] +
+       [(7, 64, 4, 1, 1031, d, False) for d in (128, 64)] + [(3, 64, 4, 1, 16384, 64, False),
+                                                              (2, 128, 8, 1, 16384, 128, False)])
+
 
 def _whole64(head_dim, batch, heads, kv_heads, seq_k, sm_count):
     """Session 64's variants.swap_decode_whole (its spread last: 2 x the SMs' programs up to 8 x the SMs' pairs, the
@@ -422,6 +431,9 @@ def api_prev(which="calls3"):
                           "SM90_FEW_PROGRAMS_CL4_TREE", cl4)
         return patched_call(fn, variants, "FEW_ROWS_SPLIT_KV",
                             {p: t for p, t in variants.FEW_ROWS_SPLIT_KV.items() if p != 16})
+    if which == "s67":  # (no NQ = 16 merged build: the forward kernels)
+        return patched_call(api_fn, variants, "SWAP_DECODE_NQ16_KERNELS",
+                            tuple(k for k in variants.SWAP_DECODE_NQ16_KERNELS if k != variants.SWAP_DECODE_MERGED_KERNEL))
     if which == "s66c":  # (the rule before groups of 9-16: the forward kernels' packed tiles)
         return patched_call(api_fn, variants, "SWAP_DECODE_MAX_GROUP", 8)
     if which in ("g16", "g16b"):  # (the patched side: groups of 16 on the swap kernels, NQ = 16)
@@ -541,7 +553,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--set", default="calls3", choices=("calls3", "fewrows", "causalmid", "packed", "cltree",
                                                                   "fewrows48", "quads48", "fold48", "octs49", "octs49d64", "x16",
-                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c", "s66", "s66b", "g16", "g16b", "s66c"))
+                                                                  "pull51", "pull52", "pull53", "swap54", "merge55", "s56", "s56b", "s57", "s58", "s59", "s59b", "s59c", "s60", "s60b", "s61", "s61b", "s61c", "s62", "s63", "s63b", "s63c", "s63d", "s64", "s64b", "s64c", "s65", "s65b", "s65c", "s66", "s66b", "g16", "g16b", "s66c", "s67"))
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     rows, ok = [], True
@@ -550,7 +562,7 @@ def main():
                                      "fold48": FOLD48, "octs49": OCTS49,
                                      "octs49d64": OCTS49[-4:], "x16": X16, "pull51": X16, "pull52": PULL52, "pull53": PULL53,
                                      "swap54": SWAP54, "merge55": MERGE55, "s56": S56, "s56b": S56B, "s57": S57,
-                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C, "s66": S66, "s66b": S66B, "g16": G16, "g16b": G16B, "s66c": G16}.get(args.set, CASES):
+                                     "s58": S58, "s59": S59, "s59b": S59B, "s59c": S59C, "s60": S60, "s60b": S60B, "s61": S61, "s61b": S61B, "s61c": S61C, "s62": S62, "s63": S63, "s63b": S63B, "s63c": S63C, "s63d": S63D, "s64": S64, "s64b": S64B, "s64c": S64C, "s65": S65, "s65b": S65B, "s65c": S65C, "s66": S66, "s66b": S66B, "g16": G16, "g16b": G16B, "s66c": G16, "s67": S67}.get(args.set, CASES):
         g = torch.Generator(device="cuda").manual_seed(b * h + hk + sq + sk + d)
         sets = [(torch.randn(b, h, sq, d, device="cuda", dtype=torch.bfloat16, generator=g),
                  torch.randn(b, hk, sk, d, device="cuda", dtype=torch.bfloat16, generator=g),
@@ -569,7 +581,7 @@ def main():
         api._PLANS.clear()
         kernels = {"api": api_fn, "api_prev": api_prev(args.set),
                    "sdpa_cudnn": bench.peer_kernels(gqa=hk != h)["sdpa_cudnn"],
-                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c", "s66", "s66b", "g16", "g16b", "s66c") else {})}  # (s62, s65*: 400+ pairs)
+                   **(extra_fns(b, h, sq, d, causal) if args.set not in ("s62", "s65", "s65b", "s65c", "s66", "s66b", "g16", "g16b", "s66c", "s67") else {})}  # (s62, s65*: 400+ pairs)
         errors = {}
         times = interleaved_ms(kernels, sets, causal, rounds=args.rounds, graph=True, batch_ms=5.0, errors=errors)
         us = {n: statistics.median(t) * 1000 for n, t in times.items()}

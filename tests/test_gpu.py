@@ -515,11 +515,12 @@ _SWAP_DECODE = [(1, 16385, 32, 8, False, 16), (2, 20001, 32, 8, True, 8), (1, 16
                 # (session 66) MHA decode (H = H_KV): groups of one under the same rule
                 (1, 16385, 32, 32, False, 4), (2, 4097, 16, 16, True, 4), (1, 1025, 8, 8, False, 16),
                 (1, 65537, 2, 2, False, {64: 64, None: 32}), (3, 20000, 40, 40, False, 0), (2, 1000, 32, 32, False, 0),
-                # (session 66) groups of 9-16 on the NQ = 16 builds: the split merge; where the rule gives the merged
-                # build (no NQ = 16 form), the forward kernels
-                (1, 16385, 64, 4, False, {64: 32, None: 16}), (1, 4096, 128, 8, True, 16), (1, 4097, 128, 8, False, 0),
-                (4, 4096, 64, 4, False, 0), (1, 65537, 32, 2, False, {64: 64, None: 32}),
-                (1, 20000, 48, 4, True, {64: 32, None: 16})]
+                # (session 66) groups of 9-16 on the NQ = 16 builds: the split merge; (session 67) the merged build at
+                # half the staged parts (16 pairs x 8, 8 pairs' 11 parts of 4,097 keys, 32 x 4, the fill's counts)
+                (1, 16385, 64, 4, False, {64: 32, None: 16}), (1, 4096, 128, 8, True, 16), (1, 4097, 128, 8, False, 16),
+                (4, 4096, 64, 4, False, 8), (1, 65537, 32, 2, False, {64: 64, None: 32}),
+                (1, 20000, 48, 4, True, {64: 32, None: 16}), (4, 1025, 64, 4, True, 8), (8, 4096, 40, 4, False, 4),
+                (5, 4095, 64, 4, False, 6), (3, 16384, 64, 4, True, {64: 11, None: 0}), (7, 1031, 64, 4, False, 4)]
 
 
 @pytest.mark.parametrize("merged", [False, True], ids=["combine", "merged"])

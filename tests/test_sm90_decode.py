@@ -345,9 +345,11 @@ def test_mha_decode_is_a_group_of_one(sq, sk, h, hk, causal, offset, one, monkey
 
 def test_decode_nq_and_the_nq16_builds(monkeypatch):
     """(Session 66.) decode_nq: 8 query columns for groups of 1-8, 16 for 9-16 (the launchers' NQ); the API may launch
-    the NQ = 16 forms of the split, stream and whole-pair builds only (decode_build_ok; the merged build's staged states
-    pass the shared memory at NQ = 16, the plain build's combine path is off by default), and those are audited
-    (decode_variants); with SWAP_DECODE_MAX_GROUP = 8 (the rule before) none."""
+    the NQ = 16 forms of the split, stream and whole-pair builds and (session 67) the merged build at half the staged
+    parts (decode_build_ok; the plain build's combine path is off by default), and those are audited (decode_variants);
+    with SWAP_DECODE_MAX_GROUP = 8 (the rule before) none. The merged build's MAX_PARTS halves at NQ = 16 (its staged
+    states, MAX_PARTS x NQ x D fp32, keep the NQ = 8 build's bytes); the split build's does not (it stages none)."""
+    from dhpfa.kernels import sm90_decode
     assert [variants.decode_nq(g) for g in (1, 2, 7, 8, 9, 12, 16)] == [8, 8, 8, 8, 16, 16, 16]
     kinds = dict(plain={}, merged=dict(merged=True), split=dict(merged=True, split=True), stream=dict(stream=True),
                  whole=dict(stream=True, whole=True))
@@ -357,9 +359,24 @@ def test_decode_nq_and_the_nq16_builds(monkeypatch):
             v8, v16 = (variants.decode_variant(torch.bfloat16, d, nq=nq, **kw) for nq in (8, 16))
             assert v8.config.block_m == 8 and v16.config.block_m == 16 and v8 in audited
             assert variants.decode_build_ok(v8)
-            assert variants.decode_build_ok(v16) == (kind in ("split", "stream", "whole")) == (v16 in audited), kind
+            assert variants.decode_build_ok(v16) == (kind != "plain") == (v16 in audited), kind
             assert variants.stream_pair_units(v16) == variants.stream_pair_units(v8) == (kind == "whole")
     assert variants.swap_decode_parts(128, 1, 64, 4, 65536, 132) == 16  # (a group of 16: the rule's parts)
+    for d, most in ((128, 32), (64, 64)):
+        assert variants.swap_decode_merge_build(d)[0] == variants.SWAP_DECODE_MERGE_PARTS[d] == most
+        assert variants.swap_decode_merge_build(d, 16)[0] == most // 2
+        assert variants.swap_decode_merge_build(d, 16)[1:] == variants.swap_decode_merge_build(d)[1:]
+        q = torch.empty(2, 1, 32, d, dtype=torch.bfloat16)
+        k = torch.empty(2, 64 * 128, 2, d, dtype=torch.bfloat16)
+        merge = (torch.empty_like(q), torch.empty(32, 2), torch.empty(2 * 2 * 64, dtype=torch.int64))
+        sp = variants.SWAP_DECODE_SPLIT[d]
+        for parts, split in ((4, 0), (most // 2, 0), (16, sp), (most, sp)):
+            ws = (torch.empty(parts, 2, 32, d), torch.empty(parts, 32, 2))
+            _, _, kw = sm90_decode.launch_args(q, k, k, *ws, 0.1, parts, merge=merge, split=split)
+            assert kw["NQ"] == 16 and kw["MAX_PARTS"] == (most if split else most // 2), (d, parts, split, kw)
+        with pytest.raises(ValueError, match="merges at most"):
+            sm90_decode.launch_args(q, k, k, torch.empty(most, 2, 32, d), torch.empty(most, 32, 2), 0.1, most,
+                                    merge=merge)
     monkeypatch.setattr(variants, "SWAP_DECODE_MAX_GROUP", 8)
     assert all(v.config.block_m == 8 for v in variants.decode_variants())
     assert not variants.decode_build_ok(variants.decode_variant(torch.bfloat16, 128, True, True, nq=16))
@@ -370,10 +387,12 @@ def test_decode_nq_and_the_nq16_builds(monkeypatch):
 def test_decode_choice_gives_audited_builds_or_none(d):
     """(Session 66.) variants.decode_choice, the API's decode route: for any head dim (those without swap builds: None,
     not an error), groups of 1-32 and pair counts of one to twenty waves, either None or an audited build the API may
-    launch at the group's NQ with a positive count; groups of 9-16 never on the merged or the plain build; and at
-    D = 64 / 128 each group of 1-16 reaches the swap kernels somewhere."""
+    launch at the group's NQ with a positive count; groups of 9-16 never on the plain build, and on the merged build
+    (session 67) only with at most its MAX_PARTS parts at NQ = 16; and at D = 64 / 128 each group of 1-16 reaches the
+    swap kernels somewhere, groups of 9-16 the merged build too."""
+    from dhpfa.kernels import sm90_decode
     audited = variants.decode_variants()
-    reached = set()
+    reached, merged = set(), set()
     for group in (1, 2, 4, 7, 8, 9, 12, 16, 32):
         for pairs in (2, 4, 8, 16, 32, 100, 136, 264, 500, 1100, 2600):
             for sk in (1, 1000, 4096, 20000, 65536):
@@ -386,8 +405,14 @@ def test_decode_choice_gives_audited_builds_or_none(d):
                 assert v.config.block_m == variants.decode_nq(group) and group <= variants.SWAP_DECODE_MAX_GROUP
                 if group > 8:
                     assert v.kernel in variants.SWAP_DECODE_NQ16_KERNELS, (group, pairs, sk, v.name)
+                if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL:
+                    even = variants.swap_decode_even(pairs, n, 132)
+                    n_parts = sm90_decode.decode_parts(sk, n, variants.SWAP_DECODE_CONFIG.block_n, even)[0]
+                    assert n_parts <= variants.swap_decode_merge_build(d, v.config.block_m)[0], (group, pairs, sk)
+                    merged.add(group)
                 reached.add(group)
     assert reached == ({1, 2, 4, 7, 8, 9, 12, 16} if d in (64, 128) else set()), reached
+    assert merged >= ({9, 12, 16} if d in (64, 128) else set()), merged
 
 
 def test_swap_decode_switch_off(monkeypatch):
@@ -534,7 +559,7 @@ print(json.dumps(rows))
 def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     """Offline (sm_90a): every decode build (bf16 / fp16, D = 64 / 128; the merged ones too) audits clean; its GEMMs are
     m64n8k16 (the query heads on N; m64n16k16 in the NQ = 16 builds of session 66: the split, stream and whole-pair
-    ones), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA)
+    ones, and session 67's merged ones), the score GEMM reading K and Q^T as stored, the PV GEMM V transposed (.tnspA)
     against P kept keys-contiguous (no .tnspB: session 54 call 4's N-major P^T gave wrong outputs at 128-key blocks);
     no spills, no calls (no IEEE division or sqrt slow path); no atomics (the merged builds' hand-over is a release
     store, fences and loads); the merged builds copy the parts' states by cp.async (LDGSTS) where
@@ -549,9 +574,10 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     64-key blocks at D=128) with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys, and
     (session 64, PAIR_UNITS: variants.stream_pair_units) no arrival: no fence, no done-word load, no ballot."""
     rows = _offline_json(SASS)
-    nq16 = 2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) + \
-        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 66: the split, stream and whole-pair builds at NQ = 16)
-    assert len(rows) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + nq16 + nq16, rows
+    nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
+    # (session 66: the split, stream and whole-pair builds at NQ = 16; session 67: the merged ones)
+    assert len(rows) == 4 + nq16 + nq16, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
     assert sum(r["block_n"] == 64 for r in rows) == 2 * 2, rows  # the whole-pair D=128 builds (NQ = 8 and 16)
     assert sum(r["units"] for r in rows) == 2 * 2 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
@@ -582,7 +608,7 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (1, 1, 1, 0, 1), r
         else:
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"]) == (1, 2, 0, 1), r
-            assert r["strong_ld"] == variants.SWAP_DECODE_MERGE_PARTS[d], r
+            assert r["strong_ld"] == variants.swap_decode_merge_build(d, r["nq"])[0], r
 
 
 def _ref(q, k, v):
@@ -647,8 +673,11 @@ for v in variants.decode_variants():
         out.append([v.name, other])
         continue
     split = v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL
+    # the most parts the build takes (the merged build's at its NQ: session 67)
+    most = variants.swap_decode_merge_build(v.head_dim, v.config.block_m)[0] \
+        if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL else variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16)
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
-                                (16, 16, 8, 333, 8), (1, 16, 2, 65541, variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16))):
+                                (16, 16, 8, 333, 8), (1, 16, 2, 65541, most)):
         h, hk = grp(h, hk)
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
@@ -675,10 +704,10 @@ def test_every_decode_shape_launches_the_audited_binary():
     the audit read; the stream builds at any program count too (the whole-pair ones, session 63, at a program a pair
     too). Offline."""
     rows = _offline_json(ONE_BINARY)
-    nq16 = 2 * len(variants.SWAP_DECODE_SPLIT) + 2 * len(variants.SWAP_DECODE_STREAM) + \
-        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 66: NQ = 16 builds, launched with groups of 9-16)
-    assert len(rows) == len(variants.decode_variants()) == 4 + 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + \
-        2 * nq16 and all(not o for _, o in rows), rows
+    nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
+    # (session 66: NQ = 16 builds, launched with groups of 9-16; session 67: the merged ones too)
+    assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 and all(not o for _, o in rows), rows
 
 
 # a stand-in compiled kernel whose launch function records what it is launched with

@@ -1060,7 +1060,8 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     shape = (float(softmax_scale) * LOG2E, batch, heads, heads_kv, seq_k, per, group)
     if merge is not None:
         out, lse_t, flags = merge
-        max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim)
+        # (the split build merges up to SWAP_DECODE_MERGE_PARTS at any NQ; the merged build's count halves at NQ = 16)
+        max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim, 8 if split else nq)
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         if split:
             if not split <= n_parts <= max_parts:

@@ -1158,7 +1158,10 @@ SWAP_DECODE_MAX_GROUP = 16
 # --set s66c, 5 rounds, us: the API / SWAP_DECODE_MAX_GROUP = 8 / cuDNN): x1.088-1.213 in the 10 cells that changed,
 # e.g. (40,64,4,1,16384,128) 307.97 / 373.59 / 309.86, (1,128,8,1,16384,128) 21.71 / 25.03 / 24.35; 16 pairs (4
 # sequences of 4 key/value heads: the merged build's 8 parts, so the forward kernels) still x0.87-0.99 of cuDNN.
-SWAP_DECODE_NQ16_KERNELS = ("attn_decode_sm90_split", "attn_decode_sm90_stream")
+# Session 67: the merged build at NQ = 16 stages half the parts (swap_decode_merge_build: 16 at D=128, 32 at D=64; the
+# same staged bytes as at NQ = 8), enough for every call it takes (fewer parts than the split build's least), so it
+# joins the NQ = 16 kernels.
+SWAP_DECODE_NQ16_KERNELS = ("attn_decode_sm90_split", "attn_decode_sm90_stream", "attn_decode_sm90_merged")
 # Session 66: groups of one (MHA decode: one query a sequence, H = H_KV) take the swap kernels under the same rules as
 # grouped heads (the kernels read G as an argument; the NQ = 8 columns cost the same for G = 1 as for G = 4 or 8, and a
 # pair's K / V bytes are the same). api.mha_decode gives such calls G = 1. Set 2 to leave them to the forward kernels.
@@ -1643,11 +1646,14 @@ def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
     return (n_prog + 1) * blocks < 1 << 31
 
 
-def swap_decode_merge_build(head_dim: int) -> tuple:
-    """(MAX_PARTS, CHUNK, PREFETCH, ASYNC, WIDE) of the shipped merged build at a head dim (sm90_decode.launch_args'
-    default)."""
-    return (SWAP_DECODE_MERGE_PARTS[head_dim], SWAP_DECODE_MERGE_CHUNK[head_dim], SWAP_DECODE_MERGE_PREFETCH[head_dim],
-            SWAP_DECODE_MERGE_ASYNC[head_dim], SWAP_DECODE_MERGE_WIDE[head_dim])
+def swap_decode_merge_build(head_dim: int, nq: int = 8) -> tuple:
+    """(MAX_PARTS, CHUNK, PREFETCH, ASYNC, WIDE) of the shipped merged build at a head dim and NQ
+    (sm90_decode.launch_args' default). Session 67: at NQ = 16 the merged build stages SWAP_DECODE_MERGE_PARTS x 8 // NQ parts (16 at D=128, 32 at
+    D=64), so its staged states (MAX_PARTS x NQ x D fp32) are the NQ = 8 build's bytes; it runs the calls of fewer parts
+    than swap_decode_split's (parts from SWAP_DECODE_SPLIT_MIN_PARTS go to the split build, whose MAX_PARTS is
+    SWAP_DECODE_MERGE_PARTS at any NQ: it stages no states; decode_choice checks the count)."""
+    return (SWAP_DECODE_MERGE_PARTS[head_dim] * 8 // max(8, nq), SWAP_DECODE_MERGE_CHUNK[head_dim],
+            SWAP_DECODE_MERGE_PREFETCH[head_dim], SWAP_DECODE_MERGE_ASYNC[head_dim], SWAP_DECODE_MERGE_WIDE[head_dim])
 
 
 def swap_decode_split(head_dim: int, n_parts: int) -> int:
@@ -1754,7 +1760,9 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
         split = merged and bool(swap_decode_split(
             head_dim, decode_parts(seq_k, parts, SWAP_DECODE_CONFIG.block_n, even)[0]))
         v = decode_variant(dtype, head_dim, merged, split, nq=nq)
-        if decode_build_ok(v):
+        fits = not merged or split or \
+            decode_parts(seq_k, parts, SWAP_DECODE_CONFIG.block_n, even)[0] <= swap_decode_merge_build(head_dim, nq)[0]
+        if decode_build_ok(v) and fits:
             return v, parts
     return None
 
