@@ -59,7 +59,8 @@ BUILDS = {
 CHECKS = [(34, 32, 4, 1023), (17, 32, 8, 2049), (50, 32, 4, 1), (40, 16, 4, 1000), (99, 32, 4, 129), (66, 32, 4, 1024),
           (33, 32, 8, 1023), (35, 32, 4, 4000),
           (24, 32, 4, 1025),  # (66 and 33: every program of s128 holds whole pairs; 24: fewer pairs than SMs)
-          (9, 32, 32, 1023), (40, 8, 8, 1000)]  # (session 66: MHA, groups of one)
+          (9, 32, 32, 1023), (40, 8, 8, 1000),  # (session 66: MHA, groups of one)
+          (9, 64, 4, 1023), (33, 128, 8, 1025)]  # (session 67: groups of 16, the NQ = 16 builds)
 
 
 def programs(mode, sms, pairs):
