@@ -5,7 +5,7 @@ portable varlen kernel, split and combined) and with an int (equal caches: the d
 37), and torch SDPA (enable_gqa) under its cuDNN and flash backends, for scale. us per step, K / V TB/s, relative
 difference from float64 on the first sequence (of an eager call).
 
-    PYTHONPATH=src:scripts python3 scripts/decode_api_ab.py [--rounds 5] [--d 64,128] [--out DIR]
+    PYTHONPATH=src:scripts python3 scripts/decode_api_ab.py [--rounds 5] [--d 64,128] [--shapes 1:4096,...] [--out DIR]
 """
 import argparse
 import json
@@ -28,12 +28,14 @@ def main():
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--d", default="64,128")
     ap.add_argument("--out", default="out")
+    ap.add_argument("--shapes", default=",".join(f"{b}:{n}" for b, n in SHAPES),
+                    help="(session 67) comma-separated B:keys cells")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     g = torch.Generator(device="cuda").manual_seed(36)
     res = {"device": torch.cuda.get_device_name(), "rows": []}
     for d in (int(x) for x in a.d.split(",")):
-        for b, n in SHAPES:
+        for b, n in (tuple(int(x) for x in c.split(":")) for c in a.shapes.split(",")):
             q, k, v, lens = decode_case(b, n, d, g)
             qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
             nbytes = 2 * k.numel() * k.element_size()
