@@ -461,7 +461,8 @@ def test_split_launch_is_cooperative_and_checks_its_parts(d):
     for v in variants.decode_variants():
         if v.head_dim == d:
             coop = _source_and_key(*variant_launch(v))[1].launch_cooperative_grid
-            assert coop == (v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL), v.name
+            assert coop == (v.kernel in (variants.SWAP_DECODE_SPLIT_KERNEL,
+                                         variants.SWAP_DECODE_KV_KERNELS[variants.SWAP_DECODE_SPLIT_KERNEL])), v.name
 
 
 def test_decode_parts_cover_the_keys_in_whole_blocks():
@@ -576,8 +577,11 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     rows = _offline_json(SASS)
     nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
-    # (session 66: the split, stream and whole-pair builds at NQ = 16; session 67: the merged ones)
-    assert len(rows) == 4 + nq16 + nq16, rows
+    # (session 66: the split, stream and whole-pair builds at NQ = 16; session 67: the merged ones, and the merged and
+    # split builds' KV-cache forms at NQ = 8)
+    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)
+    assert len(rows) == 4 + nq16 + nq16 + kv, rows
+    assert sum(r["name"].split("-")[0].endswith("_kv") for r in rows) == kv, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
     assert sum(r["block_n"] == 64 for r in rows) == 2 * 2, rows  # the whole-pair D=128 builds (NQ = 8 and 16)
     assert sum(r["units"] for r in rows) == 2 * 2 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
@@ -672,10 +676,12 @@ for v in variants.decode_variants():
                 other.append([b, h, hk, sk, n_prog])
         out.append([v.name, other])
         continue
-    split = v.kernel == variants.SWAP_DECODE_SPLIT_KERNEL
+    kv = v.kernel in variants.SWAP_DECODE_KV_KERNELS.values()  # (the KV-cache forms, session 67: their key rows)
+    split = v.kernel in (variants.SWAP_DECODE_SPLIT_KERNEL, variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_split"])
     # the most parts the build takes (the merged build's at its NQ: session 67)
     most = variants.swap_decode_merge_build(v.head_dim, v.config.block_m)[0] \
-        if v.kernel == variants.SWAP_DECODE_MERGED_KERNEL else variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16)
+        if v.kernel in (variants.SWAP_DECODE_MERGED_KERNEL, variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_merged"]) \
+        else variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16)
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
                                 (16, 16, 8, 333, 8), (1, 16, 2, 65541, most)):
         h, hk = grp(h, hk)
@@ -683,6 +689,7 @@ for v in variants.decode_variants():
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
         for even in (False, True):
             n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n, even)
+            n = parts if kv else n  # (the KV-cache forms: a grid of the parts asked for)
             sp = variants.SWAP_DECODE_SPLIT[v.head_dim] if split else 0
             if n < sp:  # (the split build takes from SWAP_DECODE_SPLIT parts)
                 continue
@@ -690,7 +697,8 @@ for v in variants.decode_variants():
                 if v.kernel != variants.SWAP_DECODE_KERNEL else None
             _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b),
                                                       0.1, parts, v.config.block_n, v.config.num_stages,
-                                                      v.config.num_warps, merge=merge, split=sp, even=even)
+                                                      v.config.num_warps, merge=merge, split=sp, even=even and not kv,
+                                                      bounds=torch.empty(2 * b, dtype=torch.int32) if kv else None)
             if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
                 other.append([b, h, hk, sk, parts, even])
     out.append([v.name, other])
@@ -706,8 +714,10 @@ def test_every_decode_shape_launches_the_audited_binary():
     rows = _offline_json(ONE_BINARY)
     nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
-    # (session 66: NQ = 16 builds, launched with groups of 9-16; session 67: the merged ones too)
-    assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 and all(not o for _, o in rows), rows
+    # (session 66: NQ = 16 builds, launched with groups of 9-16; session 67: the merged ones too, and the merged and
+    # split builds' KV-cache forms)
+    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)
+    assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 + kv and all(not o for _, o in rows), rows
 
 
 # a stand-in compiled kernel whose launch function records what it is launched with

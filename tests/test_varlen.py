@@ -2301,3 +2301,138 @@ def test_kvcache_past_the_grid_limit_runs_as_slices(monkeypatch):
         if finite.any():
             assert rel_err(out[b:b + 1], ref) < TOL[torch.float16], b
         assert torch.equal(torch.isfinite(lse[b:b + 1]), finite), b
+
+
+# (session 67) flash_attn_with_kvcache's decode steps on the swap decode kernels' KV-cache builds (variants.
+# decode_kv_choice, sm90_decode VARLEN): (batch, query heads, key/value heads, cache length, head dim, lengths,
+# new tokens, leftpad, the build the rule gives on 132 SMs: "merged" / "split")
+_SWAP_KV = [(1, 32, 8, 8192, 128, [5000], 1, None, "split"),  # 8 pairs x 16 parts
+            (2, 32, 8, 4096, 128, [4096, 1], 0, None, "merged"),  # 16 pairs x 8
+            (4, 32, 8, 2048, 64, [0, 129, 2047, 1000], 1, None, "merged"),  # 32 x 4; a sequence of one new key
+            (4, 32, 8, 2048, 64, [0, 129, 2048, 1000], 0, None, "merged"),  # (and one of no key: 0 and -inf)
+            (1, 32, 4, 16384, 64, [12345], 1, None, "split"),  # 4 pairs x 32
+            (1, 32, 32, 8192, 128, [8191], 1, None, "merged"),  # MHA (groups of one): 32 x 4
+            (2, 16, 2, 65536, 128, [300, 65535], 1, None, "split"),  # 4 pairs x 16, one short sequence
+            (4, 8, 2, 2048, 64, [100, 2000, 1, 1500], 1, [5, 0, 1, 1400], None)]  # leftpad (the rule at 8 pairs)
+
+
+def test_decode_kv_choice(monkeypatch):
+    """(Session 67, offline.) decode_kv_choice: the KV-cache builds (audited, NQ = 8) where decode_choice at the cache's
+    length runs the merged or split build, with its part count; None where it runs the whole-pair or stream builds, for
+    groups of 9-16, head dims without swap builds, with SWAP_DECODE_KV off; the split form from swap_decode_split's
+    parts."""
+    audited = variants.decode_variants()
+    for b, h, hk, sc, d, *_rest, kind in _SWAP_KV:
+        if kind is None:
+            continue
+        v, parts = variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        assert v in audited and v.config.block_m == 8 and v.public_loads == ("FLAGS", "BOUNDS"), v.name
+        assert v.kernel == variants.SWAP_DECODE_KV_KERNELS[
+            variants.SWAP_DECODE_SPLIT_KERNEL if kind == "split" else variants.SWAP_DECODE_MERGED_KERNEL], v.name
+        assert parts == variants.swap_decode_parts(d, b, h, hk, sc, 132)
+        assert (kind == "split") == bool(variants.swap_decode_split(d, parts))
+    for cell in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (34, 32, 4, 4096, 128), (1, 64, 4, 16384, 128)):
+        b, h, hk, sc, d = cell  # whole pairs, stream, stream, a group of 16
+        assert variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132) is not None
+        assert variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132) is None, cell
+    for d in (32, 96, 256):
+        assert variants.decode_kv_choice(torch.bfloat16, d, 1, 32, 8, 65536, 132) is None
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is not None
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV", False)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is None
+    assert not any(v.kernel.endswith("_kv") for v in variants.decode_variants())
+
+
+def test_decode_kv_launch_arguments():
+    """(Session 67, offline.) sm90_decode.launch_args with key rows: a grid of exactly the parts asked for (each
+    sequence's keys split in the kernel), the rows passed as BOUNDS with VARLEN; refused without the merge."""
+    from dhpfa.kernels import sm90_decode
+    q = torch.empty(2, 1, 32, 128, dtype=torch.bfloat16)
+    k = torch.empty(2, 4097, 8, 128, dtype=torch.bfloat16)
+    bounds = torch.empty(4, dtype=torch.int32)
+    for parts, split in ((16, 8), (8, 0)):
+        ws = (torch.empty(parts, 2, 32, 128), torch.empty(parts, 32, 2))
+        merge = (torch.empty_like(q), torch.empty(32, 2), torch.empty(2 * 8 * parts, dtype=torch.int64))
+        grid, args, kw = sm90_decode.launch_args(q, k, k, *ws, 0.1, parts, merge=merge, split=split, bounds=bounds)
+        assert grid == (parts, 16) and kw["BOUNDS"] is bounds and kw["VARLEN"] is True, (grid, kw)
+        assert sm90_decode.decode_parts(4097, parts, 128)[0] < parts  # (the dense form would drop parts here)
+        _, _, dense = sm90_decode.launch_args(q, k, k, *ws, 0.1, parts, merge=merge, split=split)
+        assert "BOUNDS" not in dense and "VARLEN" not in dense
+    with pytest.raises(ValueError, match="bounds"):
+        sm90_decode.launch_args(q, k, k, *ws, 0.1, 8, bounds=bounds)
+
+
+def test_decode_kv_builds_need_their_rows_declared_public():
+    """(Session 67, offline.) The KV-cache builds pass the audit with their key rows declared public, and fail it
+    without: the rows set loop bounds and TMA coordinates (the check can fail)."""
+    from dataclasses import replace
+    from dhpfa.audit import _audit_batch
+    v = variants.decode_kv_variant(torch.bfloat16, 128, False)
+    ok, bad = _audit_batch([v, replace(v, public_loads=("FLAGS",))])
+    assert ok.ok and not bad.ok
+    assert any(f.kind == "address" for r in bad.reports for f in r.findings)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
+@pytest.mark.parametrize("case", _SWAP_KV, ids=[f"{c[0]}x{c[1]}/{c[2]}-{c[3]}-d{c[4]}" + ("-pad" if c[7] else "")
+                                                for c in _SWAP_KV])
+def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
+    """(Session 67.) One-query flash_attn_with_kvcache calls with per-sequence lengths (a tensor: 0, 1, odd, full,
+    with and without new tokens, left-padded) on the KV-cache builds where the rule gives them: every head of every
+    sequence against float64 (out and lse; a sequence with no key: 0 and -inf) on poisoned outputs; the call's plan
+    (from the second call) launches the same build and gives the same bits; a CUDA graph's replay too."""
+    b, h, hk, sc, d, lens0, s_new, pad, kind = case
+    from dhpfa.kernels import dispatch
+    poison_api_outputs(monkeypatch)
+    gen = torch.Generator().manual_seed(67 + sc + d)
+    caches = [(torch.randn(b, sc, hk, d, generator=gen) * 2).to("cuda", dtype) for _ in range(2)]
+    q = torch.randn(b, 1, h, d, generator=gen).to("cuda", dtype)
+    new = [torch.randn(b, s_new, hk, d, generator=gen).to("cuda", dtype) for _ in range(2)] if s_new else [None] * 2
+    lens = torch.tensor(lens0, dtype=torch.int32, device="cuda")
+    kw = dict(causal=True, return_softmax_lse=True)
+    if pad is not None:
+        kw["cache_leftpad"] = torch.tensor(pad, dtype=torch.int32, device="cuda")
+    choice = variants.decode_kv_choice(dtype, d, b, h, hk, sc, dispatch.sm_count(torch.device("cuda")))
+    if kind is not None and dispatch.sm_count(torch.device("cuda")) == 132:
+        assert choice is not None and choice[0].kernel.endswith(kind + "_kv"), choice
+    launched = []
+    real = api._kvcache_swap
+    monkeypatch.setattr(api, "_kvcache_swap", lambda *a: launched.append(a[4]) or real(*a))
+    api._PLANS.clear()
+    runs = []
+    for _ in range(3):  # the checked call, then (from its kept launchers) the planned one
+        kc, vc = (c.clone() for c in caches)
+        runs.append(dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens, **kw) + (kc, vc))
+    # (the checked path until the build's launcher is kept: once or twice; then the plan)
+    assert set(launched) == ({choice[1]} if choice else set()) and len(launched) <= 2, launched
+    if choice:
+        plans = [p for p in api._PLANS.values() if isinstance(p, api._KvcachePlan)]
+        assert plans and isinstance(plans[0].varlen, api._SwapKv)
+    out, lse, kc, vc = runs[0]
+    for o, l_, kc2, vc2 in runs[1:]:
+        assert torch.equal(o, out) and torch.equal(l_, lse) and torch.equal(kc2, kc) and torch.equal(vc2, vc)
+    for i in range(b):
+        lo = 0 if pad is None else min(pad[i], lens0[i] + s_new)
+        n = min(lens0[i] + s_new, sc)
+        if n - lo == 0:
+            assert torch.equal(out[i].float(), torch.zeros_like(out[i].float())) and bool(torch.isinf(lse[i]).all())
+            continue
+        ref, ref_lse = attention_ref(q[i:i + 1], kc[i:i + 1, lo:n], vc[i:i + 1, lo:n], d ** -0.5)
+        assert rel_err(out[i:i + 1], ref) < TOL[dtype], (i, n)
+        assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3), i
+    # a CUDA graph's replay (the planned path under capture) gives the same bits
+    kc, vc = (c.clone() for c in caches)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        dhpfa.flash_attn_with_kvcache(q, kc.clone(), vc.clone(), *new, cache_seqlens=lens, **kw)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        g_out, g_lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens, **kw)
+    kc.copy_(caches[0])
+    vc.copy_(caches[1])
+    graph.replay()
+    torch.cuda.synchronize()
+    assert torch.equal(g_out, out) and torch.equal(g_lse, lse)

@@ -1159,6 +1159,13 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     # with the new tokens' writes (kvcache_append)
     if bounds is None:
         bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged, aux)
+    swap = _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap)
+    if swap is not None:  # (session 67) a decode step on the swap decode kernels' KV-cache builds
+        out, lse, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale)
+        if sig is not None and aux and kept is not None and (rotary is not None or rotary_cos is None):
+            _keep_kvcache_plan(sig, aux[0], _SwapKv(kept), q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
+                               bool(s_new and KVCACHE_APPEND_FUSED), rotary is not None)
+        return (out, lse) if return_softmax_lse else out
     record = [] if sig is not None else None
     out, lse = _batched_varlen(q, k_rows, v_rows, bounds, sc, softmax_scale, causal, local, window, cap, k_stride=2,
                                paged=(block_table, page) if paged else None, want_lse=return_softmax_lse,
@@ -1204,6 +1211,57 @@ def _kvcache_signature(q, k_cache, v_cache, k, v, rotary_cos, rotary_sin, cache_
             variants.KVCACHE_DENSE_MAX_Q, variants.KVCACHE_DENSE_EAGER, _env_switches())
 
 
+def _tma_rows_ok(t) -> bool:
+    """Whether a (B, S, H, D) tensor can be read through TMA descriptors as the decode kernels build them: a unit last
+    stride, the others and the base 16-byte aligned (public: metadata)."""
+    size = t.element_size()
+    return t.stride(-1) == 1 and t.data_ptr() % 16 == 0 and all(st * size % 16 == 0 for st in t.stride()[:-1])
+
+
+def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap):
+    """(session 67) variants.decode_kv_choice for a flash_attn_with_kvcache call (checked) that its KV-cache builds
+    take: one query a sequence, contiguous caches (no block table) in their own rows (no cache_batch_idx), no window
+    that binds, no soft-cap, on an H100 / H200, TMA-readable q and caches; else None (the varlen route). Public:
+    shapes, strides, options, the GPU."""
+    if sq != 1 or paged or idx is not None or local or cap or not variants.SWAP_DECODE_KV or _interpreter_active() \
+            or not _is_sm90(q.device) or q.dtype not in (torch.float16, torch.bfloat16) \
+            or not all(_tma_rows_ok(t) for t in (q, k_cache, v_cache)):
+        return None
+    from .kernels import dispatch
+    b, _, h, d = q.shape
+    return variants.decode_kv_choice(q.dtype, d, b, h, k_cache.shape[2], k_cache.shape[1], dispatch.sm_count(q.device))
+
+
+def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale):
+    """q (B, 1, H, D) against the caches' key rows `bounds` (_kvcache_bounds') on the merged / split build's KV-cache
+    form in `parts` parts (sm90_decode.forward with bounds): (out (B, 1, H, D), lse (B, H, 1), the Kept launcher or
+    None)."""
+    from .kernels import sm90_decode
+    b, _, h, d = q.shape
+    scale = _check_scale(softmax_scale, d, "softmax_scale")
+    out = _empty(q.shape, q.dtype, q.device)
+    lse_t = _empty((h, b), torch.float32, q.device)
+    cfg = variants.SWAP_DECODE_CONFIG
+    with _on_device(q):
+        kept = sm90_decode.forward(q, k_cache, v_cache, out, scale, parts, cfg.block_n, cfg.num_stages, lse_t, None,
+                                   merged=True, bounds=bounds)
+    return out, lse_t.t().unsqueeze(-1).contiguous(), kept
+
+
+class _SwapKv:
+    """A KV-cache plan's attention (_KvcachePlan.varlen) on the swap decode kernels' KV-cache builds (session 67): their
+    Kept launcher (sm90_decode.Kept) called with _kvcache_planned's arguments; no workspace of the plan's (splits 0:
+    the Kept allocates its own)."""
+    __slots__ = ("kept", "scale", "splits")
+
+    def __init__(self, kept):
+        self.kept, self.scale, self.splits = kept, 1.0, 0
+
+    def launcher(self, args, scale, device_index):
+        q, k_cache, v_cache, out, lse, _cu, bounds = args[:7]
+        self.kept(q, k_cache, v_cache, out, lse, None, device_index, bounds)
+
+
 class _KvcachePlan:
     """A flash_attn_with_kvcache call's plan (see _Plan), where it ran the portable varlen kernel through kept
     launchers: the launcher of kvcache_append (append) or kvcache_bounds (aux), the varlen call's _VarlenPlan, its query
@@ -1223,9 +1281,11 @@ def _keep_kvcache_plan(sig, aux, varlen, q, cache_seqlens, lens, others, append,
     launchers do not take base addresses (_takes_addresses: the plan passes its scratch memory so), or one made during
     a CUDA graph's capture (its constant tensors may not be filled yet): those keep taking the checks."""
     from .kernels import dispatch
-    if aux is None or varlen is None or varlen.dense is not None or varlen.launcher is None \
-            or varlen.variant.kernel in variants.VARLEN_SM90_NAMES or isinstance(varlen.launcher, dispatch._Slices) \
-            or not all(_takes_addresses(x) for x in (aux, varlen.launcher)) \
+    swap = isinstance(varlen, _SwapKv)  # (session 67: the swap decode kernels' Kept, which takes addresses)
+    if aux is None or varlen is None or (not swap and (
+            varlen.dense is not None or varlen.launcher is None
+            or varlen.variant.kernel in variants.VARLEN_SM90_NAMES or isinstance(varlen.launcher, dispatch._Slices)
+            or not _takes_addresses(varlen.launcher))) or not _takes_addresses(aux) \
             or not q.is_cuda or torch.cuda.is_current_stream_capturing() \
             or not all(t is None or t.is_contiguous() for t in (lens,) + tuple(others)):
         return

@@ -40,6 +40,11 @@ def kernel_fn(kernel: str):
     if kernel in (SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_SPLIT_KERNEL, SWAP_DECODE_STREAM_KERNEL):
         from . import sm90_decode
         return getattr(sm90_decode, kernel)
+    from .variants import SWAP_DECODE_KV_KERNELS
+    kv = {name: base for base, name in SWAP_DECODE_KV_KERNELS.items()}
+    if kernel in kv:  # (session 67) the merged / split kernel, launched with VARLEN
+        from . import sm90_decode
+        return getattr(sm90_decode, kv[kernel])
     if kernel in GLUON_KERNELS or kernel in VARLEN_SM90_NAMES:
         from . import sm90_fwd
         return getattr(sm90_fwd, VARLEN_SM90_KERNEL if kernel in VARLEN_SM90_NAMES else kernel)

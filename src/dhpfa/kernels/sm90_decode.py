@@ -64,10 +64,12 @@ def _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go):
 
 @gluon.jit
 def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
-                 HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr):
+                 HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr,
+                 MIN_BLOCKS: gl.constexpr = 1):
     """One program's part: keys start .. end of key/value head hk of sequence b against its G query heads (NQ columns,
     those past G zero). Returns (out [HEAD_DIM, NQ] normalised, lse [NQ] natural log) in the wgmma accumulator layout
-    (_t_layout) and its column slice."""
+    (_t_layout) and its column slice. MIN_BLOCKS 0 (the KV-cache builds, session 67; end >= start): a part with no key
+    runs no block and returns 0 and -inf (the merge weighs it 0)."""
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     col: gl.constexpr = gl.SliceLayout(0, t_layout)
@@ -76,7 +78,7 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
         p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([NQ, BLOCK_N], dtype)
     else:  # P^T [BLOCK_N, NQ] as stored: an N-major B (session 54 call 4: wrong outputs at BLOCK_N = 128, NQ = 8)
         p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([BLOCK_N, NQ], dtype)
-    n_blocks = gl.maximum((end - start + BLOCK_N - 1) // BLOCK_N, 1)  # public: shapes and the part index
+    n_blocks = gl.maximum((end - start + BLOCK_N - 1) // BLOCK_N, MIN_BLOCKS)  # public: shapes, lengths, part index
 
     q_smem = gl.allocate_shared_memory(dtype, [1, 1, NQ, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
@@ -159,7 +161,7 @@ def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HE
 @gluon.jit
 def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ: gl.constexpr,
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-              P_KMAJOR: gl.constexpr):
+              P_KMAJOR: gl.constexpr, BOUNDS=None, VARLEN: gl.constexpr = False):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
     sequence, key/value head). KEYS_PER_PART is per + r (part_keys): each of the n parts takes `per` keys (whole
     blocks) and the last r (< BLOCK_N) one block more, so part p starts at p x per plus a block for each longer part
@@ -167,18 +169,34 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
     even parts (session 60) are per = nb // n blocks and r = nb % n, so the longer parts end with the partial block.
     Multiplies, a mask and maxima on program ids and shapes: call 3's form (part * nb // n, integer divisions) took the
     merged build's part bounds off the uniform datapath (112 fewer uniform instructions, 66 registers for 60) and it
-    lost 5-8%; a select for the longer parts' end did the same at D=64. Public: program ids and shapes."""
+    lost 5-8%; a select for the longer parts' end did the same at D=64. Public: program ids and shapes.
+    VARLEN (the KV-cache builds, session 67: flash_attn_with_kvcache): sequence b's keys are rows [BOUNDS[2b] - b x
+    SEQ_K, BOUNDS[2b + 1] - b x SEQ_K) of its cache row of SEQ_K (api._kvcache_bounds' key rows: public, as the
+    lengths), L of them, in parts of per = cdiv(cdiv(L, BLOCK_N), parts) blocks (session 54's form per sequence; KEYS_PER_PART
+    unused): the parts past the last key hold none (their state 0 and -inf). Public: program ids, shapes, lengths."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV
     hk = bkv % H_KV
-    r = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
-    per = KEYS_PER_PART - r
-    long_from = gl.num_programs(0) - r
-    start = part * per + gl.maximum(part - long_from, 0) * BLOCK_N
-    end = gl.minimum((part + 1) * per + gl.maximum(part + 1 - long_from, 0) * BLOCK_N, SEQ_K)
-    out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
-                            num_warps, P_KMAJOR)
+    if VARLEN:
+        row0 = b * SEQ_K
+        lo = gl.load(BOUNDS + 2 * b) - row0  # (public: the key rows)
+        hi = gl.load(BOUNDS + 2 * b + 1) - row0
+        nb = (hi - lo + BLOCK_N - 1) // BLOCK_N
+        n = gl.num_programs(0)
+        per = (nb + n - 1) // n * BLOCK_N
+        start = lo + part * per
+        end = gl.maximum(gl.minimum(start + per, hi), start)
+        out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
+                                num_warps, P_KMAJOR, 0)
+    else:
+        r = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
+        per = KEYS_PER_PART - r
+        long_from = gl.num_programs(0) - r
+        start = part * per + gl.maximum(part - long_from, 0) * BLOCK_N
+        end = gl.minimum((part + 1) * per + gl.maximum(part + 1 - long_from, 0) * BLOCK_N, SEQ_K)
+        out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
+                                num_warps, P_KMAJOR)
     _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ, HEAD_DIM, num_warps)
     return part, bkv, b, hk
 
@@ -436,18 +454,19 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
                             NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
-                            WIDE: gl.constexpr = False):
+                            WIDE: gl.constexpr = False, BOUNDS=None, VARLEN: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
     grid's first axis). STAMP (experiments, session 57): thread 0 of each program writes (%clock64, %globaltimer) at
     STAMPS[program, idx] (int64 pairs, 8 a program, program = part + n_parts x pair): its start (0), past its part's
     store (1), past the arrival (2), past its merge (3, merging programs only) and at its end (4); inside the
-    arrival the clock alone past the release store (5), the SC fence (6) and the words' compare (7)."""
+    arrival the clock alone past the release store (5), the SC fence (6) and the words' compare (7). BOUNDS, VARLEN
+    (session 67, the KV-cache builds): _run_part's."""
     if STAMP:
         _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, BOUNDS, VARLEN)
     n_parts = gl.num_programs(0)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
@@ -587,11 +606,13 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                            MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
-                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True):
+                           STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True, BOUNDS=None,
+                           VARLEN: gl.constexpr = False):
     """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
     above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
     (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only). BACKOFF
-    (experiments): nanoseconds of nanosleep between polls. WARP_ROWS (False: calls 2-4's form): _merge_slice's."""
+    (experiments): nanoseconds of nanosleep between polls. WARP_ROWS (False: calls 2-4's form): _merge_slice's. BOUNDS,
+    VARLEN (session 67, the KV-cache builds): _run_part's."""
     gl.static_assert(MAX_PARTS <= 128 and HEAD_DIM % SPLIT == 0, "a thread a done-word; whole slices")
     if STAMP:
         _stamp(STAMPS, 0)
@@ -599,7 +620,7 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
     words = FLAGS + gl.program_id(1) * n_parts
     target = _split_target(words + gl.program_id(0), NONCE)  # (before this program's release: its own word's old value)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, BOUNDS, VARLEN)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
         _stamp(STAMPS, 1)
@@ -1037,12 +1058,14 @@ def part_keys(seq_k: int, parts: int, block_n: int, even: bool = False) -> int:
 
 
 def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
-                merge=None, build=None, split=0, even=False):
+                merge=None, build=None, split=0, even=False, bounds=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
     (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC])
     `build`, else the shipped one (variants.swap_decode_merge_build); split (with merge): attn_decode_sm90_split's
-    instead, its merge over `split` slices (variants.swap_decode_split), launched cooperative."""
+    instead, its merge over `split` slices (variants.swap_decode_split), launched cooperative. bounds (with merge;
+    session 67, the KV-cache builds): (2B,) int32 key rows (api._kvcache_bounds') of k and v as a cache (B, S_cache,
+    H_KV, D): each sequence's keys split in `parts` parts in the kernel (VARLEN), the grid exactly `parts` wide."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
@@ -1053,6 +1076,10 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
     nq = variants.decode_nq(group)
     n_parts, _ = decode_parts(seq_k, parts, block_n, even)
     per = part_keys(seq_k, parts, block_n, even)
+    if bounds is not None:  # (the kernel splits each sequence's own keys)
+        if merge is None:
+            raise ValueError("bounds: the KV-cache form is a merged or split build's (pass merge)")
+        n_parts = parts
     grid = (n_parts, batch * heads_kv)
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
@@ -1063,20 +1090,21 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         # (the split build merges up to SWAP_DECODE_MERGE_PARTS at any NQ; the merged build's count halves at NQ = 16)
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim, 8 if split else nq)
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
+        kv = {} if bounds is None else dict(BOUNDS=bounds, VARLEN=True)
         if split:
             if not split <= n_parts <= max_parts:
                 raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
             return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                     MAX_PARTS=max_parts, SPLIT=split, NONCE=split_kv_nonce(),
                                     WARP_ROWS=variants.SWAP_DECODE_SPLIT_WARP_ROWS[head_dim],
-                                    launch_cooperative_grid=True)
+                                    launch_cooperative_grid=True, **kv)
         use_async = bool(more and more[0])
         wide = bool(len(more) > 1 and more[1])
         if n_parts > max_parts:
             raise ValueError(f"parts: attn_decode_sm90_merged merges at most {max_parts}, got {n_parts}")
         return grid, args, dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                                 MAX_PARTS=max_parts, CHUNK=min(chunk, max_parts), PREFETCH=prefetch,
-                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide)
+                                NONCE=split_kv_nonce(), ASYNC=use_async, WIDE=wide, **kv)
     args = descs + (ws_o, ws_l) + shape
     kwargs = dict(NQ=nq, BLOCK_N=block_n, HEAD_DIM=head_dim, STAGES=stages, num_warps=num_warps,
                   P_KMAJOR=p_kmajor)
@@ -1108,7 +1136,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None, split=None, extra=None, even=None):
+            merge_cfg=None, split=None, extra=None, even=None, bounds=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -1117,12 +1145,16 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     calls with the same public metadata: the API keeps it in its plan) once both exist, else None. merged: one launch
     of attn_decode_sm90_merged instead (variants.SWAP_DECODE_MERGE; cu unused). poison, p_kmajor: decode()'s
     (experiments); merge_cfg, split, extra: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
-    where it gives slices); even: decode_parts' (None: variants.swap_decode_even's, as the API's plan chose)."""
+    where it gives slices); even: decode_parts' (None: variants.swap_decode_even's, as the API's plan chose). bounds
+    (merged; session 67: api.flash_attn_with_kvcache): launch_args' (k, v the caches; `parts` parts each sequence's
+    own keys); its Kept takes the bounds as its last argument."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     even = variants.swap_decode_even(batch * k.shape[2], parts, dispatch.sm_count(q.device)) if even is None \
         else bool(even)
     n_parts, _ = decode_parts(k.shape[1], parts, block_n, even)
+    if bounds is not None:
+        n_parts, even = parts, False
     ws_o = _new((n_parts, batch, heads, head_dim), torch.float32, q.device, poison)
     ws_l = _new((n_parts, heads, batch), torch.float32, q.device, poison)
     if merged:
@@ -1130,15 +1162,15 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         sp = variants.swap_decode_split(head_dim, n_parts) if split is None else split
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
                v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg, sp,
-               tuple(sorted((extra or {}).items())), even)
+               tuple(sorted((extra or {}).items())), even, bounds is not None)
 
         def args():
             grid, a, kw = launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp, even=even)
+                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp, even=even, bounds=bounds)
             return grid, a, dict(kw, **(extra or {}))
+        tensors = (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,))
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
-                              args,
-                              (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
+                              args, tensors, q.device)
         first = dispatch._decode_launchers.get(key)
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
     key = (variants.SWAP_DECODE_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts,
@@ -1162,6 +1194,11 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     return Kept(first, second, ws_o.numel(), ws_l.numel())
 
 
+def _addr(t):
+    """A tensor's base address, or an int address as given (the KV-cache plan's scratch buffers)."""
+    return t if type(t) is int else t.data_ptr()
+
+
 class Kept:
     """Both launchers of one decode signature, called as one: kept(q, k, v, out, lse_t, cu, device_index) (forward()'s
     arguments) launches attn_decode_sm90 and the combine on a fresh workspace (one allocation: WS_O, then WS_L at a
@@ -1177,13 +1214,13 @@ class Kept:
         self.f_offset = (self.l_offset + l_elements + 3) // 4 * 4
         self.size = self.f_offset + 2 * f_elements if second is None else self.l_offset + l_elements
 
-    def __call__(self, q, k, v, out, lse_t, cu, device_index):
+    def __call__(self, q, k, v, out, lse_t, cu, device_index, bounds=None):
         ws = torch.empty(self.size, dtype=torch.float32, device=q.device)
         base = ws.data_ptr()
         ws_l = base + 4 * self.l_offset
-        if self.second is None:
-            self.first((q, k, v, base, ws_l, out.data_ptr(), lse_t.data_ptr(), base + 4 * self.f_offset), 1.0,
-                       device_index)
+        if self.second is None:  # (bounds: the KV-cache builds' key rows, a tensor or a base address; session 67)
+            self.first((q, k, v, base, ws_l, _addr(out), _addr(lse_t), base + 4 * self.f_offset) +
+                       (() if bounds is None else (_addr(bounds),)), 1.0, device_index)
         else:
             self.first((q, k, v, base, ws_l), 1.0, device_index)
             self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)

@@ -1767,11 +1767,53 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
     return None
 
 
+# Session 67: flash_attn_with_kvcache's decode steps (one query a sequence, per-sequence cache lengths) on the merged and
+# split builds' KV-cache forms (sm90_decode VARLEN: each sequence's own key rows from api._kvcache_bounds' (start, end)
+# rows, declared public, split in the rule's parts in the kernel), where the dense rule (decode_choice at the cache's
+# length) gives those builds; elsewhere (the whole-pair and stream builds' pair counts, groups of 9-16, paged caches,
+# cache_batch_idx, windows, soft-caps) the varlen route as before. Call 4 (scripts/decode_api_ab.py, H200, graph
+# replay, 32 / 8 heads, full caches, us: with_kvcache / flash_attn_func / cuDNN): D=128 (1, 4096) 16.2 / 7.7 / 10.9,
+# (8, 4096) 46.9 / 35.3 / 38.4, (16, 4096) 75.0 / 63.7 / 63.7, (32, 1024) 48.0 / 34.6 / 35.6, (128, 4096) 475.6 /
+# 475.8 / 475.7; D=64 (1, 4096) 13.7 / 7.3 / 9.1, (32, 1024) 31.3 / 20.4 / 20.2. (api._PLANS.clear() after changing.)
+SWAP_DECODE_KV = True
+SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv",
+                          "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
+
+
+def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8) -> Variant:
+    """The KV-cache form (session 67) of the merged build (split: the split one) at a dtype and head dim: the same
+    kernel launched with VARLEN and its key rows (BOUNDS) declared public."""
+    kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
+    return Variant(kernel, replace(SWAP_DECODE_CONFIG, block_m=nq), dtype, head_dim, False,
+                   secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS", "BOUNDS"))
+
+
+def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int,
+                     sm_count: int):
+    """(variant, parts) of the KV-cache builds for a one-query flash_attn_with_kvcache call against caches of seq_k
+    rows (the rule reads the cache's length: the lengths are on the device), or None (the varlen route): where
+    decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
+    NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS. Public:
+    shapes, the SM count."""
+    if not SWAP_DECODE_KV or decode_nq(heads // kv_heads) != 8 or \
+            swap_decode_whole(head_dim, batch, heads, kv_heads, seq_k, sm_count) or \
+            swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):
+        return None
+    parts = swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if not parts or not swap_decode_merged(head_dim, parts):
+        return None
+    split = bool(swap_decode_split(head_dim, parts))
+    if not split and parts > swap_decode_merge_build(head_dim)[0]:
+        return None
+    return decode_kv_variant(dtype, head_dim, split), parts
+
+
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
     stream kernel's whole-pair ones (SWAP_DECODE_WHOLE); (session 66) the NQ = 16 forms of those decode_build_ok
-    allows (SWAP_DECODE_NQ16_KERNELS' builds, groups of 9-16, where SWAP_DECODE_MAX_GROUP passes 8)."""
+    allows (SWAP_DECODE_NQ16_KERNELS' builds, groups of 9-16, where SWAP_DECODE_MAX_GROUP passes 8); (session 67) the
+    merged and split builds' KV-cache forms (decode_kv_variant, SWAP_DECODE_KV)."""
     nq8 = [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
         [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
@@ -1779,7 +1821,9 @@ def decode_variants():
         [decode_variant(dt, d, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM] + \
         [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE]
     nq16 = (replace(v, config=replace(v.config, block_m=16)) for v in nq8)
-    return nq8 + [v for v in nq16 if decode_build_ok(v)]
+    kv = [decode_kv_variant(dt, d, split) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
+          for split in (False, True) if SWAP_DECODE_KV and (not split or SWAP_DECODE_SPLIT.get(d))]
+    return nq8 + [v for v in nq16 if decode_build_ok(v)] + kv
 
 
 def decode_build_ok(variant) -> bool:
