@@ -1877,7 +1877,8 @@ def test_kvcache_decode_runs_dense(dense_calls, monkeypatch, sq, s_new, causal, 
 @pytest.mark.gpu
 @pytest.mark.parametrize("s_new", [0, 1])
 def test_gpu_kvcache_graph_takes_the_dense_route(dense_calls, monkeypatch, s_new):
-    """A decode step against equal caches (an int cache_seqlens) runs the varlen route eagerly and the dense route
+    """A decode step against equal caches (an int cache_seqlens) runs the varlen route eagerly (session 67: or the
+    swap decode kernels' KV-cache builds, where decode_kv_choice gives them; not flash_attn_func) and the dense route
     (flash_attn_func) inside a CUDA graph's capture (variants.kvcache_dense, session 37), even after an eager call kept
     its plan for the same signature; the replayed graph's output against float64 (and the appended token in place)."""
     monkeypatch.setattr(api, "_PLANS", {})

@@ -1159,7 +1159,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     # with the new tokens' writes (kvcache_append)
     if bounds is None:
         bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged, aux)
-    swap = _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap)
+    swap = None if num_splits else _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap)
     if swap is not None:  # (session 67) a decode step on the swap decode kernels' KV-cache builds
         out, lse, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale)
         if sig is not None and aux and kept is not None and (rotary is not None or rotary_cos is None):
@@ -1221,8 +1221,8 @@ def _tma_rows_ok(t) -> bool:
 def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap):
     """(session 67) variants.decode_kv_choice for a flash_attn_with_kvcache call (checked) that its KV-cache builds
     take: one query a sequence, contiguous caches (no block table) in their own rows (no cache_batch_idx), no window
-    that binds, no soft-cap, on an H100 / H200, TMA-readable q and caches; else None (the varlen route). Public:
-    shapes, strides, options, the GPU."""
+    that binds, no soft-cap, on an H100 / H200, TMA-readable q and caches, num_splits 0 (the caller's count runs the
+    portable kernel, as documented); else None (the varlen route). Public: shapes, strides, options, the GPU."""
     if sq != 1 or paged or idx is not None or local or cap or not variants.SWAP_DECODE_KV or _interpreter_active() \
             or not _is_sm90(q.device) or q.dtype not in (torch.float16, torch.bfloat16) \
             or not all(_tma_rows_ok(t) for t in (q, k_cache, v_cache)):

@@ -494,8 +494,10 @@ def _misaligned(ptr):
 
 
 def _aligned(t):
-    if t.data_ptr() % 16:
-        _misaligned(t.data_ptr())
+    """t (a tensor, or a base address as an int: the KV-cache plans' scratch buffers), checked 16-byte aligned."""
+    ptr = t if type(t) is int else t.data_ptr()
+    if ptr % 16:
+        _misaligned(ptr)
     return t
 
 
