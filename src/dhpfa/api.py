@@ -1161,11 +1161,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged, aux)
     swap = None if num_splits else _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap)
     if swap is not None:  # (session 67) a decode step on the swap decode kernels' KV-cache builds
-        out, lse, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale)
+        out, lse_t, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale)
         if sig is not None and aux and kept is not None and (rotary is not None or rotary_cos is None):
             _keep_kvcache_plan(sig, aux[0], _SwapKv(kept), q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
                                bool(s_new and KVCACHE_APPEND_FUSED), rotary is not None)
-        return (out, lse) if return_softmax_lse else out
+        return (out, lse_t.t().unsqueeze(-1).contiguous()) if return_softmax_lse else out
     record = [] if sig is not None else None
     out, lse = _batched_varlen(q, k_rows, v_rows, bounds, sc, softmax_scale, causal, local, window, cap, k_stride=2,
                                paged=(block_table, page) if paged else None, want_lse=return_softmax_lse,
@@ -1234,7 +1234,7 @@ def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap):
 
 def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale):
     """q (B, 1, H, D) against the caches' key rows `bounds` (_kvcache_bounds') on the merged / split build's KV-cache
-    form in `parts` parts (sm90_decode.forward with bounds): (out (B, 1, H, D), lse (B, H, 1), the Kept launcher or
+    form in `parts` parts (sm90_decode.forward with bounds): (out (B, 1, H, D), lse_t (H, B), the Kept launcher or
     None)."""
     from .kernels import sm90_decode
     b, _, h, d = q.shape
@@ -1245,7 +1245,7 @@ def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale):
     with _on_device(q):
         kept = sm90_decode.forward(q, k_cache, v_cache, out, scale, parts, cfg.block_n, cfg.num_stages, lse_t, None,
                                    merged=True, bounds=bounds)
-    return out, lse_t.t().unsqueeze(-1).contiguous(), kept
+    return out, lse_t, kept
 
 
 class _SwapKv:
