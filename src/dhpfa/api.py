@@ -1022,7 +1022,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     lse (B, H, Sq)).
     Runs on the varlen kernel: sequence b's keys are its cache row's first tokens (a (start, end) pair of rows per
     sequence); with cache_seqlens an int (or None), no cache_batch_idx, no window that binds and no softcap, calls of
-    many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Public:
+    many queries (variants.varlen_dense: a prefill chunk) run flash_attn_func on the cache's first rows. Session 67:
+    one query a sequence against contiguous caches (no block_table, no cache_batch_idx, no binding window or softcap,
+    num_splits 0) on Hopper runs the swap decode kernels' KV-cache builds where variants.decode_kv_choice gives them
+    (the dense decode rule at the cache's length: the merged / split builds' pair counts), each sequence's own keys
+    split in the kernel. Public:
     cache_seqlens, cache_batch_idx, block_table and the shapes (the schedule follows them); secret: q, the cache and
     the new tokens. rotary_cos / rotary_sin (seqlen_ro >= the cache's length, rotary_dim / 2), with k and v:
     flash-attn's rotary embedding of the new keys (before they are written) and of q, computed in kvcache_append's
