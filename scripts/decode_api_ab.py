@@ -23,11 +23,29 @@ from dhpfa.reference import attention_ref
 SHAPES = ((1, 4096), (1, 32768), (8, 4096), (8, 16384), (32, 4096), (64, 2048))
 
 
+def kv_fill(pairs, q, k, v, lens):
+    """flash_attn_with_kvcache with variants.SWAP_DECODE_KV_FILL = pairs for this call (the checked path: plans dropped
+    before and after, so the API's own calls keep theirs)."""
+    from dhpfa import api
+    from dhpfa.kernels import variants
+    saved = variants.SWAP_DECODE_KV_FILL
+    variants.SWAP_DECODE_KV_FILL = pairs
+    api._PLANS.clear()
+    try:
+        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
+    finally:
+        variants.SWAP_DECODE_KV_FILL = saved
+        api._PLANS.clear()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--d", default="64,128")
     ap.add_argument("--out", default="out")
+    ap.add_argument("--kv-fill", type=int, default=0,
+                    help="(session 67) also time with_kvcache with variants.SWAP_DECODE_KV_FILL set to this (plans "
+                         "dropped around each call)")
     ap.add_argument("--shapes", default=",".join(f"{b}:{n}" for b, n in SHAPES),
                     help="(session 67) comma-separated B:keys cells")
     a = ap.parse_args()
@@ -50,6 +68,8 @@ def main():
                    # an int cache_seqlens: equal caches, the dense route inside a graph (session 37)
                    "with_kvcache_int": lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=n),
                    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION), "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION)}
+            if a.kv_fill:
+                fns["with_kvcache_fill"] = lambda: kv_fill(a.kv_fill, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
             errs, ok = {}, {}
             for name, fn in list(fns.items()):

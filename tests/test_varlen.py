@@ -2339,6 +2339,15 @@ def test_decode_kv_choice(monkeypatch):
     for d in (32, 96, 256):
         assert variants.decode_kv_choice(torch.bfloat16, d, 1, 32, 8, 65536, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is not None
+    # (the prepared fill, off by default) up to SWAP_DECODE_KV_FILL pairs, where the dense rule runs other builds:
+    # the merged build in max(1, SMs // pairs) parts
+    assert variants.SWAP_DECODE_KV_FILL == 0
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", 132)
+    for b, hk, parts in ((8, 8, 2), (16, 8, 1), (9, 4, 3)):
+        v, n = variants.decode_kv_choice(torch.bfloat16, 128, b, 4 * hk, hk, 4096, 132)
+        assert v.kernel == "attn_decode_sm90_merged_kv" and n == parts and v in audited, (b, hk, v.name, n)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 17, 32, 8, 4096, 132) is None  # (136 pairs: past the SMs)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132)[1] == 16  # (the dense parts first)
     monkeypatch.setattr(variants, "SWAP_DECODE_KV", False)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is None
     assert not any(v.kernel.endswith("_kv") for v in variants.decode_variants())

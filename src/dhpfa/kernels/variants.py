@@ -1776,6 +1776,12 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
 # (8, 4096) 46.9 / 35.3 / 38.4, (16, 4096) 75.0 / 63.7 / 63.7, (32, 1024) 48.0 / 34.6 / 35.6, (128, 4096) 475.6 /
 # 475.8 / 475.7; D=64 (1, 4096) 13.7 / 7.3 / 9.1, (32, 1024) 31.3 / 20.4 / 20.2. (api._PLANS.clear() after changing.)
 SWAP_DECODE_KV = True
+# (Prepared in session 67, not measured: 0, off.) From 64 pairs the dense rule runs the stream / whole-pair builds, which
+# have no KV-cache form, and the KV-cache call keeps the varlen route, 2-40% behind flash_attn_func at 64-512 pairs
+# (call 6: D=128 (8 sequences of 8 key/value heads, 4,096 keys) 47.0 us against 35.9, D=64 31.2 against 22.3). With a
+# positive count, calls of up to that many pairs (and at most the SMs') that no dense parts rule takes run the merged
+# KV-cache build in max(1, SMs // pairs) parts instead (no new binary). scripts/decode_api_ab.py --kv-fill times it.
+SWAP_DECODE_KV_FILL = 0
 SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv",
                           "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
 
@@ -1793,13 +1799,18 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     """(variant, parts) of the KV-cache builds for a one-query flash_attn_with_kvcache call against caches of seq_k
     rows (the rule reads the cache's length: the lengths are on the device), or None (the varlen route): where
     decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
-    NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS. Public:
-    shapes, the SM count."""
-    if not SWAP_DECODE_KV or decode_nq(heads // kv_heads) != 8 or \
-            swap_decode_whole(head_dim, batch, heads, kv_heads, seq_k, sm_count) or \
-            swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count):
+    NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS.
+    SWAP_DECODE_KV_FILL (off; prepared): up to that many pairs (and the SMs'), where no dense parts rule does,
+    max(1, SMs // pairs) parts. Public: shapes, the SM count."""
+    if not SWAP_DECODE_KV or decode_nq(heads // kv_heads) != 8 or head_dim not in SWAP_DECODE_DIMS:
         return None
-    parts = swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    pairs = batch * kv_heads
+    other = swap_decode_whole(head_dim, batch, heads, kv_heads, seq_k, sm_count) or \
+        swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
+            pairs <= min(SWAP_DECODE_KV_FILL, sm_count):
+        parts = max(1, min(sm_count // pairs, SWAP_DECODE_MERGE_PARTS[head_dim]))
     if not parts or not swap_decode_merged(head_dim, parts):
         return None
     split = bool(swap_decode_split(head_dim, parts))
