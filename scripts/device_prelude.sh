@@ -57,3 +57,22 @@ counters_and_leak() {
     timeout 40 python3 -m dhpfa leak --shape $s --samples 2000 --out "$OUT/leak_${s//,/_}" 2>&1 | tail -1
   done
 }
+# kvcache_tests TIMEOUT: test_varlen.py's kvcache GPU tests into $OUT/kv_tests.log, their summary and failures printed
+# (session 67).
+kvcache_tests() {
+  echo "== kvcache GPU tests ($(( $(date +%s) - t0 )) s)"
+  timeout "$1" python3 -m pytest -q -m gpu -n 8 tests/test_varlen.py -k "kvcache" -o cache_dir=build/pcb -rf \
+    > "$OUT/kv_tests.log" 2>&1
+  echo "rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/kv_tests.log" | tail -2
+  grep -E "^FAILED" "$OUT/kv_tests.log" | head -20
+}
+# sanitize_kvcache TIMEOUT: memcheck, then synccheck, over test_varlen.py's swap-kernel KV-cache test's bf16 cases
+# (session 67), the summary lines of each.
+sanitize_kvcache() {
+  for tool in memcheck synccheck; do
+    echo "== $tool, kvcache on the swap kernels ($(( $(date +%s) - t0 )) s)"
+    timeout "$1" compute-sanitizer --tool $tool --print-limit 3 python3 -m pytest -q -m gpu tests/test_varlen.py \
+      -k "swap_kernels and bf16" -o cache_dir=build/pcb -p no:cacheprovider 2>&1 | grep -v "Host Frame" \
+      | grep -E "ERROR SUMMARY|passed|failed|Error" | tail -4
+  done
+}
