@@ -1,6 +1,7 @@
 #!/bin/bash
-# Prepared at the end of session 67 for the next session (not run): the KV-cache call at 33-512 pairs, where the dense
-# rule runs the stream / whole-pair builds (no KV-cache form) and flash_attn_with_kvcache keeps the varlen route (call 6:
+# Prepared at the end of session 67 for the next session (not run): the KV-cache call at 40-512 pairs, where the dense
+# rule takes no parts (the forward kernels' packed tiles, the stream / whole-pair builds: no KV-cache form) and
+# flash_attn_with_kvcache keeps the varlen route (call 6:
 # 4-54% behind flash_attn_func at 64-512 pairs), against the merged KV-cache build in max(1, SMs // pairs) parts
 # (variants.SWAP_DECODE_KV_FILL, off). with_kvcache_fill vs with_kvcache vs flash_attn_func vs cuDNN.
 #   bash scripts/session68_run1.sh   (carry [".whl"]; writes under $OUT; about 2 minutes)

@@ -1776,8 +1776,9 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
 # (8, 4096) 46.9 / 35.3 / 38.4, (16, 4096) 75.0 / 63.7 / 63.7, (32, 1024) 48.0 / 34.6 / 35.6, (128, 4096) 475.6 /
 # 475.8 / 475.7; D=64 (1, 4096) 13.7 / 7.3 / 9.1, (32, 1024) 31.3 / 20.4 / 20.2. (api._PLANS.clear() after changing.)
 SWAP_DECODE_KV = True
-# (Prepared in session 67, not measured: 0, off.) From 64 pairs the dense rule runs the stream / whole-pair builds, which
-# have no KV-cache form, and the KV-cache call keeps the varlen route, 4-54% behind flash_attn_func at 64-512 pairs
+# (Prepared in session 67, not measured: 0, off.) Where the dense rule takes no parts (from about 33 pairs: the forward
+# kernels' packed tiles, then the stream / whole-pair builds; none has a KV-cache form) the KV-cache call keeps the varlen
+# route, 4-54% behind flash_attn_func at 64-512 pairs
 # (call 6: D=128 (8 sequences of 8 key/value heads, 4,096 keys) 47.0 us against 35.9, D=64 31.2 against 22.3). With a
 # positive count, calls of up to that many pairs (and at most the SMs') that no dense parts rule takes run the merged
 # KV-cache build in max(1, SMs // pairs) parts instead (no new binary). scripts/decode_api_ab.py --kv-fill times it.
