@@ -272,6 +272,34 @@ def test_leak_and_counter_shapes_take_grouped_heads():
         leak.qkv_shapes((1, 2, 3))
 
 
+def test_kvcache_leak_and_counter_runs(monkeypatch):
+    """(Session 67.) `dhpfa leak / counters --kvcache`: one query a sequence only (other shapes refused naming --shape),
+    not with --peers; fixed cache lengths (public: the same for every class), at least one key each; the buffers' k
+    and v views of (B, S_k, H_kv, D) memory, whose transposes are the contiguous caches flash_attn_with_kvcache takes."""
+    import argparse
+    import tempfile
+
+    import torch
+    leak.check_kvcache_shape((2, 32, 1, 128, 4096, 8))
+    for bad in ((2, 32, 4, 128, 4096, 8), (2, 32, 1, 128)):
+        with pytest.raises(ValueError, match="--shape: --kvcache"):
+            leak.check_kvcache_shape(bad)
+    assert leak.kvcache_lengths(3, 4096) == [4096, 3965, 3834] and leak.kvcache_lengths(3, 200) == [200, 69, 1]
+    q, k, v = leak.empty_qkv((2, 32, 1, 128, 1000, 8), torch.bfloat16, cache_layout=True, device="cpu")
+    assert q.shape == (2, 32, 1, 128) and k.shape == v.shape == (2, 8, 1000, 128)
+    assert k.transpose(1, 2).is_contiguous() and v.transpose(1, 2).is_contiguous() and not k.is_contiguous()
+    assert all(t.is_contiguous() for t in leak.empty_qkv((2, 32, 1, 128, 1000, 8), torch.bfloat16, device="cpu"))
+    args = argparse.Namespace(shape="2,32,1,128,4096,8", out=tempfile.mkdtemp(),
+                              peers=True, kvcache=True, samples=10, envelope=False, causal=False, rounds=1)
+    for main in (leak.main, counters.main):
+        with pytest.raises(ValueError, match="--kvcache: .* not with --peers"):
+            main(args)
+    args.peers, args.shape = False, "2,32,4,128,4096,8"
+    for main in (leak.main, counters.main):
+        with pytest.raises(ValueError, match="--shape: --kvcache"):
+            main(args)
+
+
 def test_decode_part_rows_from_interleaved_times(monkeypatch):
     """The bench's decode part (session 64), without a GPU: its cells (H / H_kv 32 / 8, 8-1,024 pairs), the bytes a
     call must read, each kernel's median time in CUDA-graph replay with its rate, a refusal as that kernel's error, and

@@ -149,12 +149,18 @@ def build_parser():
     lk.add_argument("--isolated", action="store_true",
                     help="with --envelope: each call waits for the last (default: calls queued back to back)")
     lk.add_argument("--causal", action="store_true", help="causal attention (default: full; not with --envelope)")
+    lk.add_argument("--kvcache", action="store_true",
+                    help="time flash_attn_with_kvcache's decode step instead (shape B,H,1,D,Sk,H_kv; fixed "
+                         "per-sequence cache lengths)")
 
     c = sub.add_parser("counters", help="hardware-counter equality across input classes (GPU, ncu)")
     c.add_argument("--out", default="out/counters")
     c.add_argument("--peers", action="store_true")
     c.add_argument("--shape", default="2,16,2048,128", help=SHAPE_HELP)
     c.add_argument("--causal", action="store_true", help="causal attention (default: full)")
+    c.add_argument("--kvcache", action="store_true",
+                   help="count flash_attn_with_kvcache's decode step instead (shape B,H,1,D,Sk,H_kv; fixed "
+                        "per-sequence cache lengths)")
     c.add_argument("--rounds", type=int, default=1,
                    help="run the classes and repeats this many times (one ncu process each) and also test each class "
                         "against the repeats over the rounds (Welch's t) for the counts judged by spread: 5 or more")

@@ -144,10 +144,11 @@ def compare_rounds(per_calls, classes, metrics=DRAM + L2_READ + CONTROL):
 def child(kernel, shape, causal=False):
     import torch
 
-    from .leak import CLASSES, empty_qkv, is_gqa, kernels, make_class_inputs
-    fn = kernels(peers=True, causal=causal, gqa=is_gqa(shape))[kernel]
+    from .leak import CLASSES, KVCACHE, empty_qkv, is_gqa, kernels, kvcache_fn, make_class_inputs
+    kv = kernel == KVCACHE  # (session 67) flash_attn_with_kvcache on cache-layout buffers
+    fn = kvcache_fn(shape, causal) if kv else kernels(peers=True, causal=causal, gqa=is_gqa(shape))[kernel]
     inputs = make_class_inputs(shape, torch.bfloat16, pool_size=1, seed=1)
-    bufs = empty_qkv(shape, torch.bfloat16)
+    bufs = empty_qkv(shape, torch.bfloat16, cache_layout=kv)
     labels = list(CLASSES) + list(REPEATS)
     for dst, src in zip(bufs, inputs["random"][0]):  # warm-up (compilation) outside the profiled range
         dst.copy_(src)
@@ -223,6 +224,12 @@ def main(args):
     shape = tuple(int(x) for x in args.shape.split(","))
     os.makedirs(args.out, exist_ok=True)
     names = ["dhpfa"] + (["sdpa_flash", "sdpa_cudnn"] if args.peers else [])
+    if getattr(args, "kvcache", False):  # (session 67) flash_attn_with_kvcache's route instead
+        from .leak import KVCACHE, check_kvcache_shape
+        if args.peers:
+            raise ValueError("--kvcache: counts dhpfa's flash_attn_with_kvcache alone; not with --peers")
+        check_kvcache_shape(shape)
+        names = [KVCACHE]
     causal = bool(getattr(args, "causal", False))
     rounds = max(1, int(getattr(args, "rounds", 1) or 1))
     results = {n: run_counters(n, shape, args.out, causal=causal, rounds=rounds) for n in names}

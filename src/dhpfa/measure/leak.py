@@ -34,8 +34,40 @@ def is_gqa(shape) -> bool:
     return q[1] != k[1]
 
 
-def empty_qkv(shape, dtype):
-    return tuple(torch.empty(sh, device="cuda", dtype=dtype) for sh in qkv_shapes(shape))
+def empty_qkv(shape, dtype, cache_layout=False, device="cuda"):
+    """The one set of q, k, v buffers, (B, H, S, D) views; cache_layout (session 67, the KV-cache route): k and v views
+    of (B, S, H_kv, D) memory, so that their transposes are the contiguous caches flash_attn_with_kvcache reads."""
+    q, k, v = qkv_shapes(shape)
+    if not cache_layout:
+        return tuple(torch.empty(sh, device=device, dtype=dtype) for sh in (q, k, v))
+    return (torch.empty(q, device=device, dtype=dtype),) + tuple(
+        torch.empty(sh[0], sh[2], sh[1], sh[3], device=device, dtype=dtype).permute(0, 2, 1, 3) for sh in (k, v))
+
+
+KVCACHE = "dhpfa_kvcache"  # (session 67) the kernel name of flash_attn_with_kvcache's route in leak / counters runs
+
+
+def check_kvcache_shape(shape):
+    """A --kvcache run's shape: (B, H, 1, D, S_k, H_kv), one query a sequence; else ValueError naming it."""
+    if len(shape) != 6 or shape[2] != 1:
+        raise ValueError(f"--shape: --kvcache times decode steps: expected B,H,1,D,Sk,H_kv (one query a sequence), "
+                         f"got {','.join(map(str, shape))}")
+
+
+def kvcache_lengths(batch: int, seq_k: int):
+    """The cache lengths of a --kvcache run (public, the same for every class): seq_k, then 131 fewer a sequence (at
+    least 1), so the sequences' parts differ."""
+    return [max(1, seq_k - 131 * i) for i in range(batch)]
+
+
+def kvcache_fn(shape, causal=False):
+    """fn(q, k, v) on empty_qkv(cache_layout=True)'s buffers: flash_attn_with_kvcache on q (B, 1, H, D) and the caches,
+    with kvcache_lengths as a tensor (made once)."""
+    import dhpfa
+    check_kvcache_shape(shape)
+    lens = torch.tensor(kvcache_lengths(shape[0], shape[4]), dtype=torch.int32, device="cuda")
+    return lambda q, k, v: dhpfa.flash_attn_with_kvcache(q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2),
+                                                         cache_seqlens=lens, causal=causal)
 
 
 def random_pool(shape, dtype, pool_size=8, seed=0, generator=None):
@@ -69,15 +101,17 @@ def make_class_inputs(shape, dtype, pool_size=8, seed=0):
     return inputs
 
 
-def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, seed=0, warmup=200, pipelined=False):
+def run_leak(fn, shape, dtype=torch.bfloat16, samples=2000, classes=CLASSES, seed=0, warmup=200, pipelined=False,
+             cache_layout=False):
     """Time fn(q, k, v) with interleaved classes. Returns {class: {t, median_us, n, ...}}.
 
     pipelined=False: each sample waits for the previous one (an isolated call). pipelined=True: samples are
     queued back to back and read once per batch, as when the host runs ahead of the GPU; each sample is
-    still one call between its own pair of events, after its own input copy.
+    still one call between its own pair of events, after its own input copy. cache_layout: empty_qkv's (the KV-cache
+    route's buffers).
     """
     inputs = make_class_inputs(shape, dtype, seed=seed)
-    bufs = empty_qkv(shape, dtype)
+    bufs = empty_qkv(shape, dtype, cache_layout)
     rng = random.Random(seed)
     labels = ["random"] * samples + [c for c in classes for _ in range(samples)]
     rng.shuffle(labels)
@@ -176,10 +210,16 @@ def main(args):
             json.dump(r, f, indent=1, default=str)
         print(format_envelope(r))
         return 0
+    kv = bool(getattr(args, "kvcache", False))
+    if kv and args.peers:
+        raise ValueError("--kvcache: times dhpfa's flash_attn_with_kvcache alone; not with --peers")
+    if kv:
+        check_kvcache_shape(shape)
     results = {}
-    for name, fn in kernels(args.peers, causal, gqa=is_gqa(shape)).items():
+    fns = {KVCACHE: kvcache_fn(shape, causal)} if kv else kernels(args.peers, causal, gqa=is_gqa(shape))
+    for name, fn in fns.items():
         try:
-            results[name] = run_leak(fn, shape, samples=samples)
+            results[name] = run_leak(fn, shape, samples=samples, cache_layout=kv)
         except Exception as e:
             results[name] = {"error": f"{type(e).__name__}: {e}"}
         r = results[name]
@@ -189,7 +229,9 @@ def main(args):
     with open(os.path.join(args.out, "leak.json"), "w") as f:
         json.dump(dict(shape=shape, causal=causal, samples_per_class=samples, results=results), f, indent=1)
     dims = "(B,H,S,D)" if len(shape) == 4 else "(B,H,Sq,D,Sk,H_kv)"
-    print(f"dudect-style Welch t, {dims}={shape} bf16{' causal' if causal else ''}, {samples} samples per class, "
+    print(f"dudect-style Welch t, {dims}={shape} bf16{' causal' if causal else ''}"
+          f"{' flash_attn_with_kvcache, lengths ' + str(kvcache_lengths(shape[0], shape[4])) if kv else ''}, "
+          f"{samples} samples per class, "
           "|t| > 4.5 = leak")
     print(format_table(results))
     return 0
