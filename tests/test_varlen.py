@@ -2353,6 +2353,34 @@ def test_decode_kv_choice(monkeypatch):
     assert not any(v.kernel.endswith("_kv") for v in variants.decode_variants())
 
 
+@pytest.mark.parametrize("d", [32, 64, 96, 128, 192, 256])
+def test_decode_kv_choice_sweep(d, monkeypatch):
+    """(Session 67, offline.) decode_kv_choice over head dims 32-256, groups 1-32, 1-2,600 pairs and 1-65,536 keys (the
+    prepared fill on and off): None, or an audited KV-cache build at NQ = 8 with a part count its launch takes (the
+    split build SWAP_DECODE_SPLIT to SWAP_DECODE_MERGE_PARTS parts and at most the SMs' programs, the merged one up to
+    its MAX_PARTS); never an error. D = 64 / 128 reach both builds."""
+    audited = variants.decode_variants()
+    seen = set()
+    for fill in (0, 132):
+        monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", fill)
+        for group in (1, 2, 4, 8, 9, 16, 32):
+            for pairs in (1, 2, 4, 8, 16, 32, 40, 64, 100, 132, 136, 264, 1100, 2600):
+                hk = 8 if pairs % 8 == 0 else 1 if pairs < 4 else 4 if pairs % 4 == 0 else 2
+                for sk in (1, 1000, 4096, 20000, 65536):
+                    choice = variants.decode_kv_choice(torch.bfloat16, d, pairs // hk, group * hk, hk, sk, 132)
+                    if choice is None:
+                        continue
+                    v, parts = choice
+                    assert v in audited and v.config.block_m == 8 and group <= 8 and parts >= 1, (group, pairs, sk)
+                    if v.kernel.endswith("split_kv"):
+                        assert variants.SWAP_DECODE_SPLIT[d] <= parts <= variants.SWAP_DECODE_MERGE_PARTS[d]
+                        assert pairs * parts <= 132  # (a cooperative launch: every program resident)
+                    else:
+                        assert parts <= variants.swap_decode_merge_build(d)[0]
+                    seen.add(v.kernel)
+    assert seen == ({"attn_decode_sm90_merged_kv", "attn_decode_sm90_split_kv"} if d in (64, 128) else set()), seen
+
+
 def test_decode_kv_launch_arguments():
     """(Session 67, offline.) sm90_decode.launch_args with key rows: a grid of exactly the parts asked for (each
     sequence's keys split in the kernel), the rows passed as BOUNDS with VARLEN; refused without the merge."""
