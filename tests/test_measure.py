@@ -275,7 +275,8 @@ def test_leak_and_counter_shapes_take_grouped_heads():
 def test_kvcache_leak_and_counter_runs(monkeypatch):
     """(Session 67.) `dhpfa leak / counters --kvcache`: one query a sequence only (other shapes refused naming --shape),
     not with --peers; fixed cache lengths (public: the same for every class), at least one key each; the buffers' k
-    and v views of (B, S_k, H_kv, D) memory, whose transposes are the contiguous caches flash_attn_with_kvcache takes."""
+    and v views of (B, S_k, H_kv, D) memory, whose transposes are the contiguous caches flash_attn_with_kvcache
+    takes."""
     import argparse
     import tempfile
 

@@ -680,7 +680,8 @@ for v in variants.decode_variants():
     split = v.kernel in (variants.SWAP_DECODE_SPLIT_KERNEL, variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_split"])
     # the most parts the build takes (the merged build's at its NQ: session 67)
     most = variants.swap_decode_merge_build(v.head_dim, v.config.block_m)[0] \
-        if v.kernel in (variants.SWAP_DECODE_MERGED_KERNEL, variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_merged"]) \
+        if v.kernel in (variants.SWAP_DECODE_MERGED_KERNEL,
+                        variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_merged"]) \
         else variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16)
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
                                 (16, 16, 8, 333, 8), (1, 16, 2, 65541, most)):

@@ -172,8 +172,9 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
     lost 5-8%; a select for the longer parts' end did the same at D=64. Public: program ids and shapes.
     VARLEN (the KV-cache builds, session 67: flash_attn_with_kvcache): sequence b's keys are rows [BOUNDS[2b] - b x
     SEQ_K, BOUNDS[2b + 1] - b x SEQ_K) of its cache row of SEQ_K (api._kvcache_bounds' key rows: public, as the
-    lengths), L of them, in parts of per = cdiv(cdiv(L, BLOCK_N), parts) blocks (session 54's form per sequence; KEYS_PER_PART
-    unused): the parts past the last key hold none (their state 0 and -inf). Public: program ids, shapes, lengths."""
+    lengths), L of them, in parts of per = cdiv(cdiv(L, BLOCK_N), parts) blocks (session 54's form per sequence;
+    KEYS_PER_PART unused): the parts past the last key hold none (their state 0 and -inf). Public: program ids, shapes,
+    lengths."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV

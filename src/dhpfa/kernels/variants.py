@@ -1648,10 +1648,11 @@ def stream_schedule_fits(n_prog: int, blocks: int) -> bool:
 
 def swap_decode_merge_build(head_dim: int, nq: int = 8) -> tuple:
     """(MAX_PARTS, CHUNK, PREFETCH, ASYNC, WIDE) of the shipped merged build at a head dim and NQ
-    (sm90_decode.launch_args' default). Session 67: at NQ = 16 the merged build stages SWAP_DECODE_MERGE_PARTS x 8 // NQ parts (16 at D=128, 32 at
-    D=64), so its staged states (MAX_PARTS x NQ x D fp32) are the NQ = 8 build's bytes; it runs the calls of fewer parts
-    than swap_decode_split's (parts from SWAP_DECODE_SPLIT_MIN_PARTS go to the split build, whose MAX_PARTS is
-    SWAP_DECODE_MERGE_PARTS at any NQ: it stages no states; decode_choice checks the count)."""
+    (sm90_decode.launch_args' default). Session 67: at NQ = 16 the merged build stages SWAP_DECODE_MERGE_PARTS x 8 // NQ
+    parts (16 at D=128, 32 at D=64), so its staged states (MAX_PARTS x NQ x D fp32) are the NQ = 8 build's bytes; it
+    runs the calls of fewer parts than swap_decode_split's (parts from SWAP_DECODE_SPLIT_MIN_PARTS go to the split
+    build, whose MAX_PARTS is SWAP_DECODE_MERGE_PARTS at any NQ: it stages no states; decode_choice checks the
+    count)."""
     return (SWAP_DECODE_MERGE_PARTS[head_dim] * 8 // max(8, nq), SWAP_DECODE_MERGE_CHUNK[head_dim],
             SWAP_DECODE_MERGE_PREFETCH[head_dim], SWAP_DECODE_MERGE_ASYNC[head_dim], SWAP_DECODE_MERGE_WIDE[head_dim])
 
@@ -1757,31 +1758,31 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
     if parts:
         merged = swap_decode_merged(head_dim, parts)
         even = swap_decode_even(batch * kv_heads, parts, sm_count)
-        split = merged and bool(swap_decode_split(
-            head_dim, decode_parts(seq_k, parts, SWAP_DECODE_CONFIG.block_n, even)[0]))
+        n_parts = decode_parts(seq_k, parts, SWAP_DECODE_CONFIG.block_n, even)[0]
+        split = merged and bool(swap_decode_split(head_dim, n_parts))
         v = decode_variant(dtype, head_dim, merged, split, nq=nq)
-        fits = not merged or split or \
-            decode_parts(seq_k, parts, SWAP_DECODE_CONFIG.block_n, even)[0] <= swap_decode_merge_build(head_dim, nq)[0]
+        fits = not merged or split or n_parts <= swap_decode_merge_build(head_dim, nq)[0]  # (session 67: NQ = 16)
         if decode_build_ok(v) and fits:
             return v, parts
     return None
 
 
-# Session 67: flash_attn_with_kvcache's decode steps (one query a sequence, per-sequence cache lengths) on the merged and
-# split builds' KV-cache forms (sm90_decode VARLEN: each sequence's own key rows from api._kvcache_bounds' (start, end)
-# rows, declared public, split in the rule's parts in the kernel), where the dense rule (decode_choice at the cache's
-# length) gives those builds; elsewhere (the whole-pair and stream builds' pair counts, groups of 9-16, paged caches,
-# cache_batch_idx, windows, soft-caps) the varlen route as before. Call 4 (scripts/decode_api_ab.py, H200, graph
-# replay, 32 / 8 heads, full caches, us: with_kvcache / flash_attn_func / cuDNN): D=128 (1, 4096) 16.2 / 7.7 / 10.9,
-# (8, 4096) 46.9 / 35.3 / 38.4, (16, 4096) 75.0 / 63.7 / 63.7, (32, 1024) 48.0 / 34.6 / 35.6, (128, 4096) 475.6 /
-# 475.8 / 475.7; D=64 (1, 4096) 13.7 / 7.3 / 9.1, (32, 1024) 31.3 / 20.4 / 20.2. (api._PLANS.clear() after changing.)
+# Session 67: flash_attn_with_kvcache's decode steps (one query a sequence, per-sequence cache lengths) on the merged
+# and split builds' KV-cache forms (sm90_decode VARLEN: each sequence's own key rows from api._kvcache_bounds' (start,
+# end) rows, declared public, split in the rule's parts in the kernel), where the dense rule (decode_choice at the
+# cache's length) gives those builds; elsewhere (the forward kernels' and the whole-pair and stream builds' pair counts,
+# groups of 9-16, paged caches, cache_batch_idx, windows, soft-caps, num_splits > 0) the varlen route as before.
+# scripts/decode_api_ab.py (H200, graph replay, 32 / 8 heads, full caches, us: with_kvcache before (call 4) -> after
+# (call 6) / flash_attn_func / cuDNN): D=128 (1, 4096) 16.2 -> 9.3 / 7.9 / 10.7, (1, 32768) 42.4 -> 38.4 / 36.5 / 39.5,
+# (4, 16384) 75.1 -> 68.7 / 66.5 / 68.6; D=64 (1, 4096) 13.7 -> 8.6 / 7.2 / 8.8, (4, 16384) 49.7 -> 38.7 / 36.5 / 37.7.
+# (api._PLANS.clear() after changing.)
 SWAP_DECODE_KV = True
 # (Prepared in session 67, not measured: 0, off.) Where the dense rule takes no parts (from about 33 pairs: the forward
-# kernels' packed tiles, then the stream / whole-pair builds; none has a KV-cache form) the KV-cache call keeps the varlen
-# route, 4-54% behind flash_attn_func at 64-512 pairs
-# (call 6: D=128 (8 sequences of 8 key/value heads, 4,096 keys) 47.0 us against 35.9, D=64 31.2 against 22.3). With a
-# positive count, calls of up to that many pairs (and at most the SMs') that no dense parts rule takes run the merged
-# KV-cache build in max(1, SMs // pairs) parts instead (no new binary). scripts/decode_api_ab.py --kv-fill times it.
+# kernels' packed tiles, then the stream / whole-pair builds; none has a KV-cache form) the KV-cache call keeps the
+# varlen route, 4-54% behind flash_attn_func at 64-512 pairs (call 6: D=128 (8 sequences of 8 key/value heads, 4,096
+# keys) 47.0 us against 35.9, D=64 31.2 against 22.3). With a positive count, calls of up to that many pairs (and at
+# most the SMs') that no dense parts rule takes run the merged KV-cache build in max(1, SMs // pairs) parts instead (no
+# new binary). scripts/decode_api_ab.py --kv-fill times it (scripts/session68_run1.sh).
 SWAP_DECODE_KV_FILL = 0
 SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv",
                           "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
