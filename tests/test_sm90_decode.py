@@ -461,8 +461,7 @@ def test_split_launch_is_cooperative_and_checks_its_parts(d):
     for v in variants.decode_variants():
         if v.head_dim == d:
             coop = _source_and_key(*variant_launch(v))[1].launch_cooperative_grid
-            assert coop == (v.kernel in (variants.SWAP_DECODE_SPLIT_KERNEL,
-                                         variants.SWAP_DECODE_KV_KERNELS[variants.SWAP_DECODE_SPLIT_KERNEL])), v.name
+            assert coop == (variants.decode_base_kernel(v.kernel) == variants.SWAP_DECODE_SPLIT_KERNEL), v.name
 
 
 def test_decode_parts_cover_the_keys_in_whole_blocks():
@@ -676,13 +675,12 @@ for v in variants.decode_variants():
                 other.append([b, h, hk, sk, n_prog])
         out.append([v.name, other])
         continue
-    kv = v.kernel in variants.SWAP_DECODE_KV_KERNELS.values()  # (the KV-cache forms, session 67: their key rows)
-    split = v.kernel in (variants.SWAP_DECODE_SPLIT_KERNEL, variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_split"])
+    base = variants.decode_base_kernel(v.kernel)
+    kv = base != v.kernel  # (the KV-cache forms, session 67: their key rows)
+    split = base == variants.SWAP_DECODE_SPLIT_KERNEL
     # the most parts the build takes (the merged build's at its NQ: session 67)
     most = variants.swap_decode_merge_build(v.head_dim, v.config.block_m)[0] \
-        if v.kernel in (variants.SWAP_DECODE_MERGED_KERNEL,
-                        variants.SWAP_DECODE_KV_KERNELS["attn_decode_sm90_merged"]) \
-        else variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16)
+        if base == variants.SWAP_DECODE_MERGED_KERNEL else variants.SWAP_DECODE_MERGE_PARTS.get(v.head_dim, 16)
     for b, h, hk, sk, parts in ((1, 32, 8, 16384, 16), (3, 40, 5, 4099, 8), (1, 16, 2, 1, 1), (2, 14, 7, 65536, 16),
                                 (16, 16, 8, 333, 8), (1, 16, 2, 65541, most)):
         h, hk = grp(h, hk)

@@ -133,20 +133,18 @@ def placeholder_launch(variant, device="cpu"):
                                               torch.empty(4 * n, dtype=torch.int64, device=device), 0.1,
                                               3 if units else 6, n, c.block_n, c.num_stages, c.num_warps,
                                               pair_units=units)
-    kv = variant.kernel in _variants.SWAP_DECODE_KV_KERNELS.values()
-    if variant.kernel in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL,
-                          _variants.SWAP_DECODE_SPLIT_KERNEL) or kv:
+    base = _variants.decode_base_kernel(variant.kernel)
+    kv = base != variant.kernel
+    if base in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL, _variants.SWAP_DECODE_SPLIT_KERNEL):
         # one query, h heads over 2 key/value heads, 4 parts (merged: into out and lse, a done-word a part; split:
         # the least parts it takes; the KV-cache forms, session 67: with 2 sequences' key rows)
         from ..kernels import sm90_decode
-        split = _variants.SWAP_DECODE_SPLIT[d] if variant.kernel in (
-            _variants.SWAP_DECODE_SPLIT_KERNEL, _variants.SWAP_DECODE_KV_KERNELS[_variants.SWAP_DECODE_SPLIT_KERNEL]) \
-            else 0
+        split = _variants.SWAP_DECODE_SPLIT[d] if base == _variants.SWAP_DECODE_SPLIT_KERNEL else 0
         n = split or 4
         q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, n * c.block_n, 2, d, dtype=variant.dtype, device=device)
         merge = (torch.empty_like(q), torch.empty(h, 2, device=device), torch.empty(4 * n, dtype=torch.int64,
-                 device=device)) if variant.kernel != _variants.SWAP_DECODE_KERNEL else None
+                 device=device)) if base != _variants.SWAP_DECODE_KERNEL else None
         return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),
                                        torch.empty(n, h, 2, device=device), 0.1, n, c.block_n, c.num_stages,
                                        c.num_warps, merge=merge, split=split,

@@ -36,15 +36,11 @@ def _sm_count(index):
 def kernel_fn(kernel: str):
     """The @triton.jit / @gluon.jit function named `kernel`."""
     from .variants import (GLUON_KERNELS, SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_SPLIT_KERNEL,
-                           SWAP_DECODE_STREAM_KERNEL, VARLEN_SM90_KERNEL, VARLEN_SM90_NAMES)
+                           SWAP_DECODE_STREAM_KERNEL, VARLEN_SM90_KERNEL, VARLEN_SM90_NAMES, decode_base_kernel)
+    kernel = decode_base_kernel(kernel)  # (session 67: a KV-cache form launches the merged / split kernel)
     if kernel in (SWAP_DECODE_KERNEL, SWAP_DECODE_MERGED_KERNEL, SWAP_DECODE_SPLIT_KERNEL, SWAP_DECODE_STREAM_KERNEL):
         from . import sm90_decode
         return getattr(sm90_decode, kernel)
-    from .variants import SWAP_DECODE_KV_KERNELS
-    kv = {name: base for base, name in SWAP_DECODE_KV_KERNELS.items()}
-    if kernel in kv:  # (session 67) the merged / split kernel, launched with VARLEN
-        from . import sm90_decode
-        return getattr(sm90_decode, kv[kernel])
     if kernel in GLUON_KERNELS or kernel in VARLEN_SM90_NAMES:
         from . import sm90_fwd
         return getattr(sm90_fwd, VARLEN_SM90_KERNEL if kernel in VARLEN_SM90_NAMES else kernel)
@@ -447,7 +443,7 @@ class _Launcher:
             kind = p[0]
             if kind == "t" or kind == "d":
                 t = tensors[p[1]]
-                ptr = t if type(t) is int else t.data_ptr()  # (a pointer argument may come as its base address)
+                ptr = _address(t)
                 if ptr % 16:
                     _misaligned(ptr)
                 if kind == "t":
@@ -493,9 +489,15 @@ def _misaligned(ptr):
     raise ValueError(f"the kernels need 16-byte aligned tensors, got offset {ptr % 16}")
 
 
+def _address(t):
+    """A pointer argument's base address: a tensor's, or an int as given (a kept launcher's caller may pass base
+    addresses: the API plans' scratch buffers)."""
+    return t if type(t) is int else t.data_ptr()
+
+
 def _aligned(t):
-    """t (a tensor, or a base address as an int: the KV-cache plans' scratch buffers), checked 16-byte aligned."""
-    ptr = t if type(t) is int else t.data_ptr()
+    """t (a tensor or a base address, _address), checked 16-byte aligned."""
+    ptr = _address(t)
     if ptr % 16:
         _misaligned(ptr)
     return t

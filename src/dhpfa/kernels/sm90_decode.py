@@ -1195,11 +1195,6 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     return Kept(first, second, ws_o.numel(), ws_l.numel())
 
 
-def _addr(t):
-    """A tensor's base address, or an int address as given (the KV-cache plan's scratch buffers)."""
-    return t if type(t) is int else t.data_ptr()
-
-
 class Kept:
     """Both launchers of one decode signature, called as one: kept(q, k, v, out, lse_t, cu, device_index) (forward()'s
     arguments) launches attn_decode_sm90 and the combine on a fresh workspace (one allocation: WS_O, then WS_L at a
@@ -1219,9 +1214,10 @@ class Kept:
         ws = torch.empty(self.size, dtype=torch.float32, device=q.device)
         base = ws.data_ptr()
         ws_l = base + 4 * self.l_offset
-        if self.second is None:  # (bounds: the KV-cache builds' key rows, a tensor or a base address; session 67)
-            self.first((q, k, v, base, ws_l, _addr(out), _addr(lse_t), base + 4 * self.f_offset) +
-                       (() if bounds is None else (_addr(bounds),)), 1.0, device_index)
+        if self.second is None:  # (out, lse_t, bounds: tensors or base addresses, as the launcher takes them; bounds:
+            # the KV-cache builds' key rows, session 67)
+            self.first((q, k, v, base, ws_l, out, lse_t, base + 4 * self.f_offset) +
+                       (() if bounds is None else (bounds,)), 1.0, device_index)
         else:
             self.first((q, k, v, base, ws_l), 1.0, device_index)
             self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)

@@ -1788,6 +1788,12 @@ SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv
                           "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
 
 
+def decode_base_kernel(kernel: str) -> str:
+    """The kernel a build's name launches: a KV-cache form's (SWAP_DECODE_KV_KERNELS: the merged or split kernel, with
+    VARLEN), else the name itself. Public."""
+    return next((base for base, name in SWAP_DECODE_KV_KERNELS.items() if name == kernel), kernel)
+
+
 def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8) -> Variant:
     """The KV-cache form (session 67) of the merged build (split: the split one) at a dtype and head dim: the same
     kernel launched with VARLEN and its key rows (BOUNDS) declared public."""

@@ -226,9 +226,7 @@ def main(args):
     names = ["dhpfa"] + (["sdpa_flash", "sdpa_cudnn"] if args.peers else [])
     if getattr(args, "kvcache", False):  # (session 67) flash_attn_with_kvcache's route instead
         from .leak import KVCACHE, check_kvcache_shape
-        if args.peers:
-            raise ValueError("--kvcache: counts dhpfa's flash_attn_with_kvcache alone; not with --peers")
-        check_kvcache_shape(shape)
+        check_kvcache_shape(shape, args.peers)
         names = [KVCACHE]
     causal = bool(getattr(args, "causal", False))
     rounds = max(1, int(getattr(args, "rounds", 1) or 1))

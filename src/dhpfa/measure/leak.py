@@ -47,8 +47,11 @@ def empty_qkv(shape, dtype, cache_layout=False, device="cuda"):
 KVCACHE = "dhpfa_kvcache"  # (session 67) the kernel name of flash_attn_with_kvcache's route in leak / counters runs
 
 
-def check_kvcache_shape(shape):
-    """A --kvcache run's shape: (B, H, 1, D, S_k, H_kv), one query a sequence; else ValueError naming it."""
+def check_kvcache_shape(shape, peers=False):
+    """A --kvcache run (leak, counters): dhpfa alone (not with --peers) on a shape (B, H, 1, D, S_k, H_kv), one query a
+    sequence; else ValueError naming the argument."""
+    if peers:
+        raise ValueError("--kvcache: runs dhpfa's flash_attn_with_kvcache alone; not with --peers")
     if len(shape) != 6 or shape[2] != 1:
         raise ValueError(f"--shape: --kvcache times decode steps: expected B,H,1,D,Sk,H_kv (one query a sequence), "
                          f"got {','.join(map(str, shape))}")
@@ -211,10 +214,8 @@ def main(args):
         print(format_envelope(r))
         return 0
     kv = bool(getattr(args, "kvcache", False))
-    if kv and args.peers:
-        raise ValueError("--kvcache: times dhpfa's flash_attn_with_kvcache alone; not with --peers")
     if kv:
-        check_kvcache_shape(shape)
+        check_kvcache_shape(shape, args.peers)
     results = {}
     fns = {KVCACHE: kvcache_fn(shape, causal)} if kv else kernels(args.peers, causal, gqa=is_gqa(shape))
     for name, fn in fns.items():
