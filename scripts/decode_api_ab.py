@@ -23,13 +23,14 @@ from dhpfa.reference import attention_ref
 SHAPES = ((1, 4096), (1, 32768), (8, 4096), (8, 16384), (32, 4096), (64, 2048))
 
 
-def kv_fill(pairs, q, k, v, lens):
-    """flash_attn_with_kvcache with variants.SWAP_DECODE_KV_FILL = pairs for this call (the checked path: plans dropped
-    before and after, so the API's own calls keep theirs)."""
+def kv_fill(fill, q, k, v, lens):
+    """flash_attn_with_kvcache with variants.SWAP_DECODE_KV_FILL = fill for this call (session 67: a pair count; session
+    68: a multiple of the SMs' pairs) (the checked path: plans dropped before and after, so the API's own calls keep
+    theirs)."""
     from dhpfa import api
     from dhpfa.kernels import variants
     saved = variants.SWAP_DECODE_KV_FILL
-    variants.SWAP_DECODE_KV_FILL = pairs
+    variants.SWAP_DECODE_KV_FILL = fill
     api._PLANS.clear()
     try:
         return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
@@ -38,14 +39,38 @@ def kv_fill(pairs, q, k, v, lens):
         api._PLANS.clear()
 
 
+def kv_parts(parts, q, k, v, lens):
+    """(session 68) flash_attn_with_kvcache with variants.decode_kv_choice forced to `parts` parts of the merged (or,
+    from swap_decode_split's count, split) KV-cache build, whatever the rule says (plans dropped before and after)."""
+    from dhpfa import api
+    from dhpfa.kernels import variants
+    saved = variants.decode_kv_choice
+
+    def forced(dtype, head_dim, *_):
+        return variants.decode_kv_variant(dtype, head_dim, bool(variants.swap_decode_split(head_dim, parts))), parts
+    variants.decode_kv_choice = forced
+    api._PLANS.clear()
+    try:
+        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
+    finally:
+        variants.decode_kv_choice = saved
+        api._PLANS.clear()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--d", default="64,128")
     ap.add_argument("--out", default="out")
-    ap.add_argument("--kv-fill", type=int, default=0,
-                    help="(session 67) also time with_kvcache with variants.SWAP_DECODE_KV_FILL set to this (plans "
-                         "dropped around each call)")
+    ap.add_argument("--kv-fill", type=float, default=0,
+                    help="(session 67) also time with_kvcache with variants.SWAP_DECODE_KV_FILL set to this (session "
+                         "68: a multiple of the SMs' pairs, the shipped 2 by default) (plans dropped around each call)")
+    ap.add_argument("--kv-nofill", action="store_true",
+                    help="(session 68) also time with_kvcache with the fill off (SWAP_DECODE_KV_FILL = 0: the varlen "
+                         "route where no dense parts rule is)")
+    ap.add_argument("--kv-parts", default="",
+                    help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
+                         "that many parts (kv_pN; decode_kv_choice forced)")
     ap.add_argument("--shapes", default=",".join(f"{b}:{n}" for b, n in SHAPES),
                     help="(session 67) comma-separated B:keys cells")
     a = ap.parse_args()
@@ -70,6 +95,10 @@ def main():
                    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION), "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION)}
             if a.kv_fill:
                 fns["with_kvcache_fill"] = lambda: kv_fill(a.kv_fill, q, k, v, lens)
+            if a.kv_nofill:
+                fns["with_kvcache_nofill"] = lambda: kv_fill(0, q, k, v, lens)
+            for p in (int(x) for x in a.kv_parts.split(",") if x):
+                fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
             errs, ok = {}, {}
             for name, fn in list(fns.items()):

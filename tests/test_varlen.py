@@ -2316,6 +2316,13 @@ _SWAP_KV = [(1, 32, 8, 8192, 128, [5000], 1, None, "split"),  # 8 pairs x 16 par
             (2, 16, 2, 65536, 128, [300, 65535], 1, None, "split"),  # 4 pairs x 16, one short sequence
             (4, 8, 2, 2048, 64, [100, 2000, 1, 1500], 1, [5, 0, 1, 1400], None)]  # leftpad (the rule at 8 pairs)
 
+# (session 68) the fill (variants.SWAP_DECODE_KV_FILL): pair counts where no dense parts rule is, max(1, SMs // pairs)
+# parts of the merged build on 132 SMs, at most the cache's key blocks
+_SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777], 1, None, "merged"),  # 64 pairs x 2
+                 (17, 32, 8, 1024, 64, [(i * 397) % 1025 for i in range(17)], 0, None, "merged"),  # 136 pairs x 1
+                 (1, 32, 8, 1000, 128, [999], 1, None, "merged"),  # 8 pairs x 8 (the cache's 8 blocks)
+                 (5, 32, 8, 4096, 64, [0, 1, 4095, 2000, 3000], 1, [0, 0, 7, 1999, 0], "merged")]  # 40 x 3, leftpad
+
 
 def test_decode_kv_choice(monkeypatch):
     """(Session 67, offline.) decode_kv_choice: the KV-cache builds (audited, NQ = 8) where decode_choice at the cache's
@@ -2332,22 +2339,28 @@ def test_decode_kv_choice(monkeypatch):
             variants.SWAP_DECODE_SPLIT_KERNEL if kind == "split" else variants.SWAP_DECODE_MERGED_KERNEL], v.name
         assert parts == variants.swap_decode_parts(d, b, h, hk, sc, 132)
         assert (kind == "split") == bool(variants.swap_decode_split(d, parts))
-    for cell in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (34, 32, 4, 4096, 128), (1, 64, 4, 16384, 128)):
-        b, h, hk, sc, d = cell  # whole pairs, stream, stream, a group of 16
+    for cell in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (68, 32, 4, 4096, 128), (1, 64, 4, 16384, 128)):
+        b, h, hk, sc, d = cell  # whole pairs, stream, stream (past the fill's 2 x 132 pairs), a group of 16
         assert variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132) is not None
         assert variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132) is None, cell
     for d in (32, 96, 256):
         assert variants.decode_kv_choice(torch.bfloat16, d, 1, 32, 8, 65536, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is not None
-    # (the prepared fill, off by default) up to SWAP_DECODE_KV_FILL pairs, where the dense rule runs other builds:
-    # the merged build in max(1, SMs // pairs) parts
-    assert variants.SWAP_DECODE_KV_FILL == 0
-    monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", 132)
-    for b, hk, parts in ((8, 8, 2), (16, 8, 1), (9, 4, 3)):
-        v, n = variants.decode_kv_choice(torch.bfloat16, 128, b, 4 * hk, hk, 4096, 132)
+    # (session 68, the fill, on) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where the dense rule runs other builds or
+    # the forward kernels: the merged build in max(1, SMs // pairs) parts, at most the cache's key blocks
+    assert variants.SWAP_DECODE_KV_FILL == 2
+    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (17, 8, 4096, 1), (33, 8, 1024, 1),
+                             (5, 8, 4096, 3), (1, 8, 300, 3), (1, 8, 1000, 8)):
+        assert not variants.swap_decode_parts(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # (no dense parts rule)
+        v, n = variants.decode_kv_choice(torch.bfloat16, 128, b, 4 * hk, hk, sk, 132)
         assert v.kernel == "attn_decode_sm90_merged_kv" and n == parts and v in audited, (b, hk, v.name, n)
-    assert variants.decode_kv_choice(torch.bfloat16, 128, 17, 32, 8, 4096, 132) is None  # (136 pairs: past the SMs)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 34, 32, 8, 1024, 132) is None  # (272 pairs: past 2 x 132)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 34, 32, 8, 1024, 136) is not None  # (272 <= 2 x 136)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132)[1] == 16  # (the dense parts first)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 64, 32, 8, 4096, 132) is None  # (512 pairs)
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", 0)  # off: the varlen route where no dense parts rule is
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 8, 32, 8, 4096, 132) is None
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 1000, 132) is None
     monkeypatch.setattr(variants, "SWAP_DECODE_KV", False)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is None
     assert not any(v.kernel.endswith("_kv") for v in variants.decode_variants())
@@ -2361,7 +2374,7 @@ def test_decode_kv_choice_sweep(d, monkeypatch):
     its MAX_PARTS); never an error. D = 64 / 128 reach both builds."""
     audited = variants.decode_variants()
     seen = set()
-    for fill in (0, 132):
+    for fill in (0, 2):
         monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", fill)
         for group in (1, 2, 4, 8, 9, 16, 32):
             for pairs in (1, 2, 4, 8, 16, 32, 40, 64, 100, 132, 136, 264, 1100, 2600):
@@ -2413,12 +2426,14 @@ def test_decode_kv_builds_need_their_rows_declared_public():
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "fp16"])
-@pytest.mark.parametrize("case", _SWAP_KV, ids=[f"{c[0]}x{c[1]}/{c[2]}-{c[3]}-d{c[4]}" + ("-pad" if c[7] else "")
-                                                for c in _SWAP_KV])
+@pytest.mark.parametrize("case", _SWAP_KV + _SWAP_KV_FILL,
+                         ids=[f"{c[0]}x{c[1]}/{c[2]}-{c[3]}-d{c[4]}" + ("-pad" if c[7] else "")
+                              for c in _SWAP_KV + _SWAP_KV_FILL])
 def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
     """(Session 67.) One-query flash_attn_with_kvcache calls with per-sequence lengths (a tensor: 0, 1, odd, full,
     with and without new tokens, left-padded) on the KV-cache builds where the rule gives them: every head of every
-    sequence against float64 (out and lse; a sequence with no key: 0 and -inf) on poisoned outputs; the call's plan
+    sequence against float64 (out and lse; a sequence with no key: 0 and -inf) on poisoned outputs (session 68: and
+    where the fill gives them, _SWAP_KV_FILL); the call's plan
     (from the second call) launches the same build and gives the same bits; a CUDA graph's replay too."""
     b, h, hk, sc, d, lens0, s_new, pad, kind = case
     from dhpfa.kernels import dispatch

@@ -1777,13 +1777,18 @@ def decode_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_
 # (4, 16384) 75.1 -> 68.7 / 66.5 / 68.6; D=64 (1, 4096) 13.7 -> 8.6 / 7.2 / 8.8, (4, 16384) 49.7 -> 38.7 / 36.5 / 37.7.
 # (api._PLANS.clear() after changing.)
 SWAP_DECODE_KV = True
-# (Prepared in session 67, not measured: 0, off.) Where the dense rule takes no parts (from about 33 pairs: the forward
-# kernels' packed tiles, then the stream / whole-pair builds; none has a KV-cache form) the KV-cache call keeps the
-# varlen route, 4-54% behind flash_attn_func at 64-512 pairs (call 6: D=128 (8 sequences of 8 key/value heads, 4,096
-# keys) 47.0 us against 35.9, D=64 31.2 against 22.3). With a positive count, calls of up to that many pairs (and at
-# most the SMs') that no dense parts rule takes run the merged KV-cache build in max(1, SMs // pairs) parts instead (no
-# new binary). scripts/decode_api_ab.py --kv-fill times it (scripts/session68_run1.sh).
-SWAP_DECODE_KV_FILL = 0
+# Session 67 prepared, session 68 measured and shipped: where the dense rule takes no parts (from about 33 pairs: the
+# forward kernels' packed tiles, then the stream / whole-pair builds; none has a KV-cache form) the KV-cache call kept
+# the varlen route, 4-54% behind flash_attn_func at 64-512 pairs. Calls of up to SWAP_DECODE_KV_FILL x the SMs' pairs
+# that no dense parts rule takes run the merged KV-cache build in max(1, SMs // pairs) parts (at most the cache's key
+# blocks; no new binary). Session 68 calls 1-2 (scripts/decode_api_ab.py --kv-fill / --kv-parts 1,2,3,4,6, H200, graph
+# replay, 32 / 8 heads, full caches, us: the varlen route / SMs // pairs parts / flash_attn_func): D=128 (5 sequences,
+# 4,096 keys) 39.2 / 28.3 / 26.2, (8, 1,024) 16.3 / 11.3 / 10.5, (16, 4,096) 75.3 / 67.6 / 63.8, (32, 1,024) 47.9 /
+# 42.0 / 34.5; D=64 (8, 4,096) 31.2 / 23.6 / 21.8, (16, 16,384) 137.4 / 124.2 / 123.2, (32, 4,096) 79.1 / 71.7 / 63.8;
+# every count of 1-6 parts at least as good as SMs // pairs but D=128 (12, 4,096): 2 parts 58.0, 1 part 59.8 (varlen
+# 63.5). At 512 pairs (64 sequences, 1,024 keys) one part a pair loses (D=128 77.8 against 70.6, D=64 50.3 against
+# 48.7): the fill stops at twice the SMs' pairs. 0: off.
+SWAP_DECODE_KV_FILL = 2
 SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv",
                           "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
 
@@ -1808,8 +1813,8 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     rows (the rule reads the cache's length: the lengths are on the device), or None (the varlen route): where
     decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
     NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS.
-    SWAP_DECODE_KV_FILL (off; prepared): up to that many pairs (and the SMs'), where no dense parts rule does,
-    max(1, SMs // pairs) parts. Public: shapes, the SM count."""
+    (Session 68) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where no dense parts rule takes the call, the merged (or
+    split) build in max(1, SMs // pairs) parts, at most the cache's key blocks. Public: shapes, the SM count."""
     if not SWAP_DECODE_KV or decode_nq(heads // kv_heads) != 8 or head_dim not in SWAP_DECODE_DIMS:
         return None
     pairs = batch * kv_heads
@@ -1817,8 +1822,9 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
         swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
-            pairs <= min(SWAP_DECODE_KV_FILL, sm_count):
-        parts = max(1, min(sm_count // pairs, SWAP_DECODE_MERGE_PARTS[head_dim]))
+            pairs <= SWAP_DECODE_KV_FILL * sm_count:
+        blocks = -(-seq_k // SWAP_DECODE_CONFIG.block_n)
+        parts = max(1, min(sm_count // pairs, SWAP_DECODE_MERGE_PARTS[head_dim], blocks))
     if not parts or not swap_decode_merged(head_dim, parts):
         return None
     split = bool(swap_decode_split(head_dim, parts))

@@ -152,7 +152,8 @@ def child(kernel, shape, causal=False):
     labels = list(CLASSES) + list(REPEATS)
     for dst, src in zip(bufs, inputs["random"][0]):  # warm-up (compilation) outside the profiled range
         dst.copy_(src)
-    fn(*bufs)
+    for _ in range(2):  # twice: a kept plan's first call makes its constant tensors (flash_attn_with_kvcache's
+        fn(*bufs)       # lengths' offsets, an arange launch; session 68)
     torch.cuda.synchronize()
     for lab in labels:
         src = inputs["fixed-random" if lab.startswith("repeat") else lab][0]
