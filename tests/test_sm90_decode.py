@@ -569,8 +569,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     else thread 0 reads the MAX_PARTS words (strong loads) and fences, and an or-reduction barrier. The split builds
     (session 58, variants.SWAP_DECODE_SPLIT): the release store, no SC fence, the poll's load and and-reduction (twice:
     before its loop and in it), no cp.async. The stream builds (session 61; the TAIL form from session 62): one release
-    fence (MEMBAR.ALL.GPU) before relaxed stores, one SC fence, a lane a done-word (one strong load) and one warp ballot
-    in place of a reduction barrier, no cp.async; the whole-pair stream builds (session 63, variants.SWAP_DECODE_WHOLE:
+    fence (MEMBAR.ALL.GPU) before relaxed stores, one SC fence, a lane a done-word (one strong load) and one warp ballot,
+    each pair's verdict then anded over the warps by an and-reduction barrier (session 68: the warps' ballots can
+    differ), no cp.async; the whole-pair stream builds (session 63, variants.SWAP_DECODE_WHOLE:
     64-key blocks at D=128) with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys, and
     (session 64, PAIR_UNITS: variants.stream_pair_units) no arrival: no fence, no done-word load, no ballot."""
     rows = _offline_json(SASS)
@@ -601,8 +602,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         if r["units"]:  # (PAIR_UNITS, session 64) no arrival: no fence, no done-word read
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 0, 0, 0, 0), r
             assert 3 * 128 * r["regs"] <= 65536, r  # (three programs an SM, as the whole-pair rules assume; NQ = 16 too)
-        elif stream:  # the release fence, the SC fence (two MEMBAR.SC.GPU), a lane a word, the ballot
-            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 0, 0, 1), r
+        elif stream:  # the release fence, the SC fence (two MEMBAR.SC.GPU), a lane a word, the ballot, and (session
+            # 68) each pair's verdict anded over the warps (an and-reduction barrier in the merge loop)
+            assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (2, 1, 1, 0, 1), r
         elif split:  # the release store (one MEMBAR.ALL.GPU), no SC fence; the poll (before its loop and in it)
             assert (r["membar_sc"], r["membar_all"], r["red_and"], r["red_or"], r["strong_ld"]) == (0, 1, 2, 0, 2), r
         elif not merged:

@@ -2319,7 +2319,8 @@ _SWAP_KV = [(1, 32, 8, 8192, 128, [5000], 1, None, "split"),  # 8 pairs x 16 par
 # (session 68) the fill (variants.SWAP_DECODE_KV_FILL): pair counts where no dense parts rule is, max(1, SMs // pairs)
 # parts of the merged build on 132 SMs, at most the cache's key blocks
 _SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777], 1, None, "merged"),  # 64 pairs x 2
-                 (17, 32, 8, 1024, 64, [(i * 397) % 1025 for i in range(17)], 0, None, "merged"),  # 136 pairs x 1
+                 (17, 32, 8, 1024, 128, [(i * 397) % 1025 for i in range(17)], 0, None, "merged"),  # 136 pairs x 3
+                 (29, 32, 8, 512, 64, [(i * 37) % 512 for i in range(29)], 1, None, "merged"),  # 232 pairs x 1
                  (1, 32, 8, 1000, 128, [999], 1, None, "merged"),  # 8 pairs x 8 (the cache's 8 blocks)
                  (5, 32, 8, 4096, 64, [0, 1, 4095, 2000, 3000], 1, [0, 0, 7, 1999, 0], "merged")]  # 40 x 3, leftpad
 
@@ -2349,8 +2350,8 @@ def test_decode_kv_choice(monkeypatch):
     # (session 68, the fill, on) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where the dense rule runs other builds or
     # the forward kernels: the merged build in max(1, SMs // pairs) parts, at most the cache's key blocks
     assert variants.SWAP_DECODE_KV_FILL == 2
-    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (17, 8, 4096, 1), (33, 8, 1024, 1),
-                             (5, 8, 4096, 3), (1, 8, 300, 3), (1, 8, 1000, 8)):
+    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (17, 8, 4096, 3), (20, 8, 2048, 3),
+                             (21, 8, 2048, 1), (33, 8, 1024, 1), (5, 8, 4096, 3), (1, 8, 300, 3), (1, 8, 1000, 8)):
         assert not variants.swap_decode_parts(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # (no dense parts rule)
         v, n = variants.decode_kv_choice(torch.bfloat16, 128, b, 4 * hk, hk, sk, 132)
         assert v.kernel == "attn_decode_sm90_merged_kv" and n == parts and v in audited, (b, hk, v.name, n)
@@ -2358,6 +2359,10 @@ def test_decode_kv_choice(monkeypatch):
     assert variants.decode_kv_choice(torch.bfloat16, 128, 34, 32, 8, 1024, 136) is not None  # (272 <= 2 x 136)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132)[1] == 16  # (the dense parts first)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 64, 32, 8, 4096, 132) is None  # (512 pairs)
+    # D=64: none past the SMs' pairs below 1.7x them (SWAP_DECODE_KV_FILL_SKIP), one part from there
+    for b, parts in ((16, 1), (17, None), (28, None), (29, 1), (33, 1), (34, None)):
+        choice = variants.decode_kv_choice(torch.bfloat16, 64, b, 32, 8, 2048, 132)
+        assert (choice and choice[1]) == parts, (b, choice)
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", 0)  # off: the varlen route where no dense parts rule is
     assert variants.decode_kv_choice(torch.bfloat16, 128, 8, 32, 8, 4096, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 1000, 132) is None

@@ -1787,8 +1787,16 @@ SWAP_DECODE_KV = True
 # 42.0 / 34.5; D=64 (8, 4,096) 31.2 / 23.6 / 21.8, (16, 16,384) 137.4 / 124.2 / 123.2, (32, 4,096) 79.1 / 71.7 / 63.8;
 # every count of 1-6 parts at least as good as SMs // pairs but D=128 (12, 4,096): 2 parts 58.0, 1 part 59.8 (varlen
 # 63.5). At 512 pairs (64 sequences, 1,024 keys) one part a pair loses (D=128 77.8 against 70.6, D=64 50.3 against
-# 48.7): the fill stops at twice the SMs' pairs. 0: off.
+# 48.7): the fill stops at twice the SMs' pairs. 0: off. Call 5 (--kv-parts 1,2,3 --kv-nofill at 136-224 pairs, us:
+# 1 / 2 / 3 parts / the varlen route): D=64 (17 sequences, 2,048 keys) 38.0 / 34.4 / 32.9 / 31.0, (20, 2,048) 38.7 /
+# 36.5 / 37.3 / 33.9, (24, 4,096) 66.5 / 61.7 / 66.6 / 60.6, (28, 2,048) 40.3 / 46.9 / 48.3 / 44.4: D=64 takes no fill
+# past the SMs' pairs below 1.7x them (SWAP_DECODE_KV_FILL_SKIP); D=128 (17, 2,048) 53.7 / 49.3 / 46.0 / 57.7, (20,
+# 2,048) 57.3 / 53.1 / 51.9 / 63.6, (24, 2,048) 58.9 / 60.5 / 59.6 / 65.4, (28, 4,096) 120.0 / 122.0 / 120.7 / 122.8:
+# D=128 runs 3 parts up to 1.25x the SMs' pairs (SWAP_DECODE_KV_FILL_TAIL: the one part's second wave holds few
+# programs), SMs // pairs past that.
 SWAP_DECODE_KV_FILL = 2
+SWAP_DECODE_KV_FILL_SKIP = {64: 1.7}  # (session 68) no fill from the SMs' pairs (exclusive) to this x them
+SWAP_DECODE_KV_FILL_TAIL = {128: (1.25, 3)}  # (session 68) past the SMs' pairs up to x[0] them: x[1] parts
 SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv",
                           "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
 
@@ -1814,7 +1822,8 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
     NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS.
     (Session 68) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where no dense parts rule takes the call, the merged (or
-    split) build in max(1, SMs // pairs) parts, at most the cache's key blocks. Public: shapes, the SM count."""
+    split) build in max(1, SMs // pairs) parts (SWAP_DECODE_KV_FILL_TAIL's just past the SMs' pairs; none in
+    SWAP_DECODE_KV_FILL_SKIP's band), at most the cache's key blocks. Public: shapes, the SM count."""
     if not SWAP_DECODE_KV or decode_nq(heads // kv_heads) != 8 or head_dim not in SWAP_DECODE_DIMS:
         return None
     pairs = batch * kv_heads
@@ -1822,9 +1831,12 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
         swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
-            pairs <= SWAP_DECODE_KV_FILL * sm_count:
+            pairs <= SWAP_DECODE_KV_FILL * sm_count and \
+            not sm_count < pairs < SWAP_DECODE_KV_FILL_SKIP.get(head_dim, 0) * sm_count:
         blocks = -(-seq_k // SWAP_DECODE_CONFIG.block_n)
-        parts = max(1, min(sm_count // pairs, SWAP_DECODE_MERGE_PARTS[head_dim], blocks))
+        upto, tail = SWAP_DECODE_KV_FILL_TAIL.get(head_dim, (0, 0))
+        want = tail if sm_count < pairs <= upto * sm_count else sm_count // pairs
+        parts = max(1, min(want, SWAP_DECODE_MERGE_PARTS[head_dim], blocks))
     if not parts or not swap_decode_merged(head_dim, parts):
         return None
     split = bool(swap_decode_split(head_dim, parts))
