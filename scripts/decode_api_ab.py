@@ -39,6 +39,21 @@ def kv_fill(fill, q, k, v, lens):
         api._PLANS.clear()
 
 
+def kv_nowhole(q, k, v, lens):
+    """(session 68) flash_attn_with_kvcache with variants.SWAP_DECODE_KV_WHOLE off (the whole-pair builds' KV-cache
+    form: then the fill or the varlen route; plans dropped before and after)."""
+    from dhpfa import api
+    from dhpfa.kernels import variants
+    saved = variants.SWAP_DECODE_KV_WHOLE
+    variants.SWAP_DECODE_KV_WHOLE = False
+    api._PLANS.clear()
+    try:
+        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
+    finally:
+        variants.SWAP_DECODE_KV_WHOLE = saved
+        api._PLANS.clear()
+
+
 def kv_parts(parts, q, k, v, lens):
     """(session 68) flash_attn_with_kvcache with variants.decode_kv_choice forced to `parts` parts of the merged (or,
     from swap_decode_split's count, split) KV-cache build, whatever the rule says (plans dropped before and after)."""
@@ -68,6 +83,8 @@ def main():
     ap.add_argument("--kv-nofill", action="store_true",
                     help="(session 68) also time with_kvcache with the fill off (SWAP_DECODE_KV_FILL = 0: the varlen "
                          "route where no dense parts rule is)")
+    ap.add_argument("--kv-nowhole", action="store_true",
+                    help="(session 68) also time with_kvcache with SWAP_DECODE_KV_WHOLE off")
     ap.add_argument("--kv-parts", default="",
                     help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
                          "that many parts (kv_pN; decode_kv_choice forced)")
@@ -95,6 +112,8 @@ def main():
                    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION), "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION)}
             if a.kv_fill:
                 fns["with_kvcache_fill"] = lambda: kv_fill(a.kv_fill, q, k, v, lens)
+            if a.kv_nowhole:
+                fns["with_kvcache_nowhole"] = lambda: kv_nowhole(q, k, v, lens)
             if a.kv_nofill:
                 fns["with_kvcache_nofill"] = lambda: kv_fill(0, q, k, v, lens)
             for p in (int(x) for x in a.kv_parts.split(",") if x):

@@ -579,12 +579,13 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
         2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
     # (session 66: the split, stream and whole-pair builds at NQ = 16; session 67: the merged ones, and the merged and
     # split builds' KV-cache forms at NQ = 8)
-    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)
+    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 68: the whole-pair builds' KV-cache forms)
     assert len(rows) == 4 + nq16 + nq16 + kv, rows
     assert sum(r["name"].split("-")[0].endswith("_kv") for r in rows) == kv, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
-    assert sum(r["block_n"] == 64 for r in rows) == 2 * 2, rows  # the whole-pair D=128 builds (NQ = 8 and 16)
-    assert sum(r["units"] for r in rows) == 2 * 2 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
+    assert sum(r["block_n"] == 64 for r in rows) == 2 * 3, rows  # the whole-pair D=128 builds (NQ = 8 and 16, KV)
+    assert sum(r["units"] for r in rows) == 2 * 3 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
     for r in rows:
         merged = "_merged" in r["name"]
         split = "_split" in r["name"]
@@ -658,8 +659,9 @@ def grp(h, hk):  # (the NQ = 16 builds, session 66: groups of 9-16 in place of 2
 for v in variants.decode_variants():
     audited = compile_offline(*variant_launch(v)).sha256
     other = []
-    if v.kernel == variants.SWAP_DECODE_STREAM_KERNEL:
+    if variants.decode_base_kernel(v.kernel) == variants.SWAP_DECODE_STREAM_KERNEL:
         units = variants.stream_pair_units(v)
+        kvs = v.kernel != variants.SWAP_DECODE_STREAM_KERNEL  # (session 68: the whole-pair KV-cache form's rows)
         for b, h, hk, sk, n_prog in ((34, 32, 4, 16384, 132), (17, 64, 8, 2049, 264), (3, 40, 5, 1, 7),
                                      (9, 32, 4, 1000, 132), (34, 32, 4, 1024, 136), (99, 16, 4, 777, 396),
                                      (128, 32, 8, 1024, 264)):
@@ -672,7 +674,8 @@ for v in variants.decode_variants():
             _, args, kwargs = sm90_decode.stream_launch_args(
                 q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), torch.empty_like(q),
                 torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64), 0.1, n_prog, n, v.config.block_n,
-                v.config.num_stages, v.config.num_warps, pair_units=units)
+                v.config.num_stages, v.config.num_warps, pair_units=units,
+                bounds=torch.empty(2 * b, dtype=torch.int32) if kvs else None)
             if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
                 other.append([b, h, hk, sk, n_prog])
         out.append([v.name, other])
@@ -717,7 +720,8 @@ def test_every_decode_shape_launches_the_audited_binary():
         2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
     # (session 66: NQ = 16 builds, launched with groups of 9-16; session 67: the merged ones too, and the merged and
     # split builds' KV-cache forms)
-    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)
+    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 68: the whole-pair builds' KV-cache forms)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 + kv and all(not o for _, o in rows), rows
 
 

@@ -2319,10 +2319,16 @@ _SWAP_KV = [(1, 32, 8, 8192, 128, [5000], 1, None, "split"),  # 8 pairs x 16 par
 # (session 68) the fill (variants.SWAP_DECODE_KV_FILL): pair counts where no dense parts rule is, max(1, SMs // pairs)
 # parts of the merged build on 132 SMs, at most the cache's key blocks
 _SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777], 1, None, "merged"),  # 64 pairs x 2
-                 (17, 32, 8, 1024, 128, [(i * 397) % 1025 for i in range(17)], 0, None, "merged"),  # 136 pairs x 3
-                 (29, 32, 8, 512, 64, [(i * 37) % 512 for i in range(29)], 1, None, "merged"),  # 232 pairs x 1
+                 (17, 32, 8, 2048, 128, [(i * 397) % 2049 for i in range(17)], 0, None, "merged"),  # 136 pairs x 3
+                 (29, 32, 8, 512, 64, [(i * 37) % 512 for i in range(29)], 1, None, "stream"),  # 232 pairs (whole)
                  (1, 32, 8, 1000, 128, [999], 1, None, "merged"),  # 8 pairs x 8 (the cache's 8 blocks)
-                 (5, 32, 8, 4096, 64, [0, 1, 4095, 2000, 3000], 1, [0, 0, 7, 1999, 0], "merged")]  # 40 x 3, leftpad
+                 (5, 32, 8, 4096, 64, [0, 1, 4095, 2000, 3000], 1, [0, 0, 7, 1999, 0], "merged"),  # 40 x 3, leftpad
+                 # (session 68) the whole-pair builds' KV-cache form: pairs of their own sequences' blocks, a program
+                 # 1-2 pairs; sequences of no key (0 and -inf), one key, odd and full
+                 (64, 32, 8, 1024, 128, [(i * 131) % 1025 for i in range(64)], 0, None, "stream"),  # 512 pairs
+                 (48, 32, 8, 1024, 64, [(i * 77) % 1024 for i in range(48)], 1, None, "stream"),  # 384 pairs
+                 (33, 32, 8, 2000, 128, [(i * 611) % 2000 for i in range(33)], 1,
+                  [(i * 7) % 300 for i in range(33)], "stream")]  # 264 pairs, leftpad
 
 
 def test_decode_kv_choice(monkeypatch):
@@ -2340,35 +2346,46 @@ def test_decode_kv_choice(monkeypatch):
             variants.SWAP_DECODE_SPLIT_KERNEL if kind == "split" else variants.SWAP_DECODE_MERGED_KERNEL], v.name
         assert parts == variants.swap_decode_parts(d, b, h, hk, sc, 132)
         assert (kind == "split") == bool(variants.swap_decode_split(d, parts))
-    for cell in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (68, 32, 4, 4096, 128), (1, 64, 4, 16384, 128)):
-        b, h, hk, sc, d = cell  # whole pairs, stream, stream (past the fill's 2 x 132 pairs), a group of 16
+    for cell in ((68, 32, 4, 4096, 128), (1, 64, 4, 16384, 128)):
+        b, h, hk, sc, d = cell  # stream (past the fill's 2 x 132 pairs), a group of 16
         assert variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132) is not None
         assert variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132) is None, cell
+    # (session 68) where the dense route is the whole-pair builds (PAIR_UNITS): their KV-cache form, as many programs
+    for b, h, hk, sc, d in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (256, 32, 8, 1024, 128)):
+        dense = variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        v, n = variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        assert variants.stream_pair_units(dense[0]) and v.kernel == "attn_decode_sm90_stream_kv" and n == dense[1]
+        assert v in audited and v.config == dense[0].config and v.public_loads == ("BOUNDS",), v.name
     for d in (32, 96, 256):
         assert variants.decode_kv_choice(torch.bfloat16, d, 1, 32, 8, 65536, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is not None
     # (session 68, the fill, on) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where the dense rule runs other builds or
     # the forward kernels: the merged build in max(1, SMs // pairs) parts, at most the cache's key blocks
     assert variants.SWAP_DECODE_KV_FILL == 2
-    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (17, 8, 4096, 3), (20, 8, 2048, 3),
-                             (21, 8, 2048, 1), (33, 8, 1024, 1), (5, 8, 4096, 3), (1, 8, 300, 3), (1, 8, 1000, 8)):
-        assert not variants.swap_decode_parts(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # (no dense parts rule)
+    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (17, 8, 4096, 3), (33, 8, 4096, 1),
+                             (30, 8, 8192, 1), (5, 8, 4096, 3), (1, 8, 300, 3), (1, 8, 1000, 8)):
+        assert not variants.swap_decode_parts(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # (no dense parts rule,
+        assert not variants.swap_decode_whole(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # no whole-pair one)
         v, n = variants.decode_kv_choice(torch.bfloat16, 128, b, 4 * hk, hk, sk, 132)
         assert v.kernel == "attn_decode_sm90_merged_kv" and n == parts and v in audited, (b, hk, v.name, n)
-    assert variants.decode_kv_choice(torch.bfloat16, 128, 34, 32, 8, 1024, 132) is None  # (272 pairs: past 2 x 132)
-    assert variants.decode_kv_choice(torch.bfloat16, 128, 34, 32, 8, 1024, 136) is not None  # (272 <= 2 x 136)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 68, 32, 4, 4096, 132) is None  # (272 stream pairs: past 2 x
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 68, 32, 4, 4096, 136)[1] == 1  # 132, not 2 x 136)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132)[1] == 16  # (the dense parts first)
-    assert variants.decode_kv_choice(torch.bfloat16, 128, 64, 32, 8, 4096, 132) is None  # (512 pairs)
-    # D=64: none past the SMs' pairs below 1.7x them (SWAP_DECODE_KV_FILL_SKIP), one part from there
-    for b, parts in ((16, 1), (17, None), (28, None), (29, 1), (33, 1), (34, None)):
-        choice = variants.decode_kv_choice(torch.bfloat16, 64, b, 32, 8, 2048, 132)
-        assert (choice and choice[1]) == parts, (b, choice)
+    # D=64: none past the SMs' pairs below 1.7x them (SWAP_DECODE_KV_FILL_SKIP), where no whole-pair rule is
+    assert variants.decode_kv_choice(torch.bfloat16, 64, 16, 32, 8, 8192, 132)[1] == 1
+    assert not variants.swap_decode_whole(64, 17, 32, 8, 8192, 132)
+    assert variants.decode_kv_choice(torch.bfloat16, 64, 17, 32, 8, 8192, 132) is None
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", 0)  # off: the varlen route where no dense parts rule is
     assert variants.decode_kv_choice(torch.bfloat16, 128, 8, 32, 8, 4096, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 1000, 132) is None
     monkeypatch.setattr(variants, "SWAP_DECODE_KV", False)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is None
     assert not any(v.kernel.endswith("_kv") for v in variants.decode_variants())
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV", True)
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_WHOLE", False)  # (session 68's whole-pair form off)
+    assert not any(v.kernel.endswith("stream_kv") for v in variants.decode_variants())
+    choice = variants.decode_kv_choice(torch.bfloat16, 128, 64, 32, 8, 4096, 132)
+    assert choice is None or not choice[0].kernel.endswith("stream_kv")
 
 
 @pytest.mark.parametrize("d", [32, 64, 96, 128, 192, 256])
@@ -2393,10 +2410,28 @@ def test_decode_kv_choice_sweep(d, monkeypatch):
                     if v.kernel.endswith("split_kv"):
                         assert variants.SWAP_DECODE_SPLIT[d] <= parts <= variants.SWAP_DECODE_MERGE_PARTS[d]
                         assert pairs * parts <= 132  # (a cooperative launch: every program resident)
+                    elif v.kernel.endswith("stream_kv"):  # (session 68) whole pairs a program: at most the pairs
+                        assert variants.stream_pair_units(v) and 1 <= parts <= pairs, (pairs, sk, parts)
+                        sm90_decode_stream_ok(pairs // hk, hk, sk, parts, v)
                     else:
                         assert parts <= variants.swap_decode_merge_build(d)[0]
                     seen.add(v.kernel)
-    assert seen == ({"attn_decode_sm90_merged_kv", "attn_decode_sm90_split_kv"} if d in (64, 128) else set()), seen
+    assert seen == ({"attn_decode_sm90_merged_kv", "attn_decode_sm90_split_kv", "attn_decode_sm90_stream_kv"}
+                    if d in (64, 128) else set()), seen
+
+
+def sm90_decode_stream_ok(b, hk, sk, n_prog, v):
+    """The whole-pair KV-cache build's launch arguments at (b sequences, hk key/value heads, a cache of sk rows, n_prog
+    programs) build (offline): VARLEN with the rows as BOUNDS, PAIR_UNITS."""
+    from dhpfa.kernels import sm90_decode
+    q = torch.empty(b, 1, 8 * hk, v.head_dim, dtype=torch.bfloat16)
+    k = torch.empty(b, sk, hk, v.head_dim, dtype=torch.bfloat16)
+    bounds = torch.empty(2 * b, dtype=torch.int32)
+    n = variants.SWAP_DECODE_STREAM_PARTS
+    grid, _, kw = sm90_decode.stream_launch_args(q, k, k, None, None, q, None, None, 0.1, n_prog, n, v.config.block_n,
+                                                 v.config.num_stages, v.config.num_warps, pair_units=True,
+                                                 bounds=bounds)
+    assert grid == (n_prog,) and kw["VARLEN"] is True and kw["BOUNDS"] is bounds and kw["PAIR_UNITS"] is True
 
 
 def test_decode_kv_launch_arguments():
@@ -2424,9 +2459,11 @@ def test_decode_kv_builds_need_their_rows_declared_public():
     from dataclasses import replace
     from dhpfa.audit import _audit_batch
     v = variants.decode_kv_variant(torch.bfloat16, 128, False)
-    ok, bad = _audit_batch([v, replace(v, public_loads=("FLAGS",))])
-    assert ok.ok and not bad.ok
+    w = variants.decode_kv_variant(torch.bfloat16, 64, False, whole=True)  # (session 68: the whole-pair form)
+    ok, bad, ok_w, bad_w = _audit_batch([v, replace(v, public_loads=("FLAGS",)), w, replace(w, public_loads=())])
+    assert ok.ok and not bad.ok and ok_w.ok and not bad_w.ok
     assert any(f.kind == "address" for r in bad.reports for f in r.findings)
+    assert any(f.kind in ("address", "branch") for r in bad_w.reports for f in r.findings)
 
 
 @pytest.mark.gpu

@@ -1165,7 +1165,7 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
         bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged, aux)
     swap = None if num_splits else _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap)
     if swap is not None:  # (session 67) a decode step on the swap decode kernels' KV-cache builds
-        out, lse_t, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale)
+        out, lse_t, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale, swap[0])
         if sig is not None and aux and kept is not None and (rotary is not None or rotary_cos is None):
             _keep_kvcache_plan(sig, aux[0], _SwapKv(kept), q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
                                bool(s_new and KVCACHE_APPEND_FUSED), rotary is not None)
@@ -1236,10 +1236,11 @@ def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap):
     return variants.decode_kv_choice(q.dtype, d, b, h, k_cache.shape[2], k_cache.shape[1], dispatch.sm_count(q.device))
 
 
-def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale):
+def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=None):
     """q (B, 1, H, D) against the caches' key rows `bounds` (_kvcache_bounds') on the merged / split build's KV-cache
-    form in `parts` parts (sm90_decode.forward with bounds): (out (B, 1, H, D), lse_t (H, B), the Kept launcher or
-    None)."""
+    form in `parts` parts (sm90_decode.forward with bounds), or (session 68) where `variant` is the whole-pair build's
+    form, in `parts` programs of whole pairs (sm90_decode.stream_forward with bounds): (out (B, 1, H, D), lse_t (H, B),
+    the Kept launcher or None)."""
     from .kernels import sm90_decode
     b, _, h, d = q.shape
     scale = _check_scale(softmax_scale, d, "softmax_scale")
@@ -1247,8 +1248,12 @@ def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale):
     lse_t = _empty((h, b), torch.float32, q.device)
     cfg = variants.SWAP_DECODE_CONFIG
     with _on_device(q):
-        kept = sm90_decode.forward(q, k_cache, v_cache, out, scale, parts, cfg.block_n, cfg.num_stages, lse_t, None,
-                                   merged=True, bounds=bounds)
+        if variant is not None and variants.decode_base_kernel(variant.kernel) == variants.SWAP_DECODE_STREAM_KERNEL:
+            kept = sm90_decode.stream_forward(q, k_cache, v_cache, out, scale, parts, lse_t, config=variant.config,
+                                              pair_units=True, bounds=bounds)
+        else:
+            kept = sm90_decode.forward(q, k_cache, v_cache, out, scale, parts, cfg.block_n, cfg.num_stages, lse_t,
+                                       None, merged=True, bounds=bounds)
     return out, lse_t, kept
 
 

@@ -120,8 +120,9 @@ def placeholder_launch(variant, device="cpu"):
     # (the decode builds: h query heads over 2 key/value heads, a group whose NQ the launcher picks is the build's,
     # c.block_m: 8 heads at NQ = 8, 32 at NQ = 16; session 66; the other kernels set their own below)
     h = 2 * c.block_m if c.block_m > 8 else 8
-    if variant.kernel == _variants.SWAP_DECODE_STREAM_KERNEL:  # one query, h heads over 2 key/value heads, 6 programs
-        # (the PAIR_UNITS builds: 3, at most the 4 pairs)
+    if _variants.decode_base_kernel(variant.kernel) == _variants.SWAP_DECODE_STREAM_KERNEL:
+        # one query, h heads over 2 key/value heads, 6 programs (the PAIR_UNITS builds: 3, at most the 4 pairs; the
+        # KV-cache form, session 68: with 2 sequences' key rows)
         from ..kernels import sm90_decode
         n = _variants.SWAP_DECODE_STREAM_PARTS
         units = _variants.stream_pair_units(variant)
@@ -132,7 +133,9 @@ def placeholder_launch(variant, device="cpu"):
                                               torch.empty(h, 2, device=device),
                                               torch.empty(4 * n, dtype=torch.int64, device=device), 0.1,
                                               3 if units else 6, n, c.block_n, c.num_stages, c.num_warps,
-                                              pair_units=units)
+                                              pair_units=units,
+                                              bounds=torch.empty(4, dtype=torch.int32, device=device)
+                                              if variant.kernel != _variants.SWAP_DECODE_STREAM_KERNEL else None)
     base = _variants.decode_base_kernel(variant.kernel)
     kv = base != variant.kernel
     if base in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL, _variants.SWAP_DECODE_SPLIT_KERNEL):

@@ -672,6 +672,34 @@ def _next_block(pair, blk, b, hk, nb, H_KV):
     return pair + w, blk + 1 - w * nb, b + w2, hk + w - w2 * H_KV
 
 
+@gluon.jit
+def _kv_rows(BOUNDS, b, B, SEQ_K):
+    """(VARLEN, session 68) sequence b's key rows in its cache row: (first, count), from api._kvcache_bounds' (start,
+    end) rows (public); (0, 0) past the last sequence (b = B: a cursor past the program's last pair)."""
+    ok = b < B
+    row0 = b * SEQ_K
+    lo = gl.load(BOUNDS + 2 * b, mask=ok, other=0) - gl.where(ok, row0, 0)
+    hi = gl.load(BOUNDS + 2 * b + 1, mask=ok, other=0) - gl.where(ok, row0, 0)
+    return lo, hi - lo
+
+
+@gluon.jit
+def _kv_blocks(n_keys, BLOCK_N: gl.constexpr):
+    """(VARLEN) a pair's blocks: its keys' blocks, one (every key masked off) where it has none. Public."""
+    return gl.maximum((n_keys + BLOCK_N - 1) // BLOCK_N, 1)
+
+
+@gluon.jit
+def _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K, BLOCK_N: gl.constexpr):
+    """(VARLEN) _next_block over pairs of their own sequence's block counts (_kv_blocks), with the sequence's rows."""
+    w = (blk + 1 == _kv_blocks(s_len, BLOCK_N)).to(gl.int32)
+    w2 = w * (hk + 1 == H_KV).to(gl.int32)
+    nb = _kv_blocks(s_len, BLOCK_N)
+    b2 = b + w2
+    lo2, len2 = _kv_rows(BOUNDS, b2, B, SEQ_K)
+    return pair + w, blk + 1 - w * nb, b2, hk + w - w2 * H_KV, lo2, len2
+
+
 _FENCE_SC_ASM = gl.constexpr(_thread0_asm("fence.sc.gpu;", "mov.u32 $0, $1;"))
 _WORDS_DONE_ASM = gl.constexpr(_words_read_asm(True))
 
@@ -766,7 +794,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
                             STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = True,
-                            WHOLE_SKIP: gl.constexpr = True, PAIR_UNITS: gl.constexpr = False):
+                            WHOLE_SKIP: gl.constexpr = True, PAIR_UNITS: gl.constexpr = False, BOUNDS=None,
+                            VARLEN: gl.constexpr = False):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
@@ -782,7 +811,11 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     pairs) skips the arrivals: it wrote no done-word and no pair of its waits on a piece of another's. PAIR_UNITS
     (session 64, N <= B x H_KV): the schedule in whole pairs, program c the pairs [c P // N, (c + 1) P // N) of the P
     pairs (counts differing by at most one; where N divides P the same ranges as the flat schedule's): every pair one
-    piece, stored at its segment's end, no arrival."""
+    piece, stored at its segment's end, no arrival. VARLEN (PAIR_UNITS; session 68, flash_attn_with_kvcache's KV-cache
+    form): k and v are caches of SEQ_K rows a sequence and each sequence's keys are the rows BOUNDS gives (_kv_rows:
+    api._kvcache_bounds' (start, end) rows, public, as the lengths), so a pair's blocks are its own sequence's
+    (_kv_blocks: one fully masked block for a pair with no key, whose output is 0 and LSE -inf)."""
+    gl.static_assert(PAIR_UNITS or not VARLEN, "VARLEN takes whole pairs a program")
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -800,7 +833,15 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     else:
         lo = c * total // n_prog
         hi = (c + 1) * total // n_prog
-    n_iter = hi - lo
+    if VARLEN:  # pairs [p0, p1), each its own sequence's blocks (public: the key rows); the cursors start at block 0
+        # of pair p0 (lo: p0 x nb)
+        p0 = c * (B * H_KV) // n_prog
+        p1 = (c + 1) * (B * H_KV) // n_prog
+        n_iter = 0
+        for pp in range(p0, p1):
+            n_iter += _kv_blocks(_kv_rows(BOUNDS, pp // H_KV, B, SEQ_K)[1], BLOCK_N)
+    else:
+        n_iter = hi - lo
 
     q_smem = gl.allocate_shared_memory(dtype, [2, 1, 1, NQ, HEAD_DIM], q_desc.layout)
     k_ring = gl.allocate_shared_memory(dtype, [STAGES, 1, BLOCK_N, 1, HEAD_DIM], k_desc.layout)
@@ -814,18 +855,31 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     for s in gl.static_range(STAGES):
         mbarrier.init(ready.index(s), count=1)
 
-    first = lo // nb
-    _load_q(q_desc, q_smem, q_bar, 0, first, H_KV, G, True)
-    _load_q(q_desc, q_smem, q_bar, 1, first + 1, H_KV, G, (first + 1) * nb < hi)
+    if VARLEN:
+        first = p0
+        _load_q(q_desc, q_smem, q_bar, 0, first, H_KV, G, True)
+        _load_q(q_desc, q_smem, q_bar, 1, first + 1, H_KV, G, first + 1 < p1)
+    else:
+        first = lo // nb
+        _load_q(q_desc, q_smem, q_bar, 0, first, H_KV, G, True)
+        _load_q(q_desc, q_smem, q_bar, 1, first + 1, H_KV, G, (first + 1) * nb < hi)
     # two cursors over the flat blocks, (pair, block, sequence, key/value head): the loads' STAGES - 1 ahead
     pair = first
     blk = lo - first * nb
     b = first // H_KV
     hk = first - b * H_KV
     l_pair, l_blk, l_b, l_hk = pair, blk, b, hk
-    for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, l_blk * BLOCK_N, l_b, l_hk, s < n_iter)
-        l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
+    if VARLEN:  # (and each cursor's sequence's key rows: first, count)
+        s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K)
+        l_lo, l_len = s_lo, s_len
+        for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, l_lo + l_blk * BLOCK_N, l_b, l_hk, s < n_iter)
+            l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_kv(l_pair, l_blk, l_b, l_hk, l_lo, l_len, H_KV, B,
+                                                                   BOUNDS, SEQ_K, BLOCK_N)
+    else:
+        for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, l_blk * BLOCK_N, l_b, l_hk, s < n_iter)
+            l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
 
     m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
     l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -834,8 +888,14 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     seg = 0
     for j in range(n_iter):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_blk * BLOCK_N, l_b, l_hk, nxt < n_iter)
-        l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
+        if VARLEN:
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk,
+                     nxt < n_iter)
+            l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_kv(l_pair, l_blk, l_b, l_hk, l_lo, l_len, H_KV, B,
+                                                                   BOUNDS, SEQ_K, BLOCK_N)
+        else:
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_blk * BLOCK_N, l_b, l_hk, nxt < n_iter)
+            l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
 
         key0 = blk * BLOCK_N
         qi = seg % 2
@@ -852,11 +912,19 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                             is_async=True)
         s_t = warpgroup_mma_wait(num_outstanding=0, deps=(s_t,))
 
-        key_ok = (key0 + offs_n0) < SEQ_K  # public: shapes and the block index
-        sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
-        m_new = gl.maximum(m_i, gl.max(sc, axis=0))  # every block holds a key: m_new is finite
-        alpha = gl.exp2(m_i - m_new)
-        p = gl.exp2(sc - m_new[None, :])
+        if VARLEN:  # the sequence's keys (public: the key rows); a pair with none: one block, every key masked off
+            key_ok = (key0 + offs_n0) < s_len
+            sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
+            m_new = gl.maximum(m_i, gl.max(sc, axis=0))
+            m_use = gl.where(m_new == float("-inf"), 0.0, m_new)  # (-inf only in such a block: alpha, p 0, not NaN)
+            alpha = gl.exp2(m_i - m_use)
+            p = gl.exp2(sc - m_use[None, :])
+        else:
+            key_ok = (key0 + offs_n0) < SEQ_K  # public: shapes and the block index
+            sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
+            m_new = gl.maximum(m_i, gl.max(sc, axis=0))  # every block holds a key: m_new is finite
+            alpha = gl.exp2(m_i - m_new)
+            p = gl.exp2(sc - m_new[None, :])
         l_i = l_i * alpha + gl.sum(p, axis=0)
         m_i = m_new
         acc = acc * alpha[None, :]
@@ -867,7 +935,11 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         gl.thread_barrier()  # (P^T's next write and Q buffer qi's next load wait for every warp's GEMM wait)
 
-        if (blk == nb - 1) | (j == n_iter - 1):  # the segment's end (public: shapes and the program id)
+        if VARLEN:
+            seg_end = (blk == _kv_blocks(s_len, BLOCK_N) - 1) | (j == n_iter - 1)
+        else:
+            seg_end = (blk == nb - 1) | (j == n_iter - 1)
+        if seg_end:  # the segment's end (public: shapes, the key rows and the program id)
             l_safe = gl.where(l_i == 0.0, 1.0, l_i)
             lse = gl.where(l_i == 0.0, float("-inf"), (m_i + gl.log2(l_safe)) * 0.6931471805599453)
             if PAIR_UNITS:  # every pair whole in one program
@@ -885,12 +957,19 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                 else:
                     _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
                                 num_warps)
-            _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
+            if VARLEN:
+                _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, pair + 2 < p1)
+            else:
+                _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
             m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
             l_i = gl.zeros([NQ], gl.float32, layout=col)
             acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
             seg += 1
-        pair, blk, b, hk = _next_block(pair, blk, b, hk, nb, H_KV)
+        if VARLEN:
+            pair, blk, b, hk, s_lo, s_len = _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K,
+                                                           BLOCK_N)
+        else:
+            pair, blk, b, hk = _next_block(pair, blk, b, hk, nb, H_KV)
 
     for i in gl.static_range(2):
         mbarrier.invalidate(q_bar.index(i))
@@ -969,19 +1048,22 @@ def stream_most_pairs(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_
 
 
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
-                       stages=3, num_warps=4, tail=True, pair_units=False):  # (defaults: SWAP_DECODE_CONFIG's)
+                       stages=3, num_warps=4, tail=True, pair_units=False, bounds=None):  # (SWAP_DECODE_CONFIG's)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
     int64; n_prog programs (stream_pieces' pieces at most max_parts). tail: the TAIL build (the shipped one: at most
     32 // max_parts pairs a program); False, session 61's first form (experiments). pair_units: the PAIR_UNITS build
     (session 64: whole pairs a program, at most the pairs' count of programs; no arrival, so no bound on the pairs a
-    program)."""
+    program). bounds (with pair_units; session 68, the KV-cache form): (2B,) int32 key rows (api._kvcache_bounds') of k
+    and v as caches (B, S_cache, H_KV, D): each pair's blocks its own sequence's (VARLEN)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
+    if bounds is not None and not pair_units:
+        raise ValueError("bounds: the stream kernel's KV-cache form takes whole pairs a program (pair_units)")
     pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n, pair_units)
     if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(seq_k, block_n)):
         raise ValueError(f"k: {batch * heads_kv} pairs of {seq_k} keys over {n_prog} programs pass the kernel's 32-bit "
@@ -1003,11 +1085,13 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
               NONCE=split_kv_nonce(), TAIL=bool(tail))
     if pair_units:  # (only then: the other builds' keyword sets, and so their binaries, as before)
         kw["PAIR_UNITS"] = True
+    if bounds is not None:  # (session 68: likewise)
+        kw.update(BOUNDS=bounds, VARLEN=True)
     return (n_prog,), args, kw
 
 
 def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True, config=None,
-                   pair_units=False):
+                   pair_units=False, bounds=None):
     """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream or swap_decode_whole chose it): q (B, 1,
     H, D), k and v (B, S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog
     programs. Writes out and lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept);
@@ -1015,7 +1099,8 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     (experiments, tests): the workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail:
     the TAIL build (the shipped one; False: session 61's first form, experiments); config: the build's TileConfig
     (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs);
-    pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where)."""
+    pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where). bounds (with pair_units;
+    session 68, the KV-cache form): stream_launch_args'; its Kept takes the bounds as its last argument."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
@@ -1025,12 +1110,12 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     cfg = config or variants.SWAP_DECODE_CONFIG
     key = (variants.SWAP_DECODE_STREAM_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
            out.stride(), n_prog, max_parts, float(softmax_scale), bool(tail), cfg.block_n, cfg.num_stages,
-           cfg.num_warps, bool(pair_units))
+           cfg.num_warps, bool(pair_units)) + ((True,) if bounds is not None else ())
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
                           lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
                                                      max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail,
-                                                     pair_units),
-                          (q, k, v, ws_o, ws_l, out, lse_t, flags), q.device)
+                                                     pair_units, bounds),
+                          (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)), q.device)
     first = dispatch._decode_launchers.get(key)
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 

@@ -1593,7 +1593,7 @@ SWAP_DECODE_WHOLE_SPREAD_MORE = {128: (2048, 20.0)}
 def stream_pair_units(variant) -> bool:
     """Whether a stream build runs the PAIR_UNITS schedule: the whole-pair builds (SWAP_DECODE_WHOLE's ring) where
     SWAP_DECODE_WHOLE_UNITS is on (session 64). Public."""
-    return SWAP_DECODE_WHOLE_UNITS and variant.kernel == SWAP_DECODE_STREAM_KERNEL and \
+    return SWAP_DECODE_WHOLE_UNITS and decode_base_kernel(variant.kernel) == SWAP_DECODE_STREAM_KERNEL and \
         replace(variant.config, block_m=8) == SWAP_DECODE_WHOLE.get(variant.head_dim)  # (any NQ: session 66)
 
 
@@ -1798,7 +1798,12 @@ SWAP_DECODE_KV_FILL = 2
 SWAP_DECODE_KV_FILL_SKIP = {64: 1.7}  # (session 68) no fill from the SMs' pairs (exclusive) to this x them
 SWAP_DECODE_KV_FILL_TAIL = {128: (1.25, 3)}  # (session 68) past the SMs' pairs up to x[0] them: x[1] parts
 SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv",
-                          "attn_decode_sm90_split": "attn_decode_sm90_split_kv"}
+                          "attn_decode_sm90_split": "attn_decode_sm90_split_kv",
+                          "attn_decode_sm90_stream": "attn_decode_sm90_stream_kv"}
+# (Session 68) the whole-pair builds' KV-cache form (sm90_decode.attn_decode_sm90_stream VARLEN, PAIR_UNITS: each
+# pair's blocks its own sequence's) where decode_choice at the cache's length gives the whole-pair builds (from about
+# 1.2x the SMs' pairs at short caches; before, the fill or the varlen route).
+SWAP_DECODE_KV_WHOLE = True
 
 
 def decode_base_kernel(kernel: str) -> str:
@@ -1807,9 +1812,14 @@ def decode_base_kernel(kernel: str) -> str:
     return next((base for base, name in SWAP_DECODE_KV_KERNELS.items() if name == kernel), kernel)
 
 
-def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8) -> Variant:
-    """The KV-cache form (session 67) of the merged build (split: the split one) at a dtype and head dim: the same
-    kernel launched with VARLEN and its key rows (BOUNDS) declared public."""
+def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8, whole: bool = False) -> Variant:
+    """The KV-cache form (session 67) of the merged build (split: the split one; whole, session 68: the whole-pair
+    build, SWAP_DECODE_WHOLE's ring, PAIR_UNITS) at a dtype and head dim: the same kernel launched with VARLEN and its
+    key rows (BOUNDS) declared public."""
+    if whole:
+        return Variant(SWAP_DECODE_KV_KERNELS[SWAP_DECODE_STREAM_KERNEL], replace(SWAP_DECODE_WHOLE[head_dim],
+                       block_m=nq), dtype, head_dim, False, secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
+                       public_loads=("BOUNDS",))  # (PAIR_UNITS: no done-word)
     kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
     return Variant(kernel, replace(SWAP_DECODE_CONFIG, block_m=nq), dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS", "BOUNDS"))
@@ -1820,15 +1830,19 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     """(variant, parts) of the KV-cache builds for a one-query flash_attn_with_kvcache call against caches of seq_k
     rows (the rule reads the cache's length: the lengths are on the device), or None (the varlen route): where
     decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
-    NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS.
+    NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS;
+    (session 68) the whole-pair build's KV-cache form (n: programs) where that route is its whole-pair builds.
     (Session 68) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where no dense parts rule takes the call, the merged (or
     split) build in max(1, SMs // pairs) parts (SWAP_DECODE_KV_FILL_TAIL's just past the SMs' pairs; none in
     SWAP_DECODE_KV_FILL_SKIP's band), at most the cache's key blocks. Public: shapes, the SM count."""
     if not SWAP_DECODE_KV or decode_nq(heads // kv_heads) != 8 or head_dim not in SWAP_DECODE_DIMS:
         return None
     pairs = batch * kv_heads
-    other = swap_decode_whole(head_dim, batch, heads, kv_heads, seq_k, sm_count) or \
-        swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    whole = swap_decode_whole(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if whole and SWAP_DECODE_KV_WHOLE and head_dim in SWAP_DECODE_WHOLE and \
+            stream_pair_units(decode_variant(dtype, head_dim, stream=True, whole=True)):  # (session 68)
+        return decode_kv_variant(dtype, head_dim, False, whole=True), whole
+    other = whole or swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
             pairs <= SWAP_DECODE_KV_FILL * sm_count and \
@@ -1859,7 +1873,9 @@ def decode_variants():
         [decode_variant(dt, d, stream=True, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE]
     nq16 = (replace(v, config=replace(v.config, block_m=16)) for v in nq8)
     kv = [decode_kv_variant(dt, d, split) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
-          for split in (False, True) if SWAP_DECODE_KV and (not split or SWAP_DECODE_SPLIT.get(d))]
+          for split in (False, True) if SWAP_DECODE_KV and (not split or SWAP_DECODE_SPLIT.get(d))] + \
+        [decode_kv_variant(dt, d, False, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE]
     return nq8 + [v for v in nq16 if decode_build_ok(v)] + kv
 
 
