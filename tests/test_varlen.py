@@ -2319,7 +2319,7 @@ _SWAP_KV = [(1, 32, 8, 8192, 128, [5000], 1, None, "split"),  # 8 pairs x 16 par
 # (session 68) the fill (variants.SWAP_DECODE_KV_FILL): pair counts where no dense parts rule is, max(1, SMs // pairs)
 # parts of the merged build on 132 SMs, at most the cache's key blocks
 _SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777], 1, None, "merged"),  # 64 pairs x 2
-                 (17, 32, 8, 2048, 128, [(i * 397) % 2049 for i in range(17)], 0, None, "merged"),  # 136 pairs x 3
+                 (17, 32, 8, 4096, 128, [(i * 397) % 4097 for i in range(17)], 0, None, "merged"),  # 136 pairs x 3
                  (29, 32, 8, 512, 64, [(i * 37) % 512 for i in range(29)], 1, None, "stream"),  # 232 pairs (whole)
                  (1, 32, 8, 1000, 128, [999], 1, None, "merged"),  # 8 pairs x 8 (the cache's 8 blocks)
                  (5, 32, 8, 4096, 64, [0, 1, 4095, 2000, 3000], 1, [0, 0, 7, 1999, 0], "merged"),  # 40 x 3, leftpad
@@ -2359,6 +2359,9 @@ def test_decode_kv_choice(monkeypatch):
     for d in (32, 96, 256):
         assert variants.decode_kv_choice(torch.bfloat16, d, 1, 32, 8, 65536, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is not None
+    for b, h, hk, sc, d, *_rest, kind in _SWAP_KV_FILL:  # (the GPU test's cases: the build each names, on 132 SMs)
+        v, _ = variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        assert v.kernel == f"attn_decode_sm90_{kind}_kv" and v in audited, (b, h, hk, sc, d, v.name)
     # (session 68, the fill, on) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where the dense rule runs other builds or
     # the forward kernels: the merged build in max(1, SMs // pairs) parts, at most the cache's key blocks
     assert variants.SWAP_DECODE_KV_FILL == 2
