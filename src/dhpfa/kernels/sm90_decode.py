@@ -780,7 +780,7 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
         # landing between two warps' loads made them differ; a warp that saw the pair done merged its query heads
         # and reset the pair's words while another merged none, and the pair's last program (whose SC fence comes
         # last) could then read a reset word and merge none either: those heads' outputs never written (session 68
-        # call 3: a repeat of test_stream_launcher_matches_float64 not bitwise equal, once in about 2,600 runs)
+        # call 3: a repeat of test_stream_launcher_matches_float64 not bitwise equal, once in that call's decode tests)
         done = gl.inline_asm_elementwise(_AND_ASM, "=r,r", [_one((bits == full).to(gl.int32), gl.int32)],
                                          dtype=gl.int32, is_pure=False, pack=1)
         if (c0 != c1) & (gl.max(done, 0) != 0):  # every piece is done (public: timing, not data; one piece: stored)

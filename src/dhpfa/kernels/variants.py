@@ -1802,7 +1802,14 @@ SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv
                           "attn_decode_sm90_stream": "attn_decode_sm90_stream_kv"}
 # (Session 68) the whole-pair builds' KV-cache form (sm90_decode.attn_decode_sm90_stream VARLEN, PAIR_UNITS: each
 # pair's blocks its own sequence's) where decode_choice at the cache's length gives the whole-pair builds (from about
-# 1.2x the SMs' pairs at short caches; before, the fill or the varlen route).
+# 1.03x the SMs' pairs; before, the fill or the varlen route). Call 6 (scripts/decode_api_ab.py --kv-nowhole, H200,
+# graph replay, 32 / 8 heads, full caches, us: with_kvcache / off / the dense route (an int cache_seqlens) / cuDNN):
+# D=128 (17 sequences, 2,048 keys) 42.7 / 45.7 / 41.0 / 38.4, (32, 1,024) 36.9 / 42.1 / 36.6 / 35.6, (64, 1,024) 66.8
+# / 70.7 / 66.5 / 65.8, (256, 1,024) 249.6 / 248.4 / 247.5 / 241.4; D=64 (17, 2,048) 26.0 / 31.3 / 25.3 / 24.6, (32,
+# 1,024) 22.5 / 28.4 / 22.3 / 20.3, (64, 1,024) 38.1 / 48.6 / 37.9 / 35.3, (64, 4,096) 127.8 / 140.6 / 127.4 / 122.6:
+# x1.01-1.28 over off in the 16 cells it takes (x0.995 at D=128 (256, 1,024): noise), within 0.2-4% of the dense
+# route there; still 0-11% behind cuDNN (the dense route's own gap, and kvcache_bounds' launch: flash_attn_func 2 us
+# ahead of the int route).
 SWAP_DECODE_KV_WHOLE = True
 
 
