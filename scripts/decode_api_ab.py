@@ -23,53 +23,32 @@ from dhpfa.reference import attention_ref
 SHAPES = ((1, 4096), (1, 32768), (8, 4096), (8, 16384), (32, 4096), (64, 2048))
 
 
-def kv_fill(fill, q, k, v, lens):
-    """flash_attn_with_kvcache with variants.SWAP_DECODE_KV_FILL = fill for this call (session 67: a pair count; session
-    68: a multiple of the SMs' pairs) (the checked path: plans dropped before and after, so the API's own calls keep
-    theirs)."""
+def kv_with(settings, q, k, v, lens):
+    """flash_attn_with_kvcache with variants' attributes set to `settings` for this call (the checked path: plans dropped
+    before and after, so the API's own calls keep theirs): SWAP_DECODE_KV_FILL (session 67: a pair count; session 68:
+    a multiple of the SMs' pairs), SWAP_DECODE_KV_WHOLE (session 68), decode_kv_choice (kv_parts')."""
     from dhpfa import api
     from dhpfa.kernels import variants
-    saved = variants.SWAP_DECODE_KV_FILL
-    variants.SWAP_DECODE_KV_FILL = fill
+    saved = {name: getattr(variants, name) for name in settings}
+    for name, value in settings.items():
+        setattr(variants, name, value)
     api._PLANS.clear()
     try:
         return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
     finally:
-        variants.SWAP_DECODE_KV_FILL = saved
-        api._PLANS.clear()
-
-
-def kv_nowhole(q, k, v, lens):
-    """(session 68) flash_attn_with_kvcache with variants.SWAP_DECODE_KV_WHOLE off (the whole-pair builds' KV-cache
-    form: then the fill or the varlen route; plans dropped before and after)."""
-    from dhpfa import api
-    from dhpfa.kernels import variants
-    saved = variants.SWAP_DECODE_KV_WHOLE
-    variants.SWAP_DECODE_KV_WHOLE = False
-    api._PLANS.clear()
-    try:
-        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
-    finally:
-        variants.SWAP_DECODE_KV_WHOLE = saved
+        for name, value in saved.items():
+            setattr(variants, name, value)
         api._PLANS.clear()
 
 
 def kv_parts(parts, q, k, v, lens):
-    """(session 68) flash_attn_with_kvcache with variants.decode_kv_choice forced to `parts` parts of the merged (or,
-    from swap_decode_split's count, split) KV-cache build, whatever the rule says (plans dropped before and after)."""
-    from dhpfa import api
+    """(session 68) kv_with decode_kv_choice forced to `parts` parts of the merged (or, from swap_decode_split's count,
+    split) KV-cache build, whatever the rule says."""
     from dhpfa.kernels import variants
-    saved = variants.decode_kv_choice
 
     def forced(dtype, head_dim, *_):
         return variants.decode_kv_variant(dtype, head_dim, bool(variants.swap_decode_split(head_dim, parts))), parts
-    variants.decode_kv_choice = forced
-    api._PLANS.clear()
-    try:
-        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
-    finally:
-        variants.decode_kv_choice = saved
-        api._PLANS.clear()
+    return kv_with(dict(decode_kv_choice=forced), q, k, v, lens)
 
 
 def main():
@@ -111,11 +90,11 @@ def main():
                    "with_kvcache_int": lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=n),
                    "sdpa_cudnn": sdpa(SDPBackend.CUDNN_ATTENTION), "sdpa_flash": sdpa(SDPBackend.FLASH_ATTENTION)}
             if a.kv_fill:
-                fns["with_kvcache_fill"] = lambda: kv_fill(a.kv_fill, q, k, v, lens)
+                fns["with_kvcache_fill"] = lambda: kv_with(dict(SWAP_DECODE_KV_FILL=a.kv_fill), q, k, v, lens)
             if a.kv_nowhole:
-                fns["with_kvcache_nowhole"] = lambda: kv_nowhole(q, k, v, lens)
+                fns["with_kvcache_nowhole"] = lambda: kv_with(dict(SWAP_DECODE_KV_WHOLE=False), q, k, v, lens)
             if a.kv_nofill:
-                fns["with_kvcache_nofill"] = lambda: kv_fill(0, q, k, v, lens)
+                fns["with_kvcache_nofill"] = lambda: kv_with(dict(SWAP_DECODE_KV_FILL=0), q, k, v, lens)
             for p in (int(x) for x in a.kv_parts.split(",") if x):
                 fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
