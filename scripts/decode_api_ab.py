@@ -64,6 +64,10 @@ def main():
                          "route where no dense parts rule is)")
     ap.add_argument("--kv-nowhole", action="store_true",
                     help="(session 68) also time with_kvcache with SWAP_DECODE_KV_WHOLE off")
+    ap.add_argument("--paged", type=int, default=0,
+                    help="(session 68, not yet run) also time with_kvcache on the same caches as pages of this many "
+                         "rows (a block_table over shuffled pages: the varlen route, which the swap decode kernels' "
+                         "KV-cache forms do not take)")
     ap.add_argument("--kv-parts", default="",
                     help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
                          "that many parts (kv_pN; decode_kv_choice forced)")
@@ -95,6 +99,14 @@ def main():
                 fns["with_kvcache_nowhole"] = lambda: kv_with(dict(SWAP_DECODE_KV_WHOLE=False), q, k, v, lens)
             if a.kv_nofill:
                 fns["with_kvcache_nofill"] = lambda: kv_with(dict(SWAP_DECODE_KV_FILL=0), q, k, v, lens)
+            if a.paged and n % a.paged == 0:
+                page = a.paged
+                perm = torch.randperm(b * n // page, device="cuda", generator=g)
+                inv = torch.argsort(perm)
+                kp, vp = (t.reshape(b * n // page, page, *t.shape[2:])[inv] for t in (k, v))  # flat page f at perm[f]
+                table = perm.reshape(b, n // page).to(torch.int32)
+                fns["with_kvcache_paged"] = lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens,
+                                                                                  block_table=table)
             for p in (int(x) for x in a.kv_parts.split(",") if x):
                 fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence

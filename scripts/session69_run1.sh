@@ -3,7 +3,8 @@
 # whole-pair KV-cache case and a fill case (the test's calls: checked, planned, graph replay); decode_api_ab.py's
 # columns after their helpers became one (kv_with), at two cells; then a map of the KV-cache call against the dense
 # route and cuDNN where session 68 left the varlen route or did not measure (the stream build's pair counts, D=64's
-# 1-1.7x band at long caches, 2,048 pairs).
+# 1-1.7x band at long caches, 2,048 pairs), with the same caches as shuffled pages of 256 rows (--paged: the varlen
+# route; decode_api_ab's paged column is new and not yet run).
 #   bash scripts/session69_run1.sh   (carry [".whl"]; writes under $OUT; about 4 minutes)
 source "$(dirname "$0")/device_prelude.sh"
 {
@@ -15,7 +16,7 @@ echo "== decode_api_ab ($(( $(date +%s) - t0 )) s)"
 timeout 45 python3 scripts/decode_api_ab.py --rounds 3 --d 64 --kv-nowhole --kv-nofill --kv-fill 2 --kv-parts 1 \
   --shapes 8:4096,32:1024 --out "$OUT" 2>&1 | grep -v Warning
 echo "== decode_api_ab map ($(( $(date +%s) - t0 )) s)"
-timeout 200 python3 scripts/decode_api_ab.py --rounds 5 --d 128,64 --kv-nowhole \
+timeout 200 python3 scripts/decode_api_ab.py --rounds 5 --d 128,64 --kv-nowhole --paged 256 \
   --shapes 17:8192,20:8192,34:4096,40:16384,50:2048,96:4096,256:1024,256:4096 --out "$OUT/map" 2>&1 | grep -v Warning
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"
