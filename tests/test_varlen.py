@@ -2456,6 +2456,56 @@ def test_decode_kv_launch_arguments():
         sm90_decode.launch_args(q, k, k, *ws, 0.1, 8, bounds=bounds)
 
 
+def test_decode_kv_paged_form_prepared(monkeypatch):
+    """(Session 68, offline; prepared, off.) The whole-pair KV-cache build's paged form: no binary while
+    SWAP_DECODE_KV_PAGED is off (decode_kv_paged_choice None); on, the form where decode_kv_choice at the logical
+    capacity gives the whole-pair form and pages are a power of two rows holding whole key blocks, else None; its launch
+    arguments (PAGED, the block table's stride, columns and the page's shift), refused for other pages or without the
+    rows; its four builds audit clean with the block table declared public and are flagged without it."""
+    from dhpfa.kernels import sm90_decode
+    assert variants.SWAP_DECODE_KV_PAGED is False
+    assert not any(v.kernel.endswith("_kvp") for v in variants.decode_variants())
+    assert variants.decode_kv_paged_choice(torch.bfloat16, 128, 64, 32, 8, 1024, 256, 132) is None
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", True)
+    paged = [v for v in variants.decode_variants() if v.kernel.endswith("_kvp")]
+    assert len(paged) == 2 * len(variants.SWAP_DECODE_WHOLE), paged
+    for d in (128, 64):
+        dense = variants.decode_kv_choice(torch.bfloat16, d, 64, 32, 8, 1024, 132)
+        v, n = variants.decode_kv_paged_choice(torch.bfloat16, d, 64, 32, 8, 1024, 256, 132)
+        assert v in paged and v.config == dense[0].config and n == dense[1] and variants.decode_base_kernel(
+            v.kernel) == variants.SWAP_DECODE_STREAM_KERNEL and v.public_loads == ("BOUNDS", "BLOCK_TABLE")
+        assert variants.decode_kv_paged_choice(torch.bfloat16, d, 64, 32, 8, 1024, 96, 132) is None  # (not 2^k)
+        assert variants.decode_kv_paged_choice(torch.bfloat16, d, 64, 32, 8, 1024, 32, 132) is None  # (< a block)
+        assert variants.decode_kv_paged_choice(torch.bfloat16, d, 1, 32, 8, 8192, 256, 132) is None  # (split)
+    q = torch.empty(4, 1, 32, 128, dtype=torch.bfloat16)
+    pages = torch.empty(12, 256, 8, 128, dtype=torch.bfloat16)
+    table, bounds = torch.empty(4, 3, dtype=torch.int32), torch.empty(8, dtype=torch.int32)
+    ws = (torch.empty(4, 4, 32, 128), torch.empty(4, 32, 4))
+    extra = (torch.empty_like(q), torch.empty(32, 4), torch.empty(64, dtype=torch.int64), 0.1, 16, 4, 64, 2, 4)
+    grid, _, kw = sm90_decode.stream_launch_args(q, pages, pages, *ws, *extra, pair_units=True, bounds=bounds,
+                                                 block_table=table)
+    assert grid == (16,) and kw["PAGED"] is True and kw["BLOCK_TABLE"] is table and kw["VARLEN"] is True
+    assert (kw["BT_STRIDE"], kw["BT_COLS"], kw["PAGE_SHIFT"]) == (3, 3, 8)
+    for k, b_ in ((torch.empty(12, 192, 8, 128, dtype=torch.bfloat16), bounds), (pages, None)):
+        with pytest.raises(ValueError, match="block_table"):
+            sm90_decode.stream_launch_args(q, k, k, *ws, *extra, pair_units=True, bounds=b_, block_table=table)
+    from .test_sm90_decode import _offline_json
+    assert _offline_json(PAGED_AUDIT) == dict(ok=[True] * len(paged), bad=False)
+
+
+PAGED_AUDIT = """
+import json, torch
+from dataclasses import replace
+from dhpfa.audit import _audit_batch
+from dhpfa.kernels import variants
+variants.SWAP_DECODE_KV_PAGED = True
+paged = [v for v in variants.decode_variants() if v.kernel.endswith("_kvp")]
+w = variants.decode_kv_variant(torch.bfloat16, 64, False, paged=True)
+reports = _audit_batch(paged + [replace(w, public_loads=("BOUNDS",))])
+print(json.dumps(dict(ok=[r.ok for r in reports[:-1]], bad=reports[-1].ok)))
+"""
+
+
 def test_decode_kv_builds_need_their_rows_declared_public():
     """(Session 67, offline.) The KV-cache builds pass the audit with their key rows declared public, and fail it
     without: the rows set loop bounds and TMA coordinates (the check can fail)."""
@@ -2534,3 +2584,50 @@ def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
     graph.replay()
     torch.cuda.synchronize()
     assert torch.equal(g_out, out) and torch.equal(g_lse, lse)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("d,b,sc,page", [(128, 64, 1024, 256), (64, 48, 1024, 128), (128, 33, 2048, 512)])
+def test_gpu_kvcache_paged_decode_on_the_whole_pair_form(monkeypatch, d, b, sc, page):
+    """(Session 68, prepared: SWAP_DECODE_KV_PAGED is off, so this turns it on; not yet run on a GPU.) One-query
+    flash_attn_with_kvcache calls on a paged cache (shuffled pages, lengths 0 / 1 / odd / full, a new token) on the
+    whole-pair KV-cache build's paged form where the rule gives it: every head of every sequence against float64 on
+    poisoned outputs, the new token in its page, and the contiguous cache's call's outputs (the unpaged form: the same
+    blocks in the same order)."""
+    from dhpfa.kernels import dispatch
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", True)
+    monkeypatch.setattr(api, "_PLANS", {})
+    poison_api_outputs(monkeypatch)
+    h, hk = 32, 8
+    choice = variants.decode_kv_paged_choice(torch.bfloat16, d, b, h, hk, sc, page,
+                                             dispatch.sm_count(torch.device("cuda")))
+    assert choice is not None and choice[0].kernel.endswith("_kvp"), choice
+    gen = torch.Generator().manual_seed(68 + d + b)
+    kc, vc = ((torch.randn(b, sc, hk, d, generator=gen) * 2).to("cuda", torch.bfloat16) for _ in range(2))
+    q = torch.randn(b, 1, h, d, generator=gen).to("cuda", torch.bfloat16)
+    k_new, v_new = (torch.randn(b, 1, hk, d, generator=gen).to("cuda", torch.bfloat16) for _ in range(2))
+    lens0 = [(i * 389) % sc for i in range(b)]
+    lens0[0], lens0[-1] = 0, sc - 1
+    lens = torch.tensor(lens0, dtype=torch.int32, device="cuda")
+    n_pages = b * sc // page
+    perm = torch.randperm(n_pages, generator=gen)
+    inv = torch.argsort(perm).to("cuda")
+    kp, vp = (t.reshape(n_pages, page, hk, d)[inv].clone() for t in (kc, vc))  # flat page f at perm[f]
+    table = perm.reshape(b, sc // page).to("cuda", torch.int32)
+    launched = []
+    real = api._kvcache_swap
+    monkeypatch.setattr(api, "_kvcache_swap", lambda *a: launched.append(a[6].kernel) or real(*a))
+    out, lse = dhpfa.flash_attn_with_kvcache(q, kp, vp, k_new, v_new, cache_seqlens=lens, block_table=table,
+                                             causal=True, return_softmax_lse=True)
+    assert launched == [choice[0].kernel], launched
+    kc2, vc2 = kc.clone(), vc.clone()
+    out2, lse2 = dhpfa.flash_attn_with_kvcache(q, kc2, vc2, k_new, v_new, cache_seqlens=lens, causal=True,
+                                               return_softmax_lse=True)
+    # (the paged call's new token landed in its page: the pages read back in logical order equal the contiguous cache)
+    assert torch.equal(kp[perm.to("cuda")].reshape(b, sc, hk, d), kc2)
+    assert torch.allclose(out.float(), out2.float(), atol=2e-2, rtol=0) and torch.allclose(lse, lse2, atol=1e-3)
+    for i in range(b):
+        n = lens0[i] + 1
+        ref, ref_lse = attention_ref(q[i:i + 1], kc2[i:i + 1, :n], vc2[i:i + 1, :n], d ** -0.5)
+        assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], (i, n)
+        assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3), i

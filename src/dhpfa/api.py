@@ -1163,9 +1163,11 @@ def flash_attn_with_kvcache(q, k_cache, v_cache, k=None, v=None, rotary_cos=None
     # with the new tokens' writes (kvcache_append)
     if bounds is None:
         bounds = _kvcache_bounds(lens, cache_leftpad, cache_batch_idx, s_new, sc, paged, aux)
-    swap = None if num_splits else _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap)
+    swap = None if num_splits else _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap,
+                                                         (page, sc) if paged else None)
     if swap is not None:  # (session 67) a decode step on the swap decode kernels' KV-cache builds
-        out, lse_t, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale, swap[0])
+        out, lse_t, kept = _kvcache_swap(q, k_cache, v_cache, bounds, swap[1], softmax_scale, swap[0],
+                                         block_table if paged else None)
         if sig is not None and aux and kept is not None and (rotary is not None or rotary_cos is None):
             _keep_kvcache_plan(sig, aux[0], _SwapKv(kept), q, cache_seqlens, lens, (cache_batch_idx, cache_leftpad),
                                bool(s_new and KVCACHE_APPEND_FUSED), rotary is not None)
@@ -1222,25 +1224,31 @@ def _tma_rows_ok(t) -> bool:
     return t.stride(-1) == 1 and t.data_ptr() % 16 == 0 and all(st * size % 16 == 0 for st in t.stride()[:-1])
 
 
-def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap):
+def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap, pages=None):
     """(session 67) variants.decode_kv_choice for a flash_attn_with_kvcache call (checked) that its KV-cache builds
     take: one query a sequence, contiguous caches (no block table) in their own rows (no cache_batch_idx), no window
     that binds, no soft-cap, on an H100 / H200, TMA-readable q and caches, num_splits 0 (the caller's count runs the
-    portable kernel, as documented); else None (the varlen route). Public: shapes, strides, options, the GPU."""
-    if sq != 1 or paged or idx is not None or local or cap or not variants.SWAP_DECODE_KV or _interpreter_active() \
+    portable kernel, as documented); else None (the varlen route). (Prepared in session 68, off:
+    variants.SWAP_DECODE_KV_PAGED) a paged cache, pages = (page size, a sequence's capacity):
+    variants.decode_kv_paged_choice. Public: shapes, strides, options, the GPU."""
+    if sq != 1 or (paged and (pages is None or not variants.SWAP_DECODE_KV_PAGED)) or idx is not None or local \
+            or cap or not variants.SWAP_DECODE_KV or _interpreter_active() \
             or not _is_sm90(q.device) or q.dtype not in (torch.float16, torch.bfloat16) \
             or not all(_tma_rows_ok(t) for t in (q, k_cache, v_cache)):
         return None
     from .kernels import dispatch
     b, _, h, d = q.shape
+    if paged:
+        return variants.decode_kv_paged_choice(q.dtype, d, b, h, k_cache.shape[2], pages[1], pages[0],
+                                               dispatch.sm_count(q.device))
     return variants.decode_kv_choice(q.dtype, d, b, h, k_cache.shape[2], k_cache.shape[1], dispatch.sm_count(q.device))
 
 
-def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=None):
+def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=None, block_table=None):
     """q (B, 1, H, D) against the caches' key rows `bounds` (_kvcache_bounds') on the merged / split build's KV-cache
     form in `parts` parts (sm90_decode.forward with bounds), or (session 68) where `variant` is the whole-pair build's
     form, in `parts` programs of whole pairs (sm90_decode.stream_forward with bounds): (out (B, 1, H, D), lse_t (H, B),
-    the Kept launcher or None)."""
+    the Kept launcher or None). block_table (prepared, off): the paged whole-pair form's (no Kept: no plan kept)."""
     from .kernels import sm90_decode
     b, _, h, d = q.shape
     scale = _check_scale(softmax_scale, d, "softmax_scale")
@@ -1250,7 +1258,7 @@ def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=Non
     with _on_device(q):
         if variant is not None and variants.decode_base_kernel(variant.kernel) == variants.SWAP_DECODE_STREAM_KERNEL:
             kept = sm90_decode.stream_forward(q, k_cache, v_cache, out, scale, parts, lse_t, config=variant.config,
-                                              pair_units=True, bounds=bounds)
+                                              pair_units=True, bounds=bounds, block_table=block_table)
         else:
             kept = sm90_decode.forward(q, k_cache, v_cache, out, scale, parts, cfg.block_n, cfg.num_stages, lse_t,
                                        None, merged=True, bounds=bounds)

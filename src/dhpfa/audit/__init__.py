@@ -126,8 +126,9 @@ def placeholder_launch(variant, device="cpu"):
         from ..kernels import sm90_decode
         n = _variants.SWAP_DECODE_STREAM_PARTS
         units = _variants.stream_pair_units(variant)
+        paged = variant.kernel in _variants.SWAP_DECODE_KV_PAGED_KERNELS.values()  # (prepared: 6 pages of 2 blocks)
         q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
-        k = torch.empty(2, 5 * c.block_n, 2, d, dtype=variant.dtype, device=device)
+        k = torch.empty(6 if paged else 2, (2 if paged else 5) * c.block_n, 2, d, dtype=variant.dtype, device=device)
         return sm90_decode.stream_launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),
                                               torch.empty(n, h, 2, device=device), torch.empty_like(q),
                                               torch.empty(h, 2, device=device),
@@ -135,7 +136,9 @@ def placeholder_launch(variant, device="cpu"):
                                               3 if units else 6, n, c.block_n, c.num_stages, c.num_warps,
                                               pair_units=units,
                                               bounds=torch.empty(4, dtype=torch.int32, device=device)
-                                              if variant.kernel != _variants.SWAP_DECODE_STREAM_KERNEL else None)
+                                              if variant.kernel != _variants.SWAP_DECODE_STREAM_KERNEL else None,
+                                              block_table=torch.empty(2, 3, dtype=torch.int32, device=device)
+                                              if paged else None)
     base = _variants.decode_base_kernel(variant.kernel)
     kv = base != variant.kernel
     if base in (_variants.SWAP_DECODE_KERNEL, _variants.SWAP_DECODE_MERGED_KERNEL, _variants.SWAP_DECODE_SPLIT_KERNEL):

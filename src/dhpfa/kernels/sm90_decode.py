@@ -673,14 +673,34 @@ def _next_block(pair, blk, b, hk, nb, H_KV):
 
 
 @gluon.jit
-def _kv_rows(BOUNDS, b, B, SEQ_K):
+def _kv_rows(BOUNDS, b, B, SEQ_K, PAGED: gl.constexpr = False):
     """(VARLEN, session 68) sequence b's key rows in its cache row: (first, count), from api._kvcache_bounds' (start,
-    end) rows (public); (0, 0) past the last sequence (b = B: a cursor past the program's last pair)."""
+    end) rows (public); (0, 0) past the last sequence (b = B: a cursor past the program's last pair). PAGED (prepared,
+    off): the rows are already the sequence's logical positions (api._kvcache_bounds' paged form)."""
     ok = b < B
-    row0 = b * SEQ_K
-    lo = gl.load(BOUNDS + 2 * b, mask=ok, other=0) - gl.where(ok, row0, 0)
-    hi = gl.load(BOUNDS + 2 * b + 1, mask=ok, other=0) - gl.where(ok, row0, 0)
+    if PAGED:
+        lo = gl.load(BOUNDS + 2 * b, mask=ok, other=0)
+        hi = gl.load(BOUNDS + 2 * b + 1, mask=ok, other=0)
+    else:
+        row0 = b * SEQ_K
+        lo = gl.load(BOUNDS + 2 * b, mask=ok, other=0) - gl.where(ok, row0, 0)
+        hi = gl.load(BOUNDS + 2 * b + 1, mask=ok, other=0) - gl.where(ok, row0, 0)
     return lo, hi - lo
+
+
+@gluon.jit
+def _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go, B, BLOCK_TABLE, BT_STRIDE, BT_COLS,
+                PAGE_SHIFT, PAGED: gl.constexpr):
+    """(VARLEN) _load_kv of sequence b's block at key position row; PAGED (prepared, off): from the page
+    BLOCK_TABLE[b, row >> PAGE_SHIFT] (public), at its row row % 2^PAGE_SHIFT (pages of a power of two rows, a multiple
+    of BLOCK_N: the launcher checks; shifts, not a division by a runtime page size, which the auditor reads as unknown
+    instructions)."""
+    if PAGED:  # (the entry's indices clamped into the table: a load with no predicate, whatever go says)
+        j = row >> PAGE_SHIFT
+        page = gl.load(BLOCK_TABLE + gl.minimum(b, B - 1) * BT_STRIDE + gl.minimum(j, BT_COLS - 1))
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row - (j << PAGE_SHIFT), page, hk, go)
+    else:
+        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go)
 
 
 @gluon.jit
@@ -690,13 +710,14 @@ def _kv_blocks(n_keys, BLOCK_N: gl.constexpr):
 
 
 @gluon.jit
-def _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K, BLOCK_N: gl.constexpr):
+def _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K, BLOCK_N: gl.constexpr,
+                   PAGED: gl.constexpr = False):
     """(VARLEN) _next_block over pairs of their own sequence's block counts (_kv_blocks), with the sequence's rows."""
     w = (blk + 1 == _kv_blocks(s_len, BLOCK_N)).to(gl.int32)
     w2 = w * (hk + 1 == H_KV).to(gl.int32)
     nb = _kv_blocks(s_len, BLOCK_N)
     b2 = b + w2
-    lo2, len2 = _kv_rows(BOUNDS, b2, B, SEQ_K)
+    lo2, len2 = _kv_rows(BOUNDS, b2, B, SEQ_K, PAGED)
     return pair + w, blk + 1 - w * nb, b2, hk + w - w2 * H_KV, lo2, len2
 
 
@@ -789,13 +810,16 @@ def _stream_tail(FLAGS, WS_O, WS_L, O, LSE, NONCE, c, first, last, nb, n_prog, t
             _reset_words(FLAGS + pair * MAX_PARTS, c1 - c0 + 1, MAX_PARTS)
 
 
-@gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh"])
+@gluon.jit(do_not_specialize=["B", "H", "H_KV", "SEQ_K", "G", "stride_ob", "stride_oh", "BT_STRIDE", "BT_COLS",
+                             "PAGE_SHIFT"])
 def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K, G,
                             stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr,
                             STAGES: gl.constexpr, num_warps: gl.constexpr, MAX_PARTS: gl.constexpr, NONCE=None,
                             STAMP: gl.constexpr = False, STAMPS=None, TAIL: gl.constexpr = True,
                             WHOLE_SKIP: gl.constexpr = True, PAIR_UNITS: gl.constexpr = False, BOUNDS=None,
-                            VARLEN: gl.constexpr = False):
+                            VARLEN: gl.constexpr = False, BLOCK_TABLE=None, BT_STRIDE=None, BT_COLS=None,
+                            PAGE_SHIFT=None,
+                            PAGED: gl.constexpr = False):
     """Decode over a flat schedule of the call's blocks (see the comment above): grid (N,), N <= B x H_KV x nb; WS_O
     (MAX_PARTS, B, H, D), WS_L (MAX_PARTS, H, B) float32; FLAGS (B x H_KV x MAX_PARTS,) int64 (uninitialised: a done-word
     a piece); O (B, 1, H, D) with strides stride_ob, stride_oh; LSE (H, B) float32. At most MAX_PARTS pieces a pair
@@ -814,8 +838,12 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     piece, stored at its segment's end, no arrival. VARLEN (PAIR_UNITS; session 68, flash_attn_with_kvcache's KV-cache
     form): k and v are caches of SEQ_K rows a sequence and each sequence's keys are the rows BOUNDS gives (_kv_rows:
     api._kvcache_bounds' (start, end) rows, public, as the lengths), so a pair's blocks are its own sequence's
-    (_kv_blocks: one fully masked block for a pair with no key, whose output is 0 and LSE -inf)."""
+    (_kv_blocks: one fully masked block for a pair with no key, whose output is 0 and LSE -inf). PAGED (VARLEN;
+    prepared in session 68, off, not run on a GPU): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
+    b's block at key position r is in page BLOCK_TABLE[b, r >> PAGE_SHIFT] (row stride BT_STRIDE; public, as
+    flash-attn's block table), BOUNDS its logical positions (_load_kv_at)."""
     gl.static_assert(PAIR_UNITS or not VARLEN, "VARLEN takes whole pairs a program")
+    gl.static_assert(VARLEN or not PAGED, "PAGED is a VARLEN form")
     if STAMP:
         _stamp(STAMPS, 0)
     dtype: gl.constexpr = q_desc.dtype
@@ -839,7 +867,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         p1 = (c + 1) * (B * H_KV) // n_prog
         n_iter = 0
         for pp in range(p0, p1):
-            n_iter += _kv_blocks(_kv_rows(BOUNDS, pp // H_KV, B, SEQ_K)[1], BLOCK_N)
+            n_iter += _kv_blocks(_kv_rows(BOUNDS, pp // H_KV, B, SEQ_K, PAGED)[1], BLOCK_N)
     else:
         n_iter = hi - lo
 
@@ -870,12 +898,13 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     hk = first - b * H_KV
     l_pair, l_blk, l_b, l_hk = pair, blk, b, hk
     if VARLEN:  # (and each cursor's sequence's key rows: first, count)
-        s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K)
+        s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K, PAGED)
         l_lo, l_len = s_lo, s_len
         for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, l_lo + l_blk * BLOCK_N, l_b, l_hk, s < n_iter)
+            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, s, l_lo + l_blk * BLOCK_N, l_b, l_hk, s < n_iter,
+                        B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_kv(l_pair, l_blk, l_b, l_hk, l_lo, l_len, H_KV, B,
-                                                                   BOUNDS, SEQ_K, BLOCK_N)
+                                                                   BOUNDS, SEQ_K, BLOCK_N, PAGED)
     else:
         for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
             _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, l_blk * BLOCK_N, l_b, l_hk, s < n_iter)
@@ -889,10 +918,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     for j in range(n_iter):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
         if VARLEN:
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk,
-                     nxt < n_iter)
+            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk,
+                        nxt < n_iter, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_kv(l_pair, l_blk, l_b, l_hk, l_lo, l_len, H_KV, B,
-                                                                   BOUNDS, SEQ_K, BLOCK_N)
+                                                                   BOUNDS, SEQ_K, BLOCK_N, PAGED)
         else:
             _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_blk * BLOCK_N, l_b, l_hk, nxt < n_iter)
             l_pair, l_blk, l_b, l_hk = _next_block(l_pair, l_blk, l_b, l_hk, nb, H_KV)
@@ -967,7 +996,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             seg += 1
         if VARLEN:
             pair, blk, b, hk, s_lo, s_len = _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K,
-                                                           BLOCK_N)
+                                                           BLOCK_N, PAGED)
         else:
             pair, blk, b, hk = _next_block(pair, blk, b, hk, nb, H_KV)
 
@@ -1048,14 +1077,17 @@ def stream_most_pairs(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_
 
 
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
-                       stages=3, num_warps=4, tail=True, pair_units=False, bounds=None):  # (SWAP_DECODE_CONFIG's)
+                       stages=3, num_warps=4, tail=True, pair_units=False, bounds=None,
+                       block_table=None):  # (defaults: SWAP_DECODE_CONFIG's)
     """(grid, args, kwargs) of attn_decode_sm90_stream on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (max_parts,
     B, H, D), ws_l (max_parts, H, B) float32, out (B, 1, H, D), lse_t (H, B) float32, flags (B x H_KV x max_parts,)
     int64; n_prog programs (stream_pieces' pieces at most max_parts). tail: the TAIL build (the shipped one: at most
     32 // max_parts pairs a program); False, session 61's first form (experiments). pair_units: the PAIR_UNITS build
     (session 64: whole pairs a program, at most the pairs' count of programs; no arrival, so no bound on the pairs a
     program). bounds (with pair_units; session 68, the KV-cache form): (2B,) int32 key rows (api._kvcache_bounds') of k
-    and v as caches (B, S_cache, H_KV, D): each pair's blocks its own sequence's (VARLEN)."""
+    and v as caches (B, S_cache, H_KV, D): each pair's blocks its own sequence's (VARLEN). block_table (with bounds;
+    prepared in session 68, off): k and v are pages (num_pages, page, H_KV, D), block_table (B, pages a sequence) int32,
+    bounds the sequences' logical positions (PAGED); the page a multiple of block_n."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
@@ -1064,6 +1096,9 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
     if bounds is not None and not pair_units:
         raise ValueError("bounds: the stream kernel's KV-cache form takes whole pairs a program (pair_units)")
+    if block_table is not None and (bounds is None or seq_k % block_n or seq_k & (seq_k - 1)):
+        raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
+                         f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {seq_k}'}")
     pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n, pair_units)
     if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(seq_k, block_n)):
         raise ValueError(f"k: {batch * heads_kv} pairs of {seq_k} keys over {n_prog} programs pass the kernel's 32-bit "
@@ -1087,11 +1122,14 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
         kw["PAIR_UNITS"] = True
     if bounds is not None:  # (session 68: likewise)
         kw.update(BOUNDS=bounds, VARLEN=True)
+    if block_table is not None:  # (prepared, off)
+        kw.update(BLOCK_TABLE=block_table, BT_STRIDE=block_table.stride(0), BT_COLS=block_table.shape[1],
+                  PAGE_SHIFT=seq_k.bit_length() - 1, PAGED=True)
     return (n_prog,), args, kw
 
 
 def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max_parts=None, tail=True, config=None,
-                   pair_units=False, bounds=None):
+                   pair_units=False, bounds=None, block_table=None):
     """The API's path to attn_decode_sm90_stream (variants.swap_decode_stream or swap_decode_whole chose it): q (B, 1,
     H, D), k and v (B, S_k, H_KV, D), out (B, 1, H, D) with a contiguous last dim, lse_t (H, B) float32; n_prog
     programs. Writes out and lse_t through a launcher kept by the call's public metadata (dispatch._launch_kept);
@@ -1100,7 +1138,8 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     the TAIL build (the shipped one; False: session 61's first form, experiments); config: the build's TileConfig
     (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs);
     pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where). bounds (with pair_units;
-    session 68, the KV-cache form): stream_launch_args'; its Kept takes the bounds as its last argument."""
+    session 68, the KV-cache form): stream_launch_args'; its Kept takes the bounds as its last argument. block_table
+    (prepared, off): stream_launch_args' paged form; no Kept (None: the API keeps no plan of it)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
@@ -1110,13 +1149,17 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     cfg = config or variants.SWAP_DECODE_CONFIG
     key = (variants.SWAP_DECODE_STREAM_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(),
            out.stride(), n_prog, max_parts, float(softmax_scale), bool(tail), cfg.block_n, cfg.num_stages,
-           cfg.num_warps, bool(pair_units)) + ((True,) if bounds is not None else ())
+           cfg.num_warps, bool(pair_units)) + ((True,) if bounds is not None else ()) + \
+        (() if block_table is None else (tuple(block_table.shape), block_table.stride(0)))
     dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_stream,
                           lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
                                                      max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail,
-                                                     pair_units, bounds),
-                          (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)), q.device)
+                                                     pair_units, bounds, block_table),
+                          (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)) +
+                          (() if block_table is None else (block_table,)), q.device)
     first = dispatch._decode_launchers.get(key)
+    if block_table is not None:
+        return None
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
 

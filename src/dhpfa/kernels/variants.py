@@ -1811,18 +1811,32 @@ SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv
 # route there; still 0-11% behind cuDNN (the dense route's own gap, and kvcache_bounds' launch: flash_attn_func 2 us
 # ahead of the int route).
 SWAP_DECODE_KV_WHOLE = True
+# (Prepared in session 68, off, not run on a GPU: no binary shipped or audited while off.) Paged caches (block_table)
+# on the whole-pair builds' KV-cache form: attn_decode_sm90_stream PAGED (each block's page from the block table, pages
+# a power of two rows and a multiple of the build's key block: 64 at D=128, 128 at D=64), where decode_kv_choice at the
+# logical capacity gives that form; elsewhere paged calls keep the varlen route. scripts/decode_api_ab.py --paged times
+# that route.
+SWAP_DECODE_KV_PAGED = False
+SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_stream_kvp"}
 
 
 def decode_base_kernel(kernel: str) -> str:
     """The kernel a build's name launches: a KV-cache form's (SWAP_DECODE_KV_KERNELS: the merged or split kernel, with
     VARLEN), else the name itself. Public."""
-    return next((base for base, name in SWAP_DECODE_KV_KERNELS.items() if name == kernel), kernel)
+    return next((base for kinds in (SWAP_DECODE_KV_KERNELS, SWAP_DECODE_KV_PAGED_KERNELS)
+                 for base, name in kinds.items() if name == kernel), kernel)
 
 
-def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8, whole: bool = False) -> Variant:
+def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8, whole: bool = False,
+                      paged: bool = False) -> Variant:
     """The KV-cache form (session 67) of the merged build (split: the split one; whole, session 68: the whole-pair
     build, SWAP_DECODE_WHOLE's ring, PAIR_UNITS) at a dtype and head dim: the same kernel launched with VARLEN and its
-    key rows (BOUNDS) declared public."""
+    key rows (BOUNDS) declared public. paged (with whole; prepared, off: SWAP_DECODE_KV_PAGED): its PAGED form, the
+    block table public too."""
+    if paged:
+        return Variant(SWAP_DECODE_KV_PAGED_KERNELS[SWAP_DECODE_STREAM_KERNEL], replace(SWAP_DECODE_WHOLE[head_dim],
+                       block_m=nq), dtype, head_dim, False, secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
+                       public_loads=("BOUNDS", "BLOCK_TABLE"))
     if whole:
         return Variant(SWAP_DECODE_KV_KERNELS[SWAP_DECODE_STREAM_KERNEL], replace(SWAP_DECODE_WHOLE[head_dim],
                        block_m=nq), dtype, head_dim, False, secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
@@ -1866,6 +1880,21 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     return decode_kv_variant(dtype, head_dim, split), parts
 
 
+def decode_kv_paged_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_heads: int, capacity: int,
+                           page: int, sm_count: int):
+    """(Prepared in session 68, off: SWAP_DECODE_KV_PAGED.) (variant, programs) of the paged whole-pair KV-cache build
+    for a one-query flash_attn_with_kvcache call on a paged cache of `capacity` logical rows a sequence in pages of
+    `page` rows, where decode_kv_choice at that capacity gives the whole-pair form and the page holds whole key blocks;
+    else None (the varlen route). Public: shapes, the SM count."""
+    if not SWAP_DECODE_KV_PAGED:
+        return None
+    choice = decode_kv_choice(dtype, head_dim, batch, heads, kv_heads, capacity, sm_count)
+    if choice is None or decode_base_kernel(choice[0].kernel) != SWAP_DECODE_STREAM_KERNEL or \
+            page % choice[0].config.block_n or page & (page - 1):
+        return None
+    return decode_kv_variant(dtype, head_dim, False, paged=True), choice[1]
+
+
 def decode_variants():
     """Every swapped-GEMM decode build the API can launch (its combine is a varlen_variants build), with the merged
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
@@ -1882,7 +1911,9 @@ def decode_variants():
     kv = [decode_kv_variant(dt, d, split) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
           for split in (False, True) if SWAP_DECODE_KV and (not split or SWAP_DECODE_SPLIT.get(d))] + \
         [decode_kv_variant(dt, d, False, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
-         if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE]
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE] + \
+        [decode_kv_variant(dt, d, False, paged=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE and SWAP_DECODE_KV_PAGED]
     return nq8 + [v for v in nq16 if decode_build_ok(v)] + kv
 
 
