@@ -23,7 +23,7 @@ from dhpfa.reference import attention_ref
 SHAPES = ((1, 4096), (1, 32768), (8, 4096), (8, 16384), (32, 4096), (64, 2048))
 
 
-def kv_with(settings, q, k, v, lens):
+def kv_with(settings, q, k, v, lens, **kw):
     """flash_attn_with_kvcache with variants' attributes set to `settings` for this call (the checked path: plans dropped
     before and after, so the API's own calls keep theirs): SWAP_DECODE_KV_FILL (session 67: a pair count; session 68:
     a multiple of the SMs' pairs), SWAP_DECODE_KV_WHOLE (session 68), decode_kv_choice (kv_parts')."""
@@ -34,7 +34,7 @@ def kv_with(settings, q, k, v, lens):
         setattr(variants, name, value)
     api._PLANS.clear()
     try:
-        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens)
+        return dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=lens, **kw)
     finally:
         for name, value in saved.items():
             setattr(variants, name, value)
@@ -66,8 +66,8 @@ def main():
                     help="(session 68) also time with_kvcache with SWAP_DECODE_KV_WHOLE off")
     ap.add_argument("--paged", type=int, default=0,
                     help="(session 68, not yet run) also time with_kvcache on the same caches as pages of this many "
-                         "rows (a block_table over shuffled pages: the varlen route, which the swap decode kernels' "
-                         "KV-cache forms do not take)")
+                         "rows (a block_table over shuffled pages: the varlen route), and with the prepared paged "
+                         "whole-pair form on (variants.SWAP_DECODE_KV_PAGED)")
     ap.add_argument("--kv-parts", default="",
                     help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
                          "that many parts (kv_pN; decode_kv_choice forced)")
@@ -107,6 +107,9 @@ def main():
                 table = perm.reshape(b, n // page).to(torch.int32)
                 fns["with_kvcache_paged"] = lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens,
                                                                                   block_table=table)
+                # (and with the prepared paged whole-pair form on: variants.SWAP_DECODE_KV_PAGED)
+                fns["with_kvcache_paged_swap"] = lambda: kv_with(dict(SWAP_DECODE_KV_PAGED=True), q, kp, vp, lens,
+                                                                 block_table=table)
             for p in (int(x) for x in a.kv_parts.split(",") if x):
                 fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
