@@ -66,13 +66,15 @@ kvcache_tests() {
   echo "rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/kv_tests.log" | tail -2
   grep -E "^FAILED" "$OUT/kv_tests.log" | head -20
 }
-# sanitize_kvcache TIMEOUT: memcheck, then synccheck, over test_varlen.py's swap-kernel KV-cache test's bf16 cases
-# (session 67), the summary lines of each.
+# sanitize_kvcache TIMEOUT [CASES]: memcheck, then synccheck, over test_varlen.py's swap-kernel KV-cache test's bf16
+# cases (session 67; CASES, session 68: a pytest -k expression ANDed with those, e.g. "(64x32 or 48x32)"), the summary
+# lines of each.
 sanitize_kvcache() {
+  local sel="swap_kernels and bf16${2:+ and $2}"
   for tool in memcheck synccheck; do
-    echo "== $tool, kvcache on the swap kernels ($(( $(date +%s) - t0 )) s)"
+    echo "== $tool, kvcache on the swap kernels${2:+ ($2)} ($(( $(date +%s) - t0 )) s)"
     timeout "$1" compute-sanitizer --tool $tool --print-limit 3 python3 -m pytest -q -m gpu tests/test_varlen.py \
-      -k "swap_kernels and bf16" -o cache_dir=build/pcb -p no:cacheprovider 2>&1 | grep -v "Host Frame" \
+      -k "$sel" -o cache_dir=build/pcb -p no:cacheprovider 2>&1 | grep -v "Host Frame" \
       | grep -E "ERROR SUMMARY|passed|failed|Error" | tail -4
   done
 }

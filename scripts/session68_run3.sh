@@ -11,11 +11,6 @@ decode_tests
 echo "== decode_api_ab --kv-nofill ($(( $(date +%s) - t0 )) s)"
 timeout 200 python3 scripts/decode_api_ab.py --rounds 5 --d 128,64 --kv-nofill \
   --shapes 1:256,1:1000,4:512,8:256,8:2048,24:2048,33:1024,33:4096 --out "$OUT" 2>&1 | grep -v Warning
-for tool in memcheck synccheck; do
-  echo "== $tool, the fill's KV-cache cases ($(( $(date +%s) - t0 )) s)"
-  timeout 200 compute-sanitizer --tool $tool --print-limit 3 python3 -m pytest -q -m gpu tests/test_varlen.py \
-    -k "kvcache_decode_on_the_swap_kernels and bf16 and (8x32 or 17x32 or 1x32/8-1000 or 5x32)" -p no:cacheprovider \
-    2>&1 | grep -v "Host Frame" | tail -4
-done
+sanitize_kvcache 200 "(8x32 or 17x32 or 1x32/8-1000 or 5x32)"
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"

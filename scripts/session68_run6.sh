@@ -7,12 +7,7 @@
 source "$(dirname "$0")/device_prelude.sh"
 {
 kvcache_tests 240
-for tool in memcheck synccheck; do
-  echo "== $tool, the whole-pair KV-cache cases ($(( $(date +%s) - t0 )) s)"
-  timeout 200 compute-sanitizer --tool $tool --print-limit 3 python3 -m pytest -q -m gpu tests/test_varlen.py \
-    -k "kvcache_decode_on_the_swap_kernels and bf16 and (64x32 or 48x32 or 33x32 or 29x32)" -p no:cacheprovider \
-    2>&1 | grep -v "Host Frame" | tail -4
-done
+sanitize_kvcache 200 "(64x32 or 48x32 or 33x32 or 29x32)"
 echo "== decode_api_ab --kv-nowhole ($(( $(date +%s) - t0 )) s)"
 timeout 240 python3 scripts/decode_api_ab.py --rounds 5 --d 128,64 --kv-nowhole \
   --shapes 17:2048,20:2048,24:2048,32:1024,33:1024,64:1024,64:4096,128:1024,256:1024 --out "$OUT" 2>&1 | grep -v Warning

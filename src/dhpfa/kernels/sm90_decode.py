@@ -713,9 +713,9 @@ def _kv_blocks(n_keys, BLOCK_N: gl.constexpr):
 def _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K, BLOCK_N: gl.constexpr,
                    PAGED: gl.constexpr = False):
     """(VARLEN) _next_block over pairs of their own sequence's block counts (_kv_blocks), with the sequence's rows."""
-    w = (blk + 1 == _kv_blocks(s_len, BLOCK_N)).to(gl.int32)
-    w2 = w * (hk + 1 == H_KV).to(gl.int32)
     nb = _kv_blocks(s_len, BLOCK_N)
+    w = (blk + 1 == nb).to(gl.int32)
+    w2 = w * (hk + 1 == H_KV).to(gl.int32)
     b2 = b + w2
     lo2, len2 = _kv_rows(BOUNDS, b2, B, SEQ_K, PAGED)
     return pair + w, blk + 1 - w * nb, b2, hk + w - w2 * H_KV, lo2, len2

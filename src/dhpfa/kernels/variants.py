@@ -1821,8 +1821,8 @@ SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_str
 
 
 def decode_base_kernel(kernel: str) -> str:
-    """The kernel a build's name launches: a KV-cache form's (SWAP_DECODE_KV_KERNELS: the merged or split kernel, with
-    VARLEN), else the name itself. Public."""
+    """The kernel a build's name launches: a KV-cache form's (SWAP_DECODE_KV_KERNELS: the merged, split or stream kernel,
+    with VARLEN; SWAP_DECODE_KV_PAGED_KERNELS: the stream kernel, PAGED), else the name itself. Public."""
     return next((base for kinds in (SWAP_DECODE_KV_KERNELS, SWAP_DECODE_KV_PAGED_KERNELS)
                  for base, name in kinds.items() if name == kernel), kernel)
 
@@ -1833,17 +1833,14 @@ def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 
     build, SWAP_DECODE_WHOLE's ring, PAIR_UNITS) at a dtype and head dim: the same kernel launched with VARLEN and its
     key rows (BOUNDS) declared public. paged (with whole; prepared, off: SWAP_DECODE_KV_PAGED): its PAGED form, the
     block table public too."""
-    if paged:
-        return Variant(SWAP_DECODE_KV_PAGED_KERNELS[SWAP_DECODE_STREAM_KERNEL], replace(SWAP_DECODE_WHOLE[head_dim],
-                       block_m=nq), dtype, head_dim, False, secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
-                       public_loads=("BOUNDS", "BLOCK_TABLE"))
-    if whole:
-        return Variant(SWAP_DECODE_KV_KERNELS[SWAP_DECODE_STREAM_KERNEL], replace(SWAP_DECODE_WHOLE[head_dim],
-                       block_m=nq), dtype, head_dim, False, secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"),
-                       public_loads=("BOUNDS",))  # (PAIR_UNITS: no done-word)
-    kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
-    return Variant(kernel, replace(SWAP_DECODE_CONFIG, block_m=nq), dtype, head_dim, False,
-                   secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=("FLAGS", "BOUNDS"))
+    if paged or whole:  # (PAIR_UNITS: no done-word)
+        kernel = (SWAP_DECODE_KV_PAGED_KERNELS if paged else SWAP_DECODE_KV_KERNELS)[SWAP_DECODE_STREAM_KERNEL]
+        config, loads = SWAP_DECODE_WHOLE[head_dim], ("BOUNDS", "BLOCK_TABLE") if paged else ("BOUNDS",)
+    else:
+        kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
+        config, loads = SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS")
+    return Variant(kernel, replace(config, block_m=nq), dtype, head_dim, False,
+                   secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=loads)
 
 
 def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_heads: int, seq_k: int,
