@@ -64,10 +64,15 @@ def main():
                          "route where no dense parts rule is)")
     ap.add_argument("--kv-nowhole", action="store_true",
                     help="(session 68) also time with_kvcache with SWAP_DECODE_KV_WHOLE off")
+    ap.add_argument("--kv-nostream", action="store_true",
+                    help="(session 69) also time with_kvcache with SWAP_DECODE_KV_STREAM off")
+    ap.add_argument("--half", action="store_true",
+                    help="(session 69) also time with_kvcache on the same caches filled to half their rows (lengths // "
+                         "2; with --kv-nostream also with SWAP_DECODE_KV_STREAM off)")
     ap.add_argument("--paged", type=int, default=0,
-                    help="(session 68, not yet run) also time with_kvcache on the same caches as pages of this many "
-                         "rows (a block_table over shuffled pages: the varlen route), and with the prepared paged "
-                         "whole-pair form on (variants.SWAP_DECODE_KV_PAGED)")
+                    help="(session 68) also time with_kvcache on the same caches as pages of this many rows (a "
+                         "block_table over shuffled pages; session 69: the paged whole-pair form where the rule gives "
+                         "it, variants.SWAP_DECODE_KV_PAGED), and with that form off (the varlen route)")
     ap.add_argument("--kv-parts", default="",
                     help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
                          "that many parts (kv_pN; decode_kv_choice forced)")
@@ -99,6 +104,20 @@ def main():
                 fns["with_kvcache_nowhole"] = lambda: kv_with(dict(SWAP_DECODE_KV_WHOLE=False), q, k, v, lens)
             if a.kv_nofill:
                 fns["with_kvcache_nofill"] = lambda: kv_with(dict(SWAP_DECODE_KV_FILL=0), q, k, v, lens)
+            if a.kv_nostream:
+                fns["with_kvcache_nostream"] = lambda: kv_with(dict(SWAP_DECODE_KV_STREAM=False), q, k, v, lens)
+            refs = {}
+            if a.half:
+                half = lens // 2
+                n0 = int(half[0])
+                fns["half"] = lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=half)
+                refs["half"] = attention_ref(q[:1], k[:1, :n0], v[:1, :n0], d ** -0.5)[0][0, 0]
+                kh, vh = (t[:, :n0].contiguous() for t in (k, v))  # (the dense route on caches of that length)
+                fns["half_dense"] = lambda: dhpfa.flash_attn_func(q, kh, vh)
+                refs["half_dense"] = refs["half"]
+                if a.kv_nostream:
+                    fns["half_nostream"] = lambda: kv_with(dict(SWAP_DECODE_KV_STREAM=False), q, k, v, half)
+                    refs["half_nostream"] = refs["half"]
             if a.paged and n % a.paged == 0:
                 page = a.paged
                 perm = torch.randperm(b * n // page, device="cuda", generator=g)
@@ -107,9 +126,9 @@ def main():
                 table = perm.reshape(b, n // page).to(torch.int32)
                 fns["with_kvcache_paged"] = lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens,
                                                                                   block_table=table)
-                # (and with the prepared paged whole-pair form on: variants.SWAP_DECODE_KV_PAGED)
-                fns["with_kvcache_paged_swap"] = lambda: kv_with(dict(SWAP_DECODE_KV_PAGED=True), q, kp, vp, lens,
-                                                                 block_table=table)
+                # (and with the paged whole-pair form off: variants.SWAP_DECODE_KV_PAGED, session 69)
+                fns["with_kvcache_paged_varlen"] = lambda: kv_with(dict(SWAP_DECODE_KV_PAGED=False), q, kp, vp, lens,
+                                                                   block_table=table)
             for p in (int(x) for x in a.kv_parts.split(",") if x):
                 fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
@@ -118,7 +137,8 @@ def main():
                 try:
                     out = fn()
                     torch.cuda.synchronize()
-                    errs[name] = ((out[0, 0].double().cpu() - ref).norm() / ref.norm()).item()
+                    r = refs.get(name, ref)
+                    errs[name] = ((out[0, 0].double().cpu() - r).norm() / r.norm()).item()
                     ok[name] = True
                 except Exception as e:  # a backend that does not take the shape
                     errs[name], ok[name] = f"{type(e).__name__}: {str(e)[:80]}", False

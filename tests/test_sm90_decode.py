@@ -580,12 +580,15 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     # (session 66: the split, stream and whole-pair builds at NQ = 16; session 67: the merged ones, and the merged and
     # split builds' KV-cache forms at NQ = 8)
     kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 68: the whole-pair builds' KV-cache forms)
+        2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
+        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM  # (session 68: the whole-pair builds'
+    # KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms)
     assert len(rows) == 4 + nq16 + nq16 + kv, rows
-    assert sum(r["name"].split("-")[0].endswith("_kv") for r in rows) == kv, rows
+    assert sum(r["name"].split("-")[0].endswith(("_kv", "_kvp")) for r in rows) == kv, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
-    assert sum(r["block_n"] == 64 for r in rows) == 2 * 3, rows  # the whole-pair D=128 builds (NQ = 8 and 16, KV)
-    assert sum(r["units"] for r in rows) == 2 * 3 * len(variants.SWAP_DECODE_WHOLE), rows  # the whole-pair builds
+    whole = 3 + variants.SWAP_DECODE_KV_PAGED  # the whole-pair builds: NQ = 8 and 16, KV (session 69: and paged)
+    assert sum(r["block_n"] == 64 for r in rows) == 2 * whole, rows  # (D=128's)
+    assert sum(r["units"] for r in rows) == 2 * whole * len(variants.SWAP_DECODE_WHOLE), rows
     for r in rows:
         merged = "_merged" in r["name"]
         split = "_split" in r["name"]
@@ -668,6 +671,11 @@ for v in variants.decode_variants():
             h, hk = grp(h, hk)
             q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
             k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
+            table = None
+            if v.kernel in variants.SWAP_DECODE_KV_PAGED_KERNELS.values():  # (session 69: pages of 256 rows)
+                cols = -(-sk // 256)
+                k = torch.empty(b * cols, 256, hk, v.head_dim, dtype=v.dtype)
+                table = torch.empty(b, cols, dtype=torch.int32)
             n = variants.SWAP_DECODE_STREAM_PARTS
             if n_prog > b * hk or sm90_decode.stream_pieces(b, hk, sk, n_prog, v.config.block_n, units) > n:
                 continue  # (not a schedule of this build)
@@ -675,7 +683,7 @@ for v in variants.decode_variants():
                 q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), torch.empty_like(q),
                 torch.empty(h, b), torch.empty(b * hk * n, dtype=torch.int64), 0.1, n_prog, n, v.config.block_n,
                 v.config.num_stages, v.config.num_warps, pair_units=units,
-                bounds=torch.empty(2 * b, dtype=torch.int32) if kvs else None)
+                bounds=torch.empty(2 * b, dtype=torch.int32) if kvs else None, block_table=table)
             if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
                 other.append([b, h, hk, sk, n_prog])
         out.append([v.name, other])
@@ -721,7 +729,9 @@ def test_every_decode_shape_launches_the_audited_binary():
     # (session 66: NQ = 16 builds, launched with groups of 9-16; session 67: the merged ones too, and the merged and
     # split builds' KV-cache forms)
     kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_WHOLE)  # (session 68: the whole-pair builds' KV-cache forms)
+        2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
+        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM  # (session 68: the whole-pair builds'
+    # KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 + kv and all(not o for _, o in rows), rows
 
 

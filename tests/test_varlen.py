@@ -2319,7 +2319,7 @@ _SWAP_KV = [(1, 32, 8, 8192, 128, [5000], 1, None, "split"),  # 8 pairs x 16 par
 # (session 68) the fill (variants.SWAP_DECODE_KV_FILL): pair counts where no dense parts rule is, max(1, SMs // pairs)
 # parts of the merged build on 132 SMs, at most the cache's key blocks
 _SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777], 1, None, "merged"),  # 64 pairs x 2
-                 (17, 32, 8, 4096, 128, [(i * 397) % 4097 for i in range(17)], 0, None, "merged"),  # 136 pairs x 3
+                 (30, 32, 8, 4096, 128, [(i * 397) % 4097 for i in range(30)], 0, None, "merged"),  # 240 pairs x 1
                  (29, 32, 8, 512, 64, [(i * 37) % 512 for i in range(29)], 1, None, "stream"),  # 232 pairs (whole)
                  (1, 32, 8, 1000, 128, [999], 1, None, "merged"),  # 8 pairs x 8 (the cache's 8 blocks)
                  (5, 32, 8, 4096, 64, [0, 1, 4095, 2000, 3000], 1, [0, 0, 7, 1999, 0], "merged"),  # 40 x 3, leftpad
@@ -2328,7 +2328,19 @@ _SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777],
                  (64, 32, 8, 1024, 128, [(i * 131) % 1025 for i in range(64)], 0, None, "stream"),  # 512 pairs
                  (48, 32, 8, 1024, 64, [(i * 77) % 1024 for i in range(48)], 1, None, "stream"),  # 384 pairs
                  (33, 32, 8, 2000, 128, [(i * 611) % 2000 for i in range(33)], 1,
-                  [(i * 7) % 300 for i in range(33)], "stream")]  # 264 pairs, leftpad
+                  [(i * 7) % 300 for i in range(33)], "stream"),  # 264 pairs, leftpad
+                 # (session 69) the stream build's KV-cache form ("flat": its flat schedule over the caches' blocks,
+                 # pieces of pairs merged by the done-words); sequences of no key, one key, odd and full
+                 (17, 32, 8, 4096, 128, [(i * 397) % 4097 for i in range(17)], 0, None, "flat"),  # 136 pairs
+                 (34, 32, 8, 4096, 128, [(i * 1229) % 4096 for i in range(34)], 1,
+                  [(i * 11) % 700 for i in range(34)], "flat"),  # 272 pairs, leftpad, a new token
+                 (17, 32, 8, 8192, 64, [(i * 2003) % 8193 for i in range(17)], 0, None, "flat"),  # D=64 136 pairs
+                 (17, 32, 8, 3001, 128, [(i * 887) % 3001 for i in range(17)], 1, None, "stream")]  # odd (whole)
+
+
+def _kv_kind(kind):
+    """The kernel a case's kind names: "flat" (session 69) the stream build's KV-cache form on its flat schedule."""
+    return "stream" if kind == "flat" else kind
 
 
 def test_decode_kv_choice(monkeypatch):
@@ -2346,10 +2358,24 @@ def test_decode_kv_choice(monkeypatch):
             variants.SWAP_DECODE_SPLIT_KERNEL if kind == "split" else variants.SWAP_DECODE_MERGED_KERNEL], v.name
         assert parts == variants.swap_decode_parts(d, b, h, hk, sc, 132)
         assert (kind == "split") == bool(variants.swap_decode_split(d, parts))
-    for cell in ((68, 32, 4, 4096, 128), (1, 64, 4, 16384, 128)):
-        b, h, hk, sc, d = cell  # stream (past the fill's 2 x 132 pairs), a group of 16
+    for cell in ((1, 64, 4, 16384, 128),):
+        b, h, hk, sc, d = cell  # a group of 16
         assert variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132) is not None
         assert variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132) is None, cell
+    # (session 69) where the dense route is the stream build (its flat schedule): its KV-cache form, as many programs
+    for b, h, hk, sc, d in ((68, 32, 4, 4096, 128), (17, 32, 8, 4096, 128), (17, 32, 8, 8192, 64),
+                            (40, 32, 8, 16384, 128)):
+        dense = variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        v, n = variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        assert not variants.stream_pair_units(dense[0]) and dense[0].kernel == variants.SWAP_DECODE_STREAM_KERNEL
+        assert v.kernel == "attn_decode_sm90_stream_kv" and n == dense[1] and not variants.stream_pair_units(v)
+        assert v in audited and v.config == dense[0].config and v.public_loads == ("FLAGS", "BOUNDS"), v.name
+        monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM", False)  # off: as before (the fill, or None)
+        off = variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132)
+        assert off is None or off[0].kernel == "attn_decode_sm90_merged_kv", off
+        assert not any(u.kernel.endswith("stream_kv") and not variants.stream_pair_units(u)
+                       for u in variants.decode_variants())
+        monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM", True)
     # (session 68) where the dense route is the whole-pair builds (PAIR_UNITS): their KV-cache form, as many programs
     for b, h, hk, sc, d in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (256, 32, 8, 1024, 128)):
         dense = variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132)
@@ -2361,16 +2387,19 @@ def test_decode_kv_choice(monkeypatch):
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132) is not None
     for b, h, hk, sc, d, *_rest, kind in _SWAP_KV_FILL:  # (the GPU test's cases: the build each names, on 132 SMs)
         v, _ = variants.decode_kv_choice(torch.bfloat16, d, b, h, hk, sc, 132)
-        assert v.kernel == f"attn_decode_sm90_{kind}_kv" and v in audited, (b, h, hk, sc, d, v.name)
+        assert v.kernel == f"attn_decode_sm90_{_kv_kind(kind)}_kv" and v in audited, (b, h, hk, sc, d, v.name)
+        assert (kind == "flat") == (v.kernel.endswith("stream_kv") and not variants.stream_pair_units(v)), v.name
     # (session 68, the fill, on) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where the dense rule runs other builds or
     # the forward kernels: the merged build in max(1, SMs // pairs) parts, at most the cache's key blocks
     assert variants.SWAP_DECODE_KV_FILL == 2
-    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (17, 8, 4096, 3), (33, 8, 4096, 1),
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM", False)  # (session 69: the stream form first where it is)
+    for b, hk, sk, parts in ((8, 8, 4096, 2), (16, 8, 4096, 1), (9, 4, 4096, 3), (30, 8, 4096, 1), (33, 8, 4096, 1),
                              (30, 8, 8192, 1), (5, 8, 4096, 3), (1, 8, 300, 3), (1, 8, 1000, 8)):
         assert not variants.swap_decode_parts(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # (no dense parts rule,
         assert not variants.swap_decode_whole(128, b, 4 * hk, hk, sk, 132), (b, hk, sk)  # no whole-pair one)
         v, n = variants.decode_kv_choice(torch.bfloat16, 128, b, 4 * hk, hk, sk, 132)
         assert v.kernel == "attn_decode_sm90_merged_kv" and n == parts and v in audited, (b, hk, v.name, n)
+    assert variants.decode_kv_choice(torch.bfloat16, 128, 17, 32, 8, 4096, 132)[1] == 3  # (SWAP_DECODE_KV_FILL_TAIL)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 68, 32, 4, 4096, 132) is None  # (272 stream pairs: past 2 x
     assert variants.decode_kv_choice(torch.bfloat16, 128, 68, 32, 4, 4096, 136)[1] == 1  # 132, not 2 x 136)
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 8192, 132)[1] == 16  # (the dense parts first)
@@ -2378,6 +2407,8 @@ def test_decode_kv_choice(monkeypatch):
     assert variants.decode_kv_choice(torch.bfloat16, 64, 16, 32, 8, 8192, 132)[1] == 1
     assert not variants.swap_decode_whole(64, 17, 32, 8, 8192, 132)
     assert variants.decode_kv_choice(torch.bfloat16, 64, 17, 32, 8, 8192, 132) is None
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM", True)  # (there, the stream build's form)
+    assert variants.decode_kv_choice(torch.bfloat16, 64, 17, 32, 8, 8192, 132)[1] == 264
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_FILL", 0)  # off: the varlen route where no dense parts rule is
     assert variants.decode_kv_choice(torch.bfloat16, 128, 8, 32, 8, 4096, 132) is None
     assert variants.decode_kv_choice(torch.bfloat16, 128, 1, 32, 8, 1000, 132) is None
@@ -2386,7 +2417,7 @@ def test_decode_kv_choice(monkeypatch):
     assert not any(v.kernel.endswith("_kv") for v in variants.decode_variants())
     monkeypatch.setattr(variants, "SWAP_DECODE_KV", True)
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_WHOLE", False)  # (session 68's whole-pair form off)
-    assert not any(v.kernel.endswith("stream_kv") for v in variants.decode_variants())
+    assert not any(v.kernel.endswith("stream_kv") and variants.stream_pair_units(v) for v in variants.decode_variants())
     choice = variants.decode_kv_choice(torch.bfloat16, 128, 64, 32, 8, 4096, 132)
     assert choice is None or not choice[0].kernel.endswith("stream_kv")
 
@@ -2413,8 +2444,10 @@ def test_decode_kv_choice_sweep(d, monkeypatch):
                     if v.kernel.endswith("split_kv"):
                         assert variants.SWAP_DECODE_SPLIT[d] <= parts <= variants.SWAP_DECODE_MERGE_PARTS[d]
                         assert pairs * parts <= 132  # (a cooperative launch: every program resident)
-                    elif v.kernel.endswith("stream_kv"):  # (session 68) whole pairs a program: at most the pairs
-                        assert variants.stream_pair_units(v) and 1 <= parts <= pairs, (pairs, sk, parts)
+                    elif v.kernel.endswith("stream_kv"):  # (session 68) whole pairs a program: at most the pairs;
+                        # (session 69) the flat schedule: the dense stream build's programs
+                        units = variants.stream_pair_units(v)
+                        assert 1 <= parts <= (pairs if units else 132 * variants.SWAP_DECODE_STREAM_PER_SM[d]), parts
                         sm90_decode_stream_ok(pairs // hk, hk, sk, parts, v)
                     else:
                         assert parts <= variants.swap_decode_merge_build(d)[0]
@@ -2425,16 +2458,18 @@ def test_decode_kv_choice_sweep(d, monkeypatch):
 
 def sm90_decode_stream_ok(b, hk, sk, n_prog, v):
     """The whole-pair KV-cache build's launch arguments at (b sequences, hk key/value heads, a cache of sk rows, n_prog
-    programs) build (offline): VARLEN with the rows as BOUNDS, PAIR_UNITS."""
+    programs) build (offline): VARLEN with the rows as BOUNDS, PAIR_UNITS; (session 69) the stream build's: VARLEN
+    without PAIR_UNITS (its pieces within the build's parts, its TAIL reads within a warp)."""
     from dhpfa.kernels import sm90_decode
     q = torch.empty(b, 1, 8 * hk, v.head_dim, dtype=torch.bfloat16)
     k = torch.empty(b, sk, hk, v.head_dim, dtype=torch.bfloat16)
     bounds = torch.empty(2 * b, dtype=torch.int32)
     n = variants.SWAP_DECODE_STREAM_PARTS
+    units = variants.stream_pair_units(v)
     grid, _, kw = sm90_decode.stream_launch_args(q, k, k, None, None, q, None, None, 0.1, n_prog, n, v.config.block_n,
-                                                 v.config.num_stages, v.config.num_warps, pair_units=True,
+                                                 v.config.num_stages, v.config.num_warps, pair_units=units,
                                                  bounds=bounds)
-    assert grid == (n_prog,) and kw["VARLEN"] is True and kw["BOUNDS"] is bounds and kw["PAIR_UNITS"] is True
+    assert grid == (n_prog,) and kw["VARLEN"] is True and kw["BOUNDS"] is bounds and kw.get("PAIR_UNITS", False) is units
 
 
 def test_decode_kv_launch_arguments():
@@ -2456,14 +2491,15 @@ def test_decode_kv_launch_arguments():
         sm90_decode.launch_args(q, k, k, *ws, 0.1, 8, bounds=bounds)
 
 
-def test_decode_kv_paged_form_prepared(monkeypatch):
-    """(Session 68, offline; prepared, off.) The whole-pair KV-cache build's paged form: no binary while
+def test_decode_kv_paged_form(monkeypatch):
+    """(Session 68, offline; on from session 69.) The whole-pair KV-cache build's paged form: no binary while
     SWAP_DECODE_KV_PAGED is off (decode_kv_paged_choice None); on, the form where decode_kv_choice at the logical
     capacity gives the whole-pair form and pages are a power of two rows holding whole key blocks, else None; its launch
     arguments (PAGED, the block table's stride, columns and the page's shift), refused for other pages or without the
     rows; its four builds audit clean with the block table declared public and are flagged without it."""
     from dhpfa.kernels import sm90_decode
-    assert variants.SWAP_DECODE_KV_PAGED is False
+    assert variants.SWAP_DECODE_KV_PAGED is True
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", False)
     assert not any(v.kernel.endswith("_kvp") for v in variants.decode_variants())
     assert variants.decode_kv_paged_choice(torch.bfloat16, 128, 64, 32, 8, 1024, 256, 132) is None
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", True)
@@ -2513,10 +2549,13 @@ def test_decode_kv_builds_need_their_rows_declared_public():
     from dhpfa.audit import _audit_batch
     v = variants.decode_kv_variant(torch.bfloat16, 128, False)
     w = variants.decode_kv_variant(torch.bfloat16, 64, False, whole=True)  # (session 68: the whole-pair form)
-    ok, bad, ok_w, bad_w = _audit_batch([v, replace(v, public_loads=("FLAGS",)), w, replace(w, public_loads=())])
-    assert ok.ok and not bad.ok and ok_w.ok and not bad_w.ok
+    f = variants.decode_kv_variant(torch.bfloat16, 128, False, stream=True)  # (session 69: the stream build's)
+    ok, bad, ok_w, bad_w, ok_f, bad_f = _audit_batch([v, replace(v, public_loads=("FLAGS",)), w,
+                                                      replace(w, public_loads=()), f, replace(f, public_loads=("FLAGS",))])
+    assert ok.ok and not bad.ok and ok_w.ok and not bad_w.ok and ok_f.ok and not bad_f.ok
     assert any(f.kind == "address" for r in bad.reports for f in r.findings)
     assert any(f.kind in ("address", "branch") for r in bad_w.reports for f in r.findings)
+    assert any(f.kind == "address" for r in bad_f.reports for f in r.findings)
 
 
 @pytest.mark.gpu
@@ -2543,7 +2582,8 @@ def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
         kw["cache_leftpad"] = torch.tensor(pad, dtype=torch.int32, device="cuda")
     choice = variants.decode_kv_choice(dtype, d, b, h, hk, sc, dispatch.sm_count(torch.device("cuda")))
     if kind is not None and dispatch.sm_count(torch.device("cuda")) == 132:
-        assert choice is not None and choice[0].kernel.endswith(kind + "_kv"), choice
+        assert choice is not None and choice[0].kernel.endswith(_kv_kind(kind) + "_kv"), choice
+        assert (kind == "flat") == (kind in ("stream", "flat") and not variants.stream_pair_units(choice[0])), choice
     launched = []
     real = api._kvcache_swap
     monkeypatch.setattr(api, "_kvcache_swap", lambda *a: launched.append(a[4]) or real(*a))
@@ -2589,7 +2629,7 @@ def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
 @pytest.mark.gpu
 @pytest.mark.parametrize("d,b,sc,page", [(128, 64, 1024, 256), (64, 48, 1024, 128), (128, 33, 2048, 512)])
 def test_gpu_kvcache_paged_decode_on_the_whole_pair_form(monkeypatch, d, b, sc, page):
-    """(Session 68, prepared: SWAP_DECODE_KV_PAGED is off, so this turns it on; not yet run on a GPU.) One-query
+    """(Session 68; session 69 call 1: 3 passed, with SWAP_DECODE_KV_PAGED turned on in it.) One-query
     flash_attn_with_kvcache calls on a paged cache (shuffled pages, lengths 0 / 1 / odd / full, a new token) on the
     whole-pair KV-cache build's paged form where the rule gives it: every head of every sequence against float64 on
     poisoned outputs, the new token in its page, and the contiguous cache's call's outputs (the unpaged form: the same

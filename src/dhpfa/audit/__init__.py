@@ -126,7 +126,7 @@ def placeholder_launch(variant, device="cpu"):
         from ..kernels import sm90_decode
         n = _variants.SWAP_DECODE_STREAM_PARTS
         units = _variants.stream_pair_units(variant)
-        paged = variant.kernel in _variants.SWAP_DECODE_KV_PAGED_KERNELS.values()  # (prepared: 6 pages of 2 blocks)
+        paged = variant.kernel in _variants.SWAP_DECODE_KV_PAGED_KERNELS.values()  # (session 68: 6 pages of 2 blocks)
         q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(6 if paged else 2, (2 if paged else 5) * c.block_n, 2, d, dtype=variant.dtype, device=device)
         return sm90_decode.stream_launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),

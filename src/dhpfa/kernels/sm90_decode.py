@@ -675,8 +675,8 @@ def _next_block(pair, blk, b, hk, nb, H_KV):
 @gluon.jit
 def _kv_rows(BOUNDS, b, B, SEQ_K, PAGED: gl.constexpr = False):
     """(VARLEN, session 68) sequence b's key rows in its cache row: (first, count), from api._kvcache_bounds' (start,
-    end) rows (public); (0, 0) past the last sequence (b = B: a cursor past the program's last pair). PAGED (prepared,
-    off): the rows are already the sequence's logical positions (api._kvcache_bounds' paged form)."""
+    end) rows (public); (0, 0) past the last sequence (b = B: a cursor past the program's last pair). PAGED (session 68,
+    on from 69): the rows are already the sequence's logical positions (api._kvcache_bounds' paged form)."""
     ok = b < B
     if PAGED:
         lo = gl.load(BOUNDS + 2 * b, mask=ok, other=0)
@@ -691,7 +691,7 @@ def _kv_rows(BOUNDS, b, B, SEQ_K, PAGED: gl.constexpr = False):
 @gluon.jit
 def _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go, B, BLOCK_TABLE, BT_STRIDE, BT_COLS,
                 PAGE_SHIFT, PAGED: gl.constexpr):
-    """(VARLEN) _load_kv of sequence b's block at key position row; PAGED (prepared, off): from the page
+    """(VARLEN) _load_kv of sequence b's block at key position row; PAGED (session 68): from the page
     BLOCK_TABLE[b, row >> PAGE_SHIFT] (public), at its row row % 2^PAGE_SHIFT (pages of a power of two rows, a multiple
     of BLOCK_N: the launcher checks; shifts, not a division by a runtime page size, which the auditor reads as unknown
     instructions)."""
@@ -719,6 +719,23 @@ def _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K, BLOCK_
     b2 = b + w2
     lo2, len2 = _kv_rows(BOUNDS, b2, B, SEQ_K, PAGED)
     return pair + w, blk + 1 - w * nb, b2, hk + w - w2 * H_KV, lo2, len2
+
+
+@gluon.jit
+def _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K):
+    """(VARLEN on the flat schedule, session 69) _next_block over the cache's nb blocks a pair, with the next block's
+    sequence's key rows (_kv_rows)."""
+    pair, blk, b, hk = _next_block(pair, blk, b, hk, nb, H_KV)
+    lo, n = _kv_rows(BOUNDS, b, B, SEQ_K)
+    return pair, blk, b, hk, lo, n
+
+
+@gluon.jit
+def _flat_row(lo, blk, n_keys, SEQ_K, BLOCK_N: gl.constexpr):
+    """(VARLEN on the flat schedule, session 69) the cache row of a sequence's block blk: its keys' (lo + blk x BLOCK_N)
+    where the block holds one of its n_keys keys, else SEQ_K, past the cache's rows: TMA fills the box with zeros and
+    reads nothing (the ring's barrier still gets its bytes). Public: the key rows."""
+    return gl.where(blk * BLOCK_N < n_keys, lo + blk * BLOCK_N, SEQ_K)
 
 
 _FENCE_SC_ASM = gl.constexpr(_thread0_asm("fence.sc.gpu;", "mov.u32 $0, $1;"))
@@ -838,11 +855,13 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     piece, stored at its segment's end, no arrival. VARLEN (PAIR_UNITS; session 68, flash_attn_with_kvcache's KV-cache
     form): k and v are caches of SEQ_K rows a sequence and each sequence's keys are the rows BOUNDS gives (_kv_rows:
     api._kvcache_bounds' (start, end) rows, public, as the lengths), so a pair's blocks are its own sequence's
-    (_kv_blocks: one fully masked block for a pair with no key, whose output is 0 and LSE -inf). PAGED (VARLEN;
-    prepared in session 68, off, not run on a GPU): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
+    (_kv_blocks: one fully masked block for a pair with no key, whose output is 0 and LSE -inf). VARLEN without
+    PAIR_UNITS (session 69): the flat schedule over the caches' blocks (the dense schedule at SEQ_K keys), a block past
+    its sequence's keys loaded from past the cache's rows (_flat_row: TMA zero-fills, reads nothing) and masked off. PAGED (VARLEN;
+    session 68, on from session 69, variants.SWAP_DECODE_KV_PAGED): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
     b's block at key position r is in page BLOCK_TABLE[b, r >> PAGE_SHIFT] (row stride BT_STRIDE; public, as
     flash-attn's block table), BOUNDS its logical positions (_load_kv_at)."""
-    gl.static_assert(PAIR_UNITS or not VARLEN, "VARLEN takes whole pairs a program")
+    gl.static_assert(PAIR_UNITS or not PAGED, "PAGED takes whole pairs a program")
     gl.static_assert(VARLEN or not PAGED, "PAGED is a VARLEN form")
     if STAMP:
         _stamp(STAMPS, 0)
@@ -861,8 +880,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     else:
         lo = c * total // n_prog
         hi = (c + 1) * total // n_prog
-    if VARLEN:  # pairs [p0, p1), each its own sequence's blocks (public: the key rows); the cursors start at block 0
-        # of pair p0 (lo: p0 x nb)
+    if VARLEN and PAIR_UNITS:  # pairs [p0, p1), each its own sequence's blocks (public: the key rows); the cursors
+        # start at block 0 of pair p0 (lo: p0 x nb)
         p0 = c * (B * H_KV) // n_prog
         p1 = (c + 1) * (B * H_KV) // n_prog
         n_iter = 0
@@ -883,7 +902,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     for s in gl.static_range(STAGES):
         mbarrier.init(ready.index(s), count=1)
 
-    if VARLEN:
+    if VARLEN and PAIR_UNITS:
         first = p0
         _load_q(q_desc, q_smem, q_bar, 0, first, H_KV, G, True)
         _load_q(q_desc, q_smem, q_bar, 1, first + 1, H_KV, G, first + 1 < p1)
@@ -897,7 +916,16 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     b = first // H_KV
     hk = first - b * H_KV
     l_pair, l_blk, l_b, l_hk = pair, blk, b, hk
-    if VARLEN:  # (and each cursor's sequence's key rows: first, count)
+    if VARLEN and not PAIR_UNITS:  # (session 69) the flat schedule over the cache's blocks, each cursor with its
+        # sequence's key rows; a block past the sequence's keys loads nothing (_flat_row) and is masked off
+        s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K)
+        l_lo, l_len = s_lo, s_len
+        for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, _flat_row(l_lo, l_blk, l_len, SEQ_K, BLOCK_N), l_b,
+                     l_hk, s < n_iter)
+            l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
+                                                                     SEQ_K)
+    elif VARLEN:  # (and each cursor's sequence's key rows: first, count)
         s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K, PAGED)
         l_lo, l_len = s_lo, s_len
         for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
@@ -917,7 +945,12 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     seg = 0
     for j in range(n_iter):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        if VARLEN:
+        if VARLEN and not PAIR_UNITS:
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, _flat_row(l_lo, l_blk, l_len, SEQ_K, BLOCK_N),
+                     l_b, l_hk, nxt < n_iter)
+            l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
+                                                                     SEQ_K)
+        elif VARLEN:
             _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk,
                         nxt < n_iter, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_kv(l_pair, l_blk, l_b, l_hk, l_lo, l_len, H_KV, B,
@@ -964,7 +997,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
         gl.thread_barrier()  # (P^T's next write and Q buffer qi's next load wait for every warp's GEMM wait)
 
-        if VARLEN:
+        if VARLEN and PAIR_UNITS:
             seg_end = (blk == _kv_blocks(s_len, BLOCK_N) - 1) | (j == n_iter - 1)
         else:
             seg_end = (blk == nb - 1) | (j == n_iter - 1)
@@ -986,7 +1019,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
                 else:
                     _store_part(acc * (1.0 / l_safe)[None, :], lse, WS_O, WS_L, c - c0, b, hk, B, H, G, NQ, HEAD_DIM,
                                 num_warps)
-            if VARLEN:
+            if VARLEN and PAIR_UNITS:
                 _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, pair + 2 < p1)
             else:
                 _load_q(q_desc, q_smem, q_bar, qi, pair + 2, H_KV, G, (pair + 2) * nb < hi)
@@ -994,7 +1027,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             l_i = gl.zeros([NQ], gl.float32, layout=col)
             acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
             seg += 1
-        if VARLEN:
+        if VARLEN and not PAIR_UNITS:
+            pair, blk, b, hk, s_lo, s_len = _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K)
+        elif VARLEN:
             pair, blk, b, hk, s_lo, s_len = _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K,
                                                            BLOCK_N, PAGED)
         else:
@@ -1084,9 +1119,11 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     int64; n_prog programs (stream_pieces' pieces at most max_parts). tail: the TAIL build (the shipped one: at most
     32 // max_parts pairs a program); False, session 61's first form (experiments). pair_units: the PAIR_UNITS build
     (session 64: whole pairs a program, at most the pairs' count of programs; no arrival, so no bound on the pairs a
-    program). bounds (with pair_units; session 68, the KV-cache form): (2B,) int32 key rows (api._kvcache_bounds') of k
-    and v as caches (B, S_cache, H_KV, D): each pair's blocks its own sequence's (VARLEN). block_table (with bounds;
-    prepared in session 68, off): k and v are pages (num_pages, page, H_KV, D), block_table (B, pages a sequence) int32,
+    program). bounds (session 68, the KV-cache form): (2B,) int32 key rows (api._kvcache_bounds') of k and v as caches
+    (B, S_cache, H_KV, D): with pair_units each pair's blocks its own sequence's (VARLEN); without (session 69) the flat
+    schedule over the caches' blocks, those past a sequence's keys loading nothing. block_table (with bounds and
+    pair_units;
+    session 68, on from session 69): k and v are pages (num_pages, page, H_KV, D), block_table (B, pages a sequence) int32,
     bounds the sequences' logical positions (PAGED); the page a multiple of block_n."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
@@ -1094,8 +1131,8 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
-    if bounds is not None and not pair_units:
-        raise ValueError("bounds: the stream kernel's KV-cache form takes whole pairs a program (pair_units)")
+    if block_table is not None and not pair_units:
+        raise ValueError("block_table: the stream kernel's paged form takes whole pairs a program (pair_units)")
     if block_table is not None and (bounds is None or seq_k % block_n or seq_k & (seq_k - 1)):
         raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
                          f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {seq_k}'}")
@@ -1122,7 +1159,7 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
         kw["PAIR_UNITS"] = True
     if bounds is not None:  # (session 68: likewise)
         kw.update(BOUNDS=bounds, VARLEN=True)
-    if block_table is not None:  # (prepared, off)
+    if block_table is not None:  # (session 68)
         kw.update(BLOCK_TABLE=block_table, BT_STRIDE=block_table.stride(0), BT_COLS=block_table.shape[1],
                   PAGE_SHIFT=seq_k.bit_length() - 1, PAGED=True)
     return (n_prog,), args, kw
@@ -1137,9 +1174,9 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     (experiments, tests): the workspace starts as NaN. max_parts: the build's (variants.SWAP_DECODE_STREAM_PARTS); tail:
     the TAIL build (the shipped one; False: session 61's first form, experiments); config: the build's TileConfig
     (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs);
-    pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where). bounds (with pair_units;
-    session 68, the KV-cache form): stream_launch_args'; its Kept takes the bounds as its last argument. block_table
-    (prepared, off): stream_launch_args' paged form; no Kept (None: the API keeps no plan of it)."""
+    pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where). bounds (session 68,
+    the KV-cache form; session 69 also without pair_units): stream_launch_args'; its Kept takes the bounds as its last argument. block_table
+    (session 68): stream_launch_args' paged form; no Kept (None: the API keeps no plan of it)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS

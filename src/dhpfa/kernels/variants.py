@@ -1811,13 +1811,21 @@ SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv
 # route there; still 0-11% behind cuDNN (the dense route's own gap, and kvcache_bounds' launch: flash_attn_func 2 us
 # ahead of the int route).
 SWAP_DECODE_KV_WHOLE = True
-# (Prepared in session 68, off, not run on a GPU: no binary shipped or audited while off.) Paged caches (block_table)
-# on the whole-pair builds' KV-cache form: attn_decode_sm90_stream PAGED (each block's page from the block table, pages
-# a power of two rows and a multiple of the build's key block: 64 at D=128, 128 at D=64), where decode_kv_choice at the
-# logical capacity gives that form; elsewhere paged calls keep the varlen route. scripts/decode_api_ab.py --paged times
-# that route.
-SWAP_DECODE_KV_PAGED = False
+# (Session 68, prepared; session 69, on.) Paged caches (block_table) on the whole-pair builds' KV-cache form:
+# attn_decode_sm90_stream PAGED (each block's page from the block table, pages a power of two rows and a multiple of
+# the build's key block: 64 at D=128, 128 at D=64), where decode_kv_choice at the logical capacity gives that form;
+# elsewhere paged calls keep the varlen route. Session 69 call 1 (scripts/decode_api_ab.py --paged 256, H200, graph
+# replay, 32 / 8 heads, full caches in shuffled pages of 256 rows, us: paged on / off / the contiguous cache's call):
+# D=128 (20 sequences, 8,192 keys) 165.2 / 220.5 / 161.7, (50, 2,048) 102.2 / 120.4 / 102.1; D=64 (20, 8,192) 88.1 /
+# 107.6 / 86.4, (50, 2,048) 57.4 / 68.5 / 56.8: x1.18-1.33 where it applies, within 1-2% of the contiguous cache; the
+# GPU test (3 cases) passed, racecheck clean on the KV-cache forms.
+SWAP_DECODE_KV_PAGED = True
 SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_stream_kvp"}
+# (Session 69) the stream build's KV-cache form (attn_decode_sm90_stream VARLEN on its flat schedule: the dense call's
+# schedule at the cache's length, a block past its sequence's keys loading nothing and masked off) where decode_choice
+# at the cache's length gives the stream build (pairs past the SMs' count: before, the fill up to 2x them, else the
+# varlen route, 20-30% behind flash_attn_func at 272-320 pairs in session 69's call 1).
+SWAP_DECODE_KV_STREAM = True
 
 
 def decode_base_kernel(kernel: str) -> str:
@@ -1828,14 +1836,17 @@ def decode_base_kernel(kernel: str) -> str:
 
 
 def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 8, whole: bool = False,
-                      paged: bool = False) -> Variant:
+                      paged: bool = False, stream: bool = False) -> Variant:
     """The KV-cache form (session 67) of the merged build (split: the split one; whole, session 68: the whole-pair
     build, SWAP_DECODE_WHOLE's ring, PAIR_UNITS) at a dtype and head dim: the same kernel launched with VARLEN and its
-    key rows (BOUNDS) declared public. paged (with whole; prepared, off: SWAP_DECODE_KV_PAGED): its PAGED form, the
-    block table public too."""
+    key rows (BOUNDS) declared public. paged (with whole; session 69: SWAP_DECODE_KV_PAGED): its PAGED form, the
+    block table public too. stream (session 69, SWAP_DECODE_KV_STREAM): the stream build's (its flat schedule over the
+    caches' blocks; done-words public)."""
     if paged or whole:  # (PAIR_UNITS: no done-word)
         kernel = (SWAP_DECODE_KV_PAGED_KERNELS if paged else SWAP_DECODE_KV_KERNELS)[SWAP_DECODE_STREAM_KERNEL]
         config, loads = SWAP_DECODE_WHOLE[head_dim], ("BOUNDS", "BLOCK_TABLE") if paged else ("BOUNDS",)
+    elif stream:
+        kernel, config, loads = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_STREAM_KERNEL], SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS")
     else:
         kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
         config, loads = SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS")
@@ -1849,7 +1860,8 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     rows (the rule reads the cache's length: the lengths are on the device), or None (the varlen route): where
     decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
     NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS;
-    (session 68) the whole-pair build's KV-cache form (n: programs) where that route is its whole-pair builds.
+    (session 68) the whole-pair build's KV-cache form (n: programs) where that route is its whole-pair builds; (session
+    69, SWAP_DECODE_KV_STREAM) the stream build's (n: programs) where that route is the stream build.
     (Session 68) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where no dense parts rule takes the call, the merged (or
     split) build in max(1, SMs // pairs) parts (SWAP_DECODE_KV_FILL_TAIL's just past the SMs' pairs; none in
     SWAP_DECODE_KV_FILL_SKIP's band), at most the cache's key blocks. Public: shapes, the SM count."""
@@ -1861,6 +1873,8 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
             stream_pair_units(decode_variant(dtype, head_dim, stream=True, whole=True)):  # (session 68)
         return decode_kv_variant(dtype, head_dim, False, whole=True), whole
     other = whole or swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
+    if other and not whole and SWAP_DECODE_KV_STREAM and head_dim in SWAP_DECODE_STREAM:  # (session 69)
+        return decode_kv_variant(dtype, head_dim, False, stream=True), other
     parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
             pairs <= SWAP_DECODE_KV_FILL * sm_count and \
@@ -1879,15 +1893,14 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
 
 def decode_kv_paged_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, kv_heads: int, capacity: int,
                            page: int, sm_count: int):
-    """(Prepared in session 68, off: SWAP_DECODE_KV_PAGED.) (variant, programs) of the paged whole-pair KV-cache build
+    """(Prepared in session 68, on from session 69: SWAP_DECODE_KV_PAGED.) (variant, programs) of the paged whole-pair KV-cache build
     for a one-query flash_attn_with_kvcache call on a paged cache of `capacity` logical rows a sequence in pages of
     `page` rows, where decode_kv_choice at that capacity gives the whole-pair form and the page holds whole key blocks;
     else None (the varlen route). Public: shapes, the SM count."""
     if not SWAP_DECODE_KV_PAGED:
         return None
     choice = decode_kv_choice(dtype, head_dim, batch, heads, kv_heads, capacity, sm_count)
-    if choice is None or decode_base_kernel(choice[0].kernel) != SWAP_DECODE_STREAM_KERNEL or \
-            page % choice[0].config.block_n or page & (page - 1):
+    if choice is None or not stream_pair_units(choice[0]) or page % choice[0].config.block_n or page & (page - 1):
         return None
     return decode_kv_variant(dtype, head_dim, False, paged=True), choice[1]
 
@@ -1897,7 +1910,8 @@ def decode_variants():
     builds (SWAP_DECODE_MERGE, SWAP_DECODE_MERGE_DIMS), the split ones, the stream ones (SWAP_DECODE_STREAM) and the
     stream kernel's whole-pair ones (SWAP_DECODE_WHOLE); (session 66) the NQ = 16 forms of those decode_build_ok
     allows (SWAP_DECODE_NQ16_KERNELS' builds, groups of 9-16, where SWAP_DECODE_MAX_GROUP passes 8); (session 67) the
-    merged and split builds' KV-cache forms (decode_kv_variant, SWAP_DECODE_KV)."""
+    merged and split builds' KV-cache forms (decode_kv_variant, SWAP_DECODE_KV); (session 68) the whole-pair builds'
+    and their paged forms; (session 69) the stream builds'."""
     nq8 = [decode_variant(dt, d) for dt in DTYPES for d in SWAP_DECODE_DIMS] + \
         [decode_variant(dt, d, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS] + \
         [decode_variant(dt, d, True, True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
@@ -1910,7 +1924,9 @@ def decode_variants():
         [decode_kv_variant(dt, d, False, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
          if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE] + \
         [decode_kv_variant(dt, d, False, paged=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
-         if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE and SWAP_DECODE_KV_PAGED]
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE and SWAP_DECODE_KV_PAGED] + \
+        [decode_kv_variant(dt, d, False, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM]
     return nq8 + [v for v in nq16 if decode_build_ok(v)] + kv
 
 
