@@ -69,6 +69,9 @@ def main():
     ap.add_argument("--half", action="store_true",
                     help="(session 69) also time with_kvcache on the same caches filled to half their rows (lengths // "
                          "2; with --kv-nostream also with SWAP_DECODE_KV_STREAM off)")
+    ap.add_argument("--odd", action="store_true",
+                    help="(session 69) also time with_kvcache with every length one key short of the cache (a last "
+                         "block that crosses the sequence's end: the KV-cache builds zero V's rows past it)")
     ap.add_argument("--paged", type=int, default=0,
                     help="(session 68) also time with_kvcache on the same caches as pages of this many rows (a "
                          "block_table over shuffled pages; session 69: the paged whole-pair form where the rule gives "
@@ -107,6 +110,10 @@ def main():
             if a.kv_nostream:
                 fns["with_kvcache_nostream"] = lambda: kv_with(dict(SWAP_DECODE_KV_STREAM=False), q, k, v, lens)
             refs = {}
+            if a.odd:
+                short = lens - 1
+                fns["odd"] = lambda: dhpfa.flash_attn_with_kvcache(q, k, v, cache_seqlens=short)
+                refs["odd"] = attention_ref(q[:1], k[:1, :n - 1], v[:1, :n - 1], d ** -0.5)[0][0, 0]
             if a.half:
                 half = lens // 2
                 n0 = int(half[0])

@@ -2671,3 +2671,76 @@ def test_gpu_kvcache_paged_decode_on_the_whole_pair_form(monkeypatch, d, b, sc, 
         ref, ref_lse = attention_ref(q[i:i + 1], kc2[i:i + 1, :n], vc2[i:i + 1, :n], d ** -0.5)
         assert rel_err(out[i:i + 1], ref) < TOL[torch.bfloat16], (i, n)
         assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3), i
+
+
+# (session 69) one case of each swap-kernel KV-cache form: (b, h, hk, cache rows, d, lengths, new tokens, leftpad,
+# kind, page) (kind as _SWAP_KV's; page: a paged cache of that many rows a page)
+_SWAP_KV_NAN = [(1, 32, 8, 8192, 128, [5000], 1, None, "split", 0),
+                (4, 32, 8, 2048, 64, [0, 129, 2047, 1000], 0, [0, 5, 700, 999], "merged", 0),
+                (64, 32, 8, 1024, 128, [(i * 131) % 1025 for i in range(64)], 1, None, "stream", 0),
+                (34, 32, 8, 4096, 128, [(i * 1229) % 4096 for i in range(34)], 0, [(i * 11) % 700 for i in range(34)],
+                 "flat", 0),
+                (48, 32, 8, 1024, 64, [(i * 77) % 1024 for i in range(48)], 1, None, "stream", 256)]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", _SWAP_KV_NAN, ids=[f"{c[0]}x{c[1]}/{c[2]}-{c[3]}-d{c[4]}-{c[8]}" + (f"-p{c[9]}" if c[9]
+                                                                                                     else "")
+                                                     for c in _SWAP_KV_NAN])
+def test_gpu_kvcache_swap_forms_read_no_row_past_the_keys(monkeypatch, case):
+    """(Session 69.) The swap decode kernels' KV-cache forms with NaN in every cache row that holds no key (past each
+    sequence's end, before its left-padded start; in a paged cache the rows past each sequence's end in its pages, and
+    the unused pages), as flash-attn's kernels allow (rows that hold no key are never read, or read as zeros): every
+    head of every sequence finite and against float64, on the build the rule names."""
+    b, h, hk, sc, d, lens0, s_new, pad, kind, page = case
+    from dhpfa.kernels import dispatch
+    poison_api_outputs(monkeypatch)
+    monkeypatch.setattr(api, "_PLANS", {})
+    dtype = torch.bfloat16
+    gen = torch.Generator().manual_seed(69 + sc + d)
+    kc, vc = ((torch.randn(b, sc, hk, d, generator=gen) * 2).to("cuda", dtype) for _ in range(2))
+    q = torch.randn(b, 1, h, d, generator=gen).to("cuda", dtype)
+    new = [torch.randn(b, s_new, hk, d, generator=gen).to("cuda", dtype) for _ in range(2)] if s_new else [None] * 2
+    kw = dict(causal=True, return_softmax_lse=True)
+    los, his = [], []
+    for i in range(b):
+        n = min(lens0[i] + s_new, sc)
+        lo = 0 if pad is None else min(pad[i], n)
+        los.append(lo)
+        his.append(n)
+        for t in (kc, vc):
+            t[i, :lo] = float("nan")
+            t[i, lens0[i]:] = float("nan")  # (the new tokens' rows are written by the call)
+    if pad is not None:
+        kw["cache_leftpad"] = torch.tensor(pad, dtype=torch.int32, device="cuda")
+    sms = dispatch.sm_count(torch.device("cuda"))
+    choice = variants.decode_kv_paged_choice(dtype, d, b, h, hk, sc, page, sms) if page else \
+        variants.decode_kv_choice(dtype, d, b, h, hk, sc, sms)
+    if sms == 132:
+        assert choice is not None and choice[0].kernel.endswith(_kv_kind(kind) + ("_kvp" if page else "_kv")), choice
+        assert (kind == "flat") == (kind in ("stream", "flat") and not variants.stream_pair_units(choice[0])), choice
+    launched = []
+    real = api._kvcache_swap
+    monkeypatch.setattr(api, "_kvcache_swap", lambda *a: launched.append(a[4]) or real(*a))
+    lens = torch.tensor(lens0, dtype=torch.int32, device="cuda")
+    if page:
+        n_pages = b * sc // page
+        perm = torch.randperm(n_pages + 2, generator=gen)[:n_pages]  # (two unused pages, NaN)
+        kp, vp = (torch.full((n_pages + 2, page, hk, d), float("nan"), dtype=dtype, device="cuda") for _ in range(2))
+        kp[perm.to("cuda")] = kc.reshape(n_pages, page, hk, d)
+        vp[perm.to("cuda")] = vc.reshape(n_pages, page, hk, d)
+        table = perm.reshape(b, sc // page).to("cuda", torch.int32)
+        out, lse = dhpfa.flash_attn_with_kvcache(q, kp, vp, *new, cache_seqlens=lens, block_table=table, **kw)
+        kc = kp[perm.to("cuda")].reshape(b, sc, hk, d)
+        vc = vp[perm.to("cuda")].reshape(b, sc, hk, d)
+    else:
+        out, lse = dhpfa.flash_attn_with_kvcache(q, kc, vc, *new, cache_seqlens=lens, **kw)
+    assert launched == ([choice[1]] if choice else []), launched
+    for i in range(b):
+        if his[i] - los[i] == 0:
+            assert torch.equal(out[i].float(), torch.zeros_like(out[i].float())) and bool(torch.isinf(lse[i]).all())
+            continue
+        ref, ref_lse = attention_ref(q[i:i + 1], kc[i:i + 1, los[i]:his[i]], vc[i:i + 1, los[i]:his[i]], d ** -0.5)
+        assert bool(torch.isfinite(out[i]).all()), (i, los[i], his[i])
+        assert rel_err(out[i:i + 1], ref) < TOL[dtype], (i, his[i])
+        assert torch.allclose(lse[i:i + 1].double().cpu(), ref_lse, rtol=1e-3, atol=1e-3), i

@@ -63,13 +63,28 @@ def _load_kv(k_desc, v_desc, k_ring, v_ring, ready, slot, row, b, hk, go):
 
 
 @gluon.jit
+def _zero_rows(tile, n_ok, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, num_warps: gl.constexpr):
+    """(The KV-cache builds, session 69) rows n_ok .. BLOCK_N - 1 of a ring slot's [BLOCK_N, HEAD_DIM] tile set to 0 in
+    shared memory, each thread rewriting what it read (the caller's fence and barrier order the stores before the GEMM
+    reads the tile): V's rows past a sequence's keys are cache rows that hold no key and may hold anything, and a
+    weight of 0 times NaN or inf is NaN in the GEMM. Public: n_ok (the key rows)."""
+    TD: gl.constexpr = HEAD_DIM // 8 if HEAD_DIM // 8 < 32 else 32  # threads along the head dim (16-byte vectors)
+    lay: gl.constexpr = gl.BlockedLayout([1, 8], [32 // TD, TD], [num_warps, 1], [1, 0])
+    t = tile.reshape([BLOCK_N, HEAD_DIM])
+    v = t.load(lay)
+    rows = gl.arange(0, BLOCK_N, layout=gl.SliceLayout(1, lay))
+    t.store(gl.where((rows < n_ok)[:, None], v, gl.zeros_like(v)))
+
+
+@gluon.jit
 def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                  HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr,
-                 MIN_BLOCKS: gl.constexpr = 1):
+                 MIN_BLOCKS: gl.constexpr = 1, ZERO_TAIL: gl.constexpr = False):
     """One program's part: keys start .. end of key/value head hk of sequence b against its G query heads (NQ columns,
     those past G zero). Returns (out [HEAD_DIM, NQ] normalised, lse [NQ] natural log) in the wgmma accumulator layout
     (_t_layout) and its column slice. MIN_BLOCKS 0 (the KV-cache builds, session 67; end >= start): a part with no key
-    runs no block and returns 0 and -inf (the merge weighs it 0)."""
+    runs no block and returns 0 and -inf (the merge weighs it 0). ZERO_TAIL (the KV-cache builds, session 69): V's rows
+    past `end` in a block that crosses it set to 0 (_zero_rows) before the GEMM reads them."""
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     col: gl.constexpr = gl.SliceLayout(0, t_layout)
@@ -126,6 +141,9 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
         l_i = l_i * alpha + gl.sum(p, axis=0)
         m_i = m_new
         acc = acc * alpha[None, :]
+        if ZERO_TAIL:
+            if start + j * BLOCK_N + BLOCK_N > end:  # public: the block crosses the part's end (the key rows)
+                _zero_rows(v_ring.index(si), end - start - j * BLOCK_N, BLOCK_N, HEAD_DIM, num_warps)
         p_smem.store(p.to(dtype))
         fence_async_shared()
         gl.thread_barrier()  # every warp's share of P^T is in shared memory before the GEMM reads it
@@ -189,7 +207,7 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
         start = lo + part * per
         end = gl.maximum(gl.minimum(start + per, hi), start)
         out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
-                                num_warps, P_KMAJOR, 0)
+                                num_warps, P_KMAJOR, 0, True)
     else:
         r = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
         per = KEYS_PER_PART - r
@@ -730,14 +748,6 @@ def _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K):
     return pair, blk, b, hk, lo, n
 
 
-@gluon.jit
-def _flat_row(lo, blk, n_keys, SEQ_K, BLOCK_N: gl.constexpr):
-    """(VARLEN on the flat schedule, session 69) the cache row of a sequence's block blk: its keys' (lo + blk x BLOCK_N)
-    where the block holds one of its n_keys keys, else SEQ_K, past the cache's rows: TMA fills the box with zeros and
-    reads nothing (the ring's barrier still gets its bytes). Public: the key rows."""
-    return gl.where(blk * BLOCK_N < n_keys, lo + blk * BLOCK_N, SEQ_K)
-
-
 _FENCE_SC_ASM = gl.constexpr(_thread0_asm("fence.sc.gpu;", "mov.u32 $0, $1;"))
 _WORDS_DONE_ASM = gl.constexpr(_words_read_asm(True))
 
@@ -857,7 +867,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     api._kvcache_bounds' (start, end) rows, public, as the lengths), so a pair's blocks are its own sequence's
     (_kv_blocks: one fully masked block for a pair with no key, whose output is 0 and LSE -inf). VARLEN without
     PAIR_UNITS (session 69): the flat schedule over the caches' blocks (the dense schedule at SEQ_K keys), a block past
-    its sequence's keys loaded from past the cache's rows (_flat_row: TMA zero-fills, reads nothing) and masked off. PAGED (VARLEN;
+    its sequence's keys neither loaded nor computed (public: the key rows). VARLEN (session 69): V's rows past the
+    sequence's keys in its last block set to 0 before the GEMM (_zero_rows: they may hold NaN). PAGED (VARLEN;
     session 68, on from session 69, variants.SWAP_DECODE_KV_PAGED): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
     b's block at key position r is in page BLOCK_TABLE[b, r >> PAGE_SHIFT] (row stride BT_STRIDE; public, as
     flash-attn's block table), BOUNDS its logical positions (_load_kv_at)."""
@@ -917,12 +928,16 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     hk = first - b * H_KV
     l_pair, l_blk, l_b, l_hk = pair, blk, b, hk
     if VARLEN and not PAIR_UNITS:  # (session 69) the flat schedule over the cache's blocks, each cursor with its
-        # sequence's key rows; a block past the sequence's keys loads nothing (_flat_row) and is masked off
+        # sequence's key rows; a block past the sequence's keys is neither loaded nor computed (public: the key rows),
+        # so the ring's loads (ld) and waits (cons) count only the blocks that hold keys
         s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K)
         l_lo, l_len = s_lo, s_len
+        ld = 0
+        cons = 0
         for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, _flat_row(l_lo, l_blk, l_len, SEQ_K, BLOCK_N), l_b,
-                     l_hk, s < n_iter)
+            go = (s < n_iter) & (l_blk * BLOCK_N < l_len)
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go)
+            ld += go.to(gl.int32)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
                                                                      SEQ_K)
     elif VARLEN:  # (and each cursor's sequence's key rows: first, count)
@@ -945,9 +960,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     seg = 0
     for j in range(n_iter):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        if VARLEN and not PAIR_UNITS:
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, _flat_row(l_lo, l_blk, l_len, SEQ_K, BLOCK_N),
-                     l_b, l_hk, nxt < n_iter)
+        if VARLEN and not PAIR_UNITS:  # (its slot: the ring's loads so far; see the prologue)
+            go = (nxt < n_iter) & (l_blk * BLOCK_N < l_len)
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go)
+            ld += go.to(gl.int32)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
                                                                      SEQ_K)
         elif VARLEN:
@@ -963,39 +979,52 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         qi = seg % 2
         mbarrier.wait(q_bar.index(qi), (seg // 2) & 1)
         q_t = q_smem.index(qi).reshape([NQ, HEAD_DIM]).permute((1, 0))  # [D, NQ]: the B operand of S^T = K Q^T
-        si = j % STAGES
-        mbarrier.wait(ready.index(si), (j // STAGES) & 1)
-        if STAMP:
-            if j == 0:
-                _stamp(STAMPS, 1)
-        k_tile = k_ring.index(si).reshape([BLOCK_N, HEAD_DIM])
-        v_t = v_ring.index(si).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0))  # [D, BLOCK_N]: A of O^T = V^T P^T
-        s_t = warpgroup_mma(k_tile, q_t, gl.zeros([BLOCK_N, NQ], gl.float32, t_layout), use_acc=False,
-                            is_async=True)
-        s_t = warpgroup_mma_wait(num_outstanding=0, deps=(s_t,))
-
-        if VARLEN:  # the sequence's keys (public: the key rows); a pair with none: one block, every key masked off
-            key_ok = (key0 + offs_n0) < s_len
-            sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
-            m_new = gl.maximum(m_i, gl.max(sc, axis=0))
-            m_use = gl.where(m_new == float("-inf"), 0.0, m_new)  # (-inf only in such a block: alpha, p 0, not NaN)
-            alpha = gl.exp2(m_i - m_use)
-            p = gl.exp2(sc - m_use[None, :])
+        if VARLEN and not PAIR_UNITS:  # (session 69) a block past its sequence's keys: no load, no GEMM (public)
+            live = key0 < s_len
         else:
-            key_ok = (key0 + offs_n0) < SEQ_K  # public: shapes and the block index
-            sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
-            m_new = gl.maximum(m_i, gl.max(sc, axis=0))  # every block holds a key: m_new is finite
-            alpha = gl.exp2(m_i - m_new)
-            p = gl.exp2(sc - m_new[None, :])
-        l_i = l_i * alpha + gl.sum(p, axis=0)
-        m_i = m_new
-        acc = acc * alpha[None, :]
-        p_smem.store(p.to(dtype))
-        fence_async_shared()
-        gl.thread_barrier()  # every warp's share of P^T is in shared memory before the GEMM reads it
-        acc = warpgroup_mma(v_t, p_smem, acc, is_async=True)
-        acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
-        gl.thread_barrier()  # (P^T's next write and Q buffer qi's next load wait for every warp's GEMM wait)
+            live: gl.constexpr = True  # (a constant: the other builds' code as before)
+        if live:
+            if VARLEN and not PAIR_UNITS:
+                si = cons % STAGES
+                mbarrier.wait(ready.index(si), (cons // STAGES) & 1)
+                cons += 1
+            else:
+                si = j % STAGES
+                mbarrier.wait(ready.index(si), (j // STAGES) & 1)
+            if STAMP:
+                if j == 0:
+                    _stamp(STAMPS, 1)
+            k_tile = k_ring.index(si).reshape([BLOCK_N, HEAD_DIM])
+            v_t = v_ring.index(si).reshape([BLOCK_N, HEAD_DIM]).permute((1, 0))  # [D, BLOCK_N]: A of O^T = V^T P^T
+            s_t = warpgroup_mma(k_tile, q_t, gl.zeros([BLOCK_N, NQ], gl.float32, t_layout), use_acc=False,
+                                is_async=True)
+            s_t = warpgroup_mma_wait(num_outstanding=0, deps=(s_t,))
+
+            if VARLEN:  # the sequence's keys (public: the key rows); a pair with none: one block, every key masked off
+                key_ok = (key0 + offs_n0) < s_len
+                sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
+                m_new = gl.maximum(m_i, gl.max(sc, axis=0))
+                m_use = gl.where(m_new == float("-inf"), 0.0, m_new)  # (-inf only in such a block: alpha, p 0, not NaN)
+                alpha = gl.exp2(m_i - m_use)
+                p = gl.exp2(sc - m_use[None, :])
+            else:
+                key_ok = (key0 + offs_n0) < SEQ_K  # public: shapes and the block index
+                sc = gl.where(key_ok[:, None], s_t * qk_scale, float("-inf"))
+                m_new = gl.maximum(m_i, gl.max(sc, axis=0))  # every block holds a key: m_new is finite
+                alpha = gl.exp2(m_i - m_new)
+                p = gl.exp2(sc - m_new[None, :])
+            l_i = l_i * alpha + gl.sum(p, axis=0)
+            m_i = m_new
+            acc = acc * alpha[None, :]
+            if VARLEN:  # V's rows past the sequence's keys in the block that crosses its end: 0 (they hold no key)
+                if key0 + BLOCK_N > s_len:  # public: the key rows
+                    _zero_rows(v_ring.index(si), s_len - key0, BLOCK_N, HEAD_DIM, num_warps)
+            p_smem.store(p.to(dtype))
+            fence_async_shared()
+            gl.thread_barrier()  # every warp's share of P^T is in shared memory before the GEMM reads it
+            acc = warpgroup_mma(v_t, p_smem, acc, is_async=True)
+            acc = warpgroup_mma_wait(num_outstanding=0, deps=(acc,))
+            gl.thread_barrier()  # (P^T's next write and Q buffer qi's next load wait for every warp's GEMM wait)
 
         if VARLEN and PAIR_UNITS:
             seg_end = (blk == _kv_blocks(s_len, BLOCK_N) - 1) | (j == n_iter - 1)
@@ -1121,7 +1150,7 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     (session 64: whole pairs a program, at most the pairs' count of programs; no arrival, so no bound on the pairs a
     program). bounds (session 68, the KV-cache form): (2B,) int32 key rows (api._kvcache_bounds') of k and v as caches
     (B, S_cache, H_KV, D): with pair_units each pair's blocks its own sequence's (VARLEN); without (session 69) the flat
-    schedule over the caches' blocks, those past a sequence's keys loading nothing. block_table (with bounds and
+    schedule over the caches' blocks, those past a sequence's keys skipped. block_table (with bounds and
     pair_units;
     session 68, on from session 69): k and v are pages (num_pages, page, H_KV, D), block_table (B, pages a sequence) int32,
     bounds the sequences' logical positions (PAGED); the page a multiple of block_n."""
