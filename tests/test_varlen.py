@@ -2376,6 +2376,12 @@ def test_decode_kv_choice(monkeypatch):
         assert not any(u.kernel.endswith("stream_kv") and not variants.stream_pair_units(u)
                        for u in variants.decode_variants())
         monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM", True)
+    # ... but not at the SMs' pairs or fewer (the dense rule's program a pair: call 3 lost on half-filled caches)
+    for b, hk, sc, d in ((16, 8, 4096, 128), (9, 8, 2048, 128), (16, 8, 4096, 64)):
+        assert variants.decode_choice(torch.bfloat16, d, b, 4 * hk, hk, sc, 132)[0].kernel == \
+            variants.SWAP_DECODE_STREAM_KERNEL
+        assert variants.decode_kv_choice(torch.bfloat16, d, b, 4 * hk, hk, sc, 132)[0].kernel == \
+            "attn_decode_sm90_merged_kv", (b, hk, sc, d)
     # (session 68) where the dense route is the whole-pair builds (PAIR_UNITS): their KV-cache form, as many programs
     for b, h, hk, sc, d in ((64, 32, 8, 4096, 128), (64, 32, 8, 1024, 64), (256, 32, 8, 1024, 128)):
         dense = variants.decode_choice(torch.bfloat16, d, b, h, hk, sc, 132)

@@ -1822,9 +1822,16 @@ SWAP_DECODE_KV_WHOLE = True
 SWAP_DECODE_KV_PAGED = True
 SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_stream_kvp"}
 # (Session 69) the stream build's KV-cache form (attn_decode_sm90_stream VARLEN on its flat schedule: the dense call's
-# schedule at the cache's length, a block past its sequence's keys loading nothing and masked off) where decode_choice
-# at the cache's length gives the stream build (pairs past the SMs' count: before, the fill up to 2x them, else the
-# varlen route, 20-30% behind flash_attn_func at 272-320 pairs in session 69's call 1).
+# schedule at the cache's length, a block past its sequence's keys neither loaded nor computed) where decode_choice at
+# the cache's length gives the stream build past the SMs' pairs (before: the fill up to 2x them, else the varlen route,
+# 20-30% behind flash_attn_func at 272-320 pairs in call 1). Call 3 (scripts/decode_api_ab.py --kv-nostream --half,
+# H200, graph replay, 32 / 8 heads, us: on / off, full caches; half-filled): D=128 (17 sequences, 4,096 keys) 74.7 /
+# 79.9; 45.3 / 45.7, (34, 4,096) 137.2 / 178.9; 77.5 / 93.5, (40, 16,384) 597.5 / 726.0; 329.5 / 371.7; D=64 (17,
+# 4,096) 43.2 / 49.6; 28.5 / 30.4: x1.01-1.30, within 1-2% of flash_attn_func on full caches. At the SMs' pairs or
+# fewer (the dense rule's program a pair, SWAP_DECODE_ONE) it tied the fill on full caches and lost on half-filled ones
+# (D=128 (16, 4,096) 40.8 / 38.5, (9, 2,048) 16.6 / 15.0; D=64 (16, 4,096) 25.0 / 22.0: the skipped blocks' loop
+# steps), so not there. Call 2's first form loaded the skipped blocks from past the cache's rows (TMA zero-fill): on
+# half-filled caches barely faster than on full ones (D=128 (16, 4,096) 60.6 against 66.3 full).
 SWAP_DECODE_KV_STREAM = True
 
 
@@ -1861,7 +1868,8 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     decode_choice's route at seq_k keys is the parts (not the whole-pair or stream builds), merged in the launch, at
     NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS;
     (session 68) the whole-pair build's KV-cache form (n: programs) where that route is its whole-pair builds; (session
-    69, SWAP_DECODE_KV_STREAM) the stream build's (n: programs) where that route is the stream build.
+    69, SWAP_DECODE_KV_STREAM) the stream build's (n: programs) where that route is the stream build past the SMs'
+    pairs.
     (Session 68) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where no dense parts rule takes the call, the merged (or
     split) build in max(1, SMs // pairs) parts (SWAP_DECODE_KV_FILL_TAIL's just past the SMs' pairs; none in
     SWAP_DECODE_KV_FILL_SKIP's band), at most the cache's key blocks. Public: shapes, the SM count."""
@@ -1873,7 +1881,7 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
             stream_pair_units(decode_variant(dtype, head_dim, stream=True, whole=True)):  # (session 68)
         return decode_kv_variant(dtype, head_dim, False, whole=True), whole
     other = whole or swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
-    if other and not whole and SWAP_DECODE_KV_STREAM and head_dim in SWAP_DECODE_STREAM:  # (session 69)
+    if other and not whole and SWAP_DECODE_KV_STREAM and head_dim in SWAP_DECODE_STREAM and pairs > sm_count:
         return decode_kv_variant(dtype, head_dim, False, stream=True), other
     parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
