@@ -51,6 +51,16 @@ def kv_parts(parts, q, k, v, lens):
     return kv_with(dict(decode_kv_choice=forced), q, k, v, lens)
 
 
+def kv_stream(n_prog, q, k, v, lens):
+    """(session 69) kv_with decode_kv_choice forced to the stream build's KV-cache form (its flat schedule) in n_prog
+    programs, whatever the rule says."""
+    from dhpfa.kernels import variants
+
+    def forced(dtype, head_dim, *_):
+        return variants.decode_kv_variant(dtype, head_dim, False, stream=True), n_prog
+    return kv_with(dict(decode_kv_choice=forced), q, k, v, lens)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
@@ -64,6 +74,9 @@ def main():
                          "route where no dense parts rule is)")
     ap.add_argument("--kv-nowhole", action="store_true",
                     help="(session 68) also time with_kvcache with SWAP_DECODE_KV_WHOLE off")
+    ap.add_argument("--kv-stream", type=int, default=0,
+                    help="(session 69) also time with_kvcache on the stream build's KV-cache form in this many programs "
+                         "(kv_stream: decode_kv_choice forced)")
     ap.add_argument("--kv-nostream", action="store_true",
                     help="(session 69) also time with_kvcache with SWAP_DECODE_KV_STREAM off")
     ap.add_argument("--half", action="store_true",
@@ -109,6 +122,8 @@ def main():
                 fns["with_kvcache_nofill"] = lambda: kv_with(dict(SWAP_DECODE_KV_FILL=0), q, k, v, lens)
             if a.kv_nostream:
                 fns["with_kvcache_nostream"] = lambda: kv_with(dict(SWAP_DECODE_KV_STREAM=False), q, k, v, lens)
+            if a.kv_stream:
+                fns["kv_stream"] = lambda: kv_stream(a.kv_stream, q, k, v, lens)
             refs = {}
             if a.odd:
                 short = lens - 1
