@@ -2335,6 +2335,7 @@ _SWAP_KV_FILL = [(8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777],
                  (34, 32, 8, 4096, 128, [(i * 1229) % 4096 for i in range(34)], 1,
                   [(i * 11) % 700 for i in range(34)], "flat"),  # 272 pairs, leftpad, a new token
                  (17, 32, 8, 8192, 64, [(i * 2003) % 8193 for i in range(17)], 0, None, "flat"),  # D=64 136 pairs
+                 (35, 32, 8, 2048, 64, [(i * 301) % 2049 for i in range(35)], 1, None, "flat"),  # D=64 280 (WIDE)
                  (17, 32, 8, 3001, 128, [(i * 887) % 3001 for i in range(17)], 1, None, "stream")]  # odd (whole)
 
 
@@ -2376,6 +2377,19 @@ def test_decode_kv_choice(monkeypatch):
         assert not any(u.kernel.endswith("stream_kv") and not variants.stream_pair_units(u)
                        for u in variants.decode_variants())
         monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM", True)
+    # (session 69, SWAP_DECODE_KV_STREAM_WIDE) D=64 past twice the SMs' pairs where the dense route is the forward
+    # kernels: the stream form in two programs an SM, from 2,048 keys, up to 2.5x the SMs' pairs
+    for b, sc, n in ((34, 4096, 264), (40, 16384, 264), (41, 2048, 264), (34, 1024, 0), (42, 4096, 0), (33, 4096, 264)):
+        assert variants.decode_choice(torch.bfloat16, 64, b, 32, 8, sc, 132) is None or b in (33, 42)
+        choice = variants.decode_kv_choice(torch.bfloat16, 64, b, 32, 8, sc, 132)
+        if not n:
+            assert choice is None or variants.stream_pair_units(choice[0]), (b, sc, choice)
+            continue
+        assert choice[0] == variants.decode_kv_variant(torch.bfloat16, 64, False, stream=True) or b == 33, (b, sc)
+        assert choice[1] == n and choice[0] in audited
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM_WIDE", {})
+    assert variants.decode_kv_choice(torch.bfloat16, 64, 34, 32, 8, 4096, 132) is None
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_STREAM_WIDE", {64: 2.5})
     # ... but not at the SMs' pairs or fewer (the dense rule's program a pair: call 3 lost on half-filled caches)
     for b, hk, sc, d in ((16, 8, 4096, 128), (9, 8, 2048, 128), (16, 8, 4096, 64)):
         assert variants.decode_choice(torch.bfloat16, d, b, 4 * hk, hk, sc, 132)[0].kernel == \

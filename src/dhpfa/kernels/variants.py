@@ -1833,6 +1833,12 @@ SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_str
 # steps), so not there. Call 2's first form loaded the skipped blocks from past the cache's rows (TMA zero-fill): on
 # half-filled caches barely faster than on full ones (D=128 (16, 4,096) 60.6 against 66.3 full).
 SWAP_DECODE_KV_STREAM = True
+# (Session 69) and at D=64 from 2x to SWAP_DECODE_KV_STREAM_WIDE x the SMs' pairs, from SWAP_DECODE_STREAM's keys, where
+# the dense rule runs the forward kernels (packed grouped heads: no KV-cache form) and no whole-pair rule is: the stream
+# build's form in SWAP_DECODE_STREAM_PER_SM x SMs programs. Call 5 (decode_api_ab.py --kv-stream 264, us: the form / the
+# varlen route / flash_attn_func): (34, 4,096) 76.6 / 85.1 / 72.1, (34, 8,192) 140.5 / 155.1 / 137.3, (40, 4,096) 88.8
+# / 95.0 / 80.7, (40, 16,384) 313.2 / 317.6 / 301.2 (132 programs: 75.5 at (34, 4,096), 314.5 at (40, 16,384)).
+SWAP_DECODE_KV_STREAM_WIDE = {64: 2.5}
 
 
 def decode_base_kernel(kernel: str) -> str:
@@ -1869,7 +1875,7 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     NQ = 8 (groups of 1-8); the split build from swap_decode_split's parts, the merged one up to its MAX_PARTS;
     (session 68) the whole-pair build's KV-cache form (n: programs) where that route is its whole-pair builds; (session
     69, SWAP_DECODE_KV_STREAM) the stream build's (n: programs) where that route is the stream build past the SMs'
-    pairs.
+    pairs, and at SWAP_DECODE_KV_STREAM_WIDE's head dims past twice them where it is the forward kernels.
     (Session 68) up to SWAP_DECODE_KV_FILL x the SMs' pairs, where no dense parts rule takes the call, the merged (or
     split) build in max(1, SMs // pairs) parts (SWAP_DECODE_KV_FILL_TAIL's just past the SMs' pairs; none in
     SWAP_DECODE_KV_FILL_SKIP's band), at most the cache's key blocks. Public: shapes, the SM count."""
@@ -1883,6 +1889,13 @@ def decode_kv_choice(dtype: torch.dtype, head_dim: int, batch: int, heads: int, 
     other = whole or swap_decode_stream(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if other and not whole and SWAP_DECODE_KV_STREAM and head_dim in SWAP_DECODE_STREAM and pairs > sm_count:
         return decode_kv_variant(dtype, head_dim, False, stream=True), other
+    wide = SWAP_DECODE_KV_STREAM_WIDE.get(head_dim, 0) if SWAP_DECODE_KV_STREAM else 0
+    if not other and wide and 2 * sm_count < pairs <= wide * sm_count and seq_k >= SWAP_DECODE_STREAM[head_dim] and \
+            SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
+            not swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count):  # (session 69)
+        n_prog = SWAP_DECODE_STREAM_PER_SM[head_dim] * sm_count
+        if stream_schedule_fits(n_prog, pairs * -(-seq_k // SWAP_DECODE_CONFIG.block_n)):
+            return decode_kv_variant(dtype, head_dim, False, stream=True), n_prog
     parts = 0 if other else swap_decode_parts(head_dim, batch, heads, kv_heads, seq_k, sm_count)
     if not parts and SWAP_DECODE_KV_FILL and SWAP_DECODE_MIN_GROUP <= heads // kv_heads and \
             pairs <= SWAP_DECODE_KV_FILL * sm_count and \
