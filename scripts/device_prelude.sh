@@ -57,6 +57,19 @@ counters_and_leak() {
     timeout 40 python3 -m dhpfa leak --shape $s --samples 2000 --out "$OUT/leak_${s//,/_}" 2>&1 | tail -1
   done
 }
+# kv_counters_and_leak ROUNDS SHAPE ...: dhpfa counters --kvcache over ROUNDS rounds (the ncu CSVs dropped) and dhpfa
+# leak --kvcache (2,000 samples) at each shape B,H,1,D,Sk,H_kv (sessions 68-69).
+kv_counters_and_leak() {
+  local r=$1 s; shift
+  for s in "$@"; do
+    echo "== counters --kvcache --rounds $r $s ($(( $(date +%s) - t0 )) s)"
+    timeout 130 python3 -m dhpfa counters --kvcache --shape $s --rounds $r --out "$OUT/kv_counters_${s//,/_}" 2>&1 \
+      | tail -12
+    rm -f "$OUT"/kv_counters_${s//,/_}/*.csv
+    echo "== leak --kvcache $s ($(( $(date +%s) - t0 )) s)"
+    timeout 60 python3 -m dhpfa leak --kvcache --shape $s --samples 2000 --out "$OUT/kv_leak_${s//,/_}" 2>&1 | tail -3
+  done
+}
 # kvcache_tests TIMEOUT: test_varlen.py's kvcache GPU tests into $OUT/kv_tests.log, their summary and failures printed
 # (session 67).
 kvcache_tests() {

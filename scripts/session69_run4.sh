@@ -7,12 +7,6 @@
 source "$(dirname "$0")/device_prelude.sh"
 {
 decode_tests
-for s in 34,32,1,128,4096,8 4,32,1,64,2048,8; do
-  echo "== counters --kvcache --rounds 3 $s ($(( $(date +%s) - t0 )) s)"
-  timeout 130 python3 -m dhpfa counters --kvcache --shape $s --rounds 3 --out "$OUT/kv_counters_${s//,/_}" 2>&1 | tail -12
-  rm -f "$OUT"/kv_counters_${s//,/_}/*.csv
-  echo "== leak --kvcache $s ($(( $(date +%s) - t0 )) s)"
-  timeout 60 python3 -m dhpfa leak --kvcache --shape $s --samples 2000 --out "$OUT/kv_leak_${s//,/_}" 2>&1 | tail -3
-done
+kv_counters_and_leak 3 34,32,1,128,4096,8 4,32,1,64,2048,8  # (as run in call 4: the same loop, since moved to the prelude)
 echo "elapsed $(( $(date +%s) - t0 )) s"
 } 2>&1 | tee "$OUT/run.log"
