@@ -581,8 +581,9 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     # split builds' KV-cache forms at NQ = 8)
     kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
-        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM  # (session 68: the whole-pair builds'
-    # KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms)
+        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
+        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM))  # (session 68: the whole-pair
+    # builds' KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms and theirs)
     assert len(rows) == 4 + nq16 + nq16 + kv, rows
     assert sum(r["name"].split("-")[0].endswith(("_kv", "_kvp")) for r in rows) == kv, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
@@ -671,13 +672,15 @@ for v in variants.decode_variants():
             h, hk = grp(h, hk)
             q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
             k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
-            table = None
-            if v.kernel in variants.SWAP_DECODE_KV_PAGED_KERNELS.values():  # (session 69: pages of 256 rows)
+            table, cap = None, sk
+            if v.kernel in variants.SWAP_DECODE_KV_PAGED_KERNELS.values():  # (session 69: pages of 256 rows; the
+                # flat schedule over their logical capacity)
                 cols = -(-sk // 256)
                 k = torch.empty(b * cols, 256, hk, v.head_dim, dtype=v.dtype)
-                table = torch.empty(b, cols, dtype=torch.int32)
+                table, cap = torch.empty(b, cols, dtype=torch.int32), 256 * cols
             n = variants.SWAP_DECODE_STREAM_PARTS
-            if n_prog > b * hk or sm90_decode.stream_pieces(b, hk, sk, n_prog, v.config.block_n, units) > n:
+            if n_prog > b * hk or sm90_decode.stream_pieces(b, hk, cap, n_prog, v.config.block_n, units) > n or \
+                    (not units and sm90_decode.stream_most_pairs(b, hk, cap, n_prog, v.config.block_n) > 32 // n):
                 continue  # (not a schedule of this build)
             _, args, kwargs = sm90_decode.stream_launch_args(
                 q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b), torch.empty_like(q),
@@ -730,8 +733,9 @@ def test_every_decode_shape_launches_the_audited_binary():
     # split builds' KV-cache forms)
     kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
-        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM  # (session 68: the whole-pair builds'
-    # KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms)
+        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
+        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM))  # (session 68: the whole-pair
+    # builds' KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms and theirs)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 + kv and all(not o for _, o in rows), rows
 
 

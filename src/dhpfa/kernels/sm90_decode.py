@@ -740,11 +740,11 @@ def _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K, BLOCK_
 
 
 @gluon.jit
-def _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K):
+def _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K, PAGED: gl.constexpr = False):
     """(VARLEN on the flat schedule, session 69) _next_block over the cache's nb blocks a pair, with the next block's
-    sequence's key rows (_kv_rows)."""
+    sequence's key rows (_kv_rows; PAGED: its logical positions)."""
     pair, blk, b, hk = _next_block(pair, blk, b, hk, nb, H_KV)
-    lo, n = _kv_rows(BOUNDS, b, B, SEQ_K)
+    lo, n = _kv_rows(BOUNDS, b, B, SEQ_K, PAGED)
     return pair, blk, b, hk, lo, n
 
 
@@ -871,8 +871,8 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     sequence's keys in its last block set to 0 before the GEMM (_zero_rows: they may hold NaN). PAGED (VARLEN;
     session 68, on from session 69, variants.SWAP_DECODE_KV_PAGED): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
     b's block at key position r is in page BLOCK_TABLE[b, r >> PAGE_SHIFT] (row stride BT_STRIDE; public, as
-    flash-attn's block table), BOUNDS its logical positions (_load_kv_at)."""
-    gl.static_assert(PAIR_UNITS or not PAGED, "PAGED takes whole pairs a program")
+    flash-attn's block table), BOUNDS its logical positions (_load_kv_at); without PAIR_UNITS (session 69) the flat
+    schedule over the logical capacity, BT_COLS pages a sequence."""
     gl.static_assert(VARLEN or not PAGED, "PAGED is a VARLEN form")
     if STAMP:
         _stamp(STAMPS, 0)
@@ -883,7 +883,10 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     p_shared: gl.constexpr = gl.NVMMASharedLayout.get_default_for([NQ, BLOCK_N], dtype)
     c = gl.program_id(0)
     n_prog = gl.num_programs(0)
-    nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
+    if PAGED and not PAIR_UNITS:  # (session 69) the flat schedule over the logical capacity: BT_COLS pages a sequence
+        nb = (BT_COLS << PAGE_SHIFT) // BLOCK_N
+    else:
+        nb = (SEQ_K + BLOCK_N - 1) // BLOCK_N
     total = B * H_KV * nb  # (32-bit: the launcher checks variants.stream_schedule_fits; a 64-bit division is a CALL)
     if PAIR_UNITS:
         lo = (c * (B * H_KV) // n_prog) * nb
@@ -930,16 +933,17 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     if VARLEN and not PAIR_UNITS:  # (session 69) the flat schedule over the cache's blocks, each cursor with its
         # sequence's key rows; a block past the sequence's keys is neither loaded nor computed (public: the key rows),
         # so the ring's loads (ld) and waits (cons) count only the blocks that hold keys
-        s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K)
+        s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K, PAGED)
         l_lo, l_len = s_lo, s_len
         ld = 0
         cons = 0
         for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
             go = (s < n_iter) & (l_blk * BLOCK_N < l_len)
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go)
+            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go, B,
+                        BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
             ld += go.to(gl.int32)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
-                                                                     SEQ_K)
+                                                                     SEQ_K, PAGED)
     elif VARLEN:  # (and each cursor's sequence's key rows: first, count)
         s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K, PAGED)
         l_lo, l_len = s_lo, s_len
@@ -962,10 +966,11 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
         if VARLEN and not PAIR_UNITS:  # (its slot: the ring's loads so far; see the prologue)
             go = (nxt < n_iter) & (l_blk * BLOCK_N < l_len)
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go)
+            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go, B,
+                        BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
             ld += go.to(gl.int32)
             l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
-                                                                     SEQ_K)
+                                                                     SEQ_K, PAGED)
         elif VARLEN:
             _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk,
                         nxt < n_iter, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
@@ -1057,7 +1062,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
             acc = gl.zeros([HEAD_DIM, NQ], gl.float32, layout=t_layout)
             seg += 1
         if VARLEN and not PAIR_UNITS:
-            pair, blk, b, hk, s_lo, s_len = _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K)
+            pair, blk, b, hk, s_lo, s_len = _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K, PAGED)
         elif VARLEN:
             pair, blk, b, hk, s_lo, s_len = _next_block_kv(pair, blk, b, hk, s_lo, s_len, H_KV, B, BOUNDS, SEQ_K,
                                                            BLOCK_N, PAGED)
@@ -1150,29 +1155,28 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     (session 64: whole pairs a program, at most the pairs' count of programs; no arrival, so no bound on the pairs a
     program). bounds (session 68, the KV-cache form): (2B,) int32 key rows (api._kvcache_bounds') of k and v as caches
     (B, S_cache, H_KV, D): with pair_units each pair's blocks its own sequence's (VARLEN); without (session 69) the flat
-    schedule over the caches' blocks, those past a sequence's keys skipped. block_table (with bounds and
-    pair_units;
+    schedule over the caches' blocks, those past a sequence's keys skipped. block_table (with bounds;
     session 68, on from session 69): k and v are pages (num_pages, page, H_KV, D), block_table (B, pages a sequence) int32,
-    bounds the sequences' logical positions (PAGED); the page a multiple of block_n."""
+    bounds the sequences' logical positions (PAGED); the page a multiple of block_n; without pair_units (session 69)
+    the flat schedule over the logical capacity (the page x the table's columns)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
-    if block_table is not None and not pair_units:
-        raise ValueError("block_table: the stream kernel's paged form takes whole pairs a program (pair_units)")
     if block_table is not None and (bounds is None or seq_k % block_n or seq_k & (seq_k - 1)):
         raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
                          f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {seq_k}'}")
-    pieces = stream_pieces(batch, heads_kv, seq_k, n_prog, block_n, pair_units)
-    if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(seq_k, block_n)):
-        raise ValueError(f"k: {batch * heads_kv} pairs of {seq_k} keys over {n_prog} programs pass the kernel's 32-bit "
+    cap = seq_k if block_table is None else seq_k * block_table.shape[1]  # (paged: the logical capacity; session 69)
+    pieces = stream_pieces(batch, heads_kv, cap, n_prog, block_n, pair_units)
+    if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(cap, block_n)):
+        raise ValueError(f"k: {batch * heads_kv} pairs of {cap} keys over {n_prog} programs pass the kernel's 32-bit "
                          "schedule arithmetic")
     if pieces > max_parts:
         raise ValueError(f"n_prog: {n_prog} programs give a pair {pieces} pieces; the build merges at most {max_parts}")
     if tail and not pair_units:
-        most = stream_most_pairs(batch, heads_kv, seq_k, n_prog, block_n)
+        most = stream_most_pairs(batch, heads_kv, cap, n_prog, block_n)
         if most > 32 // max_parts:
             raise ValueError(f"n_prog: the TAIL build reads at most {32 // max_parts} pairs a program; {n_prog} "
                              f"programs give one {most}")

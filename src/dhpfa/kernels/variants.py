@@ -1839,6 +1839,10 @@ SWAP_DECODE_KV_STREAM = True
 # varlen route / flash_attn_func): (34, 4,096) 76.6 / 85.1 / 72.1, (34, 8,192) 140.5 / 155.1 / 137.3, (40, 4,096) 88.8
 # / 95.0 / 80.7, (40, 16,384) 313.2 / 317.6 / 301.2 (132 programs: 75.5 at (34, 4,096), 314.5 at (40, 16,384)).
 SWAP_DECODE_KV_STREAM_WIDE = {64: 2.5}
+# (Session 69) paged caches on the stream build's KV-cache form too (PAGED on its flat schedule over the logical
+# capacity), where decode_kv_choice at the logical capacity gives that form and the page is a power of two rows holding
+# whole 128-key blocks.
+SWAP_DECODE_KV_PAGED_STREAM = True
 
 
 def decode_base_kernel(kernel: str) -> str:
@@ -1852,14 +1856,16 @@ def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 
                       paged: bool = False, stream: bool = False) -> Variant:
     """The KV-cache form (session 67) of the merged build (split: the split one; whole, session 68: the whole-pair
     build, SWAP_DECODE_WHOLE's ring, PAIR_UNITS) at a dtype and head dim: the same kernel launched with VARLEN and its
-    key rows (BOUNDS) declared public. paged (with whole; session 69: SWAP_DECODE_KV_PAGED): its PAGED form, the
-    block table public too. stream (session 69, SWAP_DECODE_KV_STREAM): the stream build's (its flat schedule over the
-    caches' blocks; done-words public)."""
-    if paged or whole:  # (PAIR_UNITS: no done-word)
+    key rows (BOUNDS) declared public. stream (session 69, SWAP_DECODE_KV_STREAM): the stream build's (its flat schedule
+    over the caches' blocks; done-words public). paged (with whole, session 68; with stream, session 69:
+    SWAP_DECODE_KV_PAGED, SWAP_DECODE_KV_PAGED_STREAM): its PAGED form, the block table public too."""
+    if paged and not (whole or stream):
+        raise ValueError("paged: the paged KV-cache forms are the whole-pair and stream builds' (whole or stream)")
+    if whole or stream:
         kernel = (SWAP_DECODE_KV_PAGED_KERNELS if paged else SWAP_DECODE_KV_KERNELS)[SWAP_DECODE_STREAM_KERNEL]
-        config, loads = SWAP_DECODE_WHOLE[head_dim], ("BOUNDS", "BLOCK_TABLE") if paged else ("BOUNDS",)
-    elif stream:
-        kernel, config, loads = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_STREAM_KERNEL], SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS")
+        config = SWAP_DECODE_WHOLE[head_dim] if whole else SWAP_DECODE_CONFIG
+        loads = (() if whole else ("FLAGS",)) + ("BOUNDS",) + (("BLOCK_TABLE",) if paged else ())  # (PAIR_UNITS: no
+        # done-word)
     else:
         kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
         config, loads = SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS")
@@ -1916,14 +1922,19 @@ def decode_kv_paged_choice(dtype: torch.dtype, head_dim: int, batch: int, heads:
                            page: int, sm_count: int):
     """(Prepared in session 68, on from session 69: SWAP_DECODE_KV_PAGED.) (variant, programs) of the paged whole-pair KV-cache build
     for a one-query flash_attn_with_kvcache call on a paged cache of `capacity` logical rows a sequence in pages of
-    `page` rows, where decode_kv_choice at that capacity gives the whole-pair form and the page holds whole key blocks;
-    else None (the varlen route). Public: shapes, the SM count."""
+    `page` rows, where decode_kv_choice at that capacity gives the whole-pair form (session 69: or the stream build's,
+    SWAP_DECODE_KV_PAGED_STREAM) and the page holds whole key blocks; else None (the varlen route). Public: shapes, the
+    SM count."""
     if not SWAP_DECODE_KV_PAGED:
         return None
     choice = decode_kv_choice(dtype, head_dim, batch, heads, kv_heads, capacity, sm_count)
-    if choice is None or not stream_pair_units(choice[0]) or page % choice[0].config.block_n or page & (page - 1):
+    if choice is None or decode_base_kernel(choice[0].kernel) != SWAP_DECODE_STREAM_KERNEL or \
+            page % choice[0].config.block_n or page & (page - 1):
         return None
-    return decode_kv_variant(dtype, head_dim, False, paged=True), choice[1]
+    whole = stream_pair_units(choice[0])
+    if not whole and not SWAP_DECODE_KV_PAGED_STREAM:
+        return None
+    return decode_kv_variant(dtype, head_dim, False, whole=whole, stream=not whole, paged=True), choice[1]
 
 
 def decode_variants():
@@ -1944,10 +1955,12 @@ def decode_variants():
           for split in (False, True) if SWAP_DECODE_KV and (not split or SWAP_DECODE_SPLIT.get(d))] + \
         [decode_kv_variant(dt, d, False, whole=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
          if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE] + \
-        [decode_kv_variant(dt, d, False, paged=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
+        [decode_kv_variant(dt, d, False, whole=True, paged=True) for dt in DTYPES for d in SWAP_DECODE_WHOLE
          if SWAP_DECODE_KV and SWAP_DECODE_KV_WHOLE and SWAP_DECODE_KV_PAGED] + \
         [decode_kv_variant(dt, d, False, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM
-         if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM]
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM] + \
+        [decode_kv_variant(dt, d, False, stream=True, paged=True) for dt in DTYPES for d in SWAP_DECODE_STREAM
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM and SWAP_DECODE_KV_PAGED and SWAP_DECODE_KV_PAGED_STREAM]
     return nq8 + [v for v in nq16 if decode_build_ok(v)] + kv
 
 
