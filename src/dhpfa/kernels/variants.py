@@ -1841,7 +1841,9 @@ SWAP_DECODE_KV_STREAM = True
 SWAP_DECODE_KV_STREAM_WIDE = {64: 2.5}
 # (Session 69) paged caches on the stream build's KV-cache form too (PAGED on its flat schedule over the logical
 # capacity), where decode_kv_choice at the logical capacity gives that form and the page is a power of two rows holding
-# whole 128-key blocks.
+# whole 128-key blocks. Call 8 (decode_api_ab.py --paged 256, us: paged / the varlen route / the contiguous cache):
+# D=128 (17, 4,096) 76.0 / 104.5 / 75.0, (34, 4,096) 139.7 / 184.7 / 137.5, (40, 16,384) 607.4 / 770.8 / 599.6; D=64
+# (34, 4,096) 77.6 / 94.5 / 76.4, (40, 16,384) 318.7 / 373.1 / 311.5: x1.17-1.38, within 1-2% of the contiguous cache.
 SWAP_DECODE_KV_PAGED_STREAM = True
 
 
