@@ -748,6 +748,21 @@ def _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K, PAGED: gl.con
     return pair, blk, b, hk, lo, n
 
 
+@gluon.jit
+def _flat_load(k_desc, v_desc, k_ring, v_ring, ready, ld, go, pair, blk, b, hk, lo, n_keys, nb, H_KV, B, BOUNDS, SEQ_K,
+               BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, BLOCK_N: gl.constexpr, STAGES: gl.constexpr,
+               PAGED: gl.constexpr):
+    """(VARLEN on the flat schedule, session 69) the load cursor's step: its block (pair, blk) of sequence b into ring
+    slot ld % STAGES where go (public) and the block holds one of the sequence's n_keys keys, counted in ld; then the
+    cursor's next block and its sequence's rows. Returns (ld, pair, blk, b, hk, lo, n_keys)."""
+    go = go & (blk * BLOCK_N < n_keys)
+    _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, lo + blk * BLOCK_N, b, hk, go, B, BLOCK_TABLE,
+                BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
+    ld += go.to(gl.int32)
+    pair, blk, b, hk, lo, n_keys = _next_block_rows(pair, blk, b, hk, nb, H_KV, B, BOUNDS, SEQ_K, PAGED)
+    return ld, pair, blk, b, hk, lo, n_keys
+
+
 _FENCE_SC_ASM = gl.constexpr(_thread0_asm("fence.sc.gpu;", "mov.u32 $0, $1;"))
 _WORDS_DONE_ASM = gl.constexpr(_words_read_asm(True))
 
@@ -938,12 +953,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
         ld = 0
         cons = 0
         for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-            go = (s < n_iter) & (l_blk * BLOCK_N < l_len)
-            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go, B,
-                        BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
-            ld += go.to(gl.int32)
-            l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
-                                                                     SEQ_K, PAGED)
+            ld, l_pair, l_blk, l_b, l_hk, l_lo, l_len = _flat_load(
+                k_desc, v_desc, k_ring, v_ring, ready, ld, s < n_iter, l_pair, l_blk, l_b, l_hk, l_lo, l_len, nb, H_KV,
+                B, BOUNDS, SEQ_K, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, BLOCK_N, STAGES, PAGED)
     elif VARLEN:  # (and each cursor's sequence's key rows: first, count)
         s_lo, s_len = _kv_rows(BOUNDS, b, B, SEQ_K, PAGED)
         l_lo, l_len = s_lo, s_len
@@ -965,12 +977,9 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     for j in range(n_iter):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
         if VARLEN and not PAIR_UNITS:  # (its slot: the ring's loads so far; see the prologue)
-            go = (nxt < n_iter) & (l_blk * BLOCK_N < l_len)
-            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, ld % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk, go, B,
-                        BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
-            ld += go.to(gl.int32)
-            l_pair, l_blk, l_b, l_hk, l_lo, l_len = _next_block_rows(l_pair, l_blk, l_b, l_hk, nb, H_KV, B, BOUNDS,
-                                                                     SEQ_K, PAGED)
+            ld, l_pair, l_blk, l_b, l_hk, l_lo, l_len = _flat_load(
+                k_desc, v_desc, k_ring, v_ring, ready, ld, nxt < n_iter, l_pair, l_blk, l_b, l_hk, l_lo, l_len, nb,
+                H_KV, B, BOUNDS, SEQ_K, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, BLOCK_N, STAGES, PAGED)
         elif VARLEN:
             _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, l_lo + l_blk * BLOCK_N, l_b, l_hk,
                         nxt < n_iter, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
