@@ -582,8 +582,11 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
         2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
-        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM))  # (session 68: the whole-pair
-    # builds' KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms and theirs)
+        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM)) + \
+        (2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)) * \
+        (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_PARTS)  # (session 68: the whole-pair builds'
+    # KV-cache forms; session 69: their paged forms, the stream builds' KV-cache forms and theirs, and the merged and
+    # split builds' paged forms)
     assert len(rows) == 4 + nq16 + nq16 + kv, rows
     assert sum(r["name"].split("-")[0].endswith(("_kv", "_kvp")) for r in rows) == kv, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
@@ -702,6 +705,11 @@ for v in variants.decode_variants():
         h, hk = grp(h, hk)
         q = torch.empty(b, 1, h, v.head_dim, dtype=v.dtype)
         k = torch.empty(b, sk, hk, v.head_dim, dtype=v.dtype)
+        table = None
+        if v.kernel in variants.SWAP_DECODE_KV_PAGED_KERNELS.values():  # (session 69: pages of 256 rows)
+            cols = -(-sk // 256)
+            k = torch.empty(b * cols, 256, hk, v.head_dim, dtype=v.dtype)
+            table = torch.empty(b, cols, dtype=torch.int32)
         for even in (False, True):
             n, _ = sm90_decode.decode_parts(sk, parts, v.config.block_n, even)
             n = parts if kv else n  # (the KV-cache forms: a grid of the parts asked for)
@@ -713,7 +721,8 @@ for v in variants.decode_variants():
             _, args, kwargs = sm90_decode.launch_args(q, k, k, torch.empty(n, b, h, v.head_dim), torch.empty(n, h, b),
                                                       0.1, parts, v.config.block_n, v.config.num_stages,
                                                       v.config.num_warps, merge=merge, split=sp, even=even and not kv,
-                                                      bounds=torch.empty(2 * b, dtype=torch.int32) if kv else None)
+                                                      bounds=torch.empty(2 * b, dtype=torch.int32) if kv else None,
+                                                      block_table=table)
             if compile_offline(dispatch.kernel_fn(v.kernel), args, kwargs).sha256 != audited:
                 other.append([b, h, hk, sk, parts, even])
     out.append([v.name, other])
@@ -734,8 +743,11 @@ def test_every_decode_shape_launches_the_audited_binary():
     kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
         2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
         2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
-        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM))  # (session 68: the whole-pair
-    # builds' KV-cache forms; session 69: their paged forms, and the stream builds' KV-cache forms and theirs)
+        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM)) + \
+        (2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)) * \
+        (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_PARTS)  # (session 68: the whole-pair builds'
+    # KV-cache forms; session 69: their paged forms, the stream builds' KV-cache forms and theirs, and the merged and
+    # split builds' paged forms)
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 + kv and all(not o for _, o in rows), rows
 
 

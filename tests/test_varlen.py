@@ -2524,7 +2524,8 @@ def test_decode_kv_paged_form(monkeypatch):
     assert variants.decode_kv_paged_choice(torch.bfloat16, 128, 64, 32, 8, 1024, 256, 132) is None
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", True)
     paged = [v for v in variants.decode_variants() if v.kernel.endswith("_kvp")]
-    assert len(paged) == 2 * len(variants.SWAP_DECODE_WHOLE) + 2 * len(variants.SWAP_DECODE_STREAM), paged
+    assert len(paged) == 2 * len(variants.SWAP_DECODE_WHOLE) + 2 * len(variants.SWAP_DECODE_STREAM) + \
+        2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT), paged
     for d in (128, 64):
         dense = variants.decode_kv_choice(torch.bfloat16, d, 64, 32, 8, 1024, 132)
         v, n = variants.decode_kv_paged_choice(torch.bfloat16, d, 64, 32, 8, 1024, 256, 132)
@@ -2532,7 +2533,6 @@ def test_decode_kv_paged_form(monkeypatch):
             v.kernel) == variants.SWAP_DECODE_STREAM_KERNEL and v.public_loads == ("BOUNDS", "BLOCK_TABLE")
         assert variants.decode_kv_paged_choice(torch.bfloat16, d, 64, 32, 8, 1024, 96, 132) is None  # (not 2^k)
         assert variants.decode_kv_paged_choice(torch.bfloat16, d, 64, 32, 8, 1024, 32, 132) is None  # (< a block)
-        assert variants.decode_kv_paged_choice(torch.bfloat16, d, 1, 32, 8, 8192, 256, 132) is None  # (split)
     # (session 69) the stream build's paged form where decode_kv_choice gives the stream form (its 128-key blocks)
     for d, b, cap in ((128, 34, 4096), (128, 17, 8192), (64, 17, 8192), (64, 34, 4096)):
         dense = variants.decode_kv_choice(torch.bfloat16, d, b, 32, 8, cap, 132)
@@ -2543,8 +2543,17 @@ def test_decode_kv_paged_form(monkeypatch):
         monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_STREAM", False)
         assert variants.decode_kv_paged_choice(torch.bfloat16, d, b, 32, 8, cap, 256, 132) is None
         monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_STREAM", True)
-    with pytest.raises(ValueError, match="paged"):
-        variants.decode_kv_variant(torch.bfloat16, 128, False, paged=True)
+    # (session 69) the merged and split builds' paged forms where decode_kv_choice gives them (the parts, the fill)
+    for d, b, cap in ((128, 1, 8192), (64, 4, 2048), (128, 8, 4096), (64, 1, 16384)):
+        dense = variants.decode_kv_choice(torch.bfloat16, d, b, 32, 8, cap, 132)
+        v, n = variants.decode_kv_paged_choice(torch.bfloat16, d, b, 32, 8, cap, 256, 132)
+        assert v in paged and v.config == dense[0].config and n == dense[1], (d, b, cap, v)
+        assert variants.decode_base_kernel(v.kernel) == variants.decode_base_kernel(dense[0].kernel) != \
+            variants.SWAP_DECODE_STREAM_KERNEL and v.public_loads == ("FLAGS", "BOUNDS", "BLOCK_TABLE"), v
+        assert variants.decode_kv_paged_choice(torch.bfloat16, d, b, 32, 8, cap, 64, 132) is None  # (< a block)
+        monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_PARTS", False)
+        assert variants.decode_kv_paged_choice(torch.bfloat16, d, b, 32, 8, cap, 256, 132) is None
+        monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_PARTS", True)
     q = torch.empty(4, 1, 32, 128, dtype=torch.bfloat16)
     pages = torch.empty(12, 256, 8, 128, dtype=torch.bfloat16)
     table, bounds = torch.empty(4, 3, dtype=torch.int32), torch.empty(8, dtype=torch.int32)
@@ -2566,8 +2575,16 @@ def test_decode_kv_paged_form(monkeypatch):
     with pytest.raises(ValueError, match="merges at most 4"):
         sm90_decode.stream_launch_args(q, pages, pages, *ws, *(extra[:4] + (192, 4, 128, 3, 4)), bounds=bounds,
                                        block_table=table)
+    # (session 69) the merged build's paged launch arguments
+    ws8 = (torch.empty(8, 4, 32, 128), torch.empty(8, 32, 4))
+    merge = (torch.empty_like(q), torch.empty(32, 4), torch.empty(4 * 8 * 8, dtype=torch.int64))
+    grid, _, kw = sm90_decode.launch_args(q, pages, pages, *ws8, 0.1, 8, merge=merge, bounds=bounds, block_table=table)
+    assert grid == (8, 32) and kw["PAGED"] is True and kw["BLOCK_TABLE"] is table and kw["PAGE_SHIFT"] == 8
+    for k, b_ in ((torch.empty(12, 192, 8, 128, dtype=torch.bfloat16), bounds), (pages, None)):
+        with pytest.raises(ValueError, match="block_table|bounds"):
+            sm90_decode.launch_args(q, k, k, *ws8, 0.1, 8, merge=merge, bounds=b_, block_table=table)
     from .test_sm90_decode import _offline_json
-    assert _offline_json(PAGED_AUDIT) == dict(ok=[True] * len(paged), bad=[False, False])
+    assert _offline_json(PAGED_AUDIT) == dict(ok=[True] * len(paged), bad=[False, False, False])
 
 
 PAGED_AUDIT = """
@@ -2579,8 +2596,10 @@ variants.SWAP_DECODE_KV_PAGED = True
 paged = [v for v in variants.decode_variants() if v.kernel.endswith("_kvp")]
 w = variants.decode_kv_variant(torch.bfloat16, 64, False, whole=True, paged=True)
 f = variants.decode_kv_variant(torch.bfloat16, 128, False, stream=True, paged=True)  # (session 69)
-reports = _audit_batch(paged + [replace(w, public_loads=("BOUNDS",)), replace(f, public_loads=("FLAGS", "BOUNDS"))])
-print(json.dumps(dict(ok=[r.ok for r in reports[:-2]], bad=[r.ok for r in reports[-2:]])))
+m = variants.decode_kv_variant(torch.bfloat16, 64, True, paged=True)  # (session 69: the split build's)
+reports = _audit_batch(paged + [replace(w, public_loads=("BOUNDS",)), replace(f, public_loads=("FLAGS", "BOUNDS")),
+                                replace(m, public_loads=("FLAGS", "BOUNDS"))])
+print(json.dumps(dict(ok=[r.ok for r in reports[:-3]], bad=[r.ok for r in reports[-3:]])))
 """
 
 
@@ -2679,10 +2698,11 @@ def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("d,b,sc,page", [(128, 64, 1024, 256), (64, 48, 1024, 128), (128, 33, 2048, 512),
-                                         (128, 34, 4096, 256), (64, 17, 8192, 512), (64, 35, 2048, 128)])
+                                         (128, 34, 4096, 256), (64, 17, 8192, 512), (64, 35, 2048, 128),
+                                         (128, 8, 4096, 256), (128, 1, 8192, 512), (64, 4, 2048, 128)])
 def test_gpu_kvcache_paged_decode_on_the_whole_pair_form(monkeypatch, d, b, sc, page):
-    """(Session 68; session 69 call 1: 3 passed, with SWAP_DECODE_KV_PAGED turned on in it; the last three cases, session
-    69: the stream build's paged form.) One-query
+    """(Session 68; session 69 call 1: 3 passed, with SWAP_DECODE_KV_PAGED turned on in it; session 69: cases 4-6 the
+    stream build's paged form, 7-9 the merged / split builds'.) One-query
     flash_attn_with_kvcache calls on a paged cache (shuffled pages, lengths 0 / 1 / odd / full, a new token) on the
     whole-pair KV-cache build's paged form where the rule gives it: every head of every sequence against float64 on
     poisoned outputs, the new token in its page, and the contiguous cache's call's outputs (the unpaged form: the same
@@ -2734,7 +2754,9 @@ _SWAP_KV_NAN = [(1, 32, 8, 8192, 128, [5000], 1, None, "split", 0),
                 (34, 32, 8, 4096, 128, [(i * 1229) % 4096 for i in range(34)], 0, [(i * 11) % 700 for i in range(34)],
                  "flat", 0),
                 (48, 32, 8, 1024, 64, [(i * 77) % 1024 for i in range(48)], 1, None, "stream", 256),
-                (34, 32, 8, 4096, 128, [(i * 1229) % 4096 for i in range(34)], 1, None, "flat", 512)]
+                (34, 32, 8, 4096, 128, [(i * 1229) % 4096 for i in range(34)], 1, None, "flat", 512),
+                (8, 32, 8, 4096, 128, [4095, 1, 0, 129, 2048, 4000, 3333, 777], 1, None, "merged", 256),
+                (1, 32, 8, 8192, 128, [5000], 0, None, "split", 512)]
 
 
 @pytest.mark.gpu

@@ -1262,7 +1262,7 @@ def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=Non
                                               block_table=block_table)
         else:
             kept = sm90_decode.forward(q, k_cache, v_cache, out, scale, parts, cfg.block_n, cfg.num_stages, lse_t,
-                                       None, merged=True, bounds=bounds)
+                                       None, merged=True, bounds=bounds, block_table=block_table)
     return out, lse_t, kept
 
 

@@ -149,12 +149,17 @@ def placeholder_launch(variant, device="cpu"):
         n = split or 4
         q = torch.empty(2, 1, h, d, dtype=variant.dtype, device=device)
         k = torch.empty(2, n * c.block_n, 2, d, dtype=variant.dtype, device=device)
+        paged = variant.kernel in _variants.SWAP_DECODE_KV_PAGED_KERNELS.values()  # (session 69: 6 pages of 2 blocks)
+        if paged:
+            k = torch.empty(6, 2 * c.block_n, 2, d, dtype=variant.dtype, device=device)
         merge = (torch.empty_like(q), torch.empty(h, 2, device=device), torch.empty(4 * n, dtype=torch.int64,
                  device=device)) if base != _variants.SWAP_DECODE_KERNEL else None
         return sm90_decode.launch_args(q, k, torch.empty_like(k), torch.empty(n, 2, h, d, device=device),
                                        torch.empty(n, h, 2, device=device), 0.1, n, c.block_n, c.num_stages,
                                        c.num_warps, merge=merge, split=split,
-                                       bounds=torch.empty(4, dtype=torch.int32, device=device) if kv else None)
+                                       bounds=torch.empty(4, dtype=torch.int32, device=device) if kv else None,
+                                       block_table=torch.empty(2, 3, dtype=torch.int32, device=device)
+                                       if paged else None)
     if variant.kernel in _variants.VARLEN_KERNELS.values() or variant.kernel in _variants.VARLEN_COMBINES.values() \
             or variant.kernel in _variants.VARLEN_SM90_NAMES:
         # packed rows (TOTAL, H, D), int32 sequence offsets; split builds: 4 parts into a float32 workspace

@@ -79,12 +79,14 @@ def _zero_rows(tile, n_ok, BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, num_wa
 @gluon.jit
 def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                  HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr, P_KMAJOR: gl.constexpr,
-                 MIN_BLOCKS: gl.constexpr = 1, ZERO_TAIL: gl.constexpr = False):
+                 MIN_BLOCKS: gl.constexpr = 1, ZERO_TAIL: gl.constexpr = False, B=None, BLOCK_TABLE=None,
+                 BT_STRIDE=None, BT_COLS=None, PAGE_SHIFT=None, PAGED: gl.constexpr = False):
     """One program's part: keys start .. end of key/value head hk of sequence b against its G query heads (NQ columns,
     those past G zero). Returns (out [HEAD_DIM, NQ] normalised, lse [NQ] natural log) in the wgmma accumulator layout
     (_t_layout) and its column slice. MIN_BLOCKS 0 (the KV-cache builds, session 67; end >= start): a part with no key
     runs no block and returns 0 and -inf (the merge weighs it 0). ZERO_TAIL (the KV-cache builds, session 69): V's rows
-    past `end` in a block that crosses it set to 0 (_zero_rows) before the GEMM reads them."""
+    past `end` in a block that crosses it set to 0 (_zero_rows) before the GEMM reads them. PAGED (the paged KV-cache
+    builds, session 69): start and end are logical key positions, each block read from its page (_load_kv_at)."""
     dtype: gl.constexpr = q_desc.dtype
     t_layout: gl.constexpr = _t_layout(num_warps, NQ)
     col: gl.constexpr = gl.SliceLayout(0, t_layout)
@@ -112,7 +114,11 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
     mbarrier.expect(q_bar, q_desc.block_type.nbytes)
     tma.async_copy_global_to_shared(q_desc, [b, 0, hk * G, 0], q_bar, q_smem)
     for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks)
+        if PAGED:
+            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks, B,
+                        BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, True)
+        else:
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks)
 
     m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
     l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -123,7 +129,11 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
 
     for j in range(n_blocks):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk, nxt < n_blocks)
+        if PAGED:
+            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk,
+                        nxt < n_blocks, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, True)
+        else:
+            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk, nxt < n_blocks)
 
         si = j % STAGES
         mbarrier.wait(ready.index(si), (j // STAGES) & 1)
@@ -179,7 +189,8 @@ def _store_part(out, lse, WS_O, WS_L, part, b, hk, B, H, G, NQ: gl.constexpr, HE
 @gluon.jit
 def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ: gl.constexpr,
               BLOCK_N: gl.constexpr, HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
-              P_KMAJOR: gl.constexpr, BOUNDS=None, VARLEN: gl.constexpr = False):
+              P_KMAJOR: gl.constexpr, BOUNDS=None, VARLEN: gl.constexpr = False, BLOCK_TABLE=None, BT_STRIDE=None,
+              BT_COLS=None, PAGE_SHIFT=None, PAGED: gl.constexpr = False):
     """The program's part (grid: parts x (sequence, key/value head) pairs) into the workspace; returns (part, pair,
     sequence, key/value head). KEYS_PER_PART is per + r (part_keys): each of the n parts takes `per` keys (whole
     blocks) and the last r (< BLOCK_N) one block more, so part p starts at p x per plus a block for each longer part
@@ -191,23 +202,29 @@ def _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, K
     VARLEN (the KV-cache builds, session 67: flash_attn_with_kvcache): sequence b's keys are rows [BOUNDS[2b] - b x
     SEQ_K, BOUNDS[2b + 1] - b x SEQ_K) of its cache row of SEQ_K (api._kvcache_bounds' key rows: public, as the
     lengths), L of them, in parts of per = cdiv(cdiv(L, BLOCK_N), parts) blocks (session 54's form per sequence;
-    KEYS_PER_PART unused): the parts past the last key hold none (their state 0 and -inf). Public: program ids, shapes,
-    lengths."""
+    KEYS_PER_PART unused): the parts past the last key hold none (their state 0 and -inf). PAGED (VARLEN; session 69,
+    the paged KV-cache builds): k and v are pages of 2^PAGE_SHIFT rows (SEQ_K) and BOUNDS the sequences' logical
+    positions, each block from its page BLOCK_TABLE[b, position >> PAGE_SHIFT]. Public: program ids, shapes, lengths,
+    the block table."""
     part = gl.program_id(0)
     bkv = gl.program_id(1)
     b = bkv // H_KV
     hk = bkv % H_KV
     if VARLEN:
-        row0 = b * SEQ_K
-        lo = gl.load(BOUNDS + 2 * b) - row0  # (public: the key rows)
-        hi = gl.load(BOUNDS + 2 * b + 1) - row0
+        if PAGED:  # (logical positions)
+            lo = gl.load(BOUNDS + 2 * b)
+            hi = gl.load(BOUNDS + 2 * b + 1)
+        else:
+            row0 = b * SEQ_K
+            lo = gl.load(BOUNDS + 2 * b) - row0  # (public: the key rows)
+            hi = gl.load(BOUNDS + 2 * b + 1) - row0
         nb = (hi - lo + BLOCK_N - 1) // BLOCK_N
         n = gl.num_programs(0)
         per = (nb + n - 1) // n * BLOCK_N
         start = lo + part * per
         end = gl.maximum(gl.minimum(start + per, hi), start)
         out, lse = _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ, BLOCK_N, HEAD_DIM, STAGES,
-                                num_warps, P_KMAJOR, 0, True)
+                                num_warps, P_KMAJOR, 0, True, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
     else:
         r = KEYS_PER_PART % BLOCK_N  # (BLOCK_N a power of two: a mask)
         per = KEYS_PER_PART - r
@@ -467,13 +484,14 @@ def _reset_words(words, n, MAX_PARTS: gl.constexpr):
     gl.store(words + offs, gl.zeros([MAX_PARTS], gl.int64, layout=one), mask=offs < n)
 
 
-@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh", "BT_STRIDE", "BT_COLS", "PAGE_SHIFT"])
 def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                             KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                             HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                             MAX_PARTS: gl.constexpr, CHUNK: gl.constexpr, PREFETCH: gl.constexpr = False,
                             NONCE=None, STAMP: gl.constexpr = False, STAMPS=None, ASYNC: gl.constexpr = False,
-                            WIDE: gl.constexpr = False, BOUNDS=None, VARLEN: gl.constexpr = False):
+                            WIDE: gl.constexpr = False, BOUNDS=None, VARLEN: gl.constexpr = False, BLOCK_TABLE=None,
+                            BT_STRIDE=None, BT_COLS=None, PAGE_SHIFT=None, PAGED: gl.constexpr = False):
     """attn_decode_sm90 with the pair's parts merged in the launch (see the comment above _done_asm): O (B, 1, H, D)
     with strides stride_ob, stride_oh and a unit last one, LSE (H, B) float32, FLAGS (B x H_KV x parts,) int64
     (uninitialised: a done-word a part), NONCE the call's (sm90_fwd.split_kv_nonce); at most MAX_PARTS parts (the
@@ -481,11 +499,13 @@ def attn_decode_sm90_merged(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     STAMPS[program, idx] (int64 pairs, 8 a program, program = part + n_parts x pair): its start (0), past its part's
     store (1), past the arrival (2), past its merge (3, merging programs only) and at its end (4); inside the
     arrival the clock alone past the release store (5), the SC fence (6) and the words' compare (7). BOUNDS, VARLEN
-    (session 67, the KV-cache builds): _run_part's."""
+    (session 67, the KV-cache builds), BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED (session 69, their paged
+    form): _run_part's."""
     if STAMP:
         _stamp(STAMPS, 0)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, BOUNDS, VARLEN)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, BOUNDS, VARLEN, BLOCK_TABLE, BT_STRIDE,
+                                 BT_COLS, PAGE_SHIFT, PAGED)
     n_parts = gl.num_programs(0)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
@@ -620,18 +640,19 @@ def _merge_slice(WS_O, WS_L, O, LSE, b, hk, B, H, G, n_parts, s, stride_ob, stri
     _store_merged(m, w_sum, acc, O, LSE, b, hk, B, G, stride_ob, stride_oh, s * CW, s == 0, dtype, NQ, CW, lp, lo, ln)
 
 
-@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh"])
+@gluon.jit(do_not_specialize=DECODE_SHAPE_ARGS + ["stride_ob", "stride_oh", "BT_STRIDE", "BT_COLS", "PAGE_SHIFT"])
 def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk_scale, B, H, H_KV, SEQ_K,
                            KEYS_PER_PART, G, stride_ob, stride_oh, NQ: gl.constexpr, BLOCK_N: gl.constexpr,
                            HEAD_DIM: gl.constexpr, STAGES: gl.constexpr, num_warps: gl.constexpr,
                            MAX_PARTS: gl.constexpr, SPLIT: gl.constexpr, NONCE=None, STAMP: gl.constexpr = False,
                            STAMPS=None, BACKOFF: gl.constexpr = 0, WARP_ROWS: gl.constexpr = True, BOUNDS=None,
-                           VARLEN: gl.constexpr = False):
+                           VARLEN: gl.constexpr = False, BLOCK_TABLE=None, BT_STRIDE=None, BT_COLS=None,
+                           PAGE_SHIFT=None, PAGED: gl.constexpr = False):
     """attn_decode_sm90_merged's arguments, with the merge spread over the pair's first SPLIT programs (see the comment
     above _split_target); launched cooperative, with at least SPLIT and at most MAX_PARTS parts (<= 128). STAMP
     (experiments): attn_decode_sm90_merged's stamps 0-4 (3: past the slice's merge, slices' programs only). BACKOFF
     (experiments): nanoseconds of nanosleep between polls. WARP_ROWS (False: calls 2-4's form): _merge_slice's. BOUNDS,
-    VARLEN (session 67, the KV-cache builds): _run_part's."""
+    VARLEN (session 67, the KV-cache builds), BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED (session 69): _run_part's."""
     gl.static_assert(MAX_PARTS <= 128 and HEAD_DIM % SPLIT == 0, "a thread a done-word; whole slices")
     if STAMP:
         _stamp(STAMPS, 0)
@@ -639,7 +660,8 @@ def attn_decode_sm90_split(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, qk
     words = FLAGS + gl.program_id(1) * n_parts
     target = _split_target(words + gl.program_id(0), NONCE)  # (before this program's release: its own word's old value)
     part, bkv, b, hk = _run_part(q_desc, k_desc, v_desc, WS_O, WS_L, qk_scale, B, H, H_KV, SEQ_K, KEYS_PER_PART, G, NQ,
-                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, BOUNDS, VARLEN)
+                                 BLOCK_N, HEAD_DIM, STAGES, num_warps, True, BOUNDS, VARLEN, BLOCK_TABLE, BT_STRIDE,
+                                 BT_COLS, PAGE_SHIFT, PAGED)
     gl.thread_barrier()  # every thread's state stores come before thread 0's release
     if STAMP:
         _stamp(STAMPS, 1)
@@ -1278,14 +1300,16 @@ def part_keys(seq_k: int, parts: int, block_n: int, even: bool = False) -> int:
 
 
 def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3, num_warps=4, p_kmajor=True,
-                merge=None, build=None, split=0, even=False, bounds=None):
+                merge=None, build=None, split=0, even=False, bounds=None, block_table=None):
     """(grid, args, kwargs) of attn_decode_sm90 on q (B, 1, H, D), k and v (B, S_k, H_KV, D); ws_o (parts, B, H, D) and
     ws_l (parts, H, B) float32 (`parts` as decode_parts gives). merge: (out (B, 1, H, D), lse_t (H, B) float32, flags
     (B x H_KV x parts,) int64): attn_decode_sm90_merged's instead, its build (MAX_PARTS, CHUNK, PREFETCH[, ASYNC])
     `build`, else the shipped one (variants.swap_decode_merge_build); split (with merge): attn_decode_sm90_split's
     instead, its merge over `split` slices (variants.swap_decode_split), launched cooperative. bounds (with merge;
     session 67, the KV-cache builds): (2B,) int32 key rows (api._kvcache_bounds') of k and v as a cache (B, S_cache,
-    H_KV, D): each sequence's keys split in `parts` parts in the kernel (VARLEN), the grid exactly `parts` wide."""
+    H_KV, D): each sequence's keys split in `parts` parts in the kernel (VARLEN), the grid exactly `parts` wide.
+    block_table (with bounds; session 69, the paged form): k and v are pages (num_pages, page, H_KV, D) of a power of
+    two rows, a multiple of block_n, block_table (B, pages a sequence) int32, bounds the logical positions (PAGED)."""
     from . import variants
     from .sm90_fwd import _descriptor, split_kv_nonce
     batch, seq_q, heads, head_dim = q.shape
@@ -1300,6 +1324,9 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         if merge is None:
             raise ValueError("bounds: the KV-cache form is a merged or split build's (pass merge)")
         n_parts = parts
+    if block_table is not None and (bounds is None or seq_k % block_n or seq_k & (seq_k - 1)):
+        raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
+                         f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {seq_k}'}")
     grid = (n_parts, batch * heads_kv)
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
@@ -1311,6 +1338,9 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim, 8 if split else nq)
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
         kv = {} if bounds is None else dict(BOUNDS=bounds, VARLEN=True)
+        if block_table is not None:  # (session 69)
+            kv.update(BLOCK_TABLE=block_table, BT_STRIDE=block_table.stride(0), BT_COLS=block_table.shape[1],
+                      PAGE_SHIFT=seq_k.bit_length() - 1, PAGED=True)
         if split:
             if not split <= n_parts <= max_parts:
                 raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
@@ -1356,7 +1386,7 @@ def _new(shape, dtype, device, poison=False):
 
 
 def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, poison=False, p_kmajor=True, merged=False,
-            merge_cfg=None, split=None, extra=None, even=None, bounds=None):
+            merge_cfg=None, split=None, extra=None, even=None, bounds=None, block_table=None):
     """The API's decode path (variants.swap_decode_parts chose it): q (B, 1, H, D), k and v (B, S_k, H_KV, D), out
     (B, 1, H, D) views with a contiguous last dim, lse_t (H, B) float32, cu the int32 offsets 0, 1, ..., B on q's
     device (the API's kept constants); writes out and lse_t. Both launches go through launchers kept by their public
@@ -1367,7 +1397,8 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     (experiments); merge_cfg, split, extra: decode()'s (split None: variants.swap_decode_split's: attn_decode_sm90_split
     where it gives slices); even: decode_parts' (None: variants.swap_decode_even's, as the API's plan chose). bounds
     (merged; session 67: api.flash_attn_with_kvcache): launch_args' (k, v the caches; `parts` parts each sequence's
-    own keys); its Kept takes the bounds as its last argument."""
+    own keys); its Kept takes the bounds as its last argument. block_table (with bounds; session 69): launch_args'
+    paged form; no Kept (None: the API keeps no plan of it)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     even = variants.swap_decode_even(batch * k.shape[2], parts, dispatch.sm_count(q.device)) if even is None \
@@ -1382,16 +1413,21 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         sp = variants.swap_decode_split(head_dim, n_parts) if split is None else split
         key = (variants.SWAP_DECODE_MERGED_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(),
                v.stride(), out.stride(), parts, block_n, stages, float(softmax_scale), merge_cfg, sp,
-               tuple(sorted((extra or {}).items())), even, bounds is not None)
+               tuple(sorted((extra or {}).items())), even, bounds is not None) + \
+            (() if block_table is None else (tuple(block_table.shape), block_table.stride(0)))
 
         def args():
             grid, a, kw = launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n, stages,
-                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp, even=even, bounds=bounds)
+                                      merge=(out, lse_t, flags), build=merge_cfg, split=sp, even=even, bounds=bounds,
+                                      block_table=block_table)
             return grid, a, dict(kw, **(extra or {}))
-        tensors = (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,))
+        tensors = (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)) + \
+            (() if block_table is None else (block_table,))
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
                               args, tensors, q.device)
         first = dispatch._decode_launchers.get(key)
+        if block_table is not None:
+            return None
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
     key = (variants.SWAP_DECODE_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts,
            block_n, stages, float(softmax_scale), p_kmajor, even)

@@ -1820,7 +1820,9 @@ SWAP_DECODE_KV_WHOLE = True
 # 107.6 / 86.4, (50, 2,048) 57.4 / 68.5 / 56.8: x1.18-1.33 where it applies, within 1-2% of the contiguous cache; the
 # GPU test (3 cases) passed, racecheck clean on the KV-cache forms.
 SWAP_DECODE_KV_PAGED = True
-SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_stream_kvp"}
+SWAP_DECODE_KV_PAGED_KERNELS = {"attn_decode_sm90_stream": "attn_decode_sm90_stream_kvp",
+                                "attn_decode_sm90_merged": "attn_decode_sm90_merged_kvp",  # (session 69)
+                                "attn_decode_sm90_split": "attn_decode_sm90_split_kvp"}
 # (Session 69) the stream build's KV-cache form (attn_decode_sm90_stream VARLEN on its flat schedule: the dense call's
 # schedule at the cache's length, a block past its sequence's keys neither loaded nor computed) where decode_choice at
 # the cache's length gives the stream build past the SMs' pairs (before: the fill up to 2x them, else the varlen route,
@@ -1845,6 +1847,10 @@ SWAP_DECODE_KV_STREAM_WIDE = {64: 2.5}
 # D=128 (17, 4,096) 76.0 / 104.5 / 75.0, (34, 4,096) 139.7 / 184.7 / 137.5, (40, 16,384) 607.4 / 770.8 / 599.6; D=64
 # (34, 4,096) 77.6 / 94.5 / 76.4, (40, 16,384) 318.7 / 373.1 / 311.5: x1.17-1.38, within 1-2% of the contiguous cache.
 SWAP_DECODE_KV_PAGED_STREAM = True
+# (Session 69) and on the merged and split builds' KV-cache forms (PAGED in _run_part), where decode_kv_choice at the
+# logical capacity gives them (the parts and fill rules) and the page is a power of two rows holding whole 128-key
+# blocks.
+SWAP_DECODE_KV_PAGED_PARTS = True
 
 
 def decode_base_kernel(kernel: str) -> str:
@@ -1859,18 +1865,18 @@ def decode_kv_variant(dtype: torch.dtype, head_dim: int, split: bool, nq: int = 
     """The KV-cache form (session 67) of the merged build (split: the split one; whole, session 68: the whole-pair
     build, SWAP_DECODE_WHOLE's ring, PAIR_UNITS) at a dtype and head dim: the same kernel launched with VARLEN and its
     key rows (BOUNDS) declared public. stream (session 69, SWAP_DECODE_KV_STREAM): the stream build's (its flat schedule
-    over the caches' blocks; done-words public). paged (with whole, session 68; with stream, session 69:
-    SWAP_DECODE_KV_PAGED, SWAP_DECODE_KV_PAGED_STREAM): its PAGED form, the block table public too."""
-    if paged and not (whole or stream):
-        raise ValueError("paged: the paged KV-cache forms are the whole-pair and stream builds' (whole or stream)")
+    over the caches' blocks; done-words public). paged (with whole, session 68; session 69 with stream and the merged
+    / split builds: SWAP_DECODE_KV_PAGED, SWAP_DECODE_KV_PAGED_STREAM, SWAP_DECODE_KV_PAGED_PARTS): its PAGED form, the
+    block table public too."""
     if whole or stream:
         kernel = (SWAP_DECODE_KV_PAGED_KERNELS if paged else SWAP_DECODE_KV_KERNELS)[SWAP_DECODE_STREAM_KERNEL]
         config = SWAP_DECODE_WHOLE[head_dim] if whole else SWAP_DECODE_CONFIG
         loads = (() if whole else ("FLAGS",)) + ("BOUNDS",) + (("BLOCK_TABLE",) if paged else ())  # (PAIR_UNITS: no
         # done-word)
     else:
-        kernel = SWAP_DECODE_KV_KERNELS[SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
-        config, loads = SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS")
+        kernel = (SWAP_DECODE_KV_PAGED_KERNELS if paged else SWAP_DECODE_KV_KERNELS)[
+            SWAP_DECODE_SPLIT_KERNEL if split else SWAP_DECODE_MERGED_KERNEL]
+        config, loads = SWAP_DECODE_CONFIG, ("FLAGS", "BOUNDS") + (("BLOCK_TABLE",) if paged else ())
     return Variant(kernel, replace(config, block_m=nq), dtype, head_dim, False,
                    secret_args=("Q", "K", "V", "WS_O", "WS_L", "O", "LSE"), public_loads=loads)
 
@@ -1925,14 +1931,18 @@ def decode_kv_paged_choice(dtype: torch.dtype, head_dim: int, batch: int, heads:
     """(Prepared in session 68, on from session 69: SWAP_DECODE_KV_PAGED.) (variant, programs) of the paged whole-pair KV-cache build
     for a one-query flash_attn_with_kvcache call on a paged cache of `capacity` logical rows a sequence in pages of
     `page` rows, where decode_kv_choice at that capacity gives the whole-pair form (session 69: or the stream build's,
-    SWAP_DECODE_KV_PAGED_STREAM) and the page holds whole key blocks; else None (the varlen route). Public: shapes, the
-    SM count."""
+    SWAP_DECODE_KV_PAGED_STREAM, or the merged / split builds', SWAP_DECODE_KV_PAGED_PARTS) and the page holds whole
+    key blocks; else None (the varlen route). Public: shapes, the SM count."""
     if not SWAP_DECODE_KV_PAGED:
         return None
     choice = decode_kv_choice(dtype, head_dim, batch, heads, kv_heads, capacity, sm_count)
-    if choice is None or decode_base_kernel(choice[0].kernel) != SWAP_DECODE_STREAM_KERNEL or \
-            page % choice[0].config.block_n or page & (page - 1):
+    if choice is None or page % choice[0].config.block_n or page & (page - 1):
         return None
+    base = decode_base_kernel(choice[0].kernel)
+    if base != SWAP_DECODE_STREAM_KERNEL:  # (session 69) the merged / split builds' paged form
+        if not SWAP_DECODE_KV_PAGED_PARTS:
+            return None
+        return decode_kv_variant(dtype, head_dim, base == SWAP_DECODE_SPLIT_KERNEL, paged=True), choice[1]
     whole = stream_pair_units(choice[0])
     if not whole and not SWAP_DECODE_KV_PAGED_STREAM:
         return None
@@ -1962,7 +1972,10 @@ def decode_variants():
         [decode_kv_variant(dt, d, False, stream=True) for dt in DTYPES for d in SWAP_DECODE_STREAM
          if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM] + \
         [decode_kv_variant(dt, d, False, stream=True, paged=True) for dt in DTYPES for d in SWAP_DECODE_STREAM
-         if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM and SWAP_DECODE_KV_PAGED and SWAP_DECODE_KV_PAGED_STREAM]
+         if SWAP_DECODE_KV and SWAP_DECODE_KV_STREAM and SWAP_DECODE_KV_PAGED and SWAP_DECODE_KV_PAGED_STREAM] + \
+        [decode_kv_variant(dt, d, split, paged=True) for dt in DTYPES for d in SWAP_DECODE_MERGE_DIMS
+         for split in (False, True) if SWAP_DECODE_KV and SWAP_DECODE_KV_PAGED and SWAP_DECODE_KV_PAGED_PARTS and
+         (not split or SWAP_DECODE_SPLIT.get(d))]
     return nq8 + [v for v in nq16 if decode_build_ok(v)] + kv
 
 
