@@ -1849,7 +1849,9 @@ SWAP_DECODE_KV_STREAM_WIDE = {64: 2.5}
 SWAP_DECODE_KV_PAGED_STREAM = True
 # (Session 69) and on the merged and split builds' KV-cache forms (PAGED in _run_part), where decode_kv_choice at the
 # logical capacity gives them (the parts and fill rules) and the page is a power of two rows holding whole 128-key
-# blocks.
+# blocks. Call 9 (decode_api_ab.py --paged 256, us: paged / the varlen route / the contiguous cache): D=128 (1, 8,192)
+# 11.3 / 18.9 / 10.9, (8, 4,096) 39.4 / 48.5 / 39.1, (16, 4,096) 69.1 / 78.3 / 68.6; D=64 (1, 8,192) 10.7 / 15.1 /
+# 10.3, (4, 4,096) 13.8 / 18.4 / 13.4: x1.13-1.67, within 0.5 us of the contiguous cache.
 SWAP_DECODE_KV_PAGED_PARTS = True
 
 
