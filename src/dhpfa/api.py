@@ -1249,7 +1249,8 @@ def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=Non
     form in `parts` parts (sm90_decode.forward with bounds), or (session 68) where `variant` is the whole-pair build's
     form, in `parts` programs of whole pairs (sm90_decode.stream_forward with bounds): (out (B, 1, H, D), lse_t (H, B),
     the Kept launcher or None). block_table (session 68; on from session 69, SWAP_DECODE_KV_PAGED): the paged forms'
-    (whole-pair; session 69 stream, merged and split) (no Kept: no plan kept)."""
+    (whole-pair; session 69 stream, merged and split), whose Kept (session 69) takes the table: the call's plan keeps
+    it."""
     from .kernels import sm90_decode
     b, _, h, d = q.shape
     scale = _check_scale(softmax_scale, d, "softmax_scale")
@@ -1277,8 +1278,8 @@ class _SwapKv:
         self.kept, self.scale, self.splits = kept, 1.0, 0
 
     def launcher(self, args, scale, device_index):
-        q, k_cache, v_cache, out, lse, _cu, bounds = args[:7]
-        self.kept(q, k_cache, v_cache, out, lse, None, device_index, bounds)
+        q, k_cache, v_cache, out, lse, _cu, bounds, table = args[:8]  # (table: the block table or None; session 69)
+        self.kept(q, k_cache, v_cache, out, lse, None, device_index, bounds, table)
 
 
 class _KvcachePlan:

@@ -1240,7 +1240,7 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
     (block_n, num_stages, num_warps; variants.SWAP_DECODE_CONFIG when None, SWAP_DECODE_WHOLE's for whole pairs);
     pair_units: the PAIR_UNITS build (session 64; variants.stream_pair_units says where). bounds (session 68,
     the KV-cache form; session 69 also without pair_units): stream_launch_args'; its Kept takes the bounds as its last argument. block_table
-    (session 68): stream_launch_args' paged form; no Kept (None: the API keeps no plan of it)."""
+    (session 68): stream_launch_args' paged form (session 69: its Kept takes the table after the bounds)."""
     from . import dispatch, variants
     batch, _, heads, head_dim = q.shape
     max_parts = max_parts or variants.SWAP_DECODE_STREAM_PARTS
@@ -1259,8 +1259,6 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
                           (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)) +
                           (() if block_table is None else (block_table,)), q.device)
     first = dispatch._decode_launchers.get(key)
-    if block_table is not None:
-        return None
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
 
@@ -1398,7 +1396,7 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
     where it gives slices); even: decode_parts' (None: variants.swap_decode_even's, as the API's plan chose). bounds
     (merged; session 67: api.flash_attn_with_kvcache): launch_args' (k, v the caches; `parts` parts each sequence's
     own keys); its Kept takes the bounds as its last argument. block_table (with bounds; session 69): launch_args'
-    paged form; no Kept (None: the API keeps no plan of it)."""
+    paged form (its Kept takes the table after the bounds)."""
     from . import dispatch, triton_fwd, variants
     batch, _, heads, head_dim = q.shape
     even = variants.swap_decode_even(batch * k.shape[2], parts, dispatch.sm_count(q.device)) if even is None \
@@ -1426,8 +1424,6 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
                               args, tensors, q.device)
         first = dispatch._decode_launchers.get(key)
-        if block_table is not None:
-            return None
         return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
     key = (variants.SWAP_DECODE_KERNEL, q.device, q.dtype, q.shape, q.stride(), k.shape, k.stride(), v.stride(), parts,
            block_n, stages, float(softmax_scale), p_kmajor, even)
@@ -1465,14 +1461,15 @@ class Kept:
         self.f_offset = (self.l_offset + l_elements + 3) // 4 * 4
         self.size = self.f_offset + 2 * f_elements if second is None else self.l_offset + l_elements
 
-    def __call__(self, q, k, v, out, lse_t, cu, device_index, bounds=None):
+    def __call__(self, q, k, v, out, lse_t, cu, device_index, bounds=None, block_table=None):
         ws = torch.empty(self.size, dtype=torch.float32, device=q.device)
         base = ws.data_ptr()
         ws_l = base + 4 * self.l_offset
         if self.second is None:  # (out, lse_t, bounds: tensors or base addresses, as the launcher takes them; bounds:
-            # the KV-cache builds' key rows, session 67)
+            # the KV-cache builds' key rows, session 67; block_table: their paged forms', session 69)
             self.first((q, k, v, base, ws_l, out, lse_t, base + 4 * self.f_offset) +
-                       (() if bounds is None else (bounds,)), 1.0, device_index)
+                       (() if bounds is None else (bounds,)) + (() if block_table is None else (block_table,)), 1.0,
+                       device_index)
         else:
             self.first((q, k, v, base, ws_l), 1.0, device_index)
             self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)
