@@ -87,8 +87,9 @@ def main():
                          "block that crosses the sequence's end: the KV-cache builds zero V's rows past it)")
     ap.add_argument("--paged", type=int, default=0,
                     help="(session 68) also time with_kvcache on the same caches as pages of this many rows (a "
-                         "block_table over shuffled pages; session 69: the paged whole-pair form where the rule gives "
-                         "it, variants.SWAP_DECODE_KV_PAGED), and with that form off (the varlen route)")
+                         "block_table over shuffled pages: the varlen route while variants.SWAP_DECODE_KV_PAGED is off), "
+                         "and with the paged swap forms on (with_kvcache_paged_swap: SWAP_DECODE_KV_PAGED and "
+                         "SWAP_DECODE_KV_PAGED_PARTS)")
     ap.add_argument("--kv-parts", default="",
                     help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
                          "that many parts (kv_pN; decode_kv_choice forced)")
@@ -148,9 +149,11 @@ def main():
                 table = perm.reshape(b, n // page).to(torch.int32)
                 fns["with_kvcache_paged"] = lambda: dhpfa.flash_attn_with_kvcache(q, kp, vp, cache_seqlens=lens,
                                                                                   block_table=table)
-                # (and with the paged whole-pair form off: variants.SWAP_DECODE_KV_PAGED, session 69)
-                fns["with_kvcache_paged_varlen"] = lambda: kv_with(dict(SWAP_DECODE_KV_PAGED=False), q, kp, vp, lens,
-                                                                   block_table=table)
+                # (session 69 calls 6-9: with the paged forms on by default, this column was "with_kvcache_paged_varlen",
+                # the forms off; they ship off from the session's end, so the column now turns them on)
+                fns["with_kvcache_paged_swap"] = lambda: kv_with(dict(SWAP_DECODE_KV_PAGED=True,
+                                                                      SWAP_DECODE_KV_PAGED_PARTS=True), q, kp, vp, lens,
+                                                                 block_table=table)
             for p in (int(x) for x in a.kv_parts.split(",") if x):
                 fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Session 69 call 11: the two plan tests that failed in call 10 (paged calls on the merged paged form kept no plan),
+# Session 69 call 11 (prepared, not run: no device time was left): the two plan tests that failed in call 10 (paged calls on the merged paged form kept no plan),
 # after the paged forms' Kept took the block table, with SWAP_DECODE_KV_PAGED_PARTS on (scripts/paged_plan69.py).
 #   bash scripts/session69_run11.sh   (carry [".whl"]; writes under $OUT; about 1.5 minutes)
 source "$(dirname "$0")/device_prelude.sh"

@@ -2512,14 +2512,14 @@ def test_decode_kv_launch_arguments():
 
 
 def test_decode_kv_paged_form(monkeypatch):
-    """(Session 68, offline; on from session 69.) The whole-pair KV-cache build's paged form: no binary while
+    """(Session 68, offline; session 69: prepared, off.) The whole-pair KV-cache build's paged form: no binary while
     SWAP_DECODE_KV_PAGED is off (decode_kv_paged_choice None); on, the form where decode_kv_choice at the logical
     capacity gives the whole-pair form and pages are a power of two rows holding whole key blocks, else None; its launch
     arguments (PAGED, the block table's stride, columns and the page's shift), refused for other pages or without the
     rows; its four builds audit clean with the block table declared public and are flagged without it."""
     from dhpfa.kernels import sm90_decode
-    assert variants.SWAP_DECODE_KV_PAGED is True and variants.SWAP_DECODE_KV_PAGED_PARTS is False  # (session 69:
-    # the merged / split builds' paged forms prepared, off; on here)
+    assert variants.SWAP_DECODE_KV_PAGED is False and variants.SWAP_DECODE_KV_PAGED_PARTS is False  # (session 69:
+    # the paged forms prepared, off; on here)
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_PARTS", True)
     monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", False)
     assert not any(v.kernel.endswith("_kvp") for v in variants.decode_variants())
@@ -2704,8 +2704,8 @@ def test_gpu_kvcache_decode_on_the_swap_kernels(monkeypatch, case, dtype):
                                          (128, 8, 4096, 256), (128, 1, 8192, 512), (64, 4, 2048, 128)])
 def test_gpu_kvcache_paged_decode_on_the_whole_pair_form(monkeypatch, d, b, sc, page):
     """(Session 68; session 69 call 1: 3 passed, with SWAP_DECODE_KV_PAGED turned on in it; session 69: cases 4-6 the
-    stream build's paged form, 7-9 the merged / split builds' (SWAP_DECODE_KV_PAGED_PARTS, prepared and off: turned on
-    here); call 9: 9 passed.) One-query
+    stream build's paged form, 7-9 the merged / split builds' (SWAP_DECODE_KV_PAGED_PARTS; every paged form prepared and
+    off at session 69's end: turned on here); call 9: 9 passed.) One-query
     flash_attn_with_kvcache calls on a paged cache (shuffled pages, lengths 0 / 1 / odd / full, a new token) on the
     whole-pair KV-cache build's paged form where the rule gives it: every head of every sequence against float64 on
     poisoned outputs, the new token in its page, and the contiguous cache's call's outputs (the unpaged form: the same
@@ -2776,7 +2776,8 @@ def test_gpu_kvcache_swap_forms_read_no_row_past_the_keys(monkeypatch, case):
     from dhpfa.kernels import dispatch
     poison_api_outputs(monkeypatch)
     monkeypatch.setattr(api, "_PLANS", {})
-    monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_PARTS", True)  # (prepared, off: its two paged cases)
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED", True)  # (prepared, off: the paged cases)
+    monkeypatch.setattr(variants, "SWAP_DECODE_KV_PAGED_PARTS", True)
     dtype = torch.bfloat16
     gen = torch.Generator().manual_seed(69 + sc + d)
     kc, vc = ((torch.randn(b, sc, hk, d, generator=gen) * 2).to("cuda", dtype) for _ in range(2))

@@ -1228,7 +1228,7 @@ def _kvcache_swap_choice(q, k_cache, v_cache, sq, paged, idx, local, cap, pages=
     """(session 67) variants.decode_kv_choice for a flash_attn_with_kvcache call (checked) that its KV-cache builds
     take: one query a sequence, caches in their own rows (no cache_batch_idx), no window
     that binds, no soft-cap, on an H100 / H200, TMA-readable q and caches, num_splits 0 (the caller's count runs the
-    portable kernel, as documented); else None (the varlen route). (Session 68, on from session 69:
+    portable kernel, as documented); else None (the varlen route). (Session 68, prepared, off:
     variants.SWAP_DECODE_KV_PAGED) a paged cache, pages = (page size, a sequence's capacity):
     variants.decode_kv_paged_choice. Public: shapes, strides, options, the GPU."""
     if sq != 1 or (paged and (pages is None or not variants.SWAP_DECODE_KV_PAGED)) or idx is not None or local \
@@ -1248,9 +1248,9 @@ def _kvcache_swap(q, k_cache, v_cache, bounds, parts, softmax_scale, variant=Non
     """q (B, 1, H, D) against the caches' key rows `bounds` (_kvcache_bounds') on the merged / split build's KV-cache
     form in `parts` parts (sm90_decode.forward with bounds), or (session 68) where `variant` is the whole-pair build's
     form, in `parts` programs of whole pairs (sm90_decode.stream_forward with bounds): (out (B, 1, H, D), lse_t (H, B),
-    the Kept launcher or None). block_table (session 68; on from session 69, SWAP_DECODE_KV_PAGED): the paged forms'
-    (whole-pair; session 69 stream, merged and split), whose Kept (session 69) takes the table: the call's plan keeps
-    it."""
+    the Kept launcher or None). block_table (session 68; prepared, off: SWAP_DECODE_KV_PAGED): the paged
+    forms' (whole-pair; session 69 stream, merged and split), whose Kept (session 69, not yet run on a GPU) takes the
+    table: the call's plan keeps it."""
     from .kernels import sm90_decode
     b, _, h, d = q.shape
     scale = _check_scale(softmax_scale, d, "softmax_scale")

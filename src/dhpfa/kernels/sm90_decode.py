@@ -906,7 +906,7 @@ def attn_decode_sm90_stream(q_desc, k_desc, v_desc, WS_O, WS_L, O, LSE, FLAGS, q
     PAIR_UNITS (session 69): the flat schedule over the caches' blocks (the dense schedule at SEQ_K keys), a block past
     its sequence's keys neither loaded nor computed (public: the key rows). VARLEN (session 69): V's rows past the
     sequence's keys in its last block set to 0 before the GEMM (_zero_rows: they may hold NaN). PAGED (VARLEN;
-    session 68, on from session 69, variants.SWAP_DECODE_KV_PAGED): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
+    session 68, variants.SWAP_DECODE_KV_PAGED, prepared, off): k and v are pages (num_pages, 2^PAGE_SHIFT, H_KV, D) and sequence
     b's block at key position r is in page BLOCK_TABLE[b, r >> PAGE_SHIFT] (row stride BT_STRIDE; public, as
     flash-attn's block table), BOUNDS its logical positions (_load_kv_at); without PAIR_UNITS (session 69) the flat
     schedule over the logical capacity, BT_COLS pages a sequence."""
