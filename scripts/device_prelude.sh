@@ -70,14 +70,21 @@ kv_counters_and_leak() {
     timeout 60 python3 -m dhpfa leak --kvcache --shape $s --samples 2000 --out "$OUT/kv_leak_${s//,/_}" 2>&1 | tail -3
   done
 }
-# kvcache_tests TIMEOUT: test_varlen.py's kvcache GPU tests into $OUT/kv_tests.log, their summary and failures printed
-# (session 67).
+# kvcache_tests TIMEOUT [EXPR]: test_varlen.py's kvcache GPU tests (session 69: or those of the -k expression EXPR) into
+# $OUT/kv_tests.log, their summary and failures printed (session 67).
 kvcache_tests() {
-  echo "== kvcache GPU tests ($(( $(date +%s) - t0 )) s)"
-  timeout "$1" python3 -m pytest -q -m gpu -n 8 tests/test_varlen.py -k "kvcache" -o cache_dir=build/pcb -rf \
+  echo "== kvcache GPU tests${2:+ ($2)} ($(( $(date +%s) - t0 )) s)"
+  timeout "$1" python3 -m pytest -q -m gpu -n 8 tests/test_varlen.py -k "${2:-kvcache}" -o cache_dir=build/pcb -rf \
     > "$OUT/kv_tests.log" 2>&1
   echo "rc $? ($(( $(date +%s) - t0 )) s)"; grep -E "passed|failed" "$OUT/kv_tests.log" | tail -2
   grep -E "^FAILED" "$OUT/kv_tests.log" | head -20
+}
+# racecheck_kv TIMEOUT EXPR: compute-sanitizer racecheck over test_varlen.py's GPU tests of the -k expression EXPR, its
+# last lines (session 69).
+racecheck_kv() {
+  echo "== racecheck ($2) ($(( $(date +%s) - t0 )) s)"
+  timeout "$1" compute-sanitizer --tool racecheck --print-limit 3 python3 -m pytest -q -m gpu tests/test_varlen.py \
+    -k "$2" -p no:cacheprovider 2>&1 | grep -v "Host Frame" | tail -3
 }
 # sanitize_kvcache TIMEOUT [CASES]: memcheck, then synccheck, over test_varlen.py's swap-kernel KV-cache test's bf16
 # cases (session 67; CASES, session 68: a pytest -k expression ANDed with those, e.g. "(64x32 or 48x32)"), the summary
