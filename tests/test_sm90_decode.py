@@ -936,6 +936,43 @@ def test_stream_kept_launcher_rebuilds_the_jit_arguments():
     assert _offline_json(STREAM_KEPT) == [True] * 5
 
 
+# (session 69) the same check for the merged build's paged KV-cache form (prepared, off: SWAP_DECODE_KV_PAGED_PARTS):
+# k and v as 12 pages of 256 rows a sequence, the key rows and the block table passed to Kept after the other tensors
+PAGED_KEPT = MERGED_KEPT
+for _old, _new in (
+        ("    k, v = (torch.randn(2, 3000, 8, 128, generator=g).to(torch.bfloat16) for _ in range(2))\n",
+         "    k, v = (torch.randn(24, 256, 8, 128, generator=g).to(torch.bfloat16) for _ in range(2))\n"),
+        ("        torch.empty(2 * 8 * 8, dtype=torch.int64)\n",
+         "        torch.empty(2 * 8 * 8, dtype=torch.int64), torch.tensor([0, 3000, 0, 2999], dtype=torch.int32), \\\n"
+         "        torch.randperm(24, generator=g).to(torch.int32).view(2, 12)\n"),
+        ("q, k, v, ws_o, ws_l, out, lse, flags = first", "q, k, v, ws_o, ws_l, out, lse, flags, bounds, table = first"),
+        ("merge=(out, lse, flags),\n                                             build=(16, 8, False))",
+         "merge=(out, lse, flags),\n                                             build=(16, 8, False), bounds=bounds, "
+         "block_table=table)"),
+        ("    q3, k3, v3, _, _, out3, lse3, _ = tensors(seed)", "    q3, k3, v3, _, _, out3, lse3, _, b3, t3 = tensors(seed)"),
+        ("    kept(q3, k3, v3, out3, lse3, None, 0)", "    kept(q3, k3, v3, out3, lse3, None, 0, b3, t3)"),
+        ("merge=(out3, lse3, fl), build=(16, 8, False))", "merge=(out3, lse3, fl), build=(16, 8, False), bounds=b3,\n"
+         "                                           block_table=t3)"),
+        # (the kept launch passes the key rows and the table, trailing keyword arguments, as the tensors it was given:
+        # Triton's launcher reads their pointers)
+        ("1 << 20 < a < 1 << 56 else [\"c\", a]", "1 << 20 < a < 1 << 56 else [\"t\", a.data_ptr()] if "
+         "isinstance(a, torch.Tensor) else [\"c\", a]")):
+    assert PAGED_KEPT.count(_old) == 1, _old
+    PAGED_KEPT = PAGED_KEPT.replace(_old, _new)
+
+
+def test_paged_kept_launcher_rebuilds_the_jit_arguments():
+    """(Session 69, offline.) The paged KV-cache forms' Kept (not yet run on a GPU: the paged forms ship off) takes the
+    key rows and then the block table, and its launch of the merged build's paged form passes for new tensors the
+    arguments the JIT launch would (BOUNDS and BLOCK_TABLE the new tensors, the table's stride, columns and page shift
+    as constants); api._SwapKv passes the plan's block table (its eighth argument) to it."""
+    assert _offline_json(PAGED_KEPT) == [True] * 5
+    from dhpfa import api
+    got = []
+    api._SwapKv(lambda *a: got.append(a)).launcher(("q", "k", "v", "o", "l", "cu", "bounds", "table", "ws"), 1.0, 0)
+    assert got == [("q", "k", "v", "o", "l", None, 0, "bounds", "table")]
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("b,h,hk,sk,d,n_prog", [(34, 32, 4, 4097, 128, 132), (17, 64, 8, 2050, 64, 264),
                                                 (9, 32, 4, 1000, 128, 132), (100, 32, 4, 1, 64, 132),
