@@ -1811,9 +1811,9 @@ SWAP_DECODE_KV_KERNELS = {"attn_decode_sm90_merged": "attn_decode_sm90_merged_kv
 # route there; still 0-11% behind cuDNN (the dense route's own gap, and kvcache_bounds' launch: flash_attn_func 2 us
 # ahead of the int route).
 SWAP_DECODE_KV_WHOLE = True
-# (Session 68, prepared; session 69, on.) Paged caches (block_table) on the whole-pair builds' KV-cache form:
-# attn_decode_sm90_stream PAGED (each block's page from the block table, pages a power of two rows and a multiple of
-# the build's key block: 64 at D=128, 128 at D=64), where decode_kv_choice at the logical capacity gives that form;
+# (Session 68, prepared; session 69: measured, on in calls 1-9, off at the end, below.) Paged caches (block_table) on
+# the whole-pair builds' KV-cache form: attn_decode_sm90_stream PAGED (each block's page from the block table, pages
+# a power of two rows and a multiple of the build's key block: 64 at D=128, 128 at D=64), where decode_kv_choice at the logical capacity gives that form;
 # elsewhere paged calls keep the varlen route. Session 69 call 1 (scripts/decode_api_ab.py --paged 256, H200, graph
 # replay, 32 / 8 heads, full caches in shuffled pages of 256 rows, us: paged on / off / the contiguous cache's call):
 # D=128 (20 sequences, 8,192 keys) 165.2 / 220.5 / 161.7, (50, 2,048) 102.2 / 120.4 / 102.1; D=64 (20, 8,192) 88.1 /
