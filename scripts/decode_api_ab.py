@@ -26,7 +26,7 @@ SHAPES = ((1, 4096), (1, 32768), (8, 4096), (8, 16384), (32, 4096), (64, 2048))
 def kv_with(settings, q, k, v, lens, **kw):
     """flash_attn_with_kvcache with variants' attributes set to `settings` for this call (the checked path: plans dropped
     before and after, so the API's own calls keep theirs): SWAP_DECODE_KV_FILL (session 67: a pair count; session 68:
-    a multiple of the SMs' pairs), SWAP_DECODE_KV_WHOLE (session 68), decode_kv_choice (kv_parts')."""
+    a multiple of the SMs' pairs), SWAP_DECODE_KV_WHOLE (session 68), decode_kv_choice (kv_forced's)."""
     from dhpfa import api
     from dhpfa.kernels import variants
     saved = {name: getattr(variants, name) for name in settings}
@@ -41,24 +41,23 @@ def kv_with(settings, q, k, v, lens, **kw):
         api._PLANS.clear()
 
 
-def kv_parts(parts, q, k, v, lens):
-    """(session 68) kv_with decode_kv_choice forced to `parts` parts of the merged (or, from swap_decode_split's count,
-    split) KV-cache build, whatever the rule says."""
+def kv_forced(build, n, q, k, v, lens):
+    """kv_with decode_kv_choice forced to (build(dtype, head_dim, variants), n), whatever the rule says: session 68's
+    --kv-parts (the merged build, or from swap_decode_split's count the split one, in n parts), session 69's
+    --kv-stream (the stream build's KV-cache form in n programs)."""
     from dhpfa.kernels import variants
-
-    def forced(dtype, head_dim, *_):
-        return variants.decode_kv_variant(dtype, head_dim, bool(variants.swap_decode_split(head_dim, parts))), parts
-    return kv_with(dict(decode_kv_choice=forced), q, k, v, lens)
+    return kv_with(dict(decode_kv_choice=lambda dtype, head_dim, *_: (build(dtype, head_dim, variants), n)),
+                   q, k, v, lens)
 
 
-def kv_stream(n_prog, q, k, v, lens):
-    """(session 69) kv_with decode_kv_choice forced to the stream build's KV-cache form (its flat schedule) in n_prog
-    programs, whatever the rule says."""
-    from dhpfa.kernels import variants
+def parts_build(parts):
+    """kv_forced's build for `parts` parts: the merged KV-cache build, the split one from swap_decode_split's count."""
+    return lambda dtype, d, vs: vs.decode_kv_variant(dtype, d, bool(vs.swap_decode_split(d, parts)))
 
-    def forced(dtype, head_dim, *_):
-        return variants.decode_kv_variant(dtype, head_dim, False, stream=True), n_prog
-    return kv_with(dict(decode_kv_choice=forced), q, k, v, lens)
+
+def stream_build(dtype, d, vs):
+    """kv_forced's build: the stream build's KV-cache form (its flat schedule)."""
+    return vs.decode_kv_variant(dtype, d, False, stream=True)
 
 
 def main():
@@ -76,7 +75,7 @@ def main():
                     help="(session 68) also time with_kvcache with SWAP_DECODE_KV_WHOLE off")
     ap.add_argument("--kv-stream", type=int, default=0,
                     help="(session 69) also time with_kvcache on the stream build's KV-cache form in this many programs "
-                         "(kv_stream: decode_kv_choice forced)")
+                         "(kv_forced: decode_kv_choice forced)")
     ap.add_argument("--kv-nostream", action="store_true",
                     help="(session 69) also time with_kvcache with SWAP_DECODE_KV_STREAM off")
     ap.add_argument("--half", action="store_true",
@@ -92,7 +91,7 @@ def main():
                          "SWAP_DECODE_KV_PAGED_PARTS)")
     ap.add_argument("--kv-parts", default="",
                     help="(session 68) comma-separated part counts: also time with_kvcache on the KV-cache builds in "
-                         "that many parts (kv_pN; decode_kv_choice forced)")
+                         "that many parts (kv_pN; kv_forced: decode_kv_choice forced)")
     ap.add_argument("--shapes", default=",".join(f"{b}:{n}" for b, n in SHAPES),
                     help="(session 67) comma-separated B:keys cells")
     a = ap.parse_args()
@@ -124,7 +123,7 @@ def main():
             if a.kv_nostream:
                 fns["with_kvcache_nostream"] = lambda: kv_with(dict(SWAP_DECODE_KV_STREAM=False), q, k, v, lens)
             if a.kv_stream:
-                fns["kv_stream"] = lambda: kv_stream(a.kv_stream, q, k, v, lens)
+                fns["kv_stream"] = lambda: kv_forced(stream_build, a.kv_stream, q, k, v, lens)
             refs = {}
             if a.odd:
                 short = lens - 1
@@ -155,7 +154,7 @@ def main():
                                                                       SWAP_DECODE_KV_PAGED_PARTS=True), q, kp, vp, lens,
                                                                  block_table=table)
             for p in (int(x) for x in a.kv_parts.split(",") if x):
-                fns[f"kv_p{p}"] = lambda p=p: kv_parts(p, q, k, v, lens)
+                fns[f"kv_p{p}"] = lambda p=p: kv_forced(parts_build(p), p, q, k, v, lens)
             ref = attention_ref(q[:1], k[:1], v[:1], d ** -0.5)[0][0, 0]  # (H, D), float64, the first sequence
             errs, ok = {}, {}
             for name, fn in list(fns.items()):

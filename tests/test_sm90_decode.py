@@ -556,6 +556,24 @@ print(json.dumps(rows))
 """
 
 
+def _decode_build_counts():
+    """(nq16, kv): how many NQ = 16 decode builds (session 66: the split, stream and whole-pair kernels' at groups of
+    9-16; session 67: the merged ones too) and KV-cache builds (session 67: the merged and split kernels' at NQ = 8;
+    session 68: the whole-pair builds'; session 69: their paged forms, the stream builds' and theirs, the merged and
+    split builds' paged forms) decode_variants() should hold, from the build tables and flags (each a bf16 and an fp16
+    build)."""
+    nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
+    paged = variants.SWAP_DECODE_KV_PAGED
+    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
+        2 * len(variants.SWAP_DECODE_WHOLE) * (1 + paged) + \
+        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
+        (1 + (paged and variants.SWAP_DECODE_KV_PAGED_STREAM)) + \
+        (2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)) * \
+        (paged and variants.SWAP_DECODE_KV_PAGED_PARTS)
+    return nq16, kv
+
+
 def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     """Offline (sm_90a): every decode build (bf16 / fp16, D = 64 / 128; the merged ones too) audits clean; its GEMMs are
     m64n8k16 (the query heads on N; m64n16k16 in the NQ = 16 builds of session 66: the split, stream and whole-pair
@@ -575,18 +593,7 @@ def test_decode_builds_compile_to_small_n_gemms_and_audit_clean():
     64-key blocks at D=128) with half the score GEMMs and half the PV GEMMs' k-steps where blocks are 64 keys, and
     (session 64, PAIR_UNITS: variants.stream_pair_units) no arrival: no fence, no done-word load, no ballot."""
     rows = _offline_json(SASS)
-    nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
-    # (session 66: the split, stream and whole-pair builds at NQ = 16; session 67: the merged ones, and the merged and
-    # split builds' KV-cache forms at NQ = 8)
-    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
-        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
-        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM)) + \
-        (2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)) * \
-        (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_PARTS)  # (session 68: the whole-pair builds'
-    # KV-cache forms; session 69: their paged forms, the stream builds' KV-cache forms and theirs, and the merged and
-    # split builds' paged forms)
+    nq16, kv = _decode_build_counts()
     assert len(rows) == 4 + nq16 + nq16 + kv, rows
     assert sum(r["name"].split("-")[0].endswith(("_kv", "_kvp")) for r in rows) == kv, rows
     assert sum(r["nq"] == 16 for r in rows) == nq16 and all(r["nq"] in (8, 16) for r in rows), rows
@@ -736,18 +743,7 @@ def test_every_decode_shape_launches_the_audited_binary():
     the audit read; the stream builds at any program count too (the whole-pair ones, session 63, at a program a pair
     too). Offline."""
     rows = _offline_json(ONE_BINARY)
-    nq16 = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_STREAM) + 2 * len(variants.SWAP_DECODE_WHOLE)
-    # (session 66: NQ = 16 builds, launched with groups of 9-16; session 67: the merged ones too, and the merged and
-    # split builds' KV-cache forms)
-    kv = 2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT) + \
-        2 * len(variants.SWAP_DECODE_WHOLE) * (1 + variants.SWAP_DECODE_KV_PAGED) + \
-        2 * len(variants.SWAP_DECODE_STREAM) * variants.SWAP_DECODE_KV_STREAM * \
-        (1 + (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_STREAM)) + \
-        (2 * len(variants.SWAP_DECODE_MERGE_DIMS) + 2 * len(variants.SWAP_DECODE_SPLIT)) * \
-        (variants.SWAP_DECODE_KV_PAGED and variants.SWAP_DECODE_KV_PAGED_PARTS)  # (session 68: the whole-pair builds'
-    # KV-cache forms; session 69: their paged forms, the stream builds' KV-cache forms and theirs, and the merged and
-    # split builds' paged forms)
+    nq16, kv = _decode_build_counts()
     assert len(rows) == len(variants.decode_variants()) == 4 + 2 * nq16 + kv and all(not o for _, o in rows), rows
 
 

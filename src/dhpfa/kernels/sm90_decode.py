@@ -114,11 +114,8 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
     mbarrier.expect(q_bar, q_desc.block_type.nbytes)
     tma.async_copy_global_to_shared(q_desc, [b, 0, hk * G, 0], q_bar, q_smem)
     for s in gl.static_range(STAGES - 1):  # prologue: the first STAGES - 1 blocks (public predicate)
-        if PAGED:
-            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks, B,
-                        BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, True)
-        else:
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks)
+        _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, s, start + s * BLOCK_N, b, hk, s < n_blocks, B,
+                    BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
 
     m_i = gl.full([NQ], float("-inf"), gl.float32, layout=col)
     l_i = gl.zeros([NQ], gl.float32, layout=col)
@@ -129,11 +126,8 @@ def _decode_part(q_desc, k_desc, v_desc, qk_scale, b, hk, start, end, G, NQ: gl.
 
     for j in range(n_blocks):
         nxt = j + STAGES - 1  # its slot was read by block j - 1, whose GEMMs have completed
-        if PAGED:
-            _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk,
-                        nxt < n_blocks, B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, True)
-        else:
-            _load_kv(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk, nxt < n_blocks)
+        _load_kv_at(k_desc, v_desc, k_ring, v_ring, ready, nxt % STAGES, start + nxt * BLOCK_N, b, hk, nxt < n_blocks,
+                    B, BLOCK_TABLE, BT_STRIDE, BT_COLS, PAGE_SHIFT, PAGED)
 
         si = j % STAGES
         mbarrier.wait(ready.index(si), (j // STAGES) & 1)
@@ -1176,6 +1170,25 @@ def stream_most_pairs(batch: int, kv_heads: int, seq_k: int, n_prog: int, block_
     return max((((c + 1) * total // n_prog) - 1) // nb - (c * total // n_prog) // nb + 1 for c in range(n_prog))
 
 
+def _paged_kwargs(block_table, bounds, page, block_n):
+    """The paged KV-cache forms' launch keywords (session 68; the stream and merged / split launchers'): {} without a
+    block table; else the table, its row stride, columns and the page's shift, PAGED. Refused without the key rows
+    (bounds) or where the page (k's second dim) is not a power of two rows holding whole blocks of block_n."""
+    if block_table is None:
+        return {}
+    if bounds is None or page % block_n or page & (page - 1):
+        raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
+                         f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {page}'}")
+    return dict(BLOCK_TABLE=block_table, BT_STRIDE=block_table.stride(0), BT_COLS=block_table.shape[1],
+                PAGE_SHIFT=page.bit_length() - 1, PAGED=True)
+
+
+def _kv_tensors(bounds, block_table):
+    """The KV-cache forms' trailing launch tensors, in the kernels' order: the key rows, then the block table (each
+    where given; a table comes only with rows)."""
+    return tuple(t for t in (bounds, block_table) if t is not None)
+
+
 def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog, max_parts=4, block_n=128,
                        stages=3, num_warps=4, tail=True, pair_units=False, bounds=None,
                        block_table=None):  # (defaults: SWAP_DECODE_CONFIG's)
@@ -1196,9 +1209,7 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
     seq_k, heads_kv = k.shape[1], k.shape[2]
     if seq_q != 1:
         raise ValueError(f"q: attn_decode_sm90_stream takes one query a sequence; got seq_q={seq_q}")
-    if block_table is not None and (bounds is None or seq_k % block_n or seq_k & (seq_k - 1)):
-        raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
-                         f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {seq_k}'}")
+    paged = _paged_kwargs(block_table, bounds, seq_k, block_n)
     cap = seq_k if block_table is None else seq_k * block_table.shape[1]  # (paged: the logical capacity; session 69)
     pieces = stream_pieces(batch, heads_kv, cap, n_prog, block_n, pair_units)
     if not variants.stream_schedule_fits(n_prog, batch * heads_kv * triton.cdiv(cap, block_n)):
@@ -1223,9 +1234,7 @@ def stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_
         kw["PAIR_UNITS"] = True
     if bounds is not None:  # (session 68: likewise)
         kw.update(BOUNDS=bounds, VARLEN=True)
-    if block_table is not None:  # (session 68)
-        kw.update(BLOCK_TABLE=block_table, BT_STRIDE=block_table.stride(0), BT_COLS=block_table.shape[1],
-                  PAGE_SHIFT=seq_k.bit_length() - 1, PAGED=True)
+    kw.update(paged)  # (session 68)
     return (n_prog,), args, kw
 
 
@@ -1256,8 +1265,7 @@ def stream_forward(q, k, v, out, softmax_scale, n_prog, lse_t, poison=False, max
                           lambda: stream_launch_args(q, k, v, ws_o, ws_l, out, lse_t, flags, softmax_scale, n_prog,
                                                      max_parts, cfg.block_n, cfg.num_stages, cfg.num_warps, tail,
                                                      pair_units, bounds, block_table),
-                          (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)) +
-                          (() if block_table is None else (block_table,)), q.device)
+                          (q, k, v, ws_o, ws_l, out, lse_t, flags) + _kv_tensors(bounds, block_table), q.device)
     first = dispatch._decode_launchers.get(key)
     return None if first is None else Kept(first, None, ws_o.numel(), ws_l.numel(), flags.numel())
 
@@ -1322,9 +1330,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         if merge is None:
             raise ValueError("bounds: the KV-cache form is a merged or split build's (pass merge)")
         n_parts = parts
-    if block_table is not None and (bounds is None or seq_k % block_n or seq_k & (seq_k - 1)):
-        raise ValueError(f"block_table: the paged form takes the key rows (bounds) and pages of a power of two rows, "
-                         f"a multiple of block_n ({block_n}); got {'no bounds' if bounds is None else f'pages of {seq_k}'}")
+    paged = _paged_kwargs(block_table, bounds, seq_k, block_n)
     grid = (n_parts, batch * heads_kv)
     # q in blocks of one row of NQ heads: a key/value head's G query heads and the next NQ - G (zero past H)
     descs = (_descriptor(q, 1, head_dim, heads=nq), _descriptor(k, block_n, head_dim),
@@ -1335,10 +1341,7 @@ def launch_args(q, k, v, ws_o, ws_l, softmax_scale, parts, block_n=128, stages=3
         # (the split build merges up to SWAP_DECODE_MERGE_PARTS at any NQ; the merged build's count halves at NQ = 16)
         max_parts, chunk, prefetch, *more = build or variants.swap_decode_merge_build(head_dim, 8 if split else nq)
         args = descs + (ws_o, ws_l, out, lse_t, flags) + shape + (out.stride(0), out.stride(2))
-        kv = {} if bounds is None else dict(BOUNDS=bounds, VARLEN=True)
-        if block_table is not None:  # (session 69)
-            kv.update(BLOCK_TABLE=block_table, BT_STRIDE=block_table.stride(0), BT_COLS=block_table.shape[1],
-                      PAGE_SHIFT=seq_k.bit_length() - 1, PAGED=True)
+        kv = ({} if bounds is None else dict(BOUNDS=bounds, VARLEN=True)) | paged  # (paged: session 69)
         if split:
             if not split <= n_parts <= max_parts:
                 raise ValueError(f"parts: attn_decode_sm90_split takes {split} to {max_parts}, got {n_parts}")
@@ -1419,8 +1422,7 @@ def forward(q, k, v, out, softmax_scale, parts, block_n, stages, lse_t, cu, pois
                                       merge=(out, lse_t, flags), build=merge_cfg, split=sp, even=even, bounds=bounds,
                                       block_table=block_table)
             return grid, a, dict(kw, **(extra or {}))
-        tensors = (q, k, v, ws_o, ws_l, out, lse_t, flags) + (() if bounds is None else (bounds,)) + \
-            (() if block_table is None else (block_table,))
+        tensors = (q, k, v, ws_o, ws_l, out, lse_t, flags) + _kv_tensors(bounds, block_table)
         dispatch._launch_kept(dispatch._decode_launchers, key, attn_decode_sm90_split if sp else attn_decode_sm90_merged,
                               args, tensors, q.device)
         first = dispatch._decode_launchers.get(key)
@@ -1468,8 +1470,7 @@ class Kept:
         if self.second is None:  # (out, lse_t, bounds: tensors or base addresses, as the launcher takes them; bounds:
             # the KV-cache builds' key rows, session 67; block_table: their paged forms', session 69)
             self.first((q, k, v, base, ws_l, out, lse_t, base + 4 * self.f_offset) +
-                       (() if bounds is None else (bounds,)) + (() if block_table is None else (block_table,)), 1.0,
-                       device_index)
+                       _kv_tensors(bounds, block_table), 1.0, device_index)
         else:
             self.first((q, k, v, base, ws_l), 1.0, device_index)
             self.second((base, ws_l, out.data_ptr(), lse_t.data_ptr(), cu), 1.0, device_index)
